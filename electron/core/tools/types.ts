@@ -1,0 +1,37 @@
+import type { z } from 'zod'
+import type { WriteContext } from '../../../shared/ledger'
+
+/** Mutable state that lives for one user turn (reset when the next turn starts). */
+export interface TurnState {
+  /** Failed memory consolidations this turn; after 3 the memory tool tells the model to stop retrying. */
+  memoryFailures: number
+  /** Skills (and supporting files, as `name` or `name/file`) viewed this turn: the review must read before it patches. */
+  viewedSkills: Set<string>
+}
+
+export function newTurnState(): TurnState {
+  return { memoryFailures: 0, viewedSkills: new Set() }
+}
+
+export interface ToolContext {
+  /** Attribution for any learned change the tool makes. */
+  write: WriteContext
+  turn: TurnState
+  signal?: AbortSignal
+}
+
+/**
+ * A tool the model can call. `schema` validates the arguments (and becomes the JSON schema the model
+ * sees); `run` returns a JSON-serialisable result. Expected failures are results with `success: false`
+ * and an error that says what to send next; only bugs throw.
+ */
+export interface ToolDef<S extends z.ZodType = z.ZodType> {
+  name: string
+  description: string
+  schema: S
+  run(args: z.infer<S>, ctx: ToolContext): Promise<unknown> | unknown
+}
+
+export function defineTool<S extends z.ZodType>(tool: ToolDef<S>): ToolDef<S> {
+  return tool
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod'
+
+/**
+ * The settings file (`config.json` in the data home). Every section is a loose object: keys this
+ * version does not know are preserved on write, so an older Cairn never drops a newer one's settings.
+ * `prefault` (not `default`) so a missing section is parsed and gets its inner defaults.
+ */
+
+export const memoryConfigSchema = z.looseObject({
+  enabled: z.boolean().default(true),
+  userProfileEnabled: z.boolean().default(true),
+  memoryCharLimit: z.number().int().min(100).max(1_000_000).default(2200),
+  userCharLimit: z.number().int().min(100).max(1_000_000).default(1375)
+})
+
+export const skillsConfigSchema = z.looseObject({
+  /** Read-only skill roots. `~` expands to the home folder; missing folders are skipped. */
+  extraDirs: z.array(z.string()).default(['~/.agents/skills', '~/.claude/skills']),
+  indexTokenBudget: z.number().int().min(200).max(100_000).default(3000),
+  /** Days without use after which a skill is marked stale (never deleted). */
+  staleAfterDays: z.number().int().min(1).default(30)
+})
+
+export const providerPresets = ['openai', 'openrouter', 'ollama', 'lmstudio', 'custom'] as const
+export type ProviderPreset = (typeof providerPresets)[number]
+
+export const presetBaseURLs: Record<ProviderPreset, string> = {
+  openai: 'https://api.openai.com/v1',
+  openrouter: 'https://openrouter.ai/api/v1',
+  ollama: 'http://127.0.0.1:11434/v1',
+  lmstudio: 'http://127.0.0.1:1234/v1',
+  custom: ''
+}
+
+/** Presets that run on the user's machine and need no API key. */
+export const localPresets: ReadonlySet<ProviderPreset> = new Set(['ollama', 'lmstudio'])
+
+export const providerConfigSchema = z.looseObject({
+  preset: z.enum(providerPresets).default('openai'),
+  /** Overrides the preset's base URL; required for `custom`. */
+  baseURL: z.string().default(''),
+  model: z.string().default(''),
+  requestTimeoutMs: z.number().int().min(1000).default(120_000),
+  maxRetries: z.number().int().min(0).max(10).default(3)
+})
+
+export const agentConfigSchema = z.looseObject({
+  maxIterations: z.number().int().min(1).max(500).default(30),
+  /** Folder the workspace tools (read_file, run_command, …) operate in; empty = current directory. */
+  workspace: z.string().default('')
+})
+
+export const contextConfigSchema = z.looseObject({
+  compressAt: z.number().min(0.1).max(0.95).default(0.5),
+  windowTokens: z.number().int().min(2000).default(128_000)
+})
+
+export const learningConfigSchema = z.looseObject({
+  enabled: z.boolean().default(true),
+  memoryNudgeInterval: z.number().int().min(0).default(10),
+  skillNudgeInterval: z.number().int().min(0).default(10),
+  allowSkillCreation: z.boolean().default(true),
+  reviewMaxIterations: z.number().int().min(1).max(50).default(8),
+  reviewTimeoutMs: z.number().int().min(5000).default(180_000)
+})
+
+export const uiConfigSchema = z.looseObject({
+  theme: z.enum(['system', 'light', 'dark']).default('system'),
+  language: z.enum(['en', 'zh-CN']).default('en'),
+  shortcut: z.string().default('CommandOrControl+Shift+Space')
+})
+
+export const configSchema = z.looseObject({
+  memory: memoryConfigSchema.prefault({}),
+  skills: skillsConfigSchema.prefault({}),
+  provider: providerConfigSchema.prefault({}),
+  agent: agentConfigSchema.prefault({}),
+  context: contextConfigSchema.prefault({}),
+  learning: learningConfigSchema.prefault({}),
+  ui: uiConfigSchema.prefault({})
+})
+
+export type CairnConfig = z.infer<typeof configSchema>
+
+export type DeepPartial<T> = T extends (infer U)[]
+  ? U[]
+  : T extends object
+    ? { [K in keyof T]?: DeepPartial<T[K]> }
+    : T
+
+export type ConfigPatch = DeepPartial<CairnConfig>
+
+export function defaultConfig(): CairnConfig {
+  return configSchema.parse({})
+}

@@ -1,0 +1,26 @@
+import { defineConfig } from 'vitest/config'
+import react from '@vitejs/plugin-react'
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'core',
+          environment: 'node',
+          include: ['test/core/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/app/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000
+        }
+      },
+      {
+        plugins: [react()],
+        test: {
+          name: 'renderer',
+          environment: 'happy-dom',
+          include: ['test/renderer/**/*.test.{ts,tsx}']
+        }
+      }
+    ]
+  }
+})
