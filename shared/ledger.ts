@@ -53,3 +53,15 @@ export interface LearnedChange {
   after: string | null
   meta?: Record<string, unknown>
 }
+
+/** Why a revert could not be applied: the target changed since the row was written. */
+export interface RevertConflict {
+  /** What the ledger row says the target should hold now (its `after`). */
+  expected: string | null
+  /** What the target actually holds. */
+  actual: string | null
+}
+
+export type RevertResult =
+  | { ok: true; revertEntry: LedgerEntry }
+  | { ok: false; error: string; conflict?: RevertConflict }
