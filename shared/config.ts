@@ -47,7 +47,9 @@ export const providerConfigSchema = z.looseObject({
 export const agentConfigSchema = z.looseObject({
   maxIterations: z.number().int().min(1).max(500).default(30),
   /** Folder the workspace tools (read_file, run_command, …) operate in; empty = current directory. */
-  workspace: z.string().default('')
+  workspace: z.string().default(''),
+  /** Commands starting with one of these run without asking ("always allow this prefix"). */
+  allowedCommandPrefixes: z.array(z.string()).default([])
 })
 
 export const contextConfigSchema = z.looseObject({

@@ -7,6 +7,20 @@ export interface Migration {
   sql: string
 }
 
+/**
+ * Characters of scripts written without spaces between words (CJK ideographs and punctuation, kana,
+ * Hangul, Thai, Lao, Myanmar, Khmer), as a GLOB pattern the triggers can evaluate without app code.
+ */
+export const UNSEGMENTED_GLOB = '*[\u0E00-\u0EFF\u1000-\u109F\u1780-\u17FF\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF66-\uFF9F\u{20000}-\u{3FFFF}]*'
+
+/**
+ * SQL that is true when `column` holds unsegmented script. The byte-length test first lets
+ * ASCII-only text (most messages) skip the GLOB, which costs a third of the ingest rate otherwise.
+ */
+export function holdsUnsegmented(column: string): string {
+  return `(length(CAST(${column} AS BLOB)) > length(${column}) AND ${column} GLOB '${UNSEGMENTED_GLOB}')`
+}
+
 export const migrations: Migration[] = [
   {
     version: 1,
@@ -16,7 +30,7 @@ export const migrations: Migration[] = [
         title TEXT,
         source TEXT NOT NULL DEFAULT 'cli',
         model TEXT,
-        parent_session_id TEXT REFERENCES sessions(id),
+        parent_session_id TEXT REFERENCES sessions(id) ON DELETE SET NULL,
         started_at INTEGER NOT NULL,
         updated_at INTEGER NOT NULL,
         message_count INTEGER NOT NULL DEFAULT 0,
@@ -27,6 +41,8 @@ export const migrations: Migration[] = [
         state TEXT
       );
       CREATE INDEX sessions_updated ON sessions(updated_at DESC);
+      CREATE INDEX sessions_source_updated ON sessions(source, updated_at DESC);
+      CREATE INDEX sessions_parent ON sessions(parent_session_id);
 
       CREATE TABLE messages (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -41,9 +57,60 @@ export const migrations: Migration[] = [
         completion_tokens INTEGER,
         cached_tokens INTEGER,
         finish_reason TEXT,
-        compacted INTEGER NOT NULL DEFAULT 0
+        compacted INTEGER NOT NULL DEFAULT 0,
+        meta TEXT
       );
       CREATE INDEX messages_session ON messages(session_id, id);
+
+      -- Full-text index over what a message says and does (tool output, tool name, tool-call arguments),
+      -- kept in step by triggers so a message is searchable the moment its insert commits.
+      CREATE VIRTUAL TABLE messages_fts USING fts5(
+        content, tool_name, tool_calls,
+        content='messages', content_rowid='id',
+        tokenize='porter unicode61 remove_diacritics 2'
+      );
+      CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+        INSERT INTO messages_fts (rowid, content, tool_name, tool_calls)
+        VALUES (new.id, new.content, new.tool_name, new.tool_calls);
+      END;
+      CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+        INSERT INTO messages_fts (messages_fts, rowid, content, tool_name, tool_calls)
+        VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
+      END;
+      -- A tool name is one short word present in every call of that tool: weigh it (and the JSON of the
+      -- arguments) below what was actually said, or "file" would rank every read_file call first.
+      INSERT INTO messages_fts (messages_fts, rank) VALUES ('rank', 'bm25(1.0, 0.3, 0.5)');
+      -- Only text changes re-index: flipping compacted must not churn the index.
+      CREATE TRIGGER messages_fts_update AFTER UPDATE OF content, tool_name, tool_calls ON messages BEGIN
+        INSERT INTO messages_fts (messages_fts, rowid, content, tool_name, tool_calls)
+        VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
+        INSERT INTO messages_fts (rowid, content, tool_name, tool_calls)
+        VALUES (new.id, new.content, new.tool_name, new.tool_calls);
+      END;
+
+      -- unicode61 reads a run of Chinese or Japanese as one giant token, so messages holding unsegmented
+      -- script also go to a trigram index. Only those messages: trigram indexing all text would more than
+      -- double ingest cost and size for no gain in English. Contentless (the text lives in messages), with
+      -- contentless_delete so the triggers can drop rows by id.
+      CREATE VIRTUAL TABLE messages_trigram USING fts5(
+        body, content='', contentless_delete=1, tokenize='trigram'
+      );
+      CREATE TRIGGER messages_trigram_insert AFTER INSERT ON messages
+      WHEN ${holdsUnsegmented('new.content')} OR ${holdsUnsegmented('new.tool_calls')} BEGIN
+        INSERT INTO messages_trigram (rowid, body)
+        VALUES (new.id, coalesce(new.content, '') || ' ' || coalesce(new.tool_calls, ''));
+      END;
+      CREATE TRIGGER messages_trigram_delete AFTER DELETE ON messages BEGIN
+        DELETE FROM messages_trigram WHERE rowid = old.id;
+      END;
+      CREATE TRIGGER messages_trigram_update AFTER UPDATE OF content, tool_calls ON messages BEGIN
+        DELETE FROM messages_trigram WHERE rowid = old.id;
+        INSERT INTO messages_trigram (rowid, body)
+        SELECT new.id, coalesce(new.content, '') || ' ' || coalesce(new.tool_calls, '')
+        WHERE ${holdsUnsegmented('new.content')} OR ${holdsUnsegmented('new.tool_calls')};
+      END;
+      -- The short-CJK LIKE fallback scans only messages that hold such script.
+      CREATE INDEX messages_unsegmented ON messages(session_id, id) WHERE ${holdsUnsegmented('content')};
 
       CREATE TABLE ledger (
         id INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -13,11 +13,31 @@ export function newTurnState(): TurnState {
   return { memoryFailures: 0, viewedSkills: new Set() }
 }
 
+/** What a tool asks the user before it writes a file outside memory/skills or runs a command. */
+export interface ApprovalRequest {
+  kind: 'command' | 'write'
+  tool: string
+  /** One line for the prompt, e.g. "Run `npm test` in ~/project". */
+  summary: string
+  command?: string
+  cwd?: string
+  path?: string
+  /** A diff or content preview for writes, the full command for commands. */
+  preview?: string
+}
+
 export interface ToolContext {
   /** Attribution for any learned change the tool makes. */
   write: WriteContext
   turn: TurnState
   signal?: AbortSignal
+  /** Folder relative paths resolve against (workspace tools). */
+  workspace?: string
+  /**
+   * Asks the user (or the session's approval policy) whether a write or command may run.
+   * Absent means nobody can approve, so tools that need approval must refuse.
+   */
+  approve?: (request: ApprovalRequest) => Promise<boolean>
 }
 
 /**

@@ -1,0 +1,111 @@
+import { createInterface } from 'node:readline/promises'
+import type { AgentEvent, ApprovalDecision } from '../../../shared/agent-events'
+import type { AgentSession } from '../../core/agent/agent-session'
+import { createAgentSession } from '../../core/agent/create-agent'
+import { parseCommandArgs } from '../args'
+import { UsageError, type CliIO } from '../io'
+import type { CliCommand } from './types'
+
+export const chatCommand: CliCommand = {
+  usage: `Usage: cairn [--home DIR] chat "<prompt>" [--session ID] [--yes] [--json]
+
+Runs one turn: streams the answer to stdout and prints the session id on stderr.
+  --session ID  continue an earlier session (see: cairn sessions)
+  --yes         approve file writes and commands without asking
+  --json        print every event as one JSON line instead of text
+Provider: config.json provider.*, overridden by CAIRN_BASE_URL and CAIRN_MODEL; key from CAIRN_API_KEY or OPENAI_API_KEY.
+`,
+  async run(ctx, args) {
+    const { values, positionals } = parseCommandArgs(args, {
+      session: { type: 'string' },
+      yes: { type: 'boolean' },
+      json: { type: 'boolean' }
+    })
+    const prompt = positionals.join(' ').trim()
+    if (!prompt) throw new UsageError('Give a prompt, e.g. cairn chat "What is in this folder?"')
+    const core = await ctx.core()
+    let session: AgentSession
+    try {
+      session = createAgentSession({ core, env: ctx.env, sessionId: values.session, autoApprove: values.yes, source: 'cli' })
+    } catch (error) {
+      ctx.io.err(`cairn: ${(error as Error).message}\n`)
+      return 1
+    }
+    ctx.io.err(`session: ${session.id}\n`)
+    const printer = values.json ? jsonPrinter(ctx.io) : textPrinter(ctx.io)
+    session.events.on((event) => {
+      printer(event)
+      if (event.type === 'approval_needed') void askApproval(ctx.io, event).then((d) => session.respondToApproval(event.requestId, d))
+    })
+    const onSigint = () => session.cancel()
+    process.once('SIGINT', onSigint)
+    const summary = await session.runTurn(prompt).finally(() => process.off('SIGINT', onSigint))
+    if (summary.reason === 'failed') return 1
+    if (summary.reason === 'cancelled') return 130
+    return 0
+  }
+}
+
+function jsonPrinter(io: CliIO) {
+  return (event: AgentEvent) => io.out(JSON.stringify(event) + '\n')
+}
+
+function textPrinter(io: CliIO) {
+  let midLine = false
+  return (event: AgentEvent) => {
+    switch (event.type) {
+      case 'text_delta':
+        io.out(event.text)
+        midLine = !event.text.endsWith('\n')
+        break
+      case 'tool_call_started':
+        if (midLine) io.out('\n')
+        midLine = false
+        io.err(`  → ${event.name} ${short(event.arguments)}\n`)
+        break
+      case 'tool_call_finished':
+        io.err(`  ${event.ok ? '✓' : '✗'} ${event.name} (${event.durationMs} ms)${event.ok ? '' : ': ' + short(event.result)}\n`)
+        break
+      case 'retry':
+        io.err(`  … ${event.reason} Retrying in ${Math.ceil(event.delayMs / 1000)} s (attempt ${event.attempt}).\n`)
+        break
+      case 'compressed':
+        io.err(`  … condensed ${event.summarizedMessages} earlier messages to stay within the context window.\n`)
+        break
+      case 'error':
+        if (midLine) io.out('\n')
+        midLine = false
+        io.err(`cairn: ${event.message}\n`)
+        break
+      case 'turn_finished':
+        if (midLine) io.out('\n')
+        midLine = false
+        if (event.reason === 'cancelled') io.err('cairn: cancelled.\n')
+        break
+    }
+  }
+}
+
+function short(text: string, max = 120): string {
+  const flat = text.replace(/\s+/g, ' ')
+  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat
+}
+
+async function askApproval(io: CliIO, event: Extract<AgentEvent, { type: 'approval_needed' }>): Promise<ApprovalDecision> {
+  if (!process.stdin.isTTY) {
+    io.err(`cairn: ${event.summary} needs approval, but there is no terminal to ask. Re-run with --yes to allow it.\n`)
+    return { allow: false }
+  }
+  if (event.preview) io.err(`\n${event.preview}\n`)
+  const options = event.prefix ? `[y]es / [n]o / [s]ession / [a]lways allow "${event.prefix}"` : '[y]es / [n]o / [s]ession'
+  const rl = createInterface({ input: process.stdin, output: process.stderr })
+  try {
+    const answer = (await rl.question(`\n${event.summary}\nAllow? ${options} `)).trim().toLowerCase()
+    if (answer === 'y' || answer === 'yes') return { allow: true }
+    if (answer === 's' || answer === 'session') return { allow: true, remember: 'session' }
+    if ((answer === 'a' || answer === 'always') && event.prefix) return { allow: true, remember: 'prefix', prefix: event.prefix }
+    return { allow: false }
+  } finally {
+    rl.close()
+  }
+}

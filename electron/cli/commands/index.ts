@@ -1,0 +1,35 @@
+import { chatCommand } from './chat'
+import { revertCommand } from './revert'
+import { searchCommand } from './search'
+import { sessionsCommand } from './sessions'
+import { skillsCommand } from './skills'
+import { timelineCommand } from './timeline'
+import { toolCommand } from './tool'
+import type { CliCommand } from './types'
+
+export const commands: Record<string, CliCommand> = {
+  chat: chatCommand,
+  sessions: sessionsCommand,
+  tool: toolCommand,
+  skills: skillsCommand,
+  search: searchCommand,
+  timeline: timelineCommand,
+  revert: revertCommand
+}
+
+export const usageText = `Cairn: a desktop assistant that learns from every conversation.
+
+Usage: cairn [--home DIR] <command> [options]
+
+Commands:
+  chat "<prompt>"          run one turn (--session ID to continue, --yes, --json)
+  sessions [--json]        list conversations
+  tool <name> '<json>'     run one tool (memory, skills_list, skill_view, skill_manage, session_search)
+  skills [--json]          list skills by category, with usage and load warnings
+  search <query> [--json]  find past conversations in plain words
+  timeline [--json]        everything Cairn learned, newest first
+  revert <id>              undo one learned change from the timeline
+
+Data home: --home DIR, else $CAIRN_HOME, else ~/.cairn
+Run "cairn <command> --help" for a command's options.
+`

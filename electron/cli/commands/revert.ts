@@ -1,0 +1,39 @@
+import { parseCommandArgs } from '../args'
+import { describeChange } from '../format-change'
+import { printJson, UsageError } from '../io'
+import type { CliCommand } from './types'
+
+export const revertCommand: CliCommand = {
+  usage: `Usage: cairn [--home DIR] revert <id> [--json]
+
+Undoes one learned change from the timeline: restores the text from before it, as long as nothing
+changed the same memory entry or skill file since. The undo shows up on the timeline too.
+`,
+  async run(ctx, args) {
+    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } })
+    const id = Number(positionals[0])
+    if (positionals.length !== 1 || !Number.isInteger(id) || id < 1) throw new UsageError('Give the timeline id to revert, e.g. cairn revert 12.')
+    const core = await ctx.core()
+    const result = await core.revert(id)
+    if (values.json) {
+      printJson(ctx.io, result)
+      return result.ok ? 0 : 1
+    }
+    if (result.ok) {
+      const row = result.revertEntry
+      ctx.io.out(`Reverted #${id}: ${row.target} is back to its earlier text (new timeline entry #${row.id}).\n`)
+      for (const line of describeChange(row)) ctx.io.out(`      ${line}\n`)
+      return 0
+    }
+    ctx.io.err(`cairn: could not revert #${id}: ${result.error}\n`)
+    if (result.conflict) {
+      ctx.io.err(`\nExpected (what #${id} wrote):\n${indent(result.conflict.expected)}\n\nFound now:\n${indent(result.conflict.actual)}\n`)
+    }
+    return 1
+  }
+}
+
+function indent(text: string | null): string {
+  if (text === null) return '    (nothing: the file or entry does not exist)'
+  return text.split('\n').map((line) => `    ${line}`).join('\n')
+}

@@ -1,0 +1,6 @@
+import type { CliContext } from '../main'
+
+export interface CliCommand {
+  usage: string
+  run(ctx: CliContext, args: string[]): Promise<number>
+}

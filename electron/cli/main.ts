@@ -1,0 +1,76 @@
+import { CairnCore } from '../core/cairn'
+import { ConfigError } from '../core/config/config-store'
+import { resolveHome } from '../core/home'
+import { CliFailure, processIO, UsageError, type CliIO } from './io'
+import { commands, usageText } from './commands'
+
+export interface CliContext {
+  io: CliIO
+  env: NodeJS.ProcessEnv
+  home: string
+  /** Opens the core for the data home on first use; closed when the command ends. */
+  core(options?: { watchSkills?: boolean }): Promise<CairnCore>
+}
+
+/** Runs one CLI invocation and returns its exit code (0 ok, 1 failure, 2 bad usage). */
+export async function runCli(argv: string[], io: CliIO = processIO, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let homeArg: string | null = null
+  let rest = argv
+  // Global options come before the command.
+  while (rest.length > 0 && rest[0].startsWith('-')) {
+    const [flag, ...after] = rest
+    if (flag === '--home') {
+      if (!after[0]) return usage(io, 'Missing directory after --home.')
+      homeArg = after[0]
+      rest = after.slice(1)
+    } else if (flag.startsWith('--home=')) {
+      homeArg = flag.slice('--home='.length)
+      rest = after
+    } else if (flag === '--help' || flag === '-h') {
+      io.out(usageText)
+      return 0
+    } else {
+      return usage(io, `Unknown option ${flag}. Global options (--home DIR) go before the command.`)
+    }
+  }
+  const [name, ...args] = rest
+  if (!name || name === 'help') {
+    io.out(usageText)
+    return name ? 0 : 2
+  }
+  const command = commands[name]
+  if (!command) return usage(io, `Unknown command "${name}".`)
+  if (args.includes('--help') || args.includes('-h')) {
+    io.out(command.usage)
+    return 0
+  }
+
+  let opened: CairnCore | null = null
+  const ctx: CliContext = {
+    io,
+    env,
+    home: resolveHome(homeArg, env),
+    async core(options) {
+      opened ??= await CairnCore.open({ home: ctx.home, watchSkills: options?.watchSkills })
+      return opened
+    }
+  }
+  try {
+    return await command.run(ctx, args)
+  } catch (error) {
+    if (error instanceof UsageError) return usage(io, error.message, command.usage)
+    if (error instanceof CliFailure || error instanceof ConfigError) {
+      io.err(`cairn: ${error.message}\n`)
+      return 1
+    }
+    io.err(`cairn: unexpected error: ${(error as Error).stack ?? String(error)}\n`)
+    return 1
+  } finally {
+    await (opened as CairnCore | null)?.close()
+  }
+}
+
+function usage(io: CliIO, message: string, commandUsage?: string): number {
+  io.err(`cairn: ${message}\n\n${commandUsage ?? usageText}`)
+  return 2
+}

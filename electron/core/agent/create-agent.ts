@@ -1,0 +1,39 @@
+import type { CairnCore } from '../cairn'
+import { createWorkspaceTools } from '../tools/workspace'
+import { AgentSession, type AgentHooks } from './agent-session'
+import { ChatProvider } from './provider'
+import { resolveProviderSettings } from './provider-settings'
+
+export interface CreateAgentOptions {
+  core: CairnCore
+  env?: NodeJS.ProcessEnv
+  /** The key from the app's encrypted store; the CLI leaves it out and uses the environment. */
+  apiKey?: string | null
+  /** Folder for the workspace tools; defaults to config `agent.workspace`, then the current directory. */
+  workspace?: string
+  sessionId?: string
+  source?: string
+  autoApprove?: boolean
+  hooks?: AgentHooks
+}
+
+/** Wires a chat session the same way for the CLI, the app and browser mode. */
+export function createAgentSession(options: CreateAgentOptions): AgentSession {
+  const { core } = options
+  const config = core.config.get()
+  const provider = new ChatProvider(resolveProviderSettings(config, options.env ?? process.env, options.apiKey))
+  const workspace = options.workspace || config.agent.workspace || process.cwd()
+  let session: AgentSession | null = null
+  const tools = [...core.learningTools(() => session?.id ?? null), ...createWorkspaceTools({ workspace })]
+  session = AgentSession.open({
+    core,
+    provider,
+    tools,
+    workspace,
+    sessionId: options.sessionId,
+    source: options.source,
+    autoApprove: options.autoApprove,
+    hooks: options.hooks
+  })
+  return session
+}

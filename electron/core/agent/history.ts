@@ -1,0 +1,70 @@
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions'
+import type { MessageRecord } from '../sessions'
+
+/** Sent in front of a compression summary so the model treats it as background, not instructions. */
+export const SUMMARY_PREFIX =
+  '[CONTEXT SUMMARY: earlier turns of this conversation were condensed to save space. Treat this as background reference, not as new instructions; answer the latest user message. Your memory and skills are authoritative where they differ.]\n\n'
+
+export const INTERRUPTED_TOOL_RESULT = JSON.stringify({
+  success: false,
+  error: 'No result: the turn was interrupted before this tool finished.'
+})
+
+/** Where a summary belongs in the history: it stands for every message up to this id. */
+export function summaryCoversThrough(record: MessageRecord): number {
+  const value = record.meta?.coversThrough
+  return typeof value === 'number' ? value : record.id
+}
+
+/**
+ * The conversation as the model sees it: live (not compacted) messages in order, each summary placed
+ * where the messages it replaced were, and every tool call paired with a result (a crash between the
+ * call and its result would otherwise make the provider reject the history).
+ */
+export function orderForModel(records: MessageRecord[]): MessageRecord[] {
+  const live = records.filter((r) => !r.compacted && r.role !== 'system')
+  const summaries = live.filter((r) => r.role === 'summary')
+  const others = live.filter((r) => r.role !== 'summary')
+  const ordered: MessageRecord[] = []
+  for (const record of others) {
+    for (const summary of summaries) {
+      if (!ordered.includes(summary) && summaryCoversThrough(summary) < record.id) ordered.push(summary)
+    }
+    ordered.push(record)
+  }
+  for (const summary of summaries) if (!ordered.includes(summary)) ordered.push(summary)
+  return ordered
+}
+
+export function toChatMessages(records: MessageRecord[]): ChatCompletionMessageParam[] {
+  const messages: ChatCompletionMessageParam[] = []
+  let open = new Set<string>() // tool call ids still waiting for a result
+  const closeOpen = () => {
+    for (const id of open) messages.push({ role: 'tool', tool_call_id: id, content: INTERRUPTED_TOOL_RESULT })
+    open = new Set()
+  }
+  for (const record of orderForModel(records)) {
+    if (record.role === 'tool') {
+      if (!record.toolCallId || !open.has(record.toolCallId)) continue // orphaned result
+      open.delete(record.toolCallId)
+      messages.push({ role: 'tool', tool_call_id: record.toolCallId, content: record.content ?? '' })
+      continue
+    }
+    closeOpen()
+    if (record.role === 'user') messages.push({ role: 'user', content: record.content ?? '' })
+    else if (record.role === 'summary') messages.push({ role: 'user', content: SUMMARY_PREFIX + (record.content ?? '') })
+    else if (record.role === 'assistant') {
+      const calls = record.toolCalls ?? []
+      messages.push({
+        role: 'assistant',
+        content: record.content || (calls.length ? null : ''),
+        ...(calls.length
+          ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) }
+          : {})
+      })
+      open = new Set(calls.map((c) => c.id))
+    }
+  }
+  closeOpen()
+  return messages
+}

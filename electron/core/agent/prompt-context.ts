@@ -1,0 +1,45 @@
+import { platform, release } from 'node:os'
+import type { CairnCore } from '../cairn'
+import { renderSkillsIndex, type IndexSkill } from './skills-index'
+import { buildSystemPrompt } from './system-prompt'
+
+/** The catalogue of skills with their usage, for the index and for per-message hints. */
+export function indexSkills(core: CairnCore): IndexSkill[] {
+  return core.skills.list().map((skill) => {
+    const usage = core.skills.getUsage(skill.name)
+    return {
+      name: skill.name,
+      description: skill.description,
+      category: skill.category,
+      readOnly: skill.readOnly,
+      useCount: (usage?.useCount ?? 0) + (usage?.viewCount ?? 0),
+      lastUsedAt: usage?.lastUsedAt ?? usage?.lastViewedAt ?? null
+    }
+  })
+}
+
+export function describeOS(): string {
+  const names: Record<string, string> = { darwin: 'macOS', win32: 'Windows', linux: 'Linux' }
+  return `${names[platform()] ?? platform()} ${release()}`
+}
+
+/**
+ * Reads memory and skills from disk now and renders the system prompt. Called once at session start
+ * and again only after a context compression.
+ */
+export function composeSystemPrompt(core: CairnCore, toolNames: ReadonlySet<string>, workspace: string, now = new Date()): string {
+  const config = core.config.get()
+  const snapshot = core.memory.loadSnapshot()
+  const index = renderSkillsIndex(indexSkills(core), config.skills.indexTokenBudget)
+  return buildSystemPrompt({
+    toolNames,
+    memoryBlock: config.memory.enabled ? snapshot.memory : null,
+    userBlock: config.memory.userProfileEnabled ? snapshot.user : null,
+    skillsIndex: index.text,
+    environment: {
+      os: describeOS(),
+      date: now.toLocaleDateString('en-CA', { weekday: 'long', year: 'numeric', month: '2-digit', day: '2-digit' }),
+      workspace
+    }
+  })
+}

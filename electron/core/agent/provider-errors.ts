@@ -1,0 +1,109 @@
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError
+} from 'openai'
+
+export type ProviderErrorCode =
+  | 'not_configured'
+  | 'auth'
+  | 'model_not_found'
+  | 'unreachable'
+  | 'timeout'
+  | 'rate_limited'
+  | 'server'
+  | 'bad_request'
+  | 'stream_cut'
+  | 'bad_response'
+  | 'cancelled'
+
+/** A provider failure with a message meant for the user, and whether trying again may help. */
+export class ProviderError extends Error {
+  constructor(
+    readonly code: ProviderErrorCode,
+    message: string,
+    readonly retryable: boolean,
+    readonly status?: number,
+    /** Milliseconds the provider asked us to wait (Retry-After). */
+    readonly retryAfterMs?: number
+  ) {
+    super(message)
+    this.name = 'ProviderError'
+  }
+}
+
+/** Thrown by the stream reader when the connection ends before the provider said it was done. */
+export class StreamCutError extends Error {
+  constructor() {
+    super('stream ended early')
+  }
+}
+
+export function toProviderError(error: unknown, baseURL: string, model: string, timeoutMs: number): ProviderError {
+  if (error instanceof ProviderError) return error
+  if (error instanceof APIUserAbortError || (error as Error)?.name === 'AbortError') {
+    return new ProviderError('cancelled', 'Cancelled.', false)
+  }
+  if (error instanceof APIConnectionTimeoutError) {
+    return new ProviderError('timeout', `No response from ${baseURL} within ${Math.round(timeoutMs / 1000)} s.`, true)
+  }
+  if (error instanceof APIConnectionError) {
+    const cause = describeCause(error)
+    return new ProviderError('unreachable', `Cannot reach ${baseURL}${cause ? ` (${cause})` : ''}. Is the server running and the URL right?`, true)
+  }
+  // undici reports a body cut mid-way as a bare `TypeError: terminated`, not an APIError.
+  if (error instanceof StreamCutError || (error instanceof TypeError && /terminated|socket/i.test(error.message))) {
+    return new ProviderError('stream_cut', `The connection to ${baseURL} dropped in the middle of the answer.`, true)
+  }
+  if (error instanceof APIError && typeof error.status === 'number') {
+    const detail = providerDetail(error)
+    const status = error.status
+    if (status === 401 || status === 403) {
+      return new ProviderError('auth', `${baseURL} rejected the API key (${status}${detail}). Check the key in Settings or CAIRN_API_KEY.`, false, status)
+    }
+    if (status === 404) {
+      return new ProviderError('model_not_found', `The model "${model}" was not found at ${baseURL} (404${detail}). Pick a model the provider lists.`, false, status)
+    }
+    if (status === 429) {
+      return new ProviderError('rate_limited', `${baseURL} is rate-limiting requests (429${detail}).`, true, status, retryAfterMs(error))
+    }
+    if (status >= 500 || status === 408 || status === 409) {
+      return new ProviderError('server', `${baseURL} had a server error (${status}${detail}).`, true, status, retryAfterMs(error))
+    }
+    return new ProviderError('bad_request', `${baseURL} refused the request (${status}${detail}).`, false, status)
+  }
+  return new ProviderError('bad_response', `Unexpected reply from ${baseURL}: ${(error as Error)?.message ?? String(error)}`, false)
+}
+
+function providerDetail(error: APIError): string {
+  const body = error.error as { message?: unknown } | undefined
+  const message = typeof body?.message === 'string' ? body.message : ''
+  return message ? `: ${message.slice(0, 200)}` : ''
+}
+
+function describeCause(error: Error): string {
+  let cause: unknown = error.cause
+  while (cause && typeof cause === 'object') {
+    const code = (cause as NodeJS.ErrnoException).code
+    if (code === 'ECONNREFUSED') return 'connection refused'
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found'
+    if (code === 'ECONNRESET') return 'connection reset'
+    cause = (cause as { cause?: unknown }).cause
+  }
+  return ''
+}
+
+/** Parses `retry-after-ms` / `retry-after` (seconds or an HTTP date). */
+function retryAfterMs(error: APIError): number | undefined {
+  const headers = error.headers
+  if (!headers) return undefined
+  const ms = Number(headers.get('retry-after-ms'))
+  if (Number.isFinite(ms) && ms > 0) return ms
+  const value = headers.get('retry-after')
+  if (!value) return undefined
+  const seconds = Number(value)
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
+  const date = Date.parse(value)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now())
+}

@@ -1,0 +1,119 @@
+import { estimateTokens } from './tokens'
+
+export interface IndexSkill {
+  name: string
+  description: string
+  category: string | null
+  readOnly?: boolean
+  /** Views and uses; the most used skills keep their descriptions when the budget is tight. */
+  useCount?: number
+  lastUsedAt?: number | null
+}
+
+export type SkillsIndexMode = 'full' | 'names' | 'categories'
+
+export interface SkillsIndex {
+  text: string
+  tokens: number
+  mode: SkillsIndexMode
+  /** Skills named somewhere in the index. */
+  listed: number
+}
+
+const DESCRIPTION_CHARS = 60
+const NO_CATEGORY = 'general'
+
+/**
+ * The compact skill catalogue for the system prompt, held under `budgetTokens` however many skills
+ * exist. Degrades in steps: every skill with a short description; then names by category with
+ * descriptions kept for the most used; then category summaries plus the most used skills.
+ */
+export function renderSkillsIndex(skills: IndexSkill[], budgetTokens: number): SkillsIndex {
+  if (skills.length === 0) return { text: '', tokens: 0, mode: 'full', listed: 0 }
+  const groups = groupByCategory(skills)
+  const ranked = [...skills].sort(byUsage)
+
+  const full = render(groups, () => true, () => true)
+  if (estimateTokens(full) <= budgetTokens) return result(full, 'full', skills.length)
+
+  // Names for everything, then descriptions for the most used while they fit.
+  const described = new Set<string>()
+  let names = render(groups, () => true, (s) => described.has(s.name))
+  if (estimateTokens(names) <= budgetTokens) {
+    for (const skill of ranked) {
+      described.add(skill.name)
+      const next = render(groups, () => true, (s) => described.has(s.name))
+      if (estimateTokens(next) > budgetTokens) {
+        described.delete(skill.name)
+        break
+      }
+      names = next
+    }
+    return result(names, 'names', skills.length)
+  }
+
+  // Category summaries plus the most used skills, added while they fit.
+  const shown = new Set<string>()
+  let text = renderCategories(groups, shown)
+  for (const skill of ranked) {
+    shown.add(skill.name)
+    const next = renderCategories(groups, shown)
+    if (estimateTokens(next) > budgetTokens) {
+      shown.delete(skill.name)
+      break
+    }
+    text = next
+  }
+  return result(text, 'categories', shown.size)
+}
+
+function result(text: string, mode: SkillsIndexMode, listed: number): SkillsIndex {
+  return { text, tokens: estimateTokens(text), mode, listed }
+}
+
+function groupByCategory(skills: IndexSkill[]): Map<string, IndexSkill[]> {
+  const groups = new Map<string, IndexSkill[]>()
+  for (const skill of [...skills].sort((a, b) => a.name.localeCompare(b.name))) {
+    const key = skill.category ?? NO_CATEGORY
+    groups.set(key, [...(groups.get(key) ?? []), skill])
+  }
+  return new Map([...groups.entries()].sort(([a], [b]) => a.localeCompare(b)))
+}
+
+function render(
+  groups: Map<string, IndexSkill[]>,
+  include: (skill: IndexSkill) => boolean,
+  withDescription: (skill: IndexSkill) => boolean
+): string {
+  const lines: string[] = []
+  for (const [category, members] of groups) {
+    const visible = members.filter(include)
+    if (!visible.length) continue
+    const plain = visible.filter((s) => !withDescription(s)).map((s) => s.name)
+    const detailed = visible.filter(withDescription)
+    lines.push(`${category}:${plain.length ? ' ' + plain.join(', ') : ''}`)
+    for (const skill of detailed) lines.push(`  - ${skill.name}: ${shorten(skill.description)}`)
+  }
+  return lines.join('\n')
+}
+
+function renderCategories(groups: Map<string, IndexSkill[]>, shown: Set<string>): string {
+  const lines: string[] = []
+  for (const [category, members] of groups) {
+    const visible = members.filter((s) => shown.has(s.name))
+    const hidden = members.length - visible.length
+    lines.push(`${category}: ${members.length} skill${members.length === 1 ? '' : 's'}${hidden && visible.length ? `, ${hidden} not listed` : ''}`)
+    for (const skill of visible) lines.push(`  - ${skill.name}: ${shorten(skill.description)}`)
+  }
+  lines.push('(Too many skills to list here: call skills_list with a category to see the rest.)')
+  return lines.join('\n')
+}
+
+function shorten(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > DESCRIPTION_CHARS ? flat.slice(0, DESCRIPTION_CHARS - 1).trimEnd() + '…' : flat
+}
+
+function byUsage(a: IndexSkill, b: IndexSkill): number {
+  return (b.useCount ?? 0) - (a.useCount ?? 0) || (b.lastUsedAt ?? 0) - (a.lastUsedAt ?? 0) || a.name.localeCompare(b.name)
+}

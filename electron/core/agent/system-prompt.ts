@@ -1,0 +1,73 @@
+export interface SystemPromptInput {
+  /** Names of the tools this session actually has; guidance is written only for those. */
+  toolNames: ReadonlySet<string>
+  /** The frozen memory blocks (null when empty or disabled). */
+  memoryBlock: string | null
+  userBlock: string | null
+  /** Rendered skills index (empty when there are no skills or no skill tools). */
+  skillsIndex: string
+  environment: { os: string; date: string; workspace: string }
+}
+
+const IDENTITY = `You are Cairn, a desktop assistant that learns from every conversation.
+You help with real work on the user's computer: answer questions, read and edit files, run commands,
+and look things up. Be direct and concise; say plainly when you are unsure or something failed.`
+
+const MEMORY_GUIDANCE = `## Memory
+You have two small persistent memories, shown below as they were when this session started:
+MEMORY (your notes about the environment and what you learned) and USER PROFILE (who the user is,
+their preferences and how they like to work). Save durable facts with the memory tool as declarative
+statements ("User prefers concise answers", not "Always answer concisely"). Save preferences and
+corrections when the user states them. Do not save task progress, todo state, one-off details or
+anything that will be stale within a week: past conversations are searchable with session_search.
+Procedures belong in skills, not memory. The snapshot below does not change during the session:
+call memory with action "read" to see the current entries and usage instead of guessing.`
+
+const SKILLS_GUIDANCE = `## Skills
+Skills are saved procedures for recurring tasks: what worked, in which order, and the pitfalls.
+Before starting a task, scan the skills index below; if a skill matches or is even partly relevant,
+load it with skill_view(name) and follow it. If you follow a skill and it turns out wrong or stale,
+fix it with skill_manage(action="patch") after reading it. After finishing a hard task (many tool
+calls, errors overcome, a correction from the user) consider saving the procedure as a skill.`
+
+const SKILLS_VIEW_ONLY_GUIDANCE = `## Skills
+Skills are saved procedures for recurring tasks. Before starting a task, scan the skills index below
+and load any relevant skill with skill_view(name).`
+
+const SESSION_SEARCH_GUIDANCE = `## Past conversations
+session_search finds earlier conversations with this user. Ask it in plain words when the user refers
+to something from before ("like last time", "the bug we fixed"). What it returns is history, not proof
+of how things are now.`
+
+const WORKSPACE_GUIDANCE = `## Working on the computer
+Use read_file, list_dir and search_files to look before you change anything. Writing files and running
+commands needs the user's approval: explain briefly why before you ask. Prefer edit_file for small
+changes to existing files. If the user declines, do not retry the same action; ask what they prefer.`
+
+const WORKSPACE_TOOLS = ['read_file', 'write_file', 'edit_file', 'list_dir', 'search_files', 'run_command', 'fetch_url']
+
+/**
+ * Builds the system prompt once at session start. It must be a pure function of its input: the
+ * session stores the result and sends it byte-for-byte on every call so provider prefix caches hit.
+ */
+export function buildSystemPrompt(input: SystemPromptInput): string {
+  const has = (name: string) => input.toolNames.has(name)
+  const sections: string[] = [IDENTITY]
+  if (has('memory')) sections.push(MEMORY_GUIDANCE)
+  if (has('skill_manage')) sections.push(SKILLS_GUIDANCE)
+  else if (has('skill_view')) sections.push(SKILLS_VIEW_ONLY_GUIDANCE)
+  if (has('session_search')) sections.push(SESSION_SEARCH_GUIDANCE)
+  if (WORKSPACE_TOOLS.some(has)) sections.push(WORKSPACE_GUIDANCE)
+
+  if (has('skill_view') && input.skillsIndex) {
+    sections.push(`## Skills index\n<available_skills>\n${input.skillsIndex}\n</available_skills>`)
+  }
+  if (has('memory')) {
+    if (input.memoryBlock) sections.push(input.memoryBlock)
+    if (input.userBlock) sections.push(input.userBlock)
+    if (!input.memoryBlock && !input.userBlock) sections.push('(Memory is empty so far.)')
+  }
+  const env = input.environment
+  sections.push(`## Environment\nOperating system: ${env.os}\nDate: ${env.date}\nWorkspace folder: ${env.workspace}`)
+  return sections.join('\n\n') + '\n'
+}

@@ -1,0 +1,70 @@
+import type { AgentEvent } from '../../../shared/agent-events'
+import type { MessageRecord, SessionStore } from '../sessions'
+import { runTool } from '../tools/run-tool'
+import type { ToolContext, ToolDef } from '../tools/types'
+import type { ModelToolCall } from './provider'
+
+/** Longest tool result the model gets back; the rest is cut with a note (the full text is not kept either). */
+export const MAX_TOOL_RESULT_CHARS = 50_000
+
+export interface ToolCallOutcome {
+  call: ModelToolCall
+  ok: boolean
+  content: string
+  record: MessageRecord
+}
+
+export interface ExecuteOptions {
+  sessionId: string
+  turnId: string
+  tools: Map<string, ToolDef>
+  sessions: SessionStore
+  context: (call: ModelToolCall) => ToolContext
+  emit: (event: AgentEvent) => void
+  signal?: AbortSignal
+}
+
+/**
+ * Runs the tool calls of one model response concurrently (they are independent by construction:
+ * the model issued them together). Each result is saved the moment it is ready, so a crash loses
+ * nothing already done. Unknown tools, bad arguments and exceptions become readable results.
+ */
+export async function executeToolCalls(calls: ModelToolCall[], options: ExecuteOptions): Promise<ToolCallOutcome[]> {
+  return Promise.all(
+    calls.map(async (call) => {
+      const started = Date.now()
+      options.emit({ type: 'tool_call_started', sessionId: options.sessionId, turnId: options.turnId, callId: call.id, name: call.name, arguments: call.arguments })
+      let result: unknown
+      if (options.signal?.aborted) {
+        result = { success: false, error: 'Cancelled by the user before this tool ran.' }
+      } else {
+        const tool = options.tools.get(call.name)
+        result = tool
+          ? await runTool(tool, call.arguments, options.context(call))
+          : { success: false, error: `There is no tool named "${call.name}". Available tools: ${[...options.tools.keys()].join(', ')}.` }
+      }
+      const ok = !(typeof result === 'object' && result !== null && (result as { success?: unknown }).success === false)
+      const content = capResult(typeof result === 'string' ? result : JSON.stringify(result))
+      const record = options.sessions.append(options.sessionId, { role: 'tool', content, toolCallId: call.id, toolName: call.name })
+      options.emit({
+        type: 'tool_call_finished',
+        sessionId: options.sessionId,
+        turnId: options.turnId,
+        callId: call.id,
+        name: call.name,
+        ok,
+        result: content,
+        durationMs: Date.now() - started,
+        messageId: record.id
+      })
+      return { call, ok, content, record }
+    })
+  )
+}
+
+function capResult(text: string): string {
+  if (text.length <= MAX_TOOL_RESULT_CHARS) return text
+  const head = text.slice(0, MAX_TOOL_RESULT_CHARS - 2000)
+  const tail = text.slice(-1500)
+  return `${head}\n…[${text.length - head.length - tail.length} chars cut: the result was too long]…\n${tail}`
+}

@@ -1,0 +1,95 @@
+import { existsSync } from 'node:fs'
+import type { RevertResult } from '../../shared/ledger'
+import { ConfigStore } from './config/config-store'
+import { openStateDb, type StateDb } from './db/state-db'
+import { ensureHome, expandTilde, type HomePaths } from './home'
+import { Ledger } from './learning/ledger'
+import { revertLedgerEntry } from './learning/revert'
+import { MemoryStore, createMemoryTool } from './memory'
+import { SessionStore, createSessionSearchTool } from './sessions'
+import { SkillStore, createSkillTools } from './skills'
+import type { ToolDef } from './tools/types'
+
+export interface OpenCoreOptions {
+  /** Absolute data home (see resolveHome). */
+  home: string
+  /** better-sqlite3 binary for a non-Node runtime (the Electron app). */
+  nativeBinding?: string
+  /** Watch skill folders for outside edits (the app and long-running processes; not one-shot CLI calls). */
+  watchSkills?: boolean
+}
+
+/**
+ * Cairn's Electron-free core for one data home: settings, the state database, the learning ledger
+ * and the three learning stores. The CLI, the app's main process and the review worker each open one.
+ */
+export class CairnCore {
+  readonly paths: HomePaths
+  readonly config: ConfigStore
+  readonly db: StateDb
+  readonly ledger: Ledger
+  readonly memory: MemoryStore
+  readonly skills: SkillStore
+  readonly sessions: SessionStore
+
+  private constructor(options: OpenCoreOptions) {
+    this.paths = ensureHome(options.home)
+    this.config = new ConfigStore(this.paths.configFile)
+    const config = this.config.get()
+    this.db = openStateDb(this.paths.stateDb, { nativeBinding: options.nativeBinding })
+    this.ledger = new Ledger(this.db)
+    this.memory = new MemoryStore({
+      dataHome: this.paths.root,
+      dir: this.paths.memoriesDir,
+      memoryCharLimit: config.memory.memoryCharLimit,
+      userCharLimit: config.memory.userCharLimit,
+      recorder: this.ledger
+    })
+    this.skills = new SkillStore({
+      dataHome: this.paths.root,
+      skillsDir: this.paths.skillsDir,
+      extraDirs: config.skills.extraDirs.map(expandTilde).filter((dir) => existsSync(dir)),
+      locksDir: this.paths.locksDir,
+      db: this.db,
+      recorder: this.ledger
+    })
+    this.skills.load()
+    this.sessions = new SessionStore(this.db)
+  }
+
+  static async open(options: OpenCoreOptions): Promise<CairnCore> {
+    const core = new CairnCore(options)
+    if (options.watchSkills) await core.skills.start()
+    return core
+  }
+
+  /**
+   * The learning tools (memory, skills, session search), filtered by the settings.
+   * `currentSessionId` lets session_search leave out (or include on request) the live session.
+   */
+  learningTools(currentSessionId: () => string | null = () => null): ToolDef[] {
+    const config = this.config.get()
+    const tools: ToolDef[] = []
+    if (config.memory.enabled || config.memory.userProfileEnabled) {
+      tools.push(
+        createMemoryTool(this.memory, {
+          enabled: config.memory.enabled,
+          userProfileEnabled: config.memory.userProfileEnabled
+        })
+      )
+    }
+    tools.push(...createSkillTools(this.skills, { allowCreate: config.learning.allowSkillCreation }))
+    tools.push(createSessionSearchTool(this.db, currentSessionId))
+    return tools
+  }
+
+  /** Undoes one ledger row (see revertLedgerEntry). */
+  revert(id: number): Promise<RevertResult> {
+    return revertLedgerEntry(this.ledger, { memory: this.memory, skills: this.skills }, id)
+  }
+
+  async close(): Promise<void> {
+    await this.skills.close()
+    this.db.close()
+  }
+}

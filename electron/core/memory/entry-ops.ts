@@ -1,0 +1,86 @@
+import { messages } from './messages'
+import type { MemoryOperation } from './types'
+
+/** One entry-level change; the store records one ledger row for each. */
+export interface EntryChange {
+  kind: 'memory.add' | 'memory.replace' | 'memory.remove'
+  before: string | null
+  after: string | null
+}
+
+export type EntryMatch =
+  | { kind: 'none' }
+  | { kind: 'ambiguous'; previews: string[] }
+  | { kind: 'found'; index: number }
+
+/**
+ * Finds the entry containing `oldText`. Several identical entries count as one (the first is used);
+ * several different ones are ambiguous and reported as previews so the model can be more specific.
+ */
+export function findEntry(entries: readonly string[], oldText: string): EntryMatch {
+  const indexes = entries.flatMap((entry, index) => (entry.includes(oldText) ? [index] : []))
+  if (indexes.length === 0) return { kind: 'none' }
+  const distinct = new Set(indexes.map((index) => entries[index]))
+  if (distinct.size > 1) return { kind: 'ambiguous', previews: previews([...distinct]) }
+  return { kind: 'found', index: indexes[0] }
+}
+
+/** One-line previews, cut at `width` code points with `...`. */
+export function previews(entries: readonly string[], width = 80): string[] {
+  return entries.map((entry) => {
+    const chars = Array.from(entry)
+    return chars.length > width ? chars.slice(0, width).join('') + '...' : entry
+  })
+}
+
+export function dedupeEntries(entries: readonly string[]): string[] {
+  return [...new Set(entries)]
+}
+
+export function trimmedText(value: unknown): string {
+  return typeof value === 'string' ? value.trim() : ''
+}
+
+export type BatchPlan = { ok: true; entries: string[]; changes: EntryChange[] } | { ok: false; error: string }
+
+/**
+ * Applies a batch to a copy of the entries. Any bad operation fails the whole batch (the caller
+ * writes nothing); an add of an entry that already exists is skipped, not an error.
+ */
+export function planBatch(entries: readonly string[], operations: readonly MemoryOperation[]): BatchPlan {
+  const working = [...entries]
+  const changes: EntryChange[] = []
+  for (const [i, raw] of operations.entries()) {
+    const op: MemoryOperation = raw && typeof raw === 'object' ? raw : {}
+    const content = trimmedText(op.content)
+    const oldText = trimmedText(op.old_text)
+    const fail = (reason: string): BatchPlan => ({
+      ok: false,
+      error: `${messages.batchPrefix(i + 1, op.action)}: ${reason}`
+    })
+
+    if (op.action === 'add') {
+      if (!content) return fail(messages.batchContentRequired)
+      if (working.includes(content)) continue
+      working.push(content)
+      changes.push({ kind: 'memory.add', before: null, after: content })
+    } else if (op.action === 'replace' || op.action === 'remove') {
+      if (!oldText) return fail(messages.batchOldTextRequired)
+      if (op.action === 'replace' && !content) return fail(messages.batchReplaceContentRequired)
+      const match = findEntry(working, oldText)
+      if (match.kind === 'none') return fail(messages.batchNoMatch(oldText))
+      if (match.kind === 'ambiguous') return fail(messages.batchMultiple(oldText))
+      const before = working[match.index]
+      if (op.action === 'remove') {
+        working.splice(match.index, 1)
+        changes.push({ kind: 'memory.remove', before, after: null })
+      } else if (before !== content) {
+        working[match.index] = content
+        changes.push({ kind: 'memory.replace', before, after: content })
+      }
+    } else {
+      return fail(messages.batchUnknownAction)
+    }
+  }
+  return { ok: true, entries: dedupeEntries(working), changes }
+}

@@ -1,0 +1,116 @@
+import { readFileSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { writeFileAtomicText } from '../fs/atomic'
+import type { MemoryUsage } from './types'
+
+/** Entries are joined by a `§` line; a bare `§` inside an entry is ordinary text. */
+export const ENTRY_DELIMITER = '\n§\n'
+
+/** Character count in code points, so limits match Hermes (Python `len`) for emoji and CJK text. */
+export function textLength(text: string): number {
+  let count = 0
+  for (const _ of text) count++
+  return count
+}
+
+/** Splits on the full delimiter, trims each entry and drops empty ones (no dedup). */
+export function splitEntries(raw: string): string[] {
+  return raw
+    .split(ENTRY_DELIMITER)
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0)
+}
+
+/** The live entries of a file: split, then exact duplicates dropped keeping the first. */
+export function parseEntries(raw: string): string[] {
+  return [...new Set(splitEntries(raw))]
+}
+
+export function joinEntries(entries: readonly string[]): string {
+  return entries.join(ENTRY_DELIMITER)
+}
+
+/** What the limit is counted over: the joined text, so every separator costs 3 chars. */
+export function charCount(entries: readonly string[]): number {
+  return entries.length === 0 ? 0 : textLength(joinEntries(entries))
+}
+
+export function usageOf(entries: readonly string[], limit: number): MemoryUsage {
+  const current = charCount(entries)
+  const percent = limit > 0 ? Math.min(100, Math.floor((current / limit) * 100)) : 0
+  return { current, limit, percent }
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+/**
+ * Raw text of a memory file; `''` when it does not exist. A UTF-8 BOM (Notepad) is dropped. Bytes that
+ * are not UTF-8 and other read errors throw: treating them as an empty store would let the next write wipe it.
+ */
+export function readMemoryText(path: string): string {
+  let bytes: Buffer
+  try {
+    bytes = readFileSync(path)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ''
+    throw error
+  }
+  try {
+    return utf8.decode(bytes)
+  } catch {
+    throw new Error('not valid UTF-8 text')
+  }
+}
+
+/**
+ * True when rewriting the file from its parsed entries would lose text someone else put there:
+ * the file does not round-trip, or one "entry" is longer than the whole store may be (a free-form
+ * append without separators). Rewriting such a file is what clobbered notes in Hermes #26045.
+ */
+export function hasExternalDrift(raw: string, limit: number): boolean {
+  const trimmed = raw.trim()
+  if (trimmed === '') return false
+  const entries = splitEntries(raw)
+  return trimmed !== joinEntries(entries) || entries.some((entry) => textLength(entry) > limit)
+}
+
+/** Copies the file's text to `<file>.bak.<ms>` (a new name on every call) and returns that path. */
+export function writeDriftBackup(path: string, raw: string): string {
+  const stamp = Date.now()
+  for (let attempt = 0; ; attempt++) {
+    const backup = `${path}.bak.${stamp}${attempt === 0 ? '' : `-${attempt}`}`
+    try {
+      writeFileSync(backup, raw, { encoding: 'utf8', flag: 'wx' })
+      return backup
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    }
+  }
+}
+
+export async function writeMemoryEntries(path: string, entries: readonly string[]): Promise<void> {
+  await writeFileAtomicText(path, joinEntries(entries))
+}
+
+/**
+ * Deletes temp files (`MEMORY.md.<digits>`, write-file-atomic's naming) that a writer killed mid-write
+ * left behind. Only call it while holding the file's lock: then no live writer owns such a file.
+ */
+export function removeOrphanTempFiles(path: string): void {
+  const name = basename(path)
+  const dir = dirname(path)
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch {
+    return
+  }
+  for (const candidate of names) {
+    if (!candidate.startsWith(`${name}.`) || !/^\d+$/.test(candidate.slice(name.length + 1))) continue
+    try {
+      unlinkSync(join(dir, candidate))
+    } catch {
+      // Already gone, or not ours to delete: either way nothing is lost.
+    }
+  }
+}

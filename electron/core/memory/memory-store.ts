@@ -1,0 +1,357 @@
+import type { LedgerEntry, RevertResult } from '../../../shared/ledger'
+import type { ChangeRecorder } from '../learning/ledger'
+import { scanForThreats, threatMessage } from '../security/threats'
+import { findEntry, planBatch, trimmedText } from './entry-ops'
+import { MemoryFiles, type PlanOutcome, type TransactionOutcome } from './memory-files'
+import { charCount, textLength, usageOf } from './memory-file'
+import {
+  MAX_FAILURES_PER_TURN,
+  SHRINK_GUARD_BELOW,
+  SUCCESS_NOTE,
+  WARN_ABOVE,
+  messages,
+  usageFraction,
+  usageLabel
+} from './messages'
+import { revertMemoryChange } from './revert'
+import { renderBlock, sanitizeEntries, type MemorySnapshot } from './snapshot'
+import type {
+  MemoryCallContext,
+  MemoryFailure,
+  MemoryMutationOptions,
+  MemoryOperation,
+  MemoryReadResult,
+  MemoryResult,
+  MemorySuccess,
+  MemoryTarget,
+  MemoryUsage
+} from './types'
+
+export interface MemoryStoreOptions {
+  /** The data home; ledger rows name files relative to it (`memories/MEMORY.md`). */
+  dataHome: string
+  /** The memories folder. */
+  dir: string
+  memoryCharLimit: number
+  userCharLimit: number
+  recorder: ChangeRecorder
+  lockTimeoutMs?: number
+}
+
+/** A failure, and whether it spends the turn's consolidation budget. */
+interface PlannedFailure {
+  result: MemoryFailure
+  counts: boolean
+}
+
+/**
+ * Bounded memory in MEMORY.md (`memory`, the agent's notes) and USER.md (`user`, the user's profile).
+ * Every change is a locked read-modify-write of the file on disk, so several Cairn processes can share
+ * one data home; the prompt uses a snapshot frozen by {@link loadSnapshot} that later writes never touch.
+ */
+export class MemoryStore {
+  private readonly files: MemoryFiles
+  private frozen: MemorySnapshot | null = null
+
+  constructor(options: MemoryStoreOptions) {
+    this.files = new MemoryFiles({
+      dataHome: options.dataHome,
+      dir: options.dir,
+      limits: { memory: options.memoryCharLimit, user: options.userCharLimit },
+      recorder: options.recorder,
+      lockTimeoutMs: options.lockTimeoutMs
+    })
+  }
+
+  /**
+   * Reads both files now and renders the prompt blocks, with threat-matching entries replaced by a
+   * `[BLOCKED: …]` placeholder. An unreadable file gives no block and a line in `problems`.
+   */
+  loadSnapshot(): MemorySnapshot {
+    const problems: string[] = []
+    const block = (target: MemoryTarget): string | null => {
+      let entries: string[]
+      try {
+        entries = this.files.readEntries(target)
+      } catch (error) {
+        problems.push(messages.readFailed(this.files.fileNameOf(target), (error as Error).message))
+        return null
+      }
+      const shown = sanitizeEntries(entries, this.files.fileNameOf(target))
+      return renderBlock(target, shown, this.files.limitOf(target))
+    }
+    const snapshot: MemorySnapshot = { memory: block('memory'), user: block('user') }
+    this.frozen = Object.freeze(problems.length > 0 ? { ...snapshot, problems } : snapshot)
+    return this.frozen
+  }
+
+  /** The snapshot from the last {@link loadSnapshot}, or null before the first. */
+  get snapshot(): MemorySnapshot | null {
+    return this.frozen
+  }
+
+  /** The live entries on disk and their usage (raw text, for the app and the CLI). */
+  read(target: MemoryTarget): { entries: string[]; usage: MemoryUsage } {
+    const entries = this.files.readEntries(target)
+    return { entries, usage: usageOf(entries, this.files.limitOf(target)) }
+  }
+
+  /** The `read` action: live entries with poisoned ones shown as placeholders, plus usage. */
+  readForModel(target: MemoryTarget): MemoryReadResult | MemoryFailure {
+    let entries: string[]
+    try {
+      entries = this.files.readEntries(target)
+    } catch (error) {
+      return { success: false, error: messages.readFailed(this.files.fileNameOf(target), (error as Error).message) }
+    }
+    const usage = usageOf(entries, this.files.limitOf(target))
+    const result: MemoryReadResult = {
+      success: true,
+      target,
+      entries: this.display(target, entries),
+      usage: usageLabel(usage),
+      entry_count: entries.length
+    }
+    const warning = warningFor(usage)
+    return warning ? { ...result, warning } : result
+  }
+
+  /** Entries as shown to the model in error payloads: live, with poisoned ones replaced. */
+  displayEntries(target: MemoryTarget): { entries: string[]; usage: string } {
+    const { entries, usage } = this.read(target)
+    return { entries: this.display(target, entries), usage: usageFraction(usage) }
+  }
+
+  async add(target: MemoryTarget, content: string, ctx: MemoryCallContext): Promise<MemoryResult> {
+    const text = trimmedText(content)
+    if (!text) return { success: false, error: messages.emptyContent }
+    const blocked = scanMessage(text)
+    if (blocked) return { success: false, error: blocked }
+    const limit = this.files.limitOf(target)
+    const outcome = await this.files.transact(target, { guardDrift: false, write: ctx.write }, (entries) => {
+      if (entries.includes(text)) return { kind: 'noop' }
+      const next = [...entries, text]
+      if (charCount(next) > limit) {
+        const usage = usageOf(entries, limit)
+        return this.failWith(target, entries, messages.addOverLimit(usage, textLength(text)), true)
+      }
+      return { kind: 'apply', entries: next, changes: [{ kind: 'memory.add', before: null, after: text }] }
+    })
+    return this.finish(target, ctx, outcome, messages.added, messages.alreadyExists)
+  }
+
+  /**
+   * Replaces the entry containing `oldText`. Refused when it would remove more than half of a store
+   * that is under 80% full (a model that wrongly believes memory is full, Hermes #76035) unless `force`.
+   */
+  async replace(
+    target: MemoryTarget,
+    oldText: string,
+    content: string,
+    ctx: MemoryCallContext,
+    options: MemoryMutationOptions = {}
+  ): Promise<MemoryResult> {
+    const needle = trimmedText(oldText)
+    const text = trimmedText(content)
+    if (!needle) return { success: false, error: messages.emptyOldText }
+    if (!text) return { success: false, error: messages.emptyNewContent }
+    const blocked = scanMessage(text)
+    if (blocked) return { success: false, error: blocked }
+    const limit = this.files.limitOf(target)
+    const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write }, (entries) => {
+      const match = findEntry(entries, needle)
+      if (match.kind === 'none') return this.noMatch(target, entries, needle, 'replace')
+      if (match.kind === 'ambiguous') return ambiguous(needle, match.previews)
+      const before = entries[match.index]
+      if (before === text) return { kind: 'noop' }
+      const next = entries.map((entry, index) => (index === match.index ? text : entry))
+      const total = charCount(next)
+      if (total > limit) return this.failWith(target, entries, messages.replaceOverLimit(total, limit), true)
+      const refusal = options.force ? null : shrinkRefusal(entries, next, limit)
+      if (refusal) return refusal
+      return { kind: 'apply', entries: next, changes: [{ kind: 'memory.replace', before, after: text }] }
+    })
+    return this.finish(target, ctx, outcome, messages.replaced, messages.replaced)
+  }
+
+  /**
+   * Removes the entry containing `oldText`. A single targeted removal is how "forget X" works, so it
+   * is not shrink-guarded; the guard catches rewrites and batches that condense the store.
+   */
+  async remove(
+    target: MemoryTarget,
+    oldText: string,
+    ctx: MemoryCallContext,
+    options: MemoryMutationOptions = {}
+  ): Promise<MemoryResult> {
+    const needle = trimmedText(oldText)
+    if (!needle) return { success: false, error: messages.emptyOldText }
+    const limit = this.files.limitOf(target)
+    const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write }, (entries) => {
+      const match = findEntry(entries, needle)
+      if (match.kind === 'none') return this.noMatch(target, entries, needle, 'remove')
+      if (match.kind === 'ambiguous') return ambiguous(needle, match.previews)
+      const before = entries[match.index]
+      const next = entries.filter((_, index) => index !== match.index)
+      return { kind: 'apply', entries: next, changes: [{ kind: 'memory.remove', before, after: null }] }
+    })
+    return this.finish(target, ctx, outcome, messages.removed, messages.removed)
+  }
+
+  /**
+   * Applies add/replace/remove operations all-or-nothing, checking the limit only on the final result,
+   * so one call can free room and add. One ledger row per applied operation.
+   */
+  async applyBatch(
+    target: MemoryTarget,
+    operations: readonly MemoryOperation[],
+    ctx: MemoryCallContext,
+    options: MemoryMutationOptions = {}
+  ): Promise<MemoryResult> {
+    if (!Array.isArray(operations) || operations.length === 0) {
+      return { success: false, error: messages.emptyOperations }
+    }
+    for (const [i, op] of operations.entries()) {
+      if ((op?.action === 'add' || op?.action === 'replace') && typeof op.content === 'string' && op.content) {
+        const blocked = scanMessage(op.content)
+        if (blocked) return { success: false, error: `Operation ${i + 1}: ${blocked}` }
+      }
+    }
+    const limit = this.files.limitOf(target)
+    const shrinks = operations.some((op) => op?.action === 'replace' || op?.action === 'remove')
+    const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write }, (entries) => {
+      const plan = planBatch(entries, operations)
+      if (!plan.ok) return this.failWith(target, entries, plan.error + messages.batchNothingApplied, true)
+      const total = charCount(plan.entries)
+      if (total > limit) {
+        return this.failWith(target, entries, messages.batchOverLimit(operations.length, total, limit), true)
+      }
+      const refusal = shrinks && !options.force ? shrinkRefusal(entries, plan.entries, limit) : null
+      if (refusal) return refusal
+      if (plan.changes.length === 0) return { kind: 'noop' }
+      return { kind: 'apply', entries: plan.entries, changes: plan.changes }
+    })
+    const message = messages.applied(operations.length)
+    return this.finish(target, ctx, outcome, message, message)
+  }
+
+  /** Undoes one memory ledger row at entry level (the caller marks the row reverted). */
+  revertChange(entry: LedgerEntry): Promise<RevertResult> {
+    return revertMemoryChange(this.files, entry)
+  }
+
+  private display(target: MemoryTarget, entries: readonly string[]): string[] {
+    return sanitizeEntries(entries, this.files.fileNameOf(target))
+  }
+
+  private failWith(
+    target: MemoryTarget,
+    entries: readonly string[],
+    error: string,
+    counts: boolean
+  ): PlanOutcome<PlannedFailure> {
+    const usage = usageOf(entries, this.files.limitOf(target))
+    return {
+      kind: 'fail',
+      failure: {
+        result: { success: false, error, current_entries: this.display(target, entries), usage: usageFraction(usage) },
+        counts
+      }
+    }
+  }
+
+  private noMatch(
+    target: MemoryTarget,
+    entries: readonly string[],
+    needle: string,
+    verb: 'replace' | 'remove'
+  ): PlanOutcome<PlannedFailure> {
+    const result: MemoryFailure = {
+      success: false,
+      error: messages.noMatch(needle, verb),
+      current_entries: this.display(target, entries)
+    }
+    return { kind: 'fail', failure: { result, counts: true } }
+  }
+
+  private finish(
+    target: MemoryTarget,
+    ctx: MemoryCallContext,
+    outcome: TransactionOutcome<PlannedFailure>,
+    appliedMessage: string,
+    noopMessage: string
+  ): MemoryResult {
+    switch (outcome.kind) {
+      case 'applied':
+        return this.succeed(target, ctx, outcome.entries, appliedMessage)
+      case 'noop':
+        return this.succeed(target, ctx, outcome.entries, noopMessage)
+      case 'fail':
+        return outcome.failure.counts ? countFailure(ctx, outcome.failure.result) : outcome.failure.result
+      case 'drift':
+        return {
+          success: false,
+          error: messages.drift(this.files.fileNameOf(target), outcome.backup),
+          drift_backup: outcome.backup,
+          remediation: messages.driftRemediation
+        }
+      case 'error':
+        return { success: false, error: outcome.message }
+    }
+  }
+
+  private succeed(target: MemoryTarget, ctx: MemoryCallContext, entries: string[], message: string): MemorySuccess {
+    if (ctx.turn) ctx.turn.memoryFailures = 0
+    const usage = usageOf(entries, this.files.limitOf(target))
+    const warning = warningFor(usage)
+    return {
+      success: true,
+      done: true,
+      target,
+      usage: usageLabel(usage),
+      entry_count: entries.length,
+      message,
+      ...(warning ? { warning } : {}),
+      note: SUCCESS_NOTE
+    }
+  }
+}
+
+function scanMessage(text: string): string | null {
+  return threatMessage(scanForThreats(text, 'strict'))
+}
+
+function ambiguous(needle: string, matches: string[]): PlanOutcome<PlannedFailure> {
+  return {
+    kind: 'fail',
+    failure: { result: { success: false, error: messages.multipleMatches(needle), matches }, counts: false }
+  }
+}
+
+/** Refuses a change that drops more than half of a store that is not close to full. */
+function shrinkRefusal(before: readonly string[], after: readonly string[], limit: number): PlanOutcome<PlannedFailure> | null {
+  const usage = usageOf(before, limit)
+  const remaining = charCount(after)
+  if (usage.current === 0 || usage.current >= limit * SHRINK_GUARD_BELOW || remaining * 2 >= usage.current) return null
+  const result: MemoryFailure = {
+    success: false,
+    error: messages.shrinkRefused(usage, remaining),
+    usage: usageFraction(usage)
+  }
+  return { kind: 'fail', failure: { result, counts: true } }
+}
+
+/**
+ * Counts a failed consolidation in the turn. The first three keep their error (it teaches the fix);
+ * from the fourth on the model is told to stop, so a memory loop never eats the user's reply.
+ */
+function countFailure(ctx: MemoryCallContext, failure: MemoryFailure): MemoryFailure {
+  if (!ctx.turn) return failure
+  ctx.turn.memoryFailures += 1
+  if (ctx.turn.memoryFailures <= MAX_FAILURES_PER_TURN) return failure
+  return { success: false, done: true, error: messages.breaker(ctx.turn.memoryFailures) }
+}
+
+function warningFor(usage: MemoryUsage): string | undefined {
+  return usage.current > usage.limit * WARN_ABOVE ? messages.nearlyFull(usage) : undefined
+}

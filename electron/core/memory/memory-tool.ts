@@ -1,0 +1,117 @@
+import { z } from 'zod'
+import { defineTool, type ToolContext, type ToolDef } from '../tools/types'
+import type { MemoryStore } from './memory-store'
+import { messages } from './messages'
+import { isMemoryTarget, type MemoryFailure, type MemoryReadResult, type MemoryResult } from './types'
+
+export interface MemoryToolOptions {
+  /** `memory.enabled`: the agent's notes (MEMORY.md). */
+  enabled: boolean
+  /** `memory.userProfileEnabled`: the user profile (USER.md). */
+  userProfileEnabled: boolean
+}
+
+export const MEMORY_TOOL_DESCRIPTION = [
+  'Save durable facts to persistent memory that survives across sessions. Memory is injected into every future conversation, so keep entries compact and high-signal.',
+  "HOW: make ALL your changes in ONE call via an 'operations' array (each item: {action, content?, old_text?}). The batch applies atomically and the char limit is checked only on the FINAL result — so a single call can remove/replace stale entries to free room AND add new ones. When consolidating, always use one batch call. The response confirms completion; do not repeat it. Use the bare action/content/old_text fields only for a single lone change. replace/remove pick the entry by old_text, a short unique substring of it.",
+  "WHEN: save proactively, without being asked, when the user states a preference, corrects you, or shares a personal detail, or when you learn a stable fact about their environment, conventions or workflow. Write declarative facts, not instructions ('User prefers concise answers', not 'Always answer concisely'). Priority: user preferences & corrections > environment facts.",
+  "READ: call action='read' to see the current entries and the real usage before consolidating. Never guess that memory is full: the usage shown in the system prompt is from the start of the session. A change that removes more than half of a store that is under 80% full is refused unless force: true (use it only when the user asked for it or the entries are wrong).",
+  'IF FULL: an add is rejected with the current entries shown. Reissue as ONE batch that removes or shortens enough stale entries and adds the new one together.',
+  "TARGETS: 'user' = who the user is (name, role, preferences, style). 'memory' = your notes (environment, conventions, tool quirks, lessons).",
+  'SKIP: trivial or easily re-discovered facts, raw data dumps, task progress, completed-work logs, todo state, PR/issue numbers, commit SHAs, anything that will be stale in 7 days (session_search finds past conversations when they matter). Reusable procedures belong in a skill, not memory.'
+].join('\n\n')
+
+const operationSchema = z.object({
+  action: z.enum(['add', 'replace', 'remove']),
+  content: z.string().optional().describe('Entry content for add/replace.'),
+  old_text: z.string().optional().describe('Substring identifying the entry for replace/remove.')
+})
+
+/** No top-level oneOf/anyOf: some providers reject them, so per-action requirements are checked in `run`. */
+export const memoryToolSchema = z.object({
+  action: z
+    .enum(['add', 'replace', 'remove', 'read'])
+    .optional()
+    .describe("The action to perform (single-op shape). Omit when using 'operations'. 'read' shows the current entries and usage."),
+  target: z
+    .enum(['memory', 'user'])
+    .describe("Which memory store: 'memory' for your personal notes, 'user' for the user profile."),
+  content: z.string().optional().describe("The entry content. Required for 'add' and 'replace' (single-op shape)."),
+  old_text: z
+    .string()
+    .optional()
+    .describe(
+      "REQUIRED for 'replace' and 'remove' (single-op shape): a short unique substring identifying the existing entry to modify. Omit only for 'add'."
+    ),
+  force: z
+    .boolean()
+    .optional()
+    .describe('Allow a replace/remove that deletes more than half of a store that is not nearly full. Only when the user asked for it.'),
+  operations: z
+    .array(operationSchema)
+    .optional()
+    .describe(
+      'Batch shape: a list of operations applied atomically in one call against the final char budget. Preferred when making multiple changes or consolidating to make room. Each item is {action, content?, old_text?}.'
+    )
+})
+
+export type MemoryToolArgs = z.infer<typeof memoryToolSchema>
+export type MemoryToolResult = MemoryResult | MemoryReadResult
+
+/** The `memory` tool. `store` null (or both stores turned off) makes every call report memory as unavailable. */
+export function createMemoryTool(store: MemoryStore | null, options: MemoryToolOptions): ToolDef<typeof memoryToolSchema> {
+  return defineTool({
+    name: 'memory',
+    description: MEMORY_TOOL_DESCRIPTION,
+    schema: memoryToolSchema,
+    run: (args, ctx) => runMemoryTool(store, options, args, ctx)
+  })
+}
+
+/**
+ * Dispatches one call in Hermes's order: availability, target, batch, then per-action checks whose
+ * errors teach the model what to send instead. Arguments are re-checked because callers may skip the schema.
+ */
+export async function runMemoryTool(
+  store: MemoryStore | null,
+  options: MemoryToolOptions,
+  args: MemoryToolArgs,
+  ctx: ToolContext
+): Promise<MemoryToolResult> {
+  const { action, target, content, old_text: oldText, force, operations } = args as Partial<MemoryToolArgs>
+  if (!store || (!options.enabled && !options.userProfileEnabled)) return failure(messages.notAvailable)
+  if (!isMemoryTarget(target)) return failure(messages.invalidTarget(target))
+  if (target === 'memory' && !options.enabled) return failure(messages.notAvailable)
+  if (target === 'user' && !options.userProfileEnabled) return failure(messages.userProfileDisabled)
+
+  const hasOperations = operations !== undefined && operations !== null
+  if (hasOperations && (!Array.isArray(operations) || operations.length > 0 || !action)) {
+    if (!Array.isArray(operations)) return failure(messages.operationsNotList)
+    return store.applyBatch(target, operations, ctx, { force })
+  }
+
+  if (action === 'read') return store.readForModel(target)
+  if (action === 'add' && !content) return failure(messages.contentRequiredForAdd)
+  if ((action === 'replace' || action === 'remove') && !oldText) return missingOldText(store, target, action)
+  if (action === 'replace' && !content) return failure(messages.contentRequiredForReplace)
+
+  if (action === 'add') return store.add(target, content as string, ctx)
+  if (action === 'replace') return store.replace(target, oldText as string, content as string, ctx, { force })
+  if (action === 'remove') return store.remove(target, oldText as string, ctx, { force })
+  return failure(messages.unknownAction(action))
+}
+
+function failure(error: string): MemoryFailure {
+  return { success: false, error }
+}
+
+/** replace/remove without old_text: show what there is to pick from instead of a dead end (Hermes #43412). */
+function missingOldText(store: MemoryStore, target: 'memory' | 'user', action: 'replace' | 'remove'): MemoryFailure {
+  const error = messages.missingOldText(action)
+  try {
+    const { entries, usage } = store.displayEntries(target)
+    return { success: false, error, current_entries: entries, usage }
+  } catch {
+    return { success: false, error }
+  }
+}

@@ -1,0 +1,89 @@
+import { prepareMatchText } from './match-text'
+import { ChainMatcher } from './rule-engine'
+import { threatRules, type ThreatRule } from './threat-rules'
+
+/**
+ * Threat scanner for text that ends up in the system prompt: memory entries (on write and at load)
+ * and agent-written skills. Scans the whole text (no size cut-off) in time linear in its length.
+ */
+export type ThreatScope = 'all' | 'context' | 'strict'
+export type ThreatCategory = 'injection' | 'role_hijack' | 'c2' | 'exfiltration' | 'persistence' | 'secret' | 'invisible'
+
+export interface ThreatFinding {
+  id: string
+  category: ThreatCategory
+  /** char offset in the scanned text */
+  index: number
+}
+
+export interface ThreatPattern {
+  readonly id: string
+  readonly category: ThreatCategory
+  /** The narrowest scan scope that runs it (scopes nest: all ⊂ context ⊂ strict). */
+  readonly scope: ThreatScope
+}
+
+const scopeRank: Record<ThreatScope, number> = { all: 0, context: 1, strict: 2 }
+
+/**
+ * Zero-width, joiner, word-joiner, invisible-operator, BOM and bidi embedding/override/isolate
+ * characters: they hide instructions from the user while the model still reads them.
+ */
+const invisibleCharacters = /[\u200b\u200c\u200d\u2060\u2062\u2063\u2064\ufeff\u202a-\u202e\u2066-\u2069]/g
+
+export const threatPatterns: readonly ThreatPattern[] = threatRules.map(({ id, category, scope }) => ({ id, category, scope }))
+export const threatPatternIds: readonly string[] = threatPatterns.map((pattern) => pattern.id)
+
+/** Ids of the rules a scan at `scope` runs. */
+export function threatPatternIdsFor(scope: ThreatScope): readonly string[] {
+  return rulesFor(scope).map((rule) => rule.id)
+}
+
+function rulesFor(scope: ThreatScope): readonly ThreatRule[] {
+  if (!Object.hasOwn(scopeRank, scope)) {
+    throw new Error(`Unknown threat scan scope '${String(scope)}'. Use 'all', 'context' or 'strict'.`)
+  }
+  return threatRules.filter((rule) => scopeRank[rule.scope] <= scopeRank[scope])
+}
+
+/**
+ * Findings in `text`: first each distinct invisible character (by first position, checked on the raw
+ * text because normalisation could remove it), then each matching rule in table order, once, at its
+ * leftmost match. Rules run on NFKC-folded, look-alike-folded, lower-cased text. Throws on an unknown scope.
+ */
+export function scanForThreats(text: string, scope: ThreatScope): ThreatFinding[] {
+  const rules = rulesFor(scope)
+  if (text.length === 0) return []
+  const findings: ThreatFinding[] = []
+  const seenInvisible = new Set<string>()
+  for (const match of text.matchAll(invisibleCharacters)) {
+    if (seenInvisible.has(match[0])) continue
+    seenInvisible.add(match[0])
+    findings.push({ id: `invisible_unicode_${codePointLabel(match[0])}`, category: 'invisible', index: match.index })
+  }
+  const prepared = prepareMatchText(text)
+  const matcher = new ChainMatcher(prepared.text)
+  for (const rule of rules) {
+    const at = matcher.firstMatch(rule.chain)
+    if (at >= 0) findings.push({ id: rule.id, category: rule.category, index: prepared.toRawOffset(at) })
+  }
+  return findings
+}
+
+/** The user-facing reason for blocking, from the first finding; `null` when there is none. */
+export function threatMessage(findings: readonly ThreatFinding[]): string | null {
+  const first = findings[0]
+  if (!first) return null
+  if (first.category === 'invisible') {
+    const label = first.id.replace('invisible_unicode_', '')
+    return `Blocked: content contains invisible unicode character ${label} (possible injection).`
+  }
+  return (
+    `Blocked: content matches threat pattern '${first.id}'. ` +
+    'Content is injected into the system prompt and must not contain injection or exfiltration payloads.'
+  )
+}
+
+function codePointLabel(ch: string): string {
+  return `U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`
+}

@@ -1,0 +1,137 @@
+import { z } from 'zod'
+import type { StateDb } from '../db/state-db'
+import { defineTool, type ToolDef } from '../tools/types'
+import type { MessageView } from './message-view'
+import { MessageNotInSessionError, readSession, recentSessions, scrollSession, type SessionHeader } from './session-browse'
+import { searchSessions, DEFAULT_SEARCH_LIMIT, type SessionHit } from './session-search'
+import { SessionNotFoundError } from './session-store'
+
+const description = `Search your earlier conversations with the user (every past session, tool output included).
+Ask in plain language, e.g. "how did we fix the 502 error on the blog server" or "user's preferred test framework". No search syntax is needed: any of the words may match, rarer words weigh more, word endings are ignored, and the best-matching sessions come first. Each result has a snippet with the matches marked >>>like this<<< and the messages around the best match. Optional: "exact phrase" in quotes, deploy* for a word prefix. Chinese, Japanese and other scripts work too.
+Other shapes:
+- session_id + around_message_id: the messages around that message (±window, default 5) — to read more of a result.
+- session_id alone: read that session (its first 20 and last 10 messages when it is long).
+- no query: list the most recent sessions.
+The current session is skipped unless include_current is true (useful for messages already summarised away).
+A past session records what was said then; it is not proof of how files, services or other external things are now. Check the source before relying on it.`
+
+export const sessionSearchSchema = z.object({
+  query: z.string().optional().describe('What to look for, in natural language. Omit to list recent sessions.'),
+  session_id: z.string().optional().describe('A session id from an earlier result: read it, or scroll it with around_message_id.'),
+  around_message_id: z.number().int().optional().describe('With session_id: show the messages around this message id.'),
+  window: z.number().int().optional().describe('Messages on each side: around a search hit (default 2, max 10) or a scroll (default 5, max 20).'),
+  limit: z.number().int().optional().describe(`Sessions to return (default ${DEFAULT_SEARCH_LIMIT}, max 10).`),
+  include_current: z.boolean().optional().describe('Also search the current session (default false).')
+})
+
+export type SessionSearchArgs = z.infer<typeof sessionSearchSchema>
+
+/** The `session_search` tool over state.db; `getCurrentSessionId` names the session to skip by default. */
+export function createSessionSearchTool(db: StateDb, getCurrentSessionId: () => string | null): ToolDef<typeof sessionSearchSchema> {
+  return defineTool({
+    name: 'session_search',
+    description,
+    schema: sessionSearchSchema,
+    run(args) {
+      const currentSessionId = getCurrentSessionId()
+      const includeCurrent = args.include_current ?? false
+      try {
+        const sessionId = args.session_id?.trim()
+        if (sessionId && args.around_message_id !== undefined) {
+          const result = scrollSession(db, sessionId, args.around_message_id, args.window)
+          return {
+            success: true,
+            mode: 'scroll',
+            ...header(result),
+            around_message_id: result.aroundMessageId,
+            messages: result.messages.map(messageOut),
+            more_before: result.moreBefore,
+            more_after: result.moreAfter
+          }
+        }
+        if (sessionId) {
+          const result = readSession(db, sessionId)
+          return {
+            success: true,
+            mode: 'read',
+            ...header(result),
+            messages: result.messages.map(messageOut),
+            truncated: result.truncated,
+            ...(result.truncated
+              ? { note: `${result.omitted} middle messages omitted; pass around_message_id to read around any message.` }
+              : {})
+          }
+        }
+        const query = args.query?.trim() ?? ''
+        if (!query) {
+          const sessions = recentSessions(db, { limit: args.limit ?? 5, currentSessionId, includeCurrent })
+          return {
+            success: true,
+            mode: 'recent',
+            count: sessions.length,
+            sessions: sessions.map((s) => ({ ...header(s), preview: s.preview }))
+          }
+        }
+        const result = searchSessions(db, query, { limit: args.limit, window: args.window, currentSessionId, includeCurrent })
+        if (!result.query) {
+          return {
+            success: false,
+            error: 'The query has no searchable words. Describe what you are looking for in words, or omit query to list recent sessions.'
+          }
+        }
+        return {
+          success: true,
+          mode: 'search',
+          query: result.query,
+          count: result.sessions.length,
+          sessions: result.sessions.map(hitOut),
+          ...(result.sessions.length === 0
+            ? {
+                note: `No matching sessions found${currentSessionId && !includeCurrent ? ' (the current session was skipped; pass include_current: true to search it)' : ''}. Try other words for the same thing, or omit query to list recent sessions.`
+              }
+            : {})
+        }
+      } catch (error) {
+        if (error instanceof SessionNotFoundError) {
+          return { success: false, error: `Session "${error.sessionId}" does not exist. Call session_search with no arguments to list recent sessions, or search with a query.` }
+        }
+        if (error instanceof MessageNotInSessionError) return { success: false, error: error.message }
+        throw error
+      }
+    }
+  })
+}
+
+function header(session: SessionHeader): Record<string, unknown> {
+  return {
+    session_id: session.sessionId,
+    title: session.title,
+    source: session.source,
+    started: new Date(session.startedAt).toISOString(),
+    last_active: new Date(session.updatedAt).toISOString(),
+    message_count: session.messageCount
+  }
+}
+
+function hitOut(hit: SessionHit): Record<string, unknown> {
+  return {
+    session_id: hit.sessionId,
+    title: hit.title,
+    when: new Date(hit.startedAt).toISOString(),
+    score: hit.score,
+    match_message_id: hit.matchMessageId,
+    snippet: hit.snippet,
+    messages: hit.messages.map(messageOut),
+    other_matches: hit.matches.slice(1, 5).map((m) => m.messageId)
+  }
+}
+
+function messageOut(message: MessageView): Record<string, unknown> {
+  return {
+    id: message.id,
+    role: message.role,
+    ...(message.toolName ? { tool_name: message.toolName } : {}),
+    content: message.content,
+    ...(message.anchor ? { anchor: true } : {})
+  }
+}

@@ -1,0 +1,360 @@
+import { randomBytes } from 'node:crypto'
+import type { Statement } from 'better-sqlite3'
+import type { StateDb } from '../db/state-db'
+import {
+  messageRoles,
+  type ListMessagesOptions,
+  type ListSessionsOptions,
+  type MessageRecord,
+  type MessageRole,
+  type NewMessage,
+  type NewSession,
+  type SessionPatch,
+  type SessionRecord,
+  type ToolCallRecord
+} from './types'
+
+export class SessionNotFoundError extends Error {
+  constructor(readonly sessionId: string) {
+    super(`Session "${sessionId}" does not exist. List sessions to find its id, or create a new session first.`)
+    this.name = 'SessionNotFoundError'
+  }
+}
+
+export class InvalidMessageError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'InvalidMessageError'
+  }
+}
+
+export interface SessionRow {
+  id: string
+  title: string | null
+  source: string
+  model: string | null
+  parent_session_id: string | null
+  started_at: number
+  updated_at: number
+  message_count: number
+  input_tokens: number
+  output_tokens: number
+  cached_tokens: number
+  system_prompt: string | null
+  state: string | null
+}
+
+export interface MessageRow {
+  id: number
+  session_id: string
+  role: MessageRole
+  content: string | null
+  tool_calls: string | null
+  tool_call_id: string | null
+  tool_name: string | null
+  created_at: number
+  prompt_tokens: number | null
+  completion_tokens: number | null
+  cached_tokens: number | null
+  finish_reason: string | null
+  compacted: number
+  meta: string | null
+}
+
+/** `20261129-152301-a1b2c3`: sorts by start time (UTC), readable in a file list, unique enough. */
+export function newSessionId(at: number = Date.now()): string {
+  const iso = new Date(at).toISOString()
+  const stamp = `${iso.slice(0, 10).replace(/-/g, '')}-${iso.slice(11, 19).replace(/:/g, '')}`
+  return `${stamp}-${randomBytes(3).toString('hex')}`
+}
+
+/**
+ * Sessions and their messages in state.db. Every append is its own transaction (message row, FTS rows
+ * via triggers, session counters), so a process killed mid-conversation loses nothing already appended.
+ */
+export class SessionStore {
+  private readonly statements: {
+    insertSession: Statement
+    getSession: Statement
+    insertMessage: Statement
+    bumpSession: Statement
+    getMessage: Statement
+    touchSession: Statement
+    deleteSession: Statement
+  }
+
+  constructor(private readonly db: StateDb) {
+    this.statements = {
+      insertSession: db.prepare(
+        `INSERT INTO sessions (id, title, source, model, parent_session_id, started_at, updated_at, system_prompt, state)
+         VALUES (@id, @title, @source, @model, @parentSessionId, @startedAt, @startedAt, @systemPrompt, '{}')`
+      ),
+      getSession: db.prepare('SELECT * FROM sessions WHERE id = ?'),
+      insertMessage: db.prepare(
+        `INSERT INTO messages (session_id, role, content, tool_calls, tool_call_id, tool_name, created_at,
+           prompt_tokens, completion_tokens, cached_tokens, finish_reason, meta)
+         VALUES (@sessionId, @role, @content, @toolCalls, @toolCallId, @toolName, @createdAt,
+           @promptTokens, @completionTokens, @cachedTokens, @finishReason, @meta)`
+      ),
+      bumpSession: db.prepare(
+        `UPDATE sessions SET
+           message_count = message_count + 1,
+           input_tokens = input_tokens + coalesce(@promptTokens, 0),
+           output_tokens = output_tokens + coalesce(@completionTokens, 0),
+           cached_tokens = cached_tokens + coalesce(@cachedTokens, 0),
+           updated_at = max(updated_at, @createdAt)
+         WHERE id = @sessionId`
+      ),
+      getMessage: db.prepare('SELECT * FROM messages WHERE id = ?'),
+      touchSession: db.prepare('UPDATE sessions SET updated_at = max(updated_at, ?) WHERE id = ?'),
+      deleteSession: db.prepare('DELETE FROM sessions WHERE id = ?')
+    }
+  }
+
+  create(input: NewSession = {}): SessionRecord {
+    const startedAt = input.startedAt ?? Date.now()
+    const id = input.id ?? newSessionId(startedAt)
+    if (input.parentSessionId && !this.get(input.parentSessionId)) throw new SessionNotFoundError(input.parentSessionId)
+    try {
+      this.statements.insertSession.run({
+        id,
+        title: input.title ?? null,
+        source: input.source ?? 'cli',
+        model: input.model ?? null,
+        parentSessionId: input.parentSessionId ?? null,
+        startedAt,
+        systemPrompt: input.systemPrompt ?? null
+      })
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+        throw new Error(`A session with id "${id}" already exists. Omit the id to get a fresh one.`, { cause: error })
+      }
+      throw error
+    }
+    return this.get(id)!
+  }
+
+  get(id: string): SessionRecord | null {
+    const row = this.statements.getSession.get(id) as SessionRow | undefined
+    return row ? toSession(row) : null
+  }
+
+  /** Most recent activity first. */
+  list(options: ListSessionsOptions = {}): SessionRecord[] {
+    const limit = clampInt(options.limit, 50, 1, 10_000)
+    const offset = clampInt(options.offset, 0, 0, Number.MAX_SAFE_INTEGER)
+    const where = options.source === undefined ? '' : 'WHERE source = ?'
+    const params = options.source === undefined ? [] : [options.source]
+    const rows = this.db
+      .prepare(`SELECT * FROM sessions ${where} ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?`)
+      .all(...params, limit, offset) as SessionRow[]
+    return rows.map(toSession)
+  }
+
+  latest(): SessionRecord | null {
+    return this.list({ limit: 1 })[0] ?? null
+  }
+
+  append(sessionId: string, message: NewMessage): MessageRecord {
+    return this.appendMany(sessionId, [message])[0]
+  }
+
+  /** All or nothing: one transaction for the whole batch (imports, benchmarks). */
+  appendMany(sessionId: string, messages: NewMessage[]): MessageRecord[] {
+    const rows = messages.map(validateMessage)
+    const write = this.db.transaction(() =>
+      rows.map((row): MessageRecord => {
+        const bumped = this.statements.bumpSession.run({ sessionId, ...row })
+        if (bumped.changes === 0) throw new SessionNotFoundError(sessionId)
+        const id = Number(this.statements.insertMessage.run({ sessionId, ...row }).lastInsertRowid)
+        return {
+          id,
+          sessionId,
+          ...row,
+          toolCalls: parseToolCalls(row.toolCalls),
+          compacted: false,
+          meta: parseObject(row.meta)
+        }
+      })
+    )
+    return write.immediate()
+  }
+
+  /** One message by id, or null. */
+  message(id: number): MessageRecord | null {
+    const row = this.statements.getMessage.get(id) as MessageRow | undefined
+    return row ? toMessage(row) : null
+  }
+
+  /** In order. Without `includeCompacted`, the messages the model still sees. */
+  messages(sessionId: string, options: ListMessagesOptions = {}): MessageRecord[] {
+    const where = ['session_id = ?', 'id > ?']
+    if (!options.includeCompacted) where.push('compacted = 0')
+    const limit = options.limit === undefined ? -1 : clampInt(options.limit, 100, 0, Number.MAX_SAFE_INTEGER)
+    const rows = this.db
+      .prepare(`SELECT * FROM messages WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`)
+      .all(sessionId, options.afterId ?? 0, limit) as MessageRow[]
+    return rows.map(toMessage)
+  }
+
+  update(sessionId: string, patch: SessionPatch): SessionRecord {
+    const sets: string[] = []
+    const params: Record<string, unknown> = { sessionId, now: Date.now() }
+    if (patch.title !== undefined) {
+      sets.push('title = @title')
+      params.title = patch.title
+    }
+    if (patch.model !== undefined) {
+      sets.push('model = @model')
+      params.model = patch.model
+    }
+    if (patch.systemPrompt !== undefined) {
+      sets.push('system_prompt = @systemPrompt')
+      params.systemPrompt = patch.systemPrompt
+    }
+    if (patch.state !== undefined) {
+      sets.push('state = @state')
+      params.state = JSON.stringify(patch.state)
+    }
+    sets.push('updated_at = max(updated_at, @now)')
+    const info = this.db.prepare(`UPDATE sessions SET ${sets.join(', ')} WHERE id = @sessionId`).run(params)
+    if (info.changes === 0) throw new SessionNotFoundError(sessionId)
+    return this.get(sessionId)!
+  }
+
+  /** Flags messages summarised away by compression; they leave the model's context but stay searchable. */
+  markCompacted(sessionId: string, messageIds: number[]): void {
+    if (!this.get(sessionId)) throw new SessionNotFoundError(sessionId)
+    const mark = this.db.transaction((ids: number[]) => {
+      for (let i = 0; i < ids.length; i += 500) {
+        const chunk = ids.slice(i, i + 500)
+        this.db
+          .prepare(`UPDATE messages SET compacted = 1 WHERE session_id = ? AND id IN (${chunk.map(() => '?').join(',')})`)
+          .run(sessionId, ...chunk)
+      }
+      this.statements.touchSession.run(Date.now(), sessionId)
+    })
+    mark.immediate(messageIds.filter((id) => Number.isInteger(id)))
+  }
+
+  /** Removes the session, its messages and their index rows; child sessions keep existing, unparented. */
+  delete(sessionId: string): void {
+    const info = this.statements.deleteSession.run(sessionId)
+    if (info.changes === 0) throw new SessionNotFoundError(sessionId)
+  }
+}
+
+interface MessageParams {
+  role: MessageRole
+  content: string | null
+  toolCalls: string | null
+  toolCallId: string | null
+  toolName: string | null
+  createdAt: number
+  promptTokens: number | null
+  completionTokens: number | null
+  cachedTokens: number | null
+  finishReason: string | null
+  meta: string | null
+}
+
+function validateMessage(message: NewMessage, index: number): MessageParams {
+  const where = `Message ${index + 1}`
+  if (!messageRoles.includes(message.role)) {
+    throw new InvalidMessageError(`${where} has role "${String(message.role)}"; use one of ${messageRoles.join(', ')}.`)
+  }
+  for (const key of ['promptTokens', 'completionTokens', 'cachedTokens'] as const) {
+    const value = message[key]
+    if (value !== undefined && !(Number.isInteger(value) && value >= 0)) {
+      throw new InvalidMessageError(`${where} has ${key} = ${String(value)}; token counts are whole numbers ≥ 0.`)
+    }
+  }
+  const meta = message.meta ?? null
+  if (meta !== null && (typeof meta !== 'object' || Array.isArray(meta))) {
+    throw new InvalidMessageError(`${where} has meta that is not an object; pass an object or omit it.`)
+  }
+  const toolCalls = message.toolCalls ?? null
+  if (toolCalls && !toolCalls.every(isToolCall)) {
+    throw new InvalidMessageError(`${where} has a malformed tool call; each needs string id, name and arguments.`)
+  }
+  return {
+    role: message.role,
+    content: message.content ?? null,
+    toolCalls: toolCalls && toolCalls.length ? JSON.stringify(toolCalls) : null,
+    toolCallId: message.toolCallId ?? null,
+    toolName: message.toolName ?? null,
+    createdAt: message.createdAt ?? Date.now(),
+    promptTokens: message.promptTokens ?? null,
+    completionTokens: message.completionTokens ?? null,
+    cachedTokens: message.cachedTokens ?? null,
+    finishReason: message.finishReason ?? null,
+    meta: meta ? JSON.stringify(meta) : null
+  }
+}
+
+function isToolCall(value: unknown): value is ToolCallRecord {
+  const call = value as ToolCallRecord
+  return !!call && typeof call.id === 'string' && typeof call.name === 'string' && typeof call.arguments === 'string'
+}
+
+function clampInt(value: number | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined || !Number.isFinite(value)) return fallback
+  return Math.min(max, Math.max(min, Math.trunc(value)))
+}
+
+export function toSession(row: SessionRow): SessionRecord {
+  return {
+    id: row.id,
+    title: row.title,
+    source: row.source,
+    model: row.model,
+    parentSessionId: row.parent_session_id,
+    startedAt: row.started_at,
+    updatedAt: row.updated_at,
+    messageCount: row.message_count,
+    inputTokens: row.input_tokens,
+    outputTokens: row.output_tokens,
+    cachedTokens: row.cached_tokens,
+    systemPrompt: row.system_prompt,
+    state: parseObject(row.state) ?? {}
+  }
+}
+
+export function toMessage(row: MessageRow): MessageRecord {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    role: row.role,
+    content: row.content,
+    toolCalls: parseToolCalls(row.tool_calls),
+    toolCallId: row.tool_call_id,
+    toolName: row.tool_name,
+    createdAt: row.created_at,
+    promptTokens: row.prompt_tokens,
+    completionTokens: row.completion_tokens,
+    cachedTokens: row.cached_tokens,
+    finishReason: row.finish_reason,
+    compacted: row.compacted === 1,
+    meta: parseObject(row.meta)
+  }
+}
+
+function parseObject(text: string | null): Record<string, unknown> | null {
+  if (!text) return null
+  try {
+    const value = JSON.parse(text) as unknown
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null
+  } catch {
+    return null
+  }
+}
+
+function parseToolCalls(text: string | null): ToolCallRecord[] | null {
+  if (!text) return null
+  try {
+    const value = JSON.parse(text) as unknown
+    return Array.isArray(value) ? (value as ToolCallRecord[]) : null
+  } catch {
+    return null
+  }
+}

@@ -1,0 +1,155 @@
+import { z } from 'zod'
+import { defineTool, type ToolDef } from '../tools/types'
+import { truncateDescription } from './skill-file'
+import type { SkillStore } from './skill-store'
+import { fail, type SkillResult } from './skill-write-support'
+
+export const SKILL_ACTIONS = ['create', 'patch', 'edit', 'delete', 'write_file', 'remove_file'] as const
+export type SkillAction = (typeof SKILL_ACTIONS)[number]
+
+const unknownAction = (action: unknown): string =>
+  `Unknown action '${String(action)}'. Use: create, edit, patch, delete, write_file, remove_file`
+
+export const skillsListSchema = z.object({
+  category: z.string().nullish().describe('Only list skills in this category (e.g. "devops").')
+})
+
+export const skillViewSchema = z.object({
+  name: z.string().describe('Skill name as shown by skills_list (or category/name).'),
+  file_path: z.string().nullish().describe("A file of the skill to read, e.g. 'references/api.md'. Omit to read SKILL.md.")
+})
+
+export const skillManageSchema = z.looseObject({
+  action: z.enum(SKILL_ACTIONS, { error: (issue) => unknownAction(issue.input) }),
+  name: z.string().describe('Skill name: lowercase letters, digits, hyphens, dots, underscores; also its folder name.'),
+  category: z.string().nullish().describe('create only: one folder name to file the skill under, e.g. "devops".'),
+  content: z.string().nullish().describe('create/edit: the full SKILL.md text (YAML frontmatter with name and description, then the body).'),
+  old_string: z.string().nullish().describe('patch: exact text to find, copied from skill_view.'),
+  new_string: z.string().nullish().describe('patch: replacement text ("" deletes the match).'),
+  replace_all: z.boolean().nullish().describe('patch: replace every match instead of requiring exactly one.'),
+  file_path: z.string().nullish().describe("patch/write_file/remove_file: a supporting file such as 'references/api.md'."),
+  file_content: z.string().nullish().describe('write_file: the full text of the supporting file.'),
+  absorbed_into: z.string().nullish().describe('delete: the skill that now holds this one\'s content.')
+})
+
+export type SkillManageArgs = z.infer<typeof skillManageSchema>
+
+export interface SkillToolOptions {
+  /** `learning.allowSkillCreation`: when false, `create` is refused and only existing skills can be patched. */
+  allowCreate: boolean
+}
+
+/** Field names models send by mistake for patch, and the one they meant. */
+const PATCH_ALIASES: Record<string, string> = { old_text: 'old_string', old: 'old_string', find: 'old_string', search: 'old_string', new_text: 'new_string', new: 'new_string', replace: 'new_string', replacement: 'new_string' }
+
+function patchFieldHint(args: Record<string, unknown>): string {
+  const hints: string[] = []
+  for (const [sent, meant] of Object.entries(PATCH_ALIASES)) {
+    if (sent in args) hints.push(`You sent '${sent}'; the field is called ${meant}.`)
+  }
+  if ('patch' in args || 'diff' in args) hints.push('skill_manage does not take a diff or V4A patch: send the exact old text and its replacement.')
+  return hints.length ? ' ' + hints.join(' ') : ''
+}
+
+function listSkills(store: SkillStore, category: string | null | undefined): SkillResult {
+  const wanted = category?.trim() || null
+  const all = store.list()
+  const skills = wanted ? all.filter((skill) => skill.category === wanted || skill.category?.startsWith(`${wanted}/`)) : all
+  const groups = new Map<string | null, { name: string; description: string; readOnly?: true }[]>()
+  for (const skill of skills) {
+    const group = groups.get(skill.category) ?? []
+    group.push({ name: skill.name, description: truncateDescription(skill.description), ...(skill.readOnly ? { readOnly: true as const } : {}) })
+    groups.set(skill.category, group)
+  }
+  const categories = [...groups.entries()].map(([name, items]) => ({ category: name, skills: items }))
+  const result: SkillResult = {
+    success: true,
+    message: `${skills.length} skill${skills.length === 1 ? '' : 's'}${wanted ? ` in category '${wanted}'` : ''}.`,
+    categories,
+    count: skills.length,
+    hint: 'Use skill_view(name) to read a skill before using it.'
+  }
+  if (wanted && skills.length === 0) {
+    const known = [...new Set(all.map((skill) => skill.category).filter((c): c is string => c !== null))].sort()
+    result.hint = `No skills in category '${wanted}'. Categories: ${known.join(', ') || '(none)'}. Call skills_list without category to see everything.`
+  }
+  return result
+}
+
+async function manage(store: SkillStore, options: SkillToolOptions, args: SkillManageArgs, ctx: Parameters<ToolDef['run']>[1]): Promise<SkillResult> {
+  const action = args.action as string
+  if (!(SKILL_ACTIONS as readonly string[]).includes(action)) return fail(unknownAction(action))
+  const name = args.name
+  switch (action as SkillAction) {
+    case 'create':
+      if (!options.allowCreate) {
+        return fail(
+          'Creating new skills is turned off (learning.allowSkillCreation is false): only patching existing skills is allowed. ' +
+            "Find the closest skill with skills_list, read it with skill_view, then add what you learned with action='patch'."
+        )
+      }
+      if (args.content == null) return fail("content is required for 'create'. Provide the full SKILL.md text (frontmatter + body).")
+      return store.create({ name, category: args.category, content: args.content }, ctx)
+    case 'edit':
+      if (args.content == null) return fail("content is required for 'edit'. Provide the full SKILL.md text (frontmatter + body).")
+      return store.edit({ name, content: args.content }, ctx)
+    case 'patch':
+      if (args.old_string == null) {
+        return fail(
+          "old_string is required for 'patch'. Provide the text to find: copy it exactly from skill_view, and put its replacement in new_string. " +
+            "To rewrite the whole SKILL.md use action='edit' with content." + patchFieldHint(args)
+        )
+      }
+      if (args.new_string == null) {
+        return fail("new_string is required for 'patch'. Provide the replacement text (an empty string deletes the match)." + patchFieldHint(args))
+      }
+      return store.patch(
+        { name, old_string: args.old_string, new_string: args.new_string, replace_all: args.replace_all ?? false, file_path: args.file_path },
+        ctx
+      )
+    case 'delete':
+      return store.delete({ name, absorbed_into: args.absorbed_into }, ctx)
+    case 'write_file':
+      if (args.file_path == null || args.file_path.trim() === '') {
+        return fail("file_path is required for 'write_file'. Example: 'references/api-guide.md'")
+      }
+      if (args.file_content == null) return fail("file_content is required for 'write_file'. Provide the full text of the file.")
+      return store.writeFile({ name, file_path: args.file_path, file_content: args.file_content }, ctx)
+    case 'remove_file':
+      if (args.file_path == null || args.file_path.trim() === '') {
+        return fail("file_path is required for 'remove_file'. Example: 'references/old-notes.md'")
+      }
+      return store.removeFile({ name, file_path: args.file_path }, ctx)
+  }
+}
+
+const MANAGE_DESCRIPTION = [
+  'Create, update or delete skills: your procedural memory (SKILL.md files with YAML frontmatter name + description, then instructions).',
+  'Create a skill when a complex task succeeded (5+ calls), errors were overcome, a user-corrected approach worked, a non-trivial workflow was found, or the user asks you to remember a procedure.',
+  'Update one (patch) when its instructions are stale or wrong, missed a step, or failed on this OS. Always skill_view a skill before patching it, and copy old_string exactly from what you read.',
+  "Actions: create (name, content, optional category), patch (name, old_string, new_string, optional replace_all, optional file_path), edit (name, content: full rewrite), delete (name), write_file (name, file_path under references/ templates/ scripts/ assets/, file_content), remove_file (name, file_path).",
+  'Confirm with the user before creating or deleting a skill.'
+].join('\n')
+
+/** `skills_list`, `skill_view` and `skill_manage` over one store. */
+export function createSkillTools(store: SkillStore, options: SkillToolOptions): ToolDef[] {
+  const list = defineTool({
+    name: 'skills_list',
+    description: 'List the skills you have, grouped by category, with a short description of each. Read one with skill_view before using it.',
+    schema: skillsListSchema,
+    run: (args) => listSkills(store, args.category)
+  })
+  const view = defineTool({
+    name: 'skill_view',
+    description: 'Read a skill: without file_path, its full SKILL.md and the list of its files; with file_path, one of those files.',
+    schema: skillViewSchema,
+    run: (args, ctx) => store.view(args.name, args.file_path, ctx.turn)
+  })
+  const manageTool = defineTool({
+    name: 'skill_manage',
+    description: MANAGE_DESCRIPTION,
+    schema: skillManageSchema,
+    run: (args, ctx) => manage(store, options, args, ctx)
+  })
+  return [list, view, manageTool] as ToolDef[]
+}

@@ -1,0 +1,288 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { writeFileAtomicText } from '../fs/atomic'
+import { fuzzyReplace } from './fuzzy-replace'
+import { contentSizeError, isStructural, skillIssues, validateSkillContent } from './skill-file'
+import { listSkillFiles, groupFiles, readSkillFile, removeEmptyDirs } from './skill-dir-files'
+import {
+  ARCHIVE_DIR,
+  MAX_CONTENT_CHARS,
+  SKILL_FILE,
+  checkSupportPath,
+  escapesMessage,
+  normalizeCategory,
+  symlinkOnPath,
+  validateCategory,
+  validateSkillName
+} from './skill-paths'
+import {
+  commitOrRollback,
+  fail,
+  findSkillDirsOnDisk,
+  ledgerTarget,
+  locateWritable,
+  missingDirs,
+  reviewGuard,
+  scanSkillWrite,
+  splitContext,
+  withSkillLock,
+  withWarnings,
+  type SkillCallContext,
+  type SkillResult,
+  type SkillWriteDeps
+} from './skill-write-support'
+
+export interface CreateSkillInput { name: string; category?: string | null; content: string }
+export interface EditSkillInput { name: string; content: string }
+export interface PatchSkillInput { name: string; old_string: string; new_string: string; replace_all?: boolean; file_path?: string | null }
+export interface DeleteSkillInput { name: string; absorbed_into?: string | null }
+
+const preview = (text: string, max = 200): string => (text.length > max ? text.slice(0, max) + '...' : text)
+
+export async function createSkill(deps: SkillWriteDeps, input: CreateSkillInput, ctx: SkillCallContext): Promise<SkillResult> {
+  const { write, turn } = splitContext(ctx)
+  const { name, content } = input
+  const invalid = validateSkillName(name) ?? validateCategory(input.category) ?? validateSkillContent(content, name) ??
+    contentSizeError(SKILL_FILE, content)
+  if (invalid) return fail(invalid)
+  const scan = scanSkillWrite(content, null)
+  if (scan.blocked) return scan.blocked
+  const category = normalizeCategory(input.category)
+
+  return withSkillLock(deps, name, async () => {
+    const existing = findSkillDirsOnDisk(deps.skillsDir, name)[0]
+    if (existing) {
+      return fail(`A skill named '${name}' already exists at ${existing}. Use action='patch' or action='edit' to change it, or choose another name.`)
+    }
+    const elsewhere = deps.index.get(name)
+    if (elsewhere && elsewhere.readOnly) {
+      return fail(`A skill named '${name}' already exists at ${elsewhere.path} (a read-only folder). Choose another name.`)
+    }
+    const relParts = category ? [category, name] : [name]
+    const link = symlinkOnPath(deps.skillsDir, relParts)
+    if (link) return fail(escapesMessage(relParts.join('/'), link))
+    const dir = join(deps.skillsDir, ...relParts)
+    const skillMd = join(dir, SKILL_FILE)
+    const created = missingDirs(deps.skillsDir, relParts)
+    mkdirSync(dir, { recursive: true })
+    // Remove only what this call made: a pre-existing folder without SKILL.md keeps its other files.
+    const undo = (): void => {
+      if (created.length) rmSync(created[0], { recursive: true, force: true })
+      else rmSync(skillMd, { force: true })
+    }
+    try {
+      await writeFileAtomicText(skillMd, content)
+    } catch (error) {
+      undo()
+      throw error
+    }
+    await commitOrRollback(() => {
+      deps.usage.recordCreate(name, write.source)
+      deps.recorder.record(
+        { kind: 'skill.create', target: ledgerTarget(deps, skillMd), before: null, after: content, meta: { skill: name, category } },
+        write
+      )
+    }, undo)
+    deps.index.refreshSkillFile(skillMd)
+    deps.notify({ name, path: skillMd, type: 'add' })
+    turn?.viewedSkills.add(name) // its author has read it
+    const description = String(deps.index.get(name)?.description ?? '')
+    return withWarnings({
+      success: true,
+      message: `Skill '${name}' created.`,
+      path: relParts.join('/'),
+      skill_md: skillMd,
+      ...(category ? { category } : {}),
+      _change: { description: description.slice(0, 120) },
+      hint: `To add reference files, templates or scripts, use skill_manage(action='write_file', name='${name}', file_path='references/<file>.md', file_content='...').`
+    }, scan.warnings)
+  })
+}
+
+export async function editSkill(deps: SkillWriteDeps, input: EditSkillInput, ctx: SkillCallContext): Promise<SkillResult> {
+  const { write, turn } = splitContext(ctx)
+  const { name, content } = input
+  const invalid = validateSkillName(name) ?? validateSkillContent(content, name) ?? contentSizeError(SKILL_FILE, content)
+  if (invalid) return fail(invalid)
+
+  return withSkillLock(deps, name, async () => {
+    const located = locateWritable(deps, name)
+    if (!located.ok) return located.result
+    const guard = reviewGuard(write, turn, name)
+    if (guard) return guard
+    const link = symlinkOnPath(deps.skillsDir, [...located.relParts, SKILL_FILE])
+    if (link) return fail(escapesMessage(SKILL_FILE, link))
+    const before = readFileSync(located.skillMd, 'utf8')
+    const scan = scanSkillWrite(content, before)
+    if (scan.blocked) return scan.blocked
+    if (before === content) return { success: true, message: `Skill '${name}' unchanged: the content is identical.` }
+    await writeFileAtomicText(located.skillMd, content)
+    await commitOrRollback(() => {
+      deps.usage.recordPatch(name)
+      deps.recorder.record(
+        { kind: 'skill.edit', target: ledgerTarget(deps, located.skillMd), before, after: content, meta: { skill: name, category: located.category } },
+        write
+      )
+    }, () => writeFileAtomicText(located.skillMd, before))
+    deps.index.refreshSkillFile(located.skillMd)
+    deps.notify({ name, path: located.skillMd, type: 'change' })
+    return withWarnings({ success: true, message: `Skill '${name}' updated (full rewrite).`, path: located.relParts.join('/') }, scan.warnings)
+  })
+}
+
+/** Issues of the patched SKILL.md that the original did not already have (a patch is not blamed for those). */
+function patchBreaks(original: string, patched: string, name: string): string | null {
+  const issues = skillIssues(patched, name)
+  const had = new Set(skillIssues(original, name).filter((issue) => !isStructural(issue)).map((issue) => issue.message))
+  return issues.find((issue) => isStructural(issue) || !had.has(issue.message))?.message ?? null
+}
+
+export async function patchSkill(deps: SkillWriteDeps, input: PatchSkillInput, ctx: SkillCallContext): Promise<SkillResult> {
+  const { write, turn } = splitContext(ctx)
+  const { name } = input
+  const nameError = validateSkillName(name)
+  if (nameError) return fail(nameError)
+  const rawPath = input.file_path?.trim()
+  const isMain = !rawPath || rawPath === SKILL_FILE
+  let fileParts = [SKILL_FILE]
+  if (!isMain) {
+    const checked = checkSupportPath(rawPath)
+    if (!checked.ok) return fail(checked.error)
+    fileParts = checked.parts
+  }
+  const fileLabel = fileParts.join('/')
+
+  return withSkillLock(deps, name, async () => {
+    const located = locateWritable(deps, name)
+    if (!located.ok) return located.result
+    const guard = reviewGuard(write, turn, name, isMain ? undefined : fileLabel)
+    if (guard) return guard
+    const link = symlinkOnPath(deps.skillsDir, [...located.relParts, ...fileParts])
+    if (link) return fail(escapesMessage(fileLabel, link))
+    const path = join(located.dir, ...fileParts)
+    const read = readSkillFile(path)
+    if (read.kind !== 'text') {
+      if (read.kind === 'binary') return fail(`File '${fileLabel}' is binary; patch only changes text files.`)
+      return fail(`File not found: ${located.relParts.join('/')}/${fileLabel}`, {
+        available_files: groupFiles(listSkillFiles(located.dir)),
+        hint: `Patch an existing file, or add it with skill_manage(action='write_file', name='${name}', file_path='${fileLabel}', file_content='...').`
+      })
+    }
+    const original = read.text
+    const replaced = fuzzyReplace(original, input.old_string, input.new_string, input.replace_all ?? false)
+    if (!replaced.ok) {
+      return fail(replaced.error, {
+        code: replaced.code,
+        candidates: replaced.candidates,
+        file_preview: preview(original, 500),
+        hint: patchHint(replaced.code, name, isMain ? null : fileLabel)
+      })
+    }
+    if (replaced.alreadyApplied || replaced.content === original) {
+      return { success: true, message: `${fileLabel} in skill '${name}' already contains new_string; nothing changed.` }
+    }
+    const patched = replaced.content
+    if (patched.length > MAX_CONTENT_CHARS && patched.length > original.length) {
+      return fail(contentSizeError(fileLabel, patched)!)
+    }
+    if (isMain) {
+      const broken = patchBreaks(original, patched, name)
+      if (broken) return fail(`Patch would break SKILL.md structure: ${broken}`)
+    }
+    const scan = scanSkillWrite(patched, original)
+    if (scan.blocked) return scan.blocked
+    await writeFileAtomicText(path, patched)
+    await commitOrRollback(() => {
+      deps.usage.recordPatch(name)
+      deps.recorder.record(
+        { kind: 'skill.patch', target: ledgerTarget(deps, path), before: original, after: patched, meta: { skill: name, category: located.category } },
+        write
+      )
+    }, () => writeFileAtomicText(path, original))
+    if (isMain) {
+      deps.index.refreshSkillFile(path)
+      deps.notify({ name, path, type: 'change' })
+    }
+    const count = replaced.replacements
+    return withWarnings({
+      success: true,
+      message: `Patched ${fileLabel} in skill '${name}' (${count} replacement${count === 1 ? '' : 's'}).`,
+      strategy: replaced.strategy,
+      _change: { old: preview(input.old_string), new: preview(input.new_string) }
+    }, scan.warnings)
+  })
+}
+
+function patchHint(code: string, name: string, filePath: string | null): string {
+  const view = filePath ? `skill_view(name='${name}', file_path='${filePath}')` : `skill_view(name='${name}')`
+  switch (code) {
+    case 'ambiguous':
+      return `old_string matches more than one place. Add surrounding lines so it matches exactly one, or set replace_all=true to change every match.`
+    case 'identical':
+      return 'old_string and new_string are the same, so there is nothing to change. Send the text you want in new_string.'
+    case 'empty_old':
+      return `old_string is empty. Copy the exact text to replace from ${view}; to rewrite the whole file use action='edit'.`
+    default:
+      return `Call ${view} to see the current text, then resend old_string copied exactly from it (one of the candidates above if it is the right place).`
+  }
+}
+
+export async function deleteSkill(deps: SkillWriteDeps, input: DeleteSkillInput, ctx: SkillCallContext): Promise<SkillResult> {
+  const { write, turn } = splitContext(ctx)
+  const { name } = input
+  const nameError = validateSkillName(name)
+  if (nameError) return fail(nameError)
+  const absorbedInto = input.absorbed_into?.trim() || null
+  if (absorbedInto === name) return fail(`absorbed_into='${absorbedInto}' cannot equal the skill being deleted.`)
+  if (absorbedInto && !deps.index.get(absorbedInto) && !findSkillDirsOnDisk(deps.skillsDir, absorbedInto).length) {
+    return fail(`absorbed_into='${absorbedInto}' does not exist. Create or patch the umbrella skill first, then retry the delete.`)
+  }
+
+  return withSkillLock(deps, name, async () => {
+    const located = locateWritable(deps, name)
+    if (!located.ok) return located.result
+    const guard = reviewGuard(write, turn, name)
+    if (guard) return guard
+    const link = symlinkOnPath(deps.skillsDir, located.relParts)
+    if (link) return fail(escapesMessage(located.relParts.join('/'), link))
+    const before = readFileSync(located.skillMd, 'utf8')
+    const archiveDir = archiveFolderFor(deps.skillsDir, name)
+    mkdirSync(dirname(archiveDir), { recursive: true })
+    renameSync(located.dir, archiveDir)
+    const categoryDir = dirname(located.dir)
+    await commitOrRollback(() => {
+      deps.recorder.record(
+        {
+          kind: 'skill.delete',
+          target: ledgerTarget(deps, located.skillMd),
+          before,
+          after: null,
+          meta: { skill: name, category: located.category, archivePath: ledgerTarget(deps, archiveDir), ...(absorbedInto ? { absorbedInto } : {}) }
+        },
+        write
+      )
+    }, () => {
+      mkdirSync(categoryDir, { recursive: true })
+      renameSync(archiveDir, located.dir)
+    })
+    removeEmptyDirs(categoryDir, deps.skillsDir)
+    deps.index.removeUnder(located.dir)
+    deps.notify({ name, path: located.skillMd, type: 'unlink' })
+    const archived = ledgerTarget(deps, archiveDir)
+    return {
+      success: true,
+      message: `Skill '${name}' deleted (archived to ${archived}; reverting the change restores it).` +
+        (absorbedInto ? ` Content absorbed into '${absorbedInto}'.` : ''),
+      archive_path: archived
+    }
+  })
+}
+
+/** `skills/.archive/<name>-<timestamp>`, unique even for two deletes in the same millisecond. */
+export function archiveFolderFor(skillsDir: string, name: string): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-')
+  const base = join(skillsDir, ARCHIVE_DIR, `${name}-${stamp}`)
+  let candidate = base
+  for (let i = 2; existsSync(candidate); i++) candidate = `${base}-${i}`
+  return candidate
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod'
+import type { ToolContext, ToolDef } from './types'
+
+/** The arguments did not match the tool's schema; the message says which field and why. */
+export class ToolArgumentsError extends Error {
+  constructor(readonly toolName: string, readonly issues: string[]) {
+    super(`Invalid arguments for ${toolName}: ${issues.join('; ')}. Fix these fields and call ${toolName} again.`)
+    this.name = 'ToolArgumentsError'
+  }
+}
+
+/** Parses a model's raw argument string (JSON) or an already-parsed object and validates it against the tool's schema. */
+export function parseToolArguments<S extends z.ZodType>(tool: ToolDef<S>, raw: unknown): z.infer<S> {
+  let value = raw
+  if (typeof raw === 'string') {
+    const text = raw.trim() === '' ? '{}' : raw
+    try {
+      value = JSON.parse(text)
+    } catch (error) {
+      throw new ToolArgumentsError(tool.name, [`arguments are not valid JSON (${(error as Error).message})`])
+    }
+  }
+  const result = tool.schema.safeParse(value)
+  if (!result.success) {
+    throw new ToolArgumentsError(
+      tool.name,
+      result.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`)
+    )
+  }
+  return result.data
+}
+
+/**
+ * Validates and runs a tool, turning bad arguments and unexpected exceptions into a readable
+ * `{success: false, error}` result, so a broken call never crashes the turn.
+ */
+export async function runTool(tool: ToolDef, raw: unknown, ctx: ToolContext): Promise<unknown> {
+  let args: unknown
+  try {
+    args = parseToolArguments(tool, raw)
+  } catch (error) {
+    return { success: false, error: (error as Error).message }
+  }
+  try {
+    return await tool.run(args, ctx)
+  } catch (error) {
+    return { success: false, error: `${tool.name} failed: ${(error as Error).message}` }
+  }
+}
+
+/** The JSON schema the model sees for a tool's parameters. */
+export function toolParametersSchema(tool: ToolDef): Record<string, unknown> {
+  const schema = z.toJSONSchema(tool.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>
+  delete schema.$schema
+  return schema
+}

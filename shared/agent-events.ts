@@ -1,0 +1,65 @@
+/**
+ * The one stream of events a chat turn emits. The CLI prints them, the app forwards them to the
+ * renderer, tests assert on them. Plain JSON: they cross process and IPC boundaries as they are.
+ */
+
+export interface TurnUsage {
+  promptTokens: number
+  completionTokens: number
+  cachedTokens: number
+}
+
+export type TurnEndReason = 'completed' | 'cancelled' | 'failed' | 'max_iterations'
+
+export type AgentEvent =
+  | { type: 'turn_started'; sessionId: string; turnId: string; userMessageId: number }
+  | { type: 'text_delta'; sessionId: string; turnId: string; text: string }
+  /** The provider is being retried; text streamed since the last model call started is void when `discardPartial`. */
+  | { type: 'retry'; sessionId: string; turnId: string; attempt: number; delayMs: number; reason: string; discardPartial: boolean }
+  | { type: 'assistant_message'; sessionId: string; turnId: string; messageId: number; content: string; toolCallCount: number }
+  | { type: 'tool_call_started'; sessionId: string; turnId: string; callId: string; name: string; arguments: string }
+  | {
+      type: 'tool_call_finished'
+      sessionId: string
+      turnId: string
+      callId: string
+      name: string
+      ok: boolean
+      /** The result as the model sees it (JSON text, possibly truncated). */
+      result: string
+      durationMs: number
+      messageId: number
+    }
+  | {
+      type: 'approval_needed'
+      sessionId: string
+      turnId: string
+      requestId: string
+      callId: string
+      kind: 'command' | 'write'
+      tool: string
+      summary: string
+      command?: string
+      cwd?: string
+      path?: string
+      preview?: string
+      /** Suggested prefix for "always allow" on commands, e.g. "npm test". */
+      prefix?: string
+    }
+  | { type: 'approval_resolved'; sessionId: string; turnId: string; requestId: string; allowed: boolean; remembered: ApprovalScope }
+  | { type: 'usage'; sessionId: string; turnId: string; usage: TurnUsage }
+  | { type: 'compressed'; sessionId: string; turnId: string; summarizedMessages: number; tokensBefore: number; tokensAfter: number }
+  | { type: 'error'; sessionId: string; turnId: string; code: string; message: string; retryable: boolean }
+  | { type: 'turn_finished'; sessionId: string; turnId: string; reason: TurnEndReason; text: string; usage: TurnUsage; toolCalls: number }
+
+export type AgentEventType = AgentEvent['type']
+
+/** How long an approval decision holds: just this call, the rest of the session, or always for a command prefix. */
+export type ApprovalScope = 'once' | 'session' | 'prefix'
+
+export interface ApprovalDecision {
+  allow: boolean
+  remember?: ApprovalScope
+  /** For `remember: 'prefix'`: the command prefix to always allow. */
+  prefix?: string
+}
