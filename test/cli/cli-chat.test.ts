@@ -1,0 +1,86 @@
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { AgentEvent } from '../../shared/agent-events'
+import { startScriptedServer, type ScriptedServer } from '../scripted-provider'
+import { runCairn } from '../helpers/run-cli'
+
+let home: string
+let workspace: string
+let server: ScriptedServer
+
+beforeEach(async () => {
+  home = mkdtempSync(join(tmpdir(), 'cairn-chat-'))
+  workspace = mkdtempSync(join(tmpdir(), 'cairn-chat-ws-'))
+  server = await startScriptedServer({ strict: true, apiKey: 'sk-good' })
+})
+afterEach(async () => {
+  await server.close()
+})
+
+function chat(args: string[], key = 'sk-good') {
+  return runCairn(['--home', home, 'chat', ...args], {
+    cwd: workspace,
+    env: { CAIRN_BASE_URL: server.url, CAIRN_MODEL: 'scripted', CAIRN_API_KEY: key }
+  })
+}
+
+describe('cairn chat', () => {
+  it('streams the answer to stdout and prints the session id on stderr', async () => {
+    server.enqueue({ text: 'Hello! How can I help?' })
+    const run = await chat(['hello'])
+    expect(run.code).toBe(0)
+    expect(run.stdout).toBe('Hello! How can I help?\n')
+    const id = run.stderr.match(/session: (\S+)/)?.[1]
+    expect(id).toBeTruthy()
+
+    server.enqueue({ text: 'You said hello before.' })
+    const resumed = await chat(['what did I say?', '--session', id!])
+    expect(resumed.code).toBe(0)
+    const messages = server.lastChatRequest()!.body.messages as Array<{ role: string }>
+    expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user'])
+
+    const list = await runCairn(['--home', home, 'sessions', '--json'])
+    const sessions = JSON.parse(list.stdout)
+    expect(sessions).toHaveLength(1)
+    expect(sessions[0]).toMatchObject({ id, title: 'hello', messageCount: 4 })
+  })
+
+  it('prints one JSON event per line with --json', async () => {
+    server.enqueue({ toolCalls: [{ name: 'memory', arguments: { action: 'add', target: 'user', content: 'Likes short answers' } }] }, { text: 'Saved.' })
+    const run = await chat(['keep answers short, I like that', '--json'])
+    expect(run.code).toBe(0)
+    const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as AgentEvent)
+    expect(events[0].type).toBe('turn_started')
+    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['tool_call_started', 'tool_call_finished', 'text_delta', 'usage']))
+    expect(events.at(-1)).toMatchObject({ type: 'turn_finished', reason: 'completed', text: 'Saved.' })
+    expect(readFileSync(join(home, 'memories', 'USER.md'), 'utf8')).toBe('Likes short answers')
+  })
+
+  it('runs an approved command with --yes and refuses without a terminal to ask', async () => {
+    server.enqueue({ toolCalls: [{ name: 'run_command', arguments: { command: 'echo made > out.txt' } }] }, { text: 'Done.' })
+    const approved = await chat(['make a file', '--yes'])
+    expect(approved.code).toBe(0)
+    expect(readFileSync(join(workspace, 'out.txt'), 'utf8')).toBe('made\n')
+
+    server.enqueue({ toolCalls: [{ name: 'run_command', arguments: { command: 'echo again > again.txt' } }] }, { text: 'Declined, fine.' })
+    const refused = await chat(['make another'])
+    expect(refused.code).toBe(0)
+    expect(refused.stderr).toMatch(/needs approval, but there is no terminal to ask.*--yes/)
+    const tool = (server.lastChatRequest()!.body.messages as Array<{ role: string; content: string }>).find((m) => m.role === 'tool')
+    expect(tool?.content).toMatch(/declined/i)
+  })
+
+  it('exits non-zero with a clear message on a provider error', async () => {
+    const run = await chat(['hello'], 'sk-wrong')
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(/rejected the API key \(401/)
+  })
+
+  it('exits 2 without a prompt', async () => {
+    const run = await chat([])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toMatch(/Give a prompt/)
+  })
+})

@@ -1,0 +1,31 @@
+import { spawn } from 'node:child_process'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+const root = join(__dirname, '..', '..')
+const tsxLoader = pathToFileURL(createRequire(__filename).resolve('tsx')).href
+
+export interface CliRun {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Runs the real `cairn` CLI from source in a child process, as `npm run cairn` does. */
+export function runCairn(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', tsxLoader, join(root, 'electron/cli/index.ts'), ...args], {
+      cwd: options.cwd ?? root,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe']
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => (stdout += d))
+    child.stderr.on('data', (d) => (stderr += d))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+    child.stdin.end(options.input ?? '')
+  })
+}
