@@ -98,7 +98,7 @@ describe('skills and search', () => {
     expect(text.stdout).toMatch(/viewed 1×/)
     const json = JSON.parse((await cairn('skills', '--json')).stdout)
     expect(json.skills[0]).toMatchObject({ name: 'deploy-static-site', category: 'devops', readOnly: false })
-    expect(json.skills[0].usage.viewCount).toBe(1)
+    expect(json.skills[0].stats).toMatchObject({ viewCount: 1, useCount: 0, successRate: null, stale: false })
   })
 
   it('says so when nothing matches a search', async () => {

@@ -1,3 +1,4 @@
+import { skillsWithStats } from '../../core/learning/skill-stats'
 import { parseCommandArgs } from '../args'
 import { formatTime, oneLine, printJson } from '../io'
 import type { CliCommand } from './types'
@@ -5,13 +6,14 @@ import type { CliCommand } from './types'
 export const skillsCommand: CliCommand = {
   usage: `Usage: cairn [--home DIR] skills [--json]
 
-Lists every skill Cairn can use, by category, with read-only roots marked, usage figures, and the
+Lists every skill Cairn can use, by category, with read-only roots marked, usage figures (use count,
+last used, success rate), stale marks (unused for skills.staleAfterDays; never deleted for it), and the
 skills it skipped or loaded with warnings (and why).
 `,
   async run(ctx, args) {
     const { values } = parseCommandArgs(args, { json: { type: 'boolean' } })
     const core = await ctx.core()
-    const skills = core.skills.list().map((skill) => ({ ...skill, usage: core.skills.getUsage(skill.name) }))
+    const skills = skillsWithStats(core)
     const diagnostics = core.skills.diagnostics()
     if (values.json) {
       printJson(ctx.io, { skills, diagnostics })
@@ -24,11 +26,14 @@ skills it skipped or loaded with warnings (and why).
         category = skill.category
         ctx.io.out(`${category ?? '(no category)'}\n`)
       }
-      const usage = skill.usage
+      const stats = skill.stats
       const facts = [
         skill.readOnly ? 'read-only' : null,
-        usage?.viewCount ? `viewed ${usage.viewCount}×` : null,
-        usage?.lastViewedAt ? `last ${formatTime(usage.lastViewedAt)}` : null
+        stats.stale ? 'stale' : null,
+        stats.useCount ? `used ${stats.useCount}×` : null,
+        stats.viewCount ? `viewed ${stats.viewCount}×` : null,
+        stats.successRate !== null ? `${Math.round(stats.successRate * 100)}% worked` : null,
+        stats.lastUsedAt ? `last ${formatTime(stats.lastUsedAt)}` : null
       ].filter(Boolean)
       ctx.io.out(`  ${skill.name.padEnd(28)} ${oneLine(skill.description, 70)}${facts.length ? `  (${facts.join(', ')})` : ''}\n`)
     }

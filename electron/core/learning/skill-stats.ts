@@ -1,0 +1,60 @@
+import { statSync } from 'node:fs'
+import type { CairnCore } from '../cairn'
+import type { SkillSummary } from '../skills'
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+export interface SkillStats {
+  useCount: number
+  viewCount: number
+  /** Last time the skill was viewed or followed (ms), null if never. */
+  lastUsedAt: number | null
+  /** Share of judged uses that worked, null before the first verdict. */
+  successRate: number | null
+  successCount: number
+  failureCount: number
+  patchCount: number
+  createdBy: string | null
+  /** Not used for `skills.staleAfterDays` (counting from its last use, creation or file change). Never deleted for it. */
+  stale: boolean
+}
+
+export type SkillWithStats = SkillSummary & { stats: SkillStats }
+
+/** Every skill with its usage figures and stale mark, for `cairn skills` and the app's skill browser. */
+export function skillsWithStats(core: CairnCore, now = Date.now()): SkillWithStats[] {
+  const staleAfterMs = core.config.get().skills.staleAfterDays * DAY_MS
+  return core.skills.list().map((skill) => {
+    const usage = core.skills.getUsage(skill.name)
+    const lastUsedAt = maxOrNull(usage?.lastUsedAt, usage?.lastViewedAt)
+    const judged = (usage?.successCount ?? 0) + (usage?.failureCount ?? 0)
+    const since = maxOrNull(lastUsedAt, usage?.createdAt, fileTime(skill.path)) ?? now
+    return {
+      ...skill,
+      stats: {
+        useCount: usage?.useCount ?? 0,
+        viewCount: usage?.viewCount ?? 0,
+        lastUsedAt,
+        successRate: judged ? (usage!.successCount / judged) : null,
+        successCount: usage?.successCount ?? 0,
+        failureCount: usage?.failureCount ?? 0,
+        patchCount: usage?.patchCount ?? 0,
+        createdBy: usage?.createdBy ?? null,
+        stale: now - since > staleAfterMs
+      }
+    }
+  })
+}
+
+function maxOrNull(...values: Array<number | null | undefined>): number | null {
+  const present = values.filter((v): v is number => typeof v === 'number')
+  return present.length ? Math.max(...present) : null
+}
+
+function fileTime(path: string): number | null {
+  try {
+    return statSync(path).mtimeMs
+  } catch {
+    return null
+  }
+}

@@ -1,0 +1,101 @@
+import { z } from 'zod'
+import { ledgerEntrySchema } from './ledger'
+
+/**
+ * Messages between the host (the chat process) and the background review worker (an Electron
+ * utilityProcess in the app, a forked Node child elsewhere). Every frame carries the protocol name
+ * and version; either side drops frames it does not understand instead of guessing.
+ */
+export const REVIEW_PROTOCOL = 'cairn.review'
+export const REVIEW_PROTOCOL_VERSION = 1
+
+/** What the review looks at: memory (who the user is, durable facts), skills (procedures), or both. */
+export const reviewKindSchema = z.enum(['memory', 'skills'])
+export type ReviewKind = z.infer<typeof reviewKindSchema>
+
+/** One message of the conversation, as the review reads it (already flattened to text). */
+export const reviewMessageSchema = z.object({
+  role: z.enum(['user', 'assistant', 'tool', 'summary']),
+  content: z.string(),
+  /** For assistant messages: the tool calls it made, as `name(arguments)`. */
+  toolCalls: z.array(z.object({ name: z.string(), arguments: z.string() })).optional(),
+  /** For tool messages: which tool produced this result. */
+  toolName: z.string().optional()
+})
+export type ReviewMessage = z.infer<typeof reviewMessageSchema>
+
+export const reviewJobSchema = z.object({
+  reviewId: z.string(),
+  sessionId: z.string().nullable(),
+  kinds: z.array(reviewKindSchema).min(1),
+  /** Why the review runs, e.g. `memory interval reached`, `user correction`, `before compression`. */
+  reasons: z.array(z.string()),
+  messages: z.array(reviewMessageSchema),
+  /** Skills the conversation loaded (skill_view); the review judges whether following them worked. */
+  skillsUsed: z.array(z.string())
+})
+export type ReviewJob = z.infer<typeof reviewJobSchema>
+
+export const reviewProviderSchema = z.object({
+  baseURL: z.string(),
+  model: z.string(),
+  apiKey: z.string().nullable(),
+  preset: z.string(),
+  requestTimeoutMs: z.number(),
+  maxRetries: z.number()
+})
+
+export const hostMessageSchema = z.discriminatedUnion('type', [
+  z.object({
+    protocol: z.literal(REVIEW_PROTOCOL),
+    version: z.literal(REVIEW_PROTOCOL_VERSION),
+    type: z.literal('start'),
+    home: z.string(),
+    /** Provider settings including the API key: sent here, never through the environment. */
+    provider: reviewProviderSchema,
+    job: reviewJobSchema,
+    limits: z.object({ maxIterations: z.number().int().min(1), timeoutMs: z.number().int().min(1000) }),
+    allowSkillCreation: z.boolean()
+  }),
+  z.object({ protocol: z.literal(REVIEW_PROTOCOL), version: z.literal(REVIEW_PROTOCOL_VERSION), type: z.literal('shutdown') })
+])
+export type HostMessage = z.infer<typeof hostMessageSchema>
+
+export const reviewOutcomeSchema = z.object({
+  /** One line for the user, e.g. `💾 Memory updated · Skill "docker-compose-debug" created`. */
+  summary: z.string(),
+  /** Ledger rows this review wrote. */
+  entries: z.array(ledgerEntrySchema),
+  /** Verdicts on skills the conversation followed. */
+  skillOutcomes: z.array(z.object({ name: z.string(), outcome: z.enum(['success', 'failure']) })),
+  /** The model's closing words (e.g. "Nothing to save."). */
+  finalText: z.string(),
+  iterations: z.number().int(),
+  toolCalls: z.number().int(),
+  /** Tool calls refused because the review may not use that tool. */
+  refusedCalls: z.array(z.string())
+})
+export type ReviewOutcome = z.infer<typeof reviewOutcomeSchema>
+
+const workerBase = { protocol: z.literal(REVIEW_PROTOCOL), version: z.literal(REVIEW_PROTOCOL_VERSION), reviewId: z.string() }
+
+export const workerMessageSchema = z.discriminatedUnion('type', [
+  z.object({ ...workerBase, type: z.literal('ready'), pid: z.number().int() }),
+  z.object({ ...workerBase, type: z.literal('progress'), stage: z.string(), detail: z.string().optional() }),
+  z.object({ ...workerBase, type: z.literal('action'), entry: ledgerEntrySchema }),
+  z.object({ ...workerBase, type: z.literal('done'), outcome: reviewOutcomeSchema }),
+  z.object({ ...workerBase, type: z.literal('error'), message: z.string(), code: z.string() })
+])
+export type WorkerMessage = z.infer<typeof workerMessageSchema>
+
+/** What the host tells the rest of the app about reviews (the CLI prints them, the app shows them). */
+export type ReviewEvent =
+  | { type: 'review_queued'; reviewId: string; sessionId: string | null; kinds: ReviewKind[]; reasons: string[] }
+  | { type: 'review_started'; reviewId: string; sessionId: string | null; kinds: ReviewKind[]; reasons: string[]; pid: number | null }
+  | { type: 'review_progress'; reviewId: string; stage: string; detail?: string }
+  | { type: 'review_action'; reviewId: string; entry: z.infer<typeof ledgerEntrySchema> }
+  | { type: 'review_finished'; reviewId: string; sessionId: string | null; outcome: ReviewOutcome }
+  | { type: 'review_failed'; reviewId: string; sessionId: string | null; error: string; crashed: boolean }
+  /** Three reviews in a row crashed or timed out: learning waits until the user resumes it. */
+  | { type: 'reviews_paused'; reason: string }
+  | { type: 'reviews_resumed' }
