@@ -58,34 +58,37 @@ export const migrations: Migration[] = [
         cached_tokens INTEGER,
         finish_reason TEXT,
         compacted INTEGER NOT NULL DEFAULT 0,
-        meta TEXT
+        meta TEXT,
+        -- What the index reads for tool calls: each call's name and arguments. Not the JSON itself,
+        -- whose keys and call ids ("id", "name", "call_…") would match every tool call ever made.
+        tool_call_text TEXT
       );
       CREATE INDEX messages_session ON messages(session_id, id);
 
       -- Full-text index over what a message says and does (tool output, tool name, tool-call arguments),
       -- kept in step by triggers so a message is searchable the moment its insert commits.
       CREATE VIRTUAL TABLE messages_fts USING fts5(
-        content, tool_name, tool_calls,
+        content, tool_name, tool_call_text,
         content='messages', content_rowid='id',
         tokenize='porter unicode61 remove_diacritics 2'
       );
       CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
-        INSERT INTO messages_fts (rowid, content, tool_name, tool_calls)
-        VALUES (new.id, new.content, new.tool_name, new.tool_calls);
+        INSERT INTO messages_fts (rowid, content, tool_name, tool_call_text)
+        VALUES (new.id, new.content, new.tool_name, new.tool_call_text);
       END;
       CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
-        INSERT INTO messages_fts (messages_fts, rowid, content, tool_name, tool_calls)
-        VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
+        INSERT INTO messages_fts (messages_fts, rowid, content, tool_name, tool_call_text)
+        VALUES ('delete', old.id, old.content, old.tool_name, old.tool_call_text);
       END;
-      -- A tool name is one short word present in every call of that tool: weigh it (and the JSON of the
+      -- A tool name is one short word present in every call of that tool: weigh it (and the call
       -- arguments) below what was actually said, or "file" would rank every read_file call first.
       INSERT INTO messages_fts (messages_fts, rank) VALUES ('rank', 'bm25(1.0, 0.3, 0.5)');
       -- Only text changes re-index: flipping compacted must not churn the index.
-      CREATE TRIGGER messages_fts_update AFTER UPDATE OF content, tool_name, tool_calls ON messages BEGIN
-        INSERT INTO messages_fts (messages_fts, rowid, content, tool_name, tool_calls)
-        VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
-        INSERT INTO messages_fts (rowid, content, tool_name, tool_calls)
-        VALUES (new.id, new.content, new.tool_name, new.tool_calls);
+      CREATE TRIGGER messages_fts_update AFTER UPDATE OF content, tool_name, tool_call_text ON messages BEGIN
+        INSERT INTO messages_fts (messages_fts, rowid, content, tool_name, tool_call_text)
+        VALUES ('delete', old.id, old.content, old.tool_name, old.tool_call_text);
+        INSERT INTO messages_fts (rowid, content, tool_name, tool_call_text)
+        VALUES (new.id, new.content, new.tool_name, new.tool_call_text);
       END;
 
       -- unicode61 reads a run of Chinese or Japanese as one giant token, so messages holding unsegmented
@@ -96,18 +99,18 @@ export const migrations: Migration[] = [
         body, content='', contentless_delete=1, tokenize='trigram'
       );
       CREATE TRIGGER messages_trigram_insert AFTER INSERT ON messages
-      WHEN ${holdsUnsegmented('new.content')} OR ${holdsUnsegmented('new.tool_calls')} BEGIN
+      WHEN ${holdsUnsegmented('new.content')} OR ${holdsUnsegmented('new.tool_call_text')} BEGIN
         INSERT INTO messages_trigram (rowid, body)
-        VALUES (new.id, coalesce(new.content, '') || ' ' || coalesce(new.tool_calls, ''));
+        VALUES (new.id, coalesce(new.content, '') || ' ' || coalesce(new.tool_call_text, ''));
       END;
       CREATE TRIGGER messages_trigram_delete AFTER DELETE ON messages BEGIN
         DELETE FROM messages_trigram WHERE rowid = old.id;
       END;
-      CREATE TRIGGER messages_trigram_update AFTER UPDATE OF content, tool_calls ON messages BEGIN
+      CREATE TRIGGER messages_trigram_update AFTER UPDATE OF content, tool_call_text ON messages BEGIN
         DELETE FROM messages_trigram WHERE rowid = old.id;
         INSERT INTO messages_trigram (rowid, body)
-        SELECT new.id, coalesce(new.content, '') || ' ' || coalesce(new.tool_calls, '')
-        WHERE ${holdsUnsegmented('new.content')} OR ${holdsUnsegmented('new.tool_calls')};
+        SELECT new.id, coalesce(new.content, '') || ' ' || coalesce(new.tool_call_text, '')
+        WHERE ${holdsUnsegmented('new.content')} OR ${holdsUnsegmented('new.tool_call_text')};
       END;
       -- The short-CJK LIKE fallback scans only messages that hold such script.
       CREATE INDEX messages_unsegmented ON messages(session_id, id) WHERE ${holdsUnsegmented('content')};
@@ -140,6 +143,26 @@ export const migrations: Migration[] = [
         created_at INTEGER,
         created_by TEXT
       );
+    `
+  },
+  {
+    // Every background review: queued, running, done, failed, timed out or crashed, with its summary line.
+    version: 2,
+    sql: /* sql */ `
+      CREATE TABLE IF NOT EXISTS review_runs (
+        id TEXT PRIMARY KEY,
+        session_id TEXT,
+        kinds TEXT NOT NULL,
+        reasons TEXT NOT NULL,
+        status TEXT NOT NULL,
+        queued_at INTEGER NOT NULL,
+        started_at INTEGER,
+        finished_at INTEGER,
+        summary TEXT,
+        error TEXT,
+        pid INTEGER
+      );
+      CREATE INDEX IF NOT EXISTS review_runs_queued ON review_runs(queued_at DESC);
     `
   }
 ]

@@ -36,14 +36,19 @@ export interface SearchPlan {
   highlights: string[]
 }
 
-const unsegmented = /[\u0E00-\u0EFF\u1000-\u109F\u1780-\u17FF\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF66-\uFF9F\u{20000}-\u{3FFFF}]/u
-const unsegmentedRun = /[\u0E00-\u0EFF\u1000-\u109F\u1780-\u17FF\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF66-\uFF9F\u{20000}-\u{3FFFF}]+/gu
+/** At most this many trigram pieces reach SQLite. */
+export const MAX_TRIGRAM_PIECES = 64
+
+// The same scripts as UNSEGMENTED_GLOB in the migrations: CJK, kana, Hangul, Thai, Lao, Myanmar, Khmer.
+const unsegmentedClass = '[\\u0E00-\\u0EFF\\u1000-\\u109F\\u1780-\\u17FF\\u2E80-\\u9FFF\\uAC00-\\uD7AF\\uF900-\\uFAFF\\uFF66-\\uFF9F\\u{20000}-\\u{3FFFF}]'
+const unsegmented = new RegExp(unsegmentedClass, 'u')
+const unsegmentedRun = new RegExp(`${unsegmentedClass}+`, 'gu')
 // A word, possibly joined by - . _ / \ @ into a compound (chat-send, P2.2, my-app.config.ts, sp_new),
 // possibly with an apostrophe suffix (Caroline's, don't), possibly followed by * (prefix search).
 const wordPattern = /[\p{L}\p{N}\p{M}]+(?:[-._/\\@][\p{L}\p{N}\p{M}]+)*(?:['’][\p{L}]+)?\*?/gu
-// Chinese particles and pronouns that glue words together; splitting runs on them leaves content words.
-// Only particles and function words that are rarely part of a content word (splitting on 在 would
-// turn 在线 into 线).
+// Chinese particles, pronouns and question words glue content words together; splitting a run on
+// them leaves the content words. Only ones rarely inside a content word (splitting on 在 would turn
+// 在线 into 线).
 const unsegmentedStops = /(?:为什么|有没有|是不是|什么|怎么|怎样|如何|哪些|哪个|我们|你们|他们|她们|它们|这个|那个|一下|关于|上次|之前|请问|帮我|的|了|吗|呢|吧|啊|呀)+/u
 
 export function isUnsegmented(text: string): boolean {
@@ -55,10 +60,13 @@ export function planSearch(input: string): SearchPlan {
   const terms = extractTerms(input)
   const words = terms.filter((t) => !isUnsegmented(t.text))
   const runs = terms.filter((t) => isUnsegmented(t.text))
-  const trigramParts = runs.filter((t) => [...t.text].length >= TRIGRAM_MIN_CHARS).flatMap(trigramPieces)
+  const trigramParts = [...new Set(runs.filter((t) => [...t.text].length >= TRIGRAM_MIN_CHARS).flatMap(trigramPieces))].slice(
+    0,
+    MAX_TRIGRAM_PIECES
+  )
   return {
     fts: words.length ? words.map(quoteTerm).join(' OR ') : null,
-    trigram: trigramParts.length ? [...new Set(trigramParts.map((text) => quoteTerm({ text, phrase: false, prefix: false })))].join(' OR ') : null,
+    trigram: trigramParts.length ? trigramParts.map((text) => quoteTerm({ text, phrase: false, prefix: false })).join(' OR ') : null,
     like: runs.filter((t) => [...t.text].length < TRIGRAM_MIN_CHARS).map((t) => t.text),
     terms,
     highlights: [...new Set([...terms.map((t) => t.text), ...trigramParts])]
@@ -113,15 +121,9 @@ function wordTerms(text: string): Array<QueryTerm & { stop: boolean }> {
       out.push(...unsegmentedTerms(word))
       continue
     }
+    // "Caroline's" searches for Caroline; "don't", "we're" and "I'm" reduce to stop words.
     const apostrophe = word.search(/['’]/)
-    if (apostrophe > 0) {
-      // "don't" is a stop word as a whole; "Caroline's" searches for Caroline.
-      if (stopWords.has(word.toLowerCase().replace('’', "'").replace(/'/g, ''))) {
-        out.push({ text: word.slice(0, apostrophe), phrase: false, prefix: false, stop: true })
-        continue
-      }
-      word = word.slice(0, apostrophe)
-    }
+    if (apostrophe > 0) word = word.slice(0, apostrophe)
     const phrase = /[-._/\\@]/.test(word)
     const lower = word.toLowerCase()
     const stop = !phrase && !prefix && (stopWords.has(lower) || (lower.length === 1 && /\p{L}/u.test(lower)))

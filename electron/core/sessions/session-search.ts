@@ -221,8 +221,8 @@ function snippetFor(db: StateDb, plan: SearchPlan, best: Candidate, terms: strin
       .get(plan.fts, best.id) as { snippet: string } | undefined
     if (row?.snippet) return row.snippet
   }
-  const message = db.prepare('SELECT content, tool_calls FROM messages WHERE id = ?').get(best.id) as Pick<MessageRow, 'content' | 'tool_calls'>
-  return markedSnippet([message.content ?? '', message.tool_calls ?? ''].join(' ').trim(), terms)
+  const message = db.prepare('SELECT content, tool_call_text FROM messages WHERE id = ?').get(best.id) as Pick<MessageRow, 'content' | 'tool_call_text'>
+  return markedSnippet([message.content ?? '', message.tool_call_text ?? ''].join(' ').trim(), terms)
 }
 
 /** The anchor message and up to `window` messages on each side, compacted ones included. */

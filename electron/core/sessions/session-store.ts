@@ -59,6 +59,7 @@ export interface MessageRow {
   finish_reason: string | null
   compacted: number
   meta: string | null
+  tool_call_text: string | null
 }
 
 /** `20261129-152301-a1b2c3`: sorts by start time (UTC), readable in a file list, unique enough. */
@@ -91,9 +92,9 @@ export class SessionStore {
       ),
       getSession: db.prepare('SELECT * FROM sessions WHERE id = ?'),
       insertMessage: db.prepare(
-        `INSERT INTO messages (session_id, role, content, tool_calls, tool_call_id, tool_name, created_at,
+        `INSERT INTO messages (session_id, role, content, tool_calls, tool_call_text, tool_call_id, tool_name, created_at,
            prompt_tokens, completion_tokens, cached_tokens, finish_reason, meta)
-         VALUES (@sessionId, @role, @content, @toolCalls, @toolCallId, @toolName, @createdAt,
+         VALUES (@sessionId, @role, @content, @toolCalls, @toolCallText, @toolCallId, @toolName, @createdAt,
            @promptTokens, @completionTokens, @cachedTokens, @finishReason, @meta)`
       ),
       bumpSession: db.prepare(
@@ -170,8 +171,16 @@ export class SessionStore {
         return {
           id,
           sessionId,
-          ...row,
+          role: row.role,
+          content: row.content,
           toolCalls: parseToolCalls(row.toolCalls),
+          toolCallId: row.toolCallId,
+          toolName: row.toolName,
+          createdAt: row.createdAt,
+          promptTokens: row.promptTokens,
+          completionTokens: row.completionTokens,
+          cachedTokens: row.cachedTokens,
+          finishReason: row.finishReason,
           compacted: false,
           meta: parseObject(row.meta)
         }
@@ -248,6 +257,7 @@ interface MessageParams {
   role: MessageRole
   content: string | null
   toolCalls: string | null
+  toolCallText: string | null
   toolCallId: string | null
   toolName: string | null
   createdAt: number
@@ -281,6 +291,7 @@ function validateMessage(message: NewMessage, index: number): MessageParams {
     role: message.role,
     content: message.content ?? null,
     toolCalls: toolCalls && toolCalls.length ? JSON.stringify(toolCalls) : null,
+    toolCallText: toolCalls && toolCalls.length ? toolCalls.map((c) => `${c.name} ${c.arguments}`).join('\n') : null,
     toolCallId: message.toolCallId ?? null,
     toolName: message.toolName ?? null,
     createdAt: message.createdAt ?? Date.now(),

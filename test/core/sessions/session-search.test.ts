@@ -122,6 +122,8 @@ describe('searchSessions', () => {
     expect(anchor.content).toContain('ERR_OSSL_EVP_UNSUPPORTED')
 
     expect(searchSessions(db, 'which workspace did npm build').sessions[0].matchMessageId).toBe(ids[1])
+    // The JSON keys and call ids of tool calls are not indexed: they would match every call ever made.
+    expect(searchSessions(db, 'call id name arguments').sessions).toEqual([])
   })
 
   it('still finds messages that compression summarised away', () => {
