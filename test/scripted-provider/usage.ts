@@ -1,8 +1,8 @@
 /**
  * Token accounting the way a provider reports it, cheaply estimated: 1 token ≈ 4 characters.
  * `cached_tokens` imitates a provider prefix cache: the longest prefix this prompt shares with any
- * earlier prompt. The prompt is serialised messages first, then tools, so a changed system prompt
- * (the first message) leaves almost nothing cached, while identical history keeps the cache warm.
+ * earlier prompt. The prompt is serialised tools first, then messages (the order provider caches see),
+ * so a changed system prompt leaves only the tool list cached, while identical history keeps it warm.
  */
 import type { ChatRequestBody, Usage, UsageOverride } from './types'
 
@@ -11,9 +11,10 @@ export function estimateTokens(chars: number): number {
 }
 
 /** The request's prompt as text, in the order the client sent it. */
+/** Tools first, then messages: the order provider prefix caches see them in (tool definitions lead the prompt). */
 export function serialisePrompt(body: Pick<ChatRequestBody, 'messages' | 'tools'>): string {
   const messages = JSON.stringify(body.messages ?? [])
-  return body.tools === undefined ? messages : messages + JSON.stringify(body.tools)
+  return body.tools === undefined ? messages : JSON.stringify(body.tools) + messages
 }
 
 export function commonPrefixLength(a: string, b: string): number {

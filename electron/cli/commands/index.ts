@@ -1,6 +1,7 @@
 import { chatCommand } from './chat'
 import { revertCommand } from './revert'
 import { searchCommand } from './search'
+import { serveCommand } from './serve'
 import { sessionsCommand } from './sessions'
 import { skillsCommand } from './skills'
 import { timelineCommand } from './timeline'
@@ -10,6 +11,7 @@ import type { CliCommand } from './types'
 export const commands: Record<string, CliCommand> = {
   chat: chatCommand,
   sessions: sessionsCommand,
+  serve: serveCommand,
   tool: toolCommand,
   skills: skillsCommand,
   search: searchCommand,
@@ -24,6 +26,7 @@ Usage: cairn [--home DIR] <command> [options]
 Commands:
   chat "<prompt>"          run one turn (--session ID to continue, --yes, --json)
   sessions [--json]        list conversations
+  serve [--port N]         browser mode: the UI on 127.0.0.1 (prints the URL to open)
   tool <name> '<json>'     run one tool (memory, skills_list, skill_view, skill_manage, session_search)
   skills [--json]          list skills by category, with usage and load warnings
   search <query> [--json]  find past conversations in plain words

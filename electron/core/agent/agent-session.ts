@@ -8,7 +8,7 @@ import { newTurnState, type ToolDef, type TurnState } from '../tools/types'
 import { ApprovalBroker } from './approvals'
 import { planCompression, summarizeMiddle } from './compression'
 import { EventBus } from './event-bus'
-import { orderForModel, toChatMessages } from './history'
+import { orderForModel, summaryCoversThrough, toChatMessages } from './history'
 import { composeSystemPrompt, indexSkills } from './prompt-context'
 import { ProviderError } from './provider-errors'
 import type { ChatProvider, ModelToolCall } from './provider'
@@ -62,7 +62,9 @@ export class AgentSession {
   private readonly toolSchemas: ChatCompletionTool[]
   private history: MessageRecord[]
   private running: AbortController | null = null
-  private currentTurnId = ''
+  private turnId = ''
+  /** Turn whose compression failed: not retried on its later steps (a failing summariser would cost a call each step). */
+  private compressionFailedTurn = ''
 
   private constructor(private readonly options: AgentSessionOptions, private session: SessionRecord) {
     this.tools = new Map(options.tools.map((tool) => [tool.name, tool]))
@@ -127,6 +129,31 @@ export class AgentSession {
     return this.running !== null
   }
 
+  /** Id of the running (or last) turn; set synchronously when runTurn starts. */
+  get currentTurnId(): string {
+    return this.turnId
+  }
+
+  /** The user's words of the last turn (without the skill hint Cairn added), or null. */
+  lastUserText(): string | null {
+    const last = [...this.history].reverse().find((r) => r.role === 'user')
+    if (!last) return null
+    const hint = typeof last.meta?.hint === 'string' ? last.meta.hint : ''
+    const content = last.content ?? ''
+    return hint && content.endsWith(hint) ? content.slice(0, -hint.length) : content
+  }
+
+  /** Answers the last user message again: drops that turn (its answer and tool calls) and runs it anew. */
+  async regenerate(options: { signal?: AbortSignal } = {}): Promise<TurnSummary> {
+    if (this.running) throw new Error('A turn is already running in this session.')
+    const index = this.history.map((r) => r.role).lastIndexOf('user')
+    if (index < 0) throw new Error('There is no message to answer again.')
+    const text = this.lastUserText() ?? ''
+    this.options.core.sessions.truncateFrom(this.id, this.history[index].id)
+    this.history = this.history.slice(0, index)
+    return this.runTurn(text, options)
+  }
+
   /** Stops the running turn (streaming, tools and pending approvals). */
   cancel(): void {
     this.running?.abort()
@@ -151,7 +178,7 @@ export class AgentSession {
     this.running = controller
     const signal = controller.signal
     const turnId = randomUUID()
-    this.currentTurnId = turnId
+    this.turnId = turnId
     const { core } = this.options
     const config = core.config.get()
     const usage: TurnUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0 }
@@ -260,7 +287,7 @@ export class AgentSession {
   private runTools(calls: ModelToolCall[], turn: TurnState, signal: AbortSignal): Promise<ToolCallOutcome[]> {
     return executeToolCalls(calls, {
       sessionId: this.id,
-      turnId: this.currentTurnId,
+      turnId: this.turnId,
       tools: this.tools,
       sessions: this.options.core.sessions,
       emit: (event) => this.events.emit(event),
@@ -281,7 +308,7 @@ export class AgentSession {
     const { compressAt, windowTokens } = core.config.get().context
     const threshold = Math.floor(compressAt * windowTokens)
     const tokensBefore = estimatePromptTokens(this.modelMessages(), this.toolSchemas)
-    if (tokensBefore <= threshold) return
+    if (tokensBefore <= threshold || this.compressionFailedTurn === this.currentTurnId) return
     const plan = planCompression(this.history, Math.floor(threshold * 0.25))
     if (!plan) return
     try {
@@ -294,10 +321,12 @@ export class AgentSession {
       summaryText = await summarizeMiddle(this.options.provider, plan.middle, signal)
     } catch (error) {
       if (signal.aborted) throw error
+      this.compressionFailedTurn = this.currentTurnId
       this.emit({ type: 'error', code: 'compression_failed', message: `Could not condense the conversation: ${(error as Error).message}`, retryable: false })
       return
     }
-    const coversThrough = Math.max(...plan.middle.map((r) => r.id))
+    // An earlier summary in the middle has a newer id than the tail it preceded: use what it covered.
+    const coversThrough = Math.max(...plan.middle.map((r) => (r.role === 'summary' ? summaryCoversThrough(r) : r.id)))
     core.sessions.markCompacted(this.id, plan.middle.map((r) => r.id))
     const summary = core.sessions.append(this.id, { role: 'summary', content: summaryText, meta: { coversThrough } })
     this.history = [...plan.head, summary, ...plan.tail]
@@ -312,7 +341,7 @@ export class AgentSession {
   }
 
   private emit(event: DistributiveOmit<AgentEvent, 'sessionId' | 'turnId'>): void {
-    this.events.emit({ ...event, sessionId: this.id, turnId: this.currentTurnId } as AgentEvent)
+    this.events.emit({ ...event, sessionId: this.id, turnId: this.turnId } as AgentEvent)
   }
 }
 

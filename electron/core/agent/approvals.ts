@@ -64,12 +64,12 @@ export class ApprovalBroker {
   async respond(requestId: string, decision: ApprovalDecision): Promise<boolean> {
     const entry = this.pending.get(requestId)
     if (!entry) return false
-    const scope: ApprovalScope = decision.allow ? decision.remember ?? 'once' : 'once'
+    const prefix = entry.pending.request.kind === 'command' ? (decision.prefix ?? entry.pending.prefix ?? '').trim() : ''
+    let scope: ApprovalScope = decision.allow ? decision.remember ?? 'once' : 'once'
+    // Only a command with a prefix can be remembered by prefix; anything else is allowed just this once.
+    if (scope === 'prefix' && !prefix) scope = 'once'
     if (decision.allow && scope === 'session') this.sessionAllowed.add(entry.pending.request.tool)
-    if (decision.allow && scope === 'prefix') {
-      const prefix = (decision.prefix ?? entry.pending.prefix ?? '').trim()
-      if (prefix) await this.options.savePrefix?.(prefix)
-    }
+    if (decision.allow && scope === 'prefix') await this.options.savePrefix?.(prefix)
     this.settle(requestId, decision.allow, scope)
     return true
   }

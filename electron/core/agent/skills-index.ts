@@ -26,7 +26,8 @@ const NO_CATEGORY = 'general'
 /**
  * The compact skill catalogue for the system prompt, held under `budgetTokens` however many skills
  * exist. Degrades in steps: every skill with a short description; then names by category with
- * descriptions kept for the most used; then category summaries plus the most used skills.
+ * descriptions kept for the most used; then category summaries plus the most used skills (folding
+ * nested categories, then cutting the category list, when even the summaries do not fit).
  */
 export function renderSkillsIndex(skills: IndexSkill[], budgetTokens: number): SkillsIndex {
   if (skills.length === 0) return { text: '', tokens: 0, mode: 'full', listed: 0 }
@@ -52,32 +53,69 @@ export function renderSkillsIndex(skills: IndexSkill[], budgetTokens: number): S
     return result(names, 'names', skills.length)
   }
 
-  // Category summaries plus the most used skills, added while they fit.
-  const shown = new Set<string>()
-  let text = renderCategories(groups, shown)
-  for (const skill of ranked) {
-    shown.add(skill.name)
-    const next = renderCategories(groups, shown)
-    if (estimateTokens(next) > budgetTokens) {
-      shown.delete(skill.name)
-      break
+  // Category summaries plus the most used skills, added while they fit. Too many categories: nested
+  // ones fold into their top folder; still too many, the list of categories itself is cut.
+  for (const grouping of [groups, groupByCategory(skills, topCategory)]) {
+    if (estimateTokens(renderCategories(grouping, new Set())) > budgetTokens) continue
+    const shown = new Set<string>()
+    let text = renderCategories(grouping, shown)
+    for (const skill of ranked) {
+      shown.add(skill.name)
+      const next = renderCategories(grouping, shown)
+      if (estimateTokens(next) > budgetTokens) {
+        shown.delete(skill.name)
+        break
+      }
+      text = next
     }
-    text = next
+    return result(text, 'categories', shown.size)
   }
-  return result(text, 'categories', shown.size)
+  return renderCut(groupByCategory(skills, topCategory), ranked, budgetTokens)
+}
+
+/** The last resort: the most used skills (up to half the budget), then as many categories as still fit. */
+function renderCut(groups: Map<string, IndexSkill[]>, ranked: IndexSkill[], budgetTokens: number): SkillsIndex {
+  const lines: string[] = []
+  let used = estimateTokens(FOOTER) + 30 // room for the "more categories" line
+  let listed = 0
+  for (const skill of ranked) {
+    const line = `  - ${skill.name}: ${shorten(skill.description)}`
+    if (!skill.useCount || used + estimateTokens(line) + 1 > budgetTokens / 2) break
+    if (!listed) lines.push('Most used:')
+    lines.push(line)
+    used += estimateTokens(line) + 1
+    listed++
+  }
+  let omitted = 0
+  for (const [category, members] of groups) {
+    const line = `${category}: ${members.length} skill${members.length === 1 ? '' : 's'}`
+    if (omitted || used + estimateTokens(line) + 1 > budgetTokens) {
+      omitted++
+      continue
+    }
+    used += estimateTokens(line) + 1 // per-line rounding only overestimates
+    lines.push(line)
+  }
+  if (omitted) lines.push(`(${omitted} more categor${omitted === 1 ? 'y' : 'ies'} not shown.)`)
+  lines.push(FOOTER)
+  return result(lines.join('\n'), 'categories', listed)
 }
 
 function result(text: string, mode: SkillsIndexMode, listed: number): SkillsIndex {
   return { text, tokens: estimateTokens(text), mode, listed }
 }
 
-function groupByCategory(skills: IndexSkill[]): Map<string, IndexSkill[]> {
+function groupByCategory(skills: IndexSkill[], keyOf: (skill: IndexSkill) => string = (s) => s.category ?? NO_CATEGORY): Map<string, IndexSkill[]> {
   const groups = new Map<string, IndexSkill[]>()
   for (const skill of [...skills].sort((a, b) => a.name.localeCompare(b.name))) {
-    const key = skill.category ?? NO_CATEGORY
+    const key = keyOf(skill)
     groups.set(key, [...(groups.get(key) ?? []), skill])
   }
   return new Map([...groups.entries()].sort(([a], [b]) => a.localeCompare(b)))
+}
+
+function topCategory(skill: IndexSkill): string {
+  return (skill.category ?? NO_CATEGORY).split('/')[0]
 }
 
 function render(
@@ -97,6 +135,8 @@ function render(
   return lines.join('\n')
 }
 
+const FOOTER = '(Too many skills to list here: call skills_list with a category to see the rest.)'
+
 function renderCategories(groups: Map<string, IndexSkill[]>, shown: Set<string>): string {
   const lines: string[] = []
   for (const [category, members] of groups) {
@@ -105,7 +145,7 @@ function renderCategories(groups: Map<string, IndexSkill[]>, shown: Set<string>)
     lines.push(`${category}: ${members.length} skill${members.length === 1 ? '' : 's'}${hidden && visible.length ? `, ${hidden} not listed` : ''}`)
     for (const skill of visible) lines.push(`  - ${skill.name}: ${shorten(skill.description)}`)
   }
-  lines.push('(Too many skills to list here: call skills_list with a category to see the rest.)')
+  lines.push(FOOTER)
   return lines.join('\n')
 }
 

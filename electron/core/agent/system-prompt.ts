@@ -13,15 +13,19 @@ const IDENTITY = `You are Cairn, a desktop assistant that learns from every conv
 You help with real work on the user's computer: answer questions, read and edit files, run commands,
 and look things up. Be direct and concise; say plainly when you are unsure or something failed.`
 
-const MEMORY_GUIDANCE = `## Memory
+/** Mentions session_search and skills only when the session has them: guidance for a missing tool misleads. */
+function memoryGuidance(has: (name: string) => boolean): string {
+  const history = has('session_search') ? ': past conversations are searchable with session_search' : ''
+  const procedures = has('skill_view') || has('skill_manage') ? '\nProcedures belong in skills, not memory.' : ''
+  return `## Memory
 You have two small persistent memories, shown below as they were when this session started:
 MEMORY (your notes about the environment and what you learned) and USER PROFILE (who the user is,
 their preferences and how they like to work). Save durable facts with the memory tool as declarative
 statements ("User prefers concise answers", not "Always answer concisely"). Save preferences and
 corrections when the user states them. Do not save task progress, todo state, one-off details or
-anything that will be stale within a week: past conversations are searchable with session_search.
-Procedures belong in skills, not memory. The snapshot below does not change during the session:
+anything that will be stale within a week${history}.${procedures} The snapshot below does not change during the session:
 call memory with action "read" to see the current entries and usage instead of guessing.`
+}
 
 const SKILLS_GUIDANCE = `## Skills
 Skills are saved procedures for recurring tasks: what worked, in which order, and the pitfalls.
@@ -53,7 +57,7 @@ const WORKSPACE_TOOLS = ['read_file', 'write_file', 'edit_file', 'list_dir', 'se
 export function buildSystemPrompt(input: SystemPromptInput): string {
   const has = (name: string) => input.toolNames.has(name)
   const sections: string[] = [IDENTITY]
-  if (has('memory')) sections.push(MEMORY_GUIDANCE)
+  if (has('memory')) sections.push(memoryGuidance(has))
   if (has('skill_manage')) sections.push(SKILLS_GUIDANCE)
   else if (has('skill_view')) sections.push(SKILLS_VIEW_ONLY_GUIDANCE)
   if (has('session_search')) sections.push(SESSION_SEARCH_GUIDANCE)

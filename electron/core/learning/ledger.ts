@@ -96,6 +96,14 @@ export class Ledger implements ChangeRecorder {
     return (this.db.prepare(sql).all(...params) as LedgerRow[]).map(toEntry)
   }
 
+  /** Every row that touched one skill (any of its files), newest first. */
+  forSkill(name: string, limit = 200): LedgerEntry[] {
+    const rows = this.db
+      .prepare(`SELECT * FROM ledger WHERE kind LIKE 'skill.%' AND json_extract(meta, '$.skill') = ? ORDER BY id DESC LIMIT ?`)
+      .all(name, limit) as LedgerRow[]
+    return rows.map(toEntry)
+  }
+
   markReverted(id: number, revertId: number): void {
     this.db.prepare('UPDATE ledger SET reverted_by = ? WHERE id = ?').run(revertId, id)
   }

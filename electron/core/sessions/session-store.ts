@@ -246,6 +246,22 @@ export class SessionStore {
     mark.immediate(messageIds.filter((id) => Number.isInteger(id)))
   }
 
+  /**
+   * Deletes a message and everything after it in the session (regenerating an answer replaces the
+   * last turn). The index rows go with them through the delete triggers. Returns how many went.
+   */
+  truncateFrom(sessionId: string, messageId: number): number {
+    if (!this.get(sessionId)) throw new SessionNotFoundError(sessionId)
+    const run = this.db.transaction(() => {
+      const info = this.db.prepare('DELETE FROM messages WHERE session_id = ? AND id >= CAST(? AS INTEGER)').run(sessionId, messageId)
+      this.db
+        .prepare('UPDATE sessions SET message_count = (SELECT COUNT(*) FROM messages WHERE session_id = ?), updated_at = ? WHERE id = ?')
+        .run(sessionId, Date.now(), sessionId)
+      return info.changes
+    })
+    return run.immediate()
+  }
+
   /** Removes the session, its messages and their index rows; child sessions keep existing, unparented. */
   delete(sessionId: string): void {
     const info = this.statements.deleteSession.run(sessionId)

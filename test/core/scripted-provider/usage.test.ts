@@ -64,13 +64,17 @@ describe('usage and the prefix-cache imitation', () => {
     expect(cached(repeat)).toBe(Math.floor((JSON.stringify(messages).length + JSON.stringify(tools).length) / 4))
   })
 
-  it('drops to almost nothing cached when the system prompt changes', async () => {
+  it('keeps only the tool definitions cached when the system prompt changes (tools lead the prompt)', async () => {
     const history: Message[] = [{ role: 'system', content: systemPrompt }, { role: 'user', content: 'I like green tea.' }]
     await usageFor(history)
     const changed: Message[] = [{ role: 'system', content: `Memory: likes tea. ${systemPrompt}` }, history[1]]
     const after = await usageFor(changed)
-    expect(cached(after)).toBeLessThan(10)
+    const toolTokens = JSON.stringify(tools).length / 4
+    expect(cached(after)).toBeGreaterThanOrEqual(Math.floor(toolTokens))
+    expect(cached(after)).toBeLessThan(toolTokens + 10)
     expect(after.prompt_tokens).toBeGreaterThan(500)
+    const withoutTools = await usageFor([{ role: 'system', content: `Other: ${systemPrompt}` }, history[1]], false)
+    expect(cached(withoutTools)).toBeLessThan(10)
   })
 
   it('matches against any earlier request, not only the previous one', async () => {

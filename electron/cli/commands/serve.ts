@@ -1,0 +1,55 @@
+import { join } from 'node:path'
+import { CairnApp } from '../../core/app/cairn-app'
+import { ProcessSecretStore } from '../../core/app/process-secrets'
+import { startWebServer } from '../../core/app/web-server'
+import { forkReviewWorker } from '../../core/learning/spawn-worker'
+import { parseCommandArgs } from '../args'
+import { CliFailure, UsageError } from '../io'
+import type { CliCommand } from './types'
+
+export const serveCommand: CliCommand = {
+  usage: `Usage: cairn [--home DIR] serve [--port N]
+
+Browser mode: serves the Cairn UI on 127.0.0.1 only and prints the URL to open (it carries a random
+access token). --port 0 picks a free port (default 4280). Needs a build: npm run build.
+Stop with Ctrl+C.
+`,
+  async run(ctx, args) {
+    const { values } = parseCommandArgs(args, { port: { type: 'string' } })
+    const port = values.port === undefined ? 4280 : Number(values.port)
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a number from 0 to 65535.')
+    const core = await ctx.core({ watchSkills: true })
+    const app = new CairnApp({
+      core,
+      spawnWorker: () => forkReviewWorker(),
+      secrets: new ProcessSecretStore(ctx.env),
+      platform: { mode: 'browser' },
+      version: appVersion(),
+      env: ctx.env
+    })
+    let server
+    try {
+      server = await startWebServer({ app, rendererDir: join(__dirname, '..', '..', '..', 'out', 'renderer'), port })
+    } catch (error) {
+      await app.close()
+      throw new CliFailure((error as Error).message)
+    }
+    ctx.io.out(`Cairn is running in browser mode for ${core.paths.root}\n\n  Open: ${server.url}\n  Quick prompt: ${server.quickUrl}\n\nPress Ctrl+C to stop.\n`)
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve)
+      process.once('SIGTERM', resolve)
+    })
+    ctx.io.err('Stopping…\n')
+    await server.close()
+    await app.close()
+    return 0
+  }
+}
+
+function appVersion(): string {
+  try {
+    return (require('../../../package.json') as { version: string }).version
+  } catch {
+    return '0.0.0'
+  }
+}

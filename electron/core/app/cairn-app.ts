@@ -1,0 +1,113 @@
+import type { IpcEventName, IpcEvents, IpcHandlers } from '../../../shared/ipc/contract'
+import type { KeyStorage } from '../../../shared/ipc/domain'
+import { EventBus } from '../agent/event-bus'
+import { providerProblem, resolveProviderSettings, type ProviderSettings } from '../agent/provider-settings'
+import type { CairnCore } from '../cairn'
+import { LearningLoop } from '../learning/learning-loop'
+import { ReviewHost } from '../learning/review-host'
+import type { WorkerSpawner } from '../learning/spawn-worker'
+import { ChatManager } from './chat-manager'
+import { chatHandlers } from './handlers/chat'
+import { learningHandlers } from './handlers/learning'
+import { memoryHandlers } from './handlers/memory'
+import { sessionHandlers } from './handlers/sessions'
+import { settingsHandlers } from './handlers/settings'
+import { skillHandlers } from './handlers/skills'
+import { timelineHandlers } from './handlers/timeline'
+import { windowHandlers } from './handlers/window'
+
+/** Where the provider API key lives: the OS keyring in the app, the process in browser mode. */
+export interface SecretStore {
+  getApiKey(): string | null
+  setApiKey(key: string | null): Promise<void>
+  storage(): KeyStorage
+}
+
+/** What only the shell can do (desktop windows, the system browser). Browser mode leaves these out. */
+export interface AppPlatform {
+  mode: 'desktop' | 'browser'
+  openMain?(sessionId?: string): void
+  hideQuick?(): void
+  openExternal?(url: string): Promise<void>
+}
+
+export interface CairnAppOptions {
+  core: CairnCore
+  spawnWorker: WorkerSpawner
+  secrets: SecretStore
+  platform: AppPlatform
+  version: string
+  env?: NodeJS.ProcessEnv
+}
+
+export type AppEvent = { [K in IpcEventName]: { name: K; payload: IpcEvents[K] } }[IpcEventName]
+
+/**
+ * Everything the UI can ask for, behind the typed contract, with no Electron in it: the desktop main
+ * process routes IPC here, `cairn serve` routes its WebSocket here. Owns the live chat sessions, the
+ * review host and the learning loop for one data home, and broadcasts every change as an event.
+ */
+export class CairnApp {
+  readonly events = new EventBus<AppEvent>()
+  readonly host: ReviewHost
+  readonly loop: LearningLoop
+  readonly chats: ChatManager
+  readonly handlers: IpcHandlers
+  private readonly unsubscribe: Array<() => void> = []
+
+  constructor(readonly options: CairnAppOptions) {
+    const { core } = options
+    this.host = new ReviewHost({ core, spawn: options.spawnWorker, provider: () => this.providerSettings() })
+    this.loop = new LearningLoop(core, this.host)
+    this.chats = new ChatManager(this)
+    this.unsubscribe.push(
+      this.host.events.on((event) => this.emit('review.event', event)),
+      core.ledger.onRecord((entry) => this.emit('ledger.changed', { entry })),
+      core.skills.onChange((event) => this.emit('skills.changed', { name: event.name ?? null }))
+    )
+    this.handlers = {
+      ...appInfoHandler(this),
+      ...chatHandlers(this),
+      ...sessionHandlers(this),
+      ...timelineHandlers(this),
+      ...skillHandlers(this),
+      ...memoryHandlers(this),
+      ...settingsHandlers(this),
+      ...learningHandlers(this),
+      ...windowHandlers(this)
+    }
+  }
+
+  get core(): CairnCore {
+    return this.options.core
+  }
+
+  emit<K extends IpcEventName>(name: K, payload: IpcEvents[K]): void {
+    this.events.emit({ name, payload } as AppEvent)
+  }
+
+  /** Provider settings with the stored key (the environment fills in for the CLI and browser mode). */
+  providerSettings(): ProviderSettings {
+    return resolveProviderSettings(this.core.config.get(), this.options.env ?? process.env, this.options.secrets.getApiKey())
+  }
+
+  async close(): Promise<void> {
+    for (const stop of this.unsubscribe) stop()
+    this.chats.cancelAll()
+    await this.host.close()
+  }
+}
+
+function appInfoHandler(app: CairnApp): Pick<IpcHandlers, 'app.info'> {
+  return {
+    'app.info': async () => {
+      return {
+        version: app.options.version,
+        home: app.core.paths.root,
+        platform: process.platform,
+        mode: app.options.platform.mode,
+        providerProblem: providerProblem(app.providerSettings())
+      }
+    }
+  }
+}

@@ -1,0 +1,116 @@
+import type { AgentEvent } from '../../../shared/agent-events'
+import { IpcError } from '../../../shared/ipc/define'
+import type { AgentSession } from '../agent/agent-session'
+import { createAgentSession } from '../agent/create-agent'
+import { providerProblem } from '../agent/provider-settings'
+import type { CairnApp } from './cairn-app'
+
+interface LiveChat {
+  session: AgentSession
+  /** Events of the turn in progress, replayed to a window that attaches mid-turn. */
+  buffer: AgentEvent[]
+  running: boolean
+}
+
+/**
+ * The conversations open in this process. A turn runs in the background; its events go to every
+ * window and into a buffer, so a window opened or reloaded mid-turn can catch up.
+ */
+export class ChatManager {
+  private readonly chats = new Map<string, LiveChat>()
+
+  constructor(private readonly app: CairnApp) {}
+
+  /** Starts a turn and returns at once; the answer streams as `chat.event` events. */
+  send(sessionId: string | null, text: string): { sessionId: string; turnId: string } {
+    const problem = providerProblem(this.app.providerSettings())
+    if (problem) throw new IpcError('PROVIDER', problem)
+    const chat = this.open(sessionId)
+    if (chat.running) throw new IpcError('BUSY', 'Cairn is still answering in this conversation. Wait for it or stop it first.')
+    return this.start(chat, (session) => session.runTurn(text))
+  }
+
+  /** Answers the last user message again, replacing the previous answer. */
+  regenerate(sessionId: string): { sessionId: string; turnId: string } {
+    const chat = this.open(sessionId)
+    if (chat.running) throw new IpcError('BUSY', 'Cairn is still answering in this conversation. Stop it first.')
+    const problem = providerProblem(this.app.providerSettings())
+    if (problem) throw new IpcError('PROVIDER', problem)
+    if (!chat.session.lastUserText()) throw new IpcError('NOT_FOUND', 'There is no message to answer again in this conversation.')
+    return this.start(chat, (session) => session.regenerate())
+  }
+
+  cancel(sessionId: string): boolean {
+    const chat = this.chats.get(sessionId)
+    if (!chat?.running) return false
+    chat.session.cancel()
+    return true
+  }
+
+  async approve(sessionId: string, requestId: string, decision: { allow: boolean; remember?: 'once' | 'session' | 'prefix'; prefix?: string }): Promise<boolean> {
+    const chat = this.chats.get(sessionId)
+    if (!chat) return false
+    return chat.session.respondToApproval(requestId, decision)
+  }
+
+  attach(sessionId: string): { running: boolean; events: AgentEvent[] } {
+    const chat = this.chats.get(sessionId)
+    return chat ? { running: chat.running, events: [...chat.buffer] } : { running: false, events: [] }
+  }
+
+  isRunning(sessionId: string): boolean {
+    return this.chats.get(sessionId)?.running ?? false
+  }
+
+  /** Drops a conversation from memory (after the session was deleted). */
+  forget(sessionId: string): void {
+    const chat = this.chats.get(sessionId)
+    chat?.session.cancel()
+    this.chats.delete(sessionId)
+  }
+
+  cancelAll(): void {
+    for (const chat of this.chats.values()) chat.session.cancel()
+  }
+
+  private open(sessionId: string | null): LiveChat {
+    if (sessionId) {
+      const existing = this.chats.get(sessionId)
+      if (existing) return existing
+      if (!this.app.core.sessions.get(sessionId)) throw new IpcError('NOT_FOUND', `There is no conversation ${sessionId}.`)
+    }
+    const session = createAgentSession({
+      core: this.app.core,
+      apiKey: this.app.options.secrets.getApiKey(),
+      env: this.app.options.env,
+      sessionId: sessionId ?? undefined,
+      source: this.app.options.platform.mode === 'desktop' ? 'desktop' : 'browser',
+      hooks: this.app.loop.hooks
+    })
+    const chat: LiveChat = { session, buffer: [], running: false }
+    session.events.on((event) => {
+      if (event.type === 'turn_started') chat.buffer = []
+      chat.buffer.push(event)
+      this.app.emit('chat.event', event)
+    })
+    this.chats.set(session.id, chat)
+    return chat
+  }
+
+  private start(chat: LiveChat, run: (session: AgentSession) => Promise<unknown>): { sessionId: string; turnId: string } {
+    chat.running = true
+    const sessionId = chat.session.id
+    this.app.emit('chat.status', { sessionId, running: true })
+    // The turn's synchronous start assigns its id and emits turn_started before the first await.
+    const done = run(chat.session)
+    const turnId = chat.session.currentTurnId
+    void done
+      .catch((error: unknown) => console.error('cairn: turn failed unexpectedly:', error))
+      .finally(() => {
+        chat.running = false
+        this.app.emit('chat.status', { sessionId, running: false })
+        this.app.emit('sessions.changed', { sessionId })
+      })
+    return { sessionId, turnId }
+  }
+}

@@ -1,0 +1,14 @@
+import type { IpcHandlers } from '../../../../shared/ipc/contract'
+import type { CairnApp } from '../cairn-app'
+
+export function chatHandlers(app: CairnApp): Pick<IpcHandlers, 'chat.send' | 'chat.cancel' | 'chat.regenerate' | 'chat.approve' | 'chat.attach'> {
+  return {
+    'chat.send': async ({ sessionId, text }) => app.chats.send(sessionId, text),
+    'chat.cancel': async ({ sessionId }) => ({ cancelled: app.chats.cancel(sessionId) }),
+    'chat.regenerate': async ({ sessionId }) => app.chats.regenerate(sessionId),
+    'chat.approve': async ({ sessionId, requestId, allow, remember, prefix }) => ({
+      accepted: await app.chats.approve(sessionId, requestId, { allow, remember, prefix })
+    }),
+    'chat.attach': async ({ sessionId }) => app.chats.attach(sessionId)
+  }
+}

@@ -1,0 +1,89 @@
+import type { IpcHandlers } from '../../../../shared/ipc/contract'
+import { IpcError } from '../../../../shared/ipc/define'
+import type { DisplayMessage, SessionSummary } from '../../../../shared/ipc/domain'
+import { searchSessions, type MessageRecord, type SessionRecord } from '../../sessions'
+import type { CairnApp } from '../cairn-app'
+
+export function sessionHandlers(app: CairnApp): Pick<IpcHandlers, 'sessions.list' | 'sessions.get' | 'sessions.search' | 'sessions.rename' | 'sessions.delete'> {
+  const sessions = () => app.core.sessions
+  const requireSession = (id: string) => {
+    const session = sessions().get(id)
+    if (!session) throw new IpcError('NOT_FOUND', `There is no conversation ${id}.`)
+    return session
+  }
+  return {
+    'sessions.list': async ({ limit, offset }) =>
+      sessions()
+        .list({ limit, offset })
+        .filter((s) => s.source !== 'review')
+        .map(toSummary),
+    'sessions.get': async ({ sessionId }) => {
+      const session = requireSession(sessionId)
+      const messages = sessions().messages(sessionId, { includeCompacted: true }).map(toDisplayMessage)
+      return { session: toSummary(session), messages, running: app.chats.isRunning(sessionId) }
+    },
+    'sessions.search': async ({ query, limit }) => {
+      const result = searchSessions(app.core.db, query, { limit, includeCurrent: true })
+      return {
+        query: result.query,
+        hits: result.sessions.map((hit) => ({
+          sessionId: hit.sessionId,
+          title: hit.title,
+          startedAt: hit.startedAt,
+          score: hit.score,
+          matchMessageId: hit.matchMessageId,
+          snippet: hit.snippet,
+          messages: hit.messages.map((m) => ({ id: m.id, role: m.role, content: m.content, toolName: m.toolName ?? null, anchor: m.anchor }))
+        }))
+      }
+    },
+    'sessions.rename': async ({ sessionId, title }) => {
+      requireSession(sessionId)
+      const updated = sessions().update(sessionId, { title })
+      app.emit('sessions.changed', { sessionId })
+      return toSummary(updated)
+    },
+    'sessions.delete': async ({ sessionId }) => {
+      requireSession(sessionId)
+      if (app.chats.isRunning(sessionId)) throw new IpcError('BUSY', 'Stop the reply in this conversation before deleting it.')
+      app.chats.forget(sessionId)
+      sessions().delete(sessionId)
+      app.emit('sessions.changed', { sessionId })
+      return { ok: true as const }
+    }
+  }
+}
+
+export function toSummary(s: SessionRecord): SessionSummary {
+  return {
+    id: s.id,
+    title: s.title,
+    source: s.source,
+    model: s.model,
+    startedAt: s.startedAt,
+    updatedAt: s.updatedAt,
+    messageCount: s.messageCount,
+    inputTokens: s.inputTokens,
+    outputTokens: s.outputTokens,
+    cachedTokens: s.cachedTokens
+  }
+}
+
+/** The stored message as the user saw it: the skill hint Cairn appended is split off. */
+export function toDisplayMessage(m: MessageRecord): DisplayMessage {
+  const hint = typeof m.meta?.hint === 'string' ? m.meta.hint : null
+  let content = m.content ?? ''
+  if (hint && content.endsWith(hint)) content = content.slice(0, -hint.length)
+  return {
+    id: m.id,
+    role: m.role,
+    content,
+    toolCalls: m.toolCalls,
+    toolCallId: m.toolCallId,
+    toolName: m.toolName,
+    createdAt: m.createdAt,
+    finishReason: m.finishReason,
+    compacted: m.compacted,
+    hint
+  }
+}

@@ -1,0 +1,72 @@
+import type { IpcHandlers } from '../../../../shared/ipc/contract'
+import { IpcError } from '../../../../shared/ipc/define'
+import type { SettingsView } from '../../../../shared/ipc/domain'
+import { presetBaseURLs, providerPresets, type ConfigPatch, type ProviderPreset } from '../../../../shared/config'
+import { ChatProvider } from '../../agent/provider'
+import { ProviderError } from '../../agent/provider-errors'
+import { ConfigError } from '../../config/config-store'
+import type { CairnApp } from '../cairn-app'
+
+export function settingsHandlers(app: CairnApp): Pick<IpcHandlers, 'settings.get' | 'settings.update' | 'settings.setApiKey' | 'settings.testConnection' | 'settings.detectLocal'> {
+  const view = (): SettingsView => {
+    const key = app.options.secrets.getApiKey()
+    return {
+      config: app.core.config.get(),
+      hasApiKey: Boolean(key),
+      keyHint: key ? key.slice(-4) : null,
+      keyStorage: key ? app.options.secrets.storage() : 'none'
+    }
+  }
+  return {
+    'settings.get': async () => view(),
+    'settings.update': async ({ patch }) => {
+      try {
+        const config = await app.core.config.update(patch as ConfigPatch)
+        app.emit('settings.changed', { config })
+      } catch (error) {
+        if (error instanceof ConfigError) throw new IpcError('VALIDATION_FAILED', error.message)
+        throw error
+      }
+      return view()
+    },
+    'settings.setApiKey': async ({ apiKey }) => {
+      await app.options.secrets.setApiKey(apiKey?.trim() || null)
+      app.emit('settings.changed', { config: app.core.config.get() })
+      return view()
+    },
+    'settings.testConnection': async (input) => {
+      const current = app.providerSettings()
+      const preset = (providerPresets as readonly string[]).includes(input.preset ?? '') ? (input.preset as ProviderPreset) : current.preset
+      const baseURL = normaliseBaseURL(input.baseURL || (input.preset ? presetBaseURLs[preset] : current.baseURL))
+      const provider = new ChatProvider({ ...current, preset, baseURL, model: input.model ?? current.model, apiKey: input.apiKey || current.apiKey, maxRetries: 0, requestTimeoutMs: 10_000 })
+      try {
+        const models = await provider.listModels(AbortSignal.timeout(10_000))
+        const model = input.model ?? current.model
+        const known = !model || models.length === 0 || models.includes(model)
+        const message = `Connected to ${baseURL}: ${models.length} model${models.length === 1 ? '' : 's'} available.${known ? '' : ` "${model}" is not among them.`}`
+        return { ok: known, message, models }
+      } catch (error) {
+        const message = error instanceof ProviderError ? error.message : `Could not connect: ${(error as Error).message}`
+        return { ok: false, message, models: [] }
+      }
+    },
+    'settings.detectLocal': async () => {
+      const [ollama, lmstudio] = await Promise.all([reachable(presetBaseURLs.ollama), reachable(presetBaseURLs.lmstudio)])
+      return { ollama, lmstudio }
+    }
+  }
+}
+
+/** People paste the full endpoint; the SDK wants the base. */
+export function normaliseBaseURL(url: string): string {
+  return url.trim().replace(/\/+$/, '').replace(/\/chat\/completions$/, '').replace(/\/models$/, '')
+}
+
+async function reachable(baseURL: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${baseURL}/models`, { signal: AbortSignal.timeout(800) })
+    return response.ok
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,30 @@
+import type { IpcHandlers } from '../../../../shared/ipc/contract'
+import { IpcError } from '../../../../shared/ipc/define'
+import type { CairnApp } from '../cairn-app'
+import { toReviewRun } from './learning'
+
+export function timelineHandlers(app: CairnApp): Pick<IpcHandlers, 'timeline.list' | 'timeline.get' | 'timeline.revert'> {
+  return {
+    'timeline.list': async ({ limit, beforeId, kinds, sources }) => {
+      const entries = app.core.ledger.list({ limit, beforeId, kinds, sources })
+      const reviewIds = [...new Set(entries.map((e) => e.reviewId).filter((id): id is string => Boolean(id)))]
+      const reviews = reviewIds.flatMap((id) => {
+        const run = app.host.runs.get(id)
+        return run ? [toReviewRun(run)] : []
+      })
+      return { entries, reviews }
+    },
+    'timeline.get': async ({ id }) => {
+      const entry = app.core.ledger.get(id)
+      if (!entry) throw new IpcError('NOT_FOUND', `There is no timeline entry #${id}.`)
+      return entry
+    },
+    'timeline.revert': async ({ id }) => {
+      const result = await app.core.revert(id)
+      if (result.ok) {
+        if (result.revertEntry.kind.startsWith('memory.')) app.emit('memory.changed', {})
+      }
+      return result
+    }
+  }
+}

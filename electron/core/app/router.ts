@@ -1,0 +1,42 @@
+import { z } from 'zod'
+import { ipcRoutes, type IpcContext, type IpcHandlers } from '../../../shared/ipc/contract'
+import { IpcError, type IpcResult } from '../../../shared/ipc/define'
+
+/**
+ * The one entry for every request, whatever the transport (Electron IPC or the browser-mode
+ * WebSocket): checks the route exists (own property only, so `__proto__` is not a route), parses the
+ * input with the route's schema, runs the handler, and always answers with an envelope.
+ */
+export async function dispatch(handlers: IpcHandlers, route: unknown, input: unknown, ctx: IpcContext): Promise<IpcResult<unknown>> {
+  if (typeof route !== 'string' || !Object.hasOwn(ipcRoutes, route)) {
+    return { ok: false, error: { code: 'ROUTE_NOT_FOUND', message: `Unknown request "${String(route).slice(0, 100)}".` } }
+  }
+  const name = route as keyof typeof ipcRoutes
+  const def = ipcRoutes[name]
+  const parsed = def.input.safeParse(input)
+  if (!parsed.success) {
+    return { ok: false, error: { code: 'VALIDATION_FAILED', message: `Invalid input for ${name}: ${describeIssues(parsed.error)}` } }
+  }
+  try {
+    const handler = handlers[name] as (input: unknown, ctx: IpcContext) => Promise<unknown>
+    const data = await handler(parsed.data, ctx)
+    if (checkOutputs) {
+      const checked = def.output.safeParse(data)
+      if (!checked.success) throw new Error(`the answer to ${name} broke the contract: ${describeIssues(checked.error)}`)
+    }
+    return { ok: true, data }
+  } catch (error) {
+    if (error instanceof IpcError) return { ok: false, error: error.toJSON() }
+    return { ok: false, error: { code: 'INTERNAL', message: (error as Error)?.message ?? String(error) } }
+  }
+}
+
+// Outputs come from our own code; checking them catches contract drift in development and tests.
+const checkOutputs = process.env.NODE_ENV !== 'production'
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`)
+    .join('; ')
+}

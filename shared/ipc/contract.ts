@@ -1,0 +1,168 @@
+import { z } from 'zod'
+import type { AgentEvent } from '../agent-events'
+import type { CairnConfig } from '../config'
+import { ledgerKinds, ledgerSources, type LedgerEntry } from '../ledger'
+import type { ReviewEvent } from '../review-protocol'
+import { defineRoute } from './define'
+import {
+  appInfoSchema,
+  configSchema,
+  displayMessageSchema,
+  learningStatusSchema,
+  ledgerEntrySchema,
+  memoryResultSchema,
+  memoryStoreViewSchema,
+  memoryTargetSchema,
+  reviewRunSchema,
+  searchHitSchema,
+  sessionSummarySchema,
+  settingsViewSchema,
+  skillDetailSchema,
+  skillDiagnosticSchema,
+  skillItemSchema
+} from './domain'
+
+/**
+ * The whole renderer ↔ main contract, declared once. Requests are untrusted: main parses every input
+ * with these schemas. Events come from main (trusted) and are declared as types only.
+ * The renderer must `import type` from here so zod values stay out of its bundle.
+ */
+
+const sessionId = z.string().min(1).max(200)
+const text = (max: number) => z.string().max(max)
+const ok = z.object({ ok: z.literal(true) })
+
+const revertResultSchema = z.union([
+  z.object({ ok: z.literal(true), revertEntry: ledgerEntrySchema }),
+  z.object({
+    ok: z.literal(false),
+    error: z.string(),
+    conflict: z.object({ expected: z.string().nullable(), actual: z.string().nullable() }).optional()
+  })
+])
+
+const configPatchSchema = z.record(z.string(), z.unknown())
+
+export const ipcRoutes = {
+  'app.info': defineRoute({ input: z.void(), output: appInfoSchema }),
+
+  'chat.send': defineRoute({
+    input: z.object({ sessionId: sessionId.nullable(), text: text(100_000).min(1), source: z.enum(['main', 'quick']).default('main') }),
+    output: z.object({ sessionId: z.string(), turnId: z.string() })
+  }),
+  'chat.cancel': defineRoute({ input: z.object({ sessionId }), output: z.object({ cancelled: z.boolean() }) }),
+  'chat.regenerate': defineRoute({ input: z.object({ sessionId }), output: z.object({ sessionId: z.string(), turnId: z.string() }) }),
+  'chat.approve': defineRoute({
+    input: z.object({
+      sessionId,
+      requestId: z.string().max(200),
+      allow: z.boolean(),
+      remember: z.enum(['once', 'session', 'prefix']).optional(),
+      prefix: text(500).optional()
+    }),
+    output: z.object({ accepted: z.boolean() })
+  }),
+  /** A window opened (or reloaded) mid-turn catches up: the turn's events so far and pending approvals. */
+  'chat.attach': defineRoute({
+    input: z.object({ sessionId }),
+    output: z.object({ running: z.boolean(), events: z.array(z.custom<AgentEvent>()) })
+  }),
+
+  'sessions.list': defineRoute({
+    input: z.object({ limit: z.number().int().min(1).max(500).default(100), offset: z.number().int().min(0).default(0) }),
+    output: z.array(sessionSummarySchema)
+  }),
+  'sessions.get': defineRoute({
+    input: z.object({ sessionId }),
+    output: z.object({ session: sessionSummarySchema, messages: z.array(displayMessageSchema), running: z.boolean() })
+  }),
+  'sessions.search': defineRoute({
+    input: z.object({ query: text(2000), limit: z.number().int().min(1).max(10).default(10) }),
+    output: z.object({ query: z.string(), hits: z.array(searchHitSchema) })
+  }),
+  'sessions.rename': defineRoute({ input: z.object({ sessionId, title: text(200).min(1) }), output: sessionSummarySchema }),
+  'sessions.delete': defineRoute({ input: z.object({ sessionId }), output: ok }),
+
+  'timeline.list': defineRoute({
+    input: z.object({
+      limit: z.number().int().min(1).max(500).default(100),
+      beforeId: z.number().int().optional(),
+      kinds: z.array(z.enum(ledgerKinds)).optional(),
+      sources: z.array(z.enum(ledgerSources)).optional()
+    }),
+    output: z.object({ entries: z.array(ledgerEntrySchema), reviews: z.array(reviewRunSchema) })
+  }),
+  'timeline.get': defineRoute({ input: z.object({ id: z.number().int() }), output: ledgerEntrySchema }),
+  'timeline.revert': defineRoute({ input: z.object({ id: z.number().int() }), output: revertResultSchema }),
+
+  'skills.list': defineRoute({
+    input: z.void(),
+    output: z.object({ skills: z.array(skillItemSchema), diagnostics: z.array(skillDiagnosticSchema) })
+  }),
+  'skills.get': defineRoute({ input: z.object({ name: text(200).min(1) }), output: skillDetailSchema }),
+  /** Every ledger row that touched the skill, newest first (for the diff viewer). */
+  'skills.history': defineRoute({ input: z.object({ name: text(200).min(1) }), output: z.array(ledgerEntrySchema) }),
+
+  'memory.get': defineRoute({ input: z.void(), output: z.object({ memory: memoryStoreViewSchema, user: memoryStoreViewSchema }) }),
+  'memory.add': defineRoute({ input: z.object({ target: memoryTargetSchema, content: text(20_000).min(1) }), output: memoryResultSchema }),
+  'memory.replace': defineRoute({
+    input: z.object({ target: memoryTargetSchema, oldText: text(20_000).min(1), content: text(20_000).min(1) }),
+    output: memoryResultSchema
+  }),
+  'memory.remove': defineRoute({ input: z.object({ target: memoryTargetSchema, text: text(20_000).min(1) }), output: memoryResultSchema }),
+
+  'settings.get': defineRoute({ input: z.void(), output: settingsViewSchema }),
+  'settings.update': defineRoute({ input: z.object({ patch: configPatchSchema }), output: settingsViewSchema }),
+  'settings.setApiKey': defineRoute({ input: z.object({ apiKey: text(1000).nullable() }), output: settingsViewSchema }),
+  'settings.testConnection': defineRoute({
+    input: z.object({ baseURL: text(2000).optional(), model: text(500).optional(), apiKey: text(1000).optional(), preset: z.string().max(50).optional() }),
+    output: z.object({ ok: z.boolean(), message: z.string(), models: z.array(z.string()) })
+  }),
+  'settings.detectLocal': defineRoute({
+    input: z.void(),
+    output: z.object({ ollama: z.boolean(), lmstudio: z.boolean() })
+  }),
+
+  'learning.status': defineRoute({ input: z.void(), output: learningStatusSchema }),
+  'learning.setEnabled': defineRoute({ input: z.object({ enabled: z.boolean() }), output: learningStatusSchema }),
+  'learning.resume': defineRoute({ input: z.void(), output: learningStatusSchema }),
+  'learning.reviewNow': defineRoute({ input: z.object({ sessionId }), output: z.object({ reviewId: z.string() }) }),
+
+  /** Desktop only (no-ops in browser mode): window and shell actions. */
+  'window.openMain': defineRoute({ input: z.object({ sessionId: sessionId.optional() }), output: ok }),
+  'window.hideQuick': defineRoute({ input: z.void(), output: ok }),
+  'shell.openExternal': defineRoute({ input: z.object({ url: z.url({ protocol: /^https?$/ }).max(4000) }), output: ok })
+}
+
+export type IpcRoutes = typeof ipcRoutes
+export type IpcRoute = keyof IpcRoutes
+export type RouteInput<R extends IpcRoute> = z.input<IpcRoutes[R]['input']>
+export type ParsedInput<R extends IpcRoute> = z.output<IpcRoutes[R]['input']>
+export type RouteOutput<R extends IpcRoute> = z.output<IpcRoutes[R]['output']>
+
+/** Events main pushes to every window (types only: main is trusted). */
+export interface IpcEvents {
+  'chat.event': AgentEvent
+  'chat.status': { sessionId: string; running: boolean }
+  'review.event': ReviewEvent
+  'ledger.changed': { entry: LedgerEntry }
+  'sessions.changed': { sessionId: string }
+  'settings.changed': { config: CairnConfig }
+  'skills.changed': { name: string | null }
+  'memory.changed': Record<string, never>
+  /** Main asks a window to show something (tray item, quick prompt → full conversation). */
+  'app.navigate': { view: 'chat' | 'timeline' | 'skills' | 'memory' | 'settings'; sessionId?: string; ledgerId?: number }
+}
+export type IpcEventName = keyof IpcEvents
+
+/** Exactly one handler per route; a missing or extra handler is a compile error. */
+export type IpcHandlers = {
+  [R in IpcRoute]: (input: ParsedInput<R>, ctx: IpcContext) => Promise<RouteOutput<R>>
+}
+
+export interface IpcContext {
+  /** Which window asked (`main`, `quick`, `browser`), for routes that act on windows. */
+  sender: 'main' | 'quick' | 'browser'
+}
+
+export { configSchema }

@@ -1,0 +1,149 @@
+import { z } from 'zod'
+import { configSchema } from '../config'
+import { ledgerEntrySchema } from '../ledger'
+import { reviewKindSchema } from '../review-protocol'
+
+/** Shapes that cross the IPC boundary, as zod schemas (the renderer imports only their types). */
+
+export const roleSchema = z.enum(['system', 'user', 'assistant', 'tool', 'summary'])
+
+export const sessionSummarySchema = z.object({
+  id: z.string(),
+  title: z.string().nullable(),
+  source: z.string(),
+  model: z.string().nullable(),
+  startedAt: z.number(),
+  updatedAt: z.number(),
+  messageCount: z.number().int(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  cachedTokens: z.number().int()
+})
+export type SessionSummary = z.infer<typeof sessionSummarySchema>
+
+export const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() })
+
+/** A stored message as the UI shows it (the skill hint Cairn added to a user message is split off). */
+export const displayMessageSchema = z.object({
+  id: z.number().int(),
+  role: roleSchema,
+  content: z.string(),
+  toolCalls: z.array(toolCallSchema).nullable(),
+  toolCallId: z.string().nullable(),
+  toolName: z.string().nullable(),
+  createdAt: z.number(),
+  finishReason: z.string().nullable(),
+  compacted: z.boolean(),
+  hint: z.string().nullable()
+})
+export type DisplayMessage = z.infer<typeof displayMessageSchema>
+
+export const searchHitSchema = z.object({
+  sessionId: z.string(),
+  title: z.string().nullable(),
+  startedAt: z.number(),
+  score: z.number(),
+  matchMessageId: z.number().int(),
+  /** Matches are marked `>>>`…`<<<`; the UI highlights them (never as HTML). */
+  snippet: z.string(),
+  messages: z.array(
+    z.object({ id: z.number().int(), role: roleSchema, content: z.string(), toolName: z.string().nullable(), anchor: z.boolean().optional() })
+  )
+})
+export type SearchHit = z.infer<typeof searchHitSchema>
+
+export const reviewRunSchema = z.object({
+  id: z.string(),
+  sessionId: z.string().nullable(),
+  kinds: z.array(reviewKindSchema),
+  reasons: z.array(z.string()),
+  status: z.enum(['queued', 'running', 'done', 'failed', 'timeout', 'crashed', 'skipped']),
+  queuedAt: z.number(),
+  startedAt: z.number().nullable(),
+  finishedAt: z.number().nullable(),
+  summary: z.string().nullable(),
+  error: z.string().nullable()
+})
+export type ReviewRun = z.infer<typeof reviewRunSchema>
+
+export const skillStatsSchema = z.object({
+  useCount: z.number().int(),
+  viewCount: z.number().int(),
+  lastUsedAt: z.number().nullable(),
+  successRate: z.number().nullable(),
+  successCount: z.number().int(),
+  failureCount: z.number().int(),
+  patchCount: z.number().int(),
+  createdBy: z.string().nullable(),
+  stale: z.boolean()
+})
+
+export const skillItemSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  category: z.string().nullable(),
+  path: z.string(),
+  readOnly: z.boolean(),
+  warnings: z.array(z.string()),
+  stats: skillStatsSchema
+})
+export type SkillItem = z.infer<typeof skillItemSchema>
+
+export const skillDiagnosticSchema = z.object({ path: z.string(), severity: z.enum(['warning', 'skipped']), reason: z.string() })
+export type SkillDiagnosticItem = z.infer<typeof skillDiagnosticSchema>
+
+export const skillDetailSchema = z.object({
+  skill: skillItemSchema,
+  /** The full SKILL.md text. */
+  content: z.string(),
+  /** Supporting files, relative to the skill folder. */
+  files: z.array(z.string())
+})
+export type SkillDetail = z.infer<typeof skillDetailSchema>
+
+export const memoryTargetSchema = z.enum(['memory', 'user'])
+export type MemoryTargetName = z.infer<typeof memoryTargetSchema>
+
+export const memoryStoreViewSchema = z.object({
+  entries: z.array(z.string()),
+  current: z.number().int(),
+  limit: z.number().int(),
+  enabled: z.boolean()
+})
+export type MemoryStoreView = z.infer<typeof memoryStoreViewSchema>
+
+export const memoryResultSchema = z.object({ success: z.boolean(), message: z.string().optional(), error: z.string().optional() })
+
+export const keyStorageSchema = z.enum(['os', 'basic_text', 'memory', 'env', 'none'])
+export type KeyStorage = z.infer<typeof keyStorageSchema>
+
+export const settingsViewSchema = z.object({
+  config: configSchema,
+  hasApiKey: z.boolean(),
+  /** Last four characters of the key, never the key. */
+  keyHint: z.string().nullable(),
+  /** Where the key lives: the OS keyring, Electron's plaintext fallback (warn), this process only, an env var, nowhere. */
+  keyStorage: keyStorageSchema
+})
+export type SettingsView = z.infer<typeof settingsViewSchema>
+
+export const appInfoSchema = z.object({
+  version: z.string(),
+  home: z.string(),
+  platform: z.string(),
+  mode: z.enum(['desktop', 'browser']),
+  /** Null when chat can start; otherwise what the user must set up first. */
+  providerProblem: z.string().nullable()
+})
+export type AppInfo = z.infer<typeof appInfoSchema>
+
+export const learningStatusSchema = z.object({
+  enabled: z.boolean(),
+  paused: z.boolean(),
+  pausedReason: z.string().nullable(),
+  running: reviewRunSchema.nullable(),
+  queued: z.number().int()
+})
+export type LearningStatus = z.infer<typeof learningStatusSchema>
+
+export { configSchema, ledgerEntrySchema }
