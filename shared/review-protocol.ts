@@ -55,11 +55,21 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     provider: reviewProviderSchema,
     job: reviewJobSchema,
     limits: z.object({ maxIterations: z.number().int().min(1), timeoutMs: z.number().int().min(1000) }),
-    allowSkillCreation: z.boolean()
+    allowSkillCreation: z.boolean(),
+    /**
+     * The host may exit before the review ends (a one-shot CLI): the worker then finishes on its own,
+     * records its outcome in `review_runs` itself and ignores the host going away.
+     */
+    detached: z.boolean().default(false),
+    /** better-sqlite3 binary for this runtime (the Electron app's own build); the default one otherwise. */
+    nativeBinding: z.string().optional()
   }),
   z.object({ protocol: z.literal(REVIEW_PROTOCOL), version: z.literal(REVIEW_PROTOCOL_VERSION), type: z.literal('shutdown') })
 ])
-export type HostMessage = z.infer<typeof hostMessageSchema>
+/** What a host sends (defaults may be left out)… */
+export type HostMessage = z.input<typeof hostMessageSchema>
+/** …and what the worker reads after parsing (defaults filled in). */
+export type ParsedHostMessage = z.output<typeof hostMessageSchema>
 
 export const reviewOutcomeSchema = z.object({
   /** One line for the user, e.g. `💾 Memory updated · Skill "docker-compose-debug" created`. */

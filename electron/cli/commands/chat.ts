@@ -3,31 +3,37 @@ import type { AgentEvent, ApprovalDecision } from '../../../shared/agent-events'
 import type { AgentSession } from '../../core/agent/agent-session'
 import { createAgentSession } from '../../core/agent/create-agent'
 import { parseCommandArgs } from '../args'
+import { cliLearning } from '../learning'
 import { UsageError, type CliIO } from '../io'
 import type { CliCommand } from './types'
 
 export const chatCommand: CliCommand = {
-  usage: `Usage: cairn [--home DIR] chat "<prompt>" [--session ID] [--yes] [--json]
+  usage: `Usage: cairn [--home DIR] chat "<prompt>" [--session ID] [--yes] [--json] [--wait]
 
-Runs one turn: streams the answer to stdout and prints the session id on stderr.
+Runs one turn: streams the answer to stdout and prints the session id on stderr. When the turn is
+worth learning from, a background review starts; it finishes on its own after the CLI exits.
   --session ID  continue an earlier session (see: cairn sessions)
   --yes         approve file writes and commands without asking
   --json        print every event as one JSON line instead of text
+  --wait        wait for a review this turn started and print what it learned
 Provider: config.json provider.*, overridden by CAIRN_BASE_URL and CAIRN_MODEL; key from CAIRN_API_KEY or OPENAI_API_KEY.
 `,
   async run(ctx, args) {
     const { values, positionals } = parseCommandArgs(args, {
       session: { type: 'string' },
       yes: { type: 'boolean' },
-      json: { type: 'boolean' }
+      json: { type: 'boolean' },
+      wait: { type: 'boolean' }
     })
     const prompt = positionals.join(' ').trim()
     if (!prompt) throw new UsageError('Give a prompt, e.g. cairn chat "What is in this folder?"')
     const core = await ctx.core()
+    const learning = cliLearning(core, ctx.env, ctx.io, { wait: Boolean(values.wait), json: Boolean(values.json) })
     let session: AgentSession
     try {
-      session = createAgentSession({ core, env: ctx.env, sessionId: values.session, autoApprove: values.yes, source: 'cli' })
+      session = createAgentSession({ core, env: ctx.env, sessionId: values.session, autoApprove: values.yes, source: 'cli', hooks: learning.loop.hooks })
     } catch (error) {
+      await learning.host.close()
       ctx.io.err(`cairn: ${(error as Error).message}\n`)
       return 1
     }
@@ -40,6 +46,7 @@ Provider: config.json provider.*, overridden by CAIRN_BASE_URL and CAIRN_MODEL; 
     const onSigint = () => session.cancel()
     process.once('SIGINT', onSigint)
     const summary = await session.runTurn(prompt).finally(() => process.off('SIGINT', onSigint))
+    await learning.finish()
     if (summary.reason === 'failed') return 1
     if (summary.reason === 'cancelled') return 130
     return 0

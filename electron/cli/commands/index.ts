@@ -1,5 +1,6 @@
 import { chatCommand } from './chat'
 import { revertCommand } from './revert'
+import { reviewCommand } from './review'
 import { searchCommand } from './search'
 import { serveCommand } from './serve'
 import { sessionsCommand } from './sessions'
@@ -16,7 +17,8 @@ export const commands: Record<string, CliCommand> = {
   skills: skillsCommand,
   search: searchCommand,
   timeline: timelineCommand,
-  revert: revertCommand
+  revert: revertCommand,
+  review: reviewCommand
 }
 
 export const usageText = `Cairn: a desktop assistant that learns from every conversation.
@@ -24,7 +26,7 @@ export const usageText = `Cairn: a desktop assistant that learns from every conv
 Usage: cairn [--home DIR] <command> [options]
 
 Commands:
-  chat "<prompt>"          run one turn (--session ID to continue, --yes, --json)
+  chat "<prompt>"          run one turn (--session ID to continue, --yes, --json, --wait)
   sessions [--json]        list conversations
   serve [--port N]         browser mode: the UI on 127.0.0.1 (prints the URL to open)
   tool <name> '<json>'     run one tool (memory, skills_list, skill_view, skill_manage, session_search)
@@ -32,6 +34,7 @@ Commands:
   search <query> [--json]  find past conversations in plain words
   timeline [--json]        everything Cairn learned, newest first
   revert <id>              undo one learned change from the timeline
+  review [--session ID]    learn from a conversation now (--wait to see what it learned)
 
 Data home: --home DIR, else $CAIRN_HOME, else ~/.cairn
 Run "cairn <command> --help" for a command's options.

@@ -43,7 +43,7 @@ export async function executeToolCalls(calls: ModelToolCall[], options: ExecuteO
           ? await runTool(tool, call.arguments, options.context(call))
           : { success: false, error: `There is no tool named "${call.name}". Available tools: ${[...options.tools.keys()].join(', ')}.` }
       }
-      const ok = !(typeof result === 'object' && result !== null && (result as { success?: unknown }).success === false)
+      const ok = succeeded(result)
       const content = capResult(typeof result === 'string' ? result : JSON.stringify(result))
       const record = options.sessions.append(options.sessionId, { role: 'tool', content, toolCallId: call.id, toolName: call.name })
       options.emit({
@@ -60,6 +60,14 @@ export async function executeToolCalls(calls: ModelToolCall[], options: ExecuteO
       return { call, ok, content, record }
     })
   )
+}
+
+/** A refused tool, and a command that ran but failed (non-zero exit, timeout), both count as errors. */
+function succeeded(result: unknown): boolean {
+  if (typeof result !== 'object' || result === null) return true
+  const r = result as { success?: unknown; exit_code?: unknown; timed_out?: unknown }
+  if (r.success === false || r.timed_out === true) return false
+  return !(typeof r.exit_code === 'number' && r.exit_code !== 0)
 }
 
 function capResult(text: string): string {

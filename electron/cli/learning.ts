@@ -1,0 +1,66 @@
+import type { ReviewEvent } from '../../shared/review-protocol'
+import { resolveProviderSettings } from '../core/agent/provider-settings'
+import type { CairnCore } from '../core/cairn'
+import { LearningLoop } from '../core/learning/learning-loop'
+import { ReviewHost } from '../core/learning/review-host'
+import { forkReviewWorker } from '../core/learning/spawn-worker'
+import type { CliIO } from './io'
+
+export interface CliLearning {
+  loop: LearningLoop
+  host: ReviewHost
+  /** Ids of reviews this command started. */
+  started: string[]
+  /** With --wait: waits for them and prints the summary; otherwise lets them finish in the background. */
+  finish(): Promise<void>
+}
+
+/**
+ * Background learning for one CLI invocation. Reviews run in a forked worker; without --wait the
+ * CLI exits after the answer and the worker finishes the review on its own (see `cairn timeline`).
+ */
+export function cliLearning(core: CairnCore, env: NodeJS.ProcessEnv, io: CliIO, options: { wait: boolean; json: boolean }): CliLearning {
+  const host = new ReviewHost({
+    core,
+    spawn: () => forkReviewWorker(),
+    provider: () => resolveProviderSettings(core.config.get(), env),
+    detached: !options.wait
+  })
+  const started: string[] = []
+  host.events.on((event) => {
+    if (event.type === 'review_queued' && !started.includes(event.reviewId)) started.push(event.reviewId)
+    if (options.json) io.out(JSON.stringify(event) + '\n')
+    else if (options.wait) printReviewEvent(io, event)
+  })
+  return {
+    loop: new LearningLoop(core, host),
+    host,
+    started,
+    async finish() {
+      if (started.length === 0) return host.close()
+      if (options.wait) {
+        await host.whenIdle()
+        return host.close()
+      }
+      await host.release()
+      if (!options.json) io.err(`💾 Learning from this conversation in the background. See what it learned with: cairn timeline\n`)
+    }
+  }
+}
+
+export function printReviewEvent(io: CliIO, event: ReviewEvent): void {
+  switch (event.type) {
+    case 'review_started':
+      io.err(`… reviewing the conversation to learn from it (${event.reasons.join('; ')})\n`)
+      break
+    case 'review_finished':
+      io.err(`${event.outcome.summary === 'Nothing to save.' ? '💾 Nothing new to learn.' : event.outcome.summary}\n`)
+      break
+    case 'review_failed':
+      io.err(`cairn: the background review failed: ${event.error.split('\n')[0]}\n`)
+      break
+    case 'reviews_paused':
+      io.err(`cairn: ${event.reason}\n`)
+      break
+  }
+}

@@ -1,0 +1,103 @@
+import type { Statement } from 'better-sqlite3'
+import type { ReviewJob, ReviewKind, ReviewOutcome } from '../../../shared/review-protocol'
+import type { StateDb } from '../db/state-db'
+
+export type ReviewRunStatus = 'queued' | 'running' | 'done' | 'failed' | 'timeout' | 'crashed'
+export type ReviewFailureStatus = Extract<ReviewRunStatus, 'failed' | 'timeout' | 'crashed'>
+
+export interface ReviewRun {
+  id: string
+  sessionId: string | null
+  kinds: ReviewKind[]
+  reasons: string[]
+  status: ReviewRunStatus
+  queuedAt: number
+  startedAt: number | null
+  finishedAt: number | null
+  summary: string | null
+  error: string | null
+  pid: number | null
+}
+
+interface RunRow {
+  id: string
+  session_id: string | null
+  kinds: string
+  reasons: string
+  status: ReviewRunStatus
+  queued_at: number
+  started_at: number | null
+  finished_at: number | null
+  summary: string | null
+  error: string | null
+  pid: number | null
+}
+
+/** Every background review and how it ended (`review_runs` in state.db), for the timeline and diagnostics. */
+export class ReviewRuns {
+  private readonly statements: Record<'queue' | 'start' | 'finish' | 'fail' | 'get' | 'list', Statement>
+
+  constructor(db: StateDb) {
+    this.statements = {
+      // Queuing the same id again (a coalesced trigger) updates what the queued run will look at.
+      queue: db.prepare(
+        `INSERT INTO review_runs (id, session_id, kinds, reasons, status, queued_at)
+         VALUES (@id, @sessionId, @kinds, @reasons, 'queued', @at)
+         ON CONFLICT(id) DO UPDATE SET kinds = excluded.kinds, reasons = excluded.reasons`
+      ),
+      start: db.prepare(`UPDATE review_runs SET status = 'running', started_at = @at, pid = @pid WHERE id = @id`),
+      finish: db.prepare(`UPDATE review_runs SET status = 'done', finished_at = @at, summary = @summary, error = NULL WHERE id = @id`),
+      fail: db.prepare(`UPDATE review_runs SET status = @status, finished_at = @at, error = @error WHERE id = @id`),
+      get: db.prepare('SELECT * FROM review_runs WHERE id = ?'),
+      list: db.prepare('SELECT * FROM review_runs ORDER BY queued_at DESC, rowid DESC LIMIT ?')
+    }
+  }
+
+  queued(job: Pick<ReviewJob, 'reviewId' | 'sessionId' | 'kinds' | 'reasons'>, at = Date.now()): void {
+    this.statements.queue.run({
+      id: job.reviewId,
+      sessionId: job.sessionId,
+      kinds: JSON.stringify(job.kinds),
+      reasons: JSON.stringify(job.reasons),
+      at
+    })
+  }
+
+  started(id: string, pid: number | null, at = Date.now()): void {
+    this.statements.start.run({ id, pid, at })
+  }
+
+  finished(id: string, outcome: Pick<ReviewOutcome, 'summary'>, at = Date.now()): void {
+    this.statements.finish.run({ id, summary: outcome.summary, at })
+  }
+
+  failed(id: string, status: ReviewFailureStatus, error: string, at = Date.now()): void {
+    this.statements.fail.run({ id, status, error, at })
+  }
+
+  get(id: string): ReviewRun | null {
+    const row = this.statements.get.get(id) as RunRow | undefined
+    return row ? toRun(row) : null
+  }
+
+  /** Newest first. */
+  list(options: { limit?: number } = {}): ReviewRun[] {
+    return (this.statements.list.all(options.limit ?? 50) as RunRow[]).map(toRun)
+  }
+}
+
+function toRun(row: RunRow): ReviewRun {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    kinds: JSON.parse(row.kinds) as ReviewKind[],
+    reasons: JSON.parse(row.reasons) as string[],
+    status: row.status,
+    queuedAt: row.queued_at,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    summary: row.summary,
+    error: row.error,
+    pid: row.pid
+  }
+}

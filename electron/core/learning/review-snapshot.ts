@@ -1,0 +1,117 @@
+import type { ReviewMessage } from '../../../shared/review-protocol'
+import type { MessageRecord } from '../sessions'
+
+/** Longest tool-call argument text kept per call. */
+export const MAX_CALL_ARGUMENT_CHARS = 1_500
+/** Longest tool result kept (head and tail, the middle is cut). */
+export const MAX_TOOL_RESULT_CHARS = 2_000
+/** Rough per-message overhead of the transcript rendering (role header, separators). */
+const MESSAGE_OVERHEAD = 20
+
+/** Cuts the middle out of `text` so it fits `max` characters, saying how much went. */
+export function cutMiddle(text: string, max: number): string {
+  if (text.length <= max) return text
+  const note = (cut: number) => `\n…[${cut} chars cut]…\n`
+  const room = Math.max(0, max - note(text.length).length)
+  const head = text.slice(0, Math.ceil(room * 0.6))
+  const tail = room - head.length > 0 ? text.slice(-(room - head.length)) : ''
+  return head + note(text.length - head.length - tail.length) + tail
+}
+
+/** Cuts the end of `text` so it fits `max` characters. */
+export function cutEnd(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`
+}
+
+/** The skill hint the agent appends to a user message is Cairn's, not the user's words: leave it out. */
+function userText(record: MessageRecord): string {
+  const content = record.content ?? ''
+  const hint = record.meta?.hint
+  return typeof hint === 'string' && hint && content.endsWith(hint) ? content.slice(0, -hint.length) : content
+}
+
+function toReviewMessage(record: MessageRecord): ReviewMessage | null {
+  switch (record.role) {
+    case 'user':
+      return { role: 'user', content: userText(record) }
+    case 'summary':
+      return record.content ? { role: 'summary', content: record.content } : null
+    case 'tool':
+      return {
+        role: 'tool',
+        content: cutMiddle(record.content ?? '', MAX_TOOL_RESULT_CHARS),
+        ...(record.toolName ? { toolName: record.toolName } : {})
+      }
+    case 'assistant': {
+      const calls = (record.toolCalls ?? []).map((call) => ({ name: call.name, arguments: cutEnd(call.arguments, MAX_CALL_ARGUMENT_CHARS) }))
+      if (!record.content && calls.length === 0) return null
+      return { role: 'assistant', content: record.content ?? '', ...(calls.length ? { toolCalls: calls } : {}) }
+    }
+    default:
+      return null
+  }
+}
+
+function sizeOf(message: ReviewMessage): number {
+  const calls = (message.toolCalls ?? []).reduce((sum, call) => sum + call.name.length + call.arguments.length + 4, 0)
+  return message.content.length + calls + MESSAGE_OVERHEAD
+}
+
+/**
+ * The conversation flattened for the review: text, tool calls as name + arguments (cut), tool results
+ * (head and tail), summaries. Keeps the most recent part within `maxChars` and never starts on a tool
+ * result (a result without its call reads as noise). System messages are left out.
+ */
+export function toReviewMessages(records: MessageRecord[], maxChars = 60_000): ReviewMessage[] {
+  const all = records.map(toReviewMessage).filter((message): message is ReviewMessage => message !== null)
+  const kept: ReviewMessage[] = []
+  let used = 0
+  for (let i = all.length - 1; i >= 0; i--) {
+    const size = sizeOf(all[i])
+    if (used + size > maxChars) {
+      // The newest message alone is too big: keep it, cut to fit, rather than reviewing nothing.
+      if (kept.length === 0) kept.unshift({ ...all[i], content: cutMiddle(all[i].content, Math.max(200, maxChars - (size - all[i].content.length))) })
+      break
+    }
+    kept.unshift(all[i])
+    used += size
+  }
+  while (kept.length > 1 && kept[0].role === 'tool') kept.shift()
+  return kept
+}
+
+function parseJson(text: string | null): unknown {
+  if (!text) return null
+  try {
+    return JSON.parse(text)
+  } catch {
+    return null
+  }
+}
+
+/** Names of the skills a conversation loaded with successful `skill_view` calls, in first-use order. */
+export function skillsUsedIn(records: MessageRecord[]): string[] {
+  const requested = new Map<string, string>() // tool call id → requested name
+  for (const record of records) {
+    if (record.role !== 'assistant') continue
+    for (const call of record.toolCalls ?? []) {
+      if (call.name !== 'skill_view') continue
+      const args = parseJson(call.arguments) as { name?: unknown } | null
+      if (typeof args?.name === 'string' && args.name.trim()) requested.set(call.id, args.name.trim())
+    }
+  }
+  const names: string[] = []
+  for (const record of records) {
+    if (record.role !== 'tool' || !record.toolCallId || !requested.has(record.toolCallId)) continue
+    // A very long result was cut by the agent and is no longer valid JSON; its start still says whether it worked.
+    const result = (parseJson(record.content) ?? (record.content?.startsWith('{"success":true') ? { success: true } : null)) as {
+      success?: unknown
+      name?: unknown
+    } | null
+    if (!result || result.success !== true) continue
+    // The result names the skill as resolved (a `category/name` request becomes its folder name).
+    const name = typeof result.name === 'string' ? result.name : requested.get(record.toolCallId)!
+    if (!names.includes(name)) names.push(name)
+  }
+  return names
+}

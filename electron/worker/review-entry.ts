@@ -1,0 +1,203 @@
+/**
+ * The background review worker: one process per review. Forked from source through tsx (CLI, tests,
+ * browser mode) or built by electron-vite and started with `utilityProcess.fork` in the app, so it
+ * must never import electron (nor anything that does).
+ *
+ * Protocol (shared/review-protocol.ts): sends `ready`; on `start` opens its own CairnCore on the
+ * given home, runs the review, streams `progress` / `action`, sends `done` or `error`, exits 0.
+ * A frame of another protocol or version → `error` + exit 70; an invalid frame → `error` + exit 65;
+ * past `limits.timeoutMs` → `error` (code `timeout`) + exit 124; an uncaught exception → exit 73
+ * (see WORKER_EXIT).
+ */
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import type { z } from 'zod'
+import { providerPresets, type ProviderPreset } from '../../shared/config'
+import {
+  REVIEW_PROTOCOL,
+  REVIEW_PROTOCOL_VERSION,
+  hostMessageSchema,
+  type ParsedHostMessage,
+  type WorkerMessage
+} from '../../shared/review-protocol'
+import { ChatProvider } from '../core/agent/provider'
+import { ProviderError } from '../core/agent/provider-errors'
+import { CairnCore } from '../core/cairn'
+import { LockTimeoutError } from '../core/fs/lock'
+import { ReviewCancelledError, runReview } from '../core/learning/review-runner'
+import { ReviewRuns } from '../core/learning/review-runs'
+import { WORKER_EXIT, createWorkerChannel } from '../core/learning/worker-channel'
+
+/** After a timeout or shutdown, how long in-flight writes get to finish (and release their locks). */
+const SETTLE_MS = 2_000
+
+type StartMessage = Extract<ParsedHostMessage, { type: 'start' }>
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
+type Outgoing = DistributiveOmit<WorkerMessage, 'protocol' | 'version' | 'reviewId'>
+
+const channel = createWorkerChannel()
+let reviewId = ''
+let running: { controller: AbortController; done: Promise<void> } | null = null
+let exiting = false
+/** Set by a `detached` start: the host may be gone by the end, so the worker records its own outcome. */
+let detached = false
+
+function send(message: Outgoing): Promise<void> {
+  return channel.send({ protocol: REVIEW_PROTOCOL, version: REVIEW_PROTOCOL_VERSION, reviewId, ...message })
+}
+
+async function exit(code: number): Promise<never> {
+  exiting = true
+  process.exit(code)
+}
+
+/** Stops a running review, gives in-flight writes a moment, then exits. */
+async function stop(code: number): Promise<never> {
+  if (running) {
+    running.controller.abort()
+    await Promise.race([running.done, new Promise((wake) => setTimeout(wake, SETTLE_MS))])
+  }
+  return exit(code)
+}
+
+class MissingHomeError extends Error {
+  constructor(home: string) {
+    super(`There is no Cairn data home at ${home} (no state.db). The host must pass the home its own core opened.`)
+    this.name = 'MissingHomeError'
+  }
+}
+
+function errorCode(error: unknown): string {
+  if (error instanceof MissingHomeError) return 'home_missing'
+  if (error instanceof ProviderError) return `provider_${error.code}`
+  if (error instanceof LockTimeoutError) return 'lock_timeout'
+  if (error instanceof ReviewCancelledError) return 'cancelled'
+  return 'internal'
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 8)
+    .map((issue) => `${issue.path.join('.') || 'frame'}: ${issue.message}`)
+    .join('; ')
+}
+
+async function onFrame(raw: unknown): Promise<void> {
+  if (exiting) return
+  const frame = (raw && typeof raw === 'object' ? raw : {}) as { protocol?: unknown; version?: unknown; type?: unknown }
+  if (frame.protocol !== REVIEW_PROTOCOL || frame.version !== REVIEW_PROTOCOL_VERSION) {
+    await send({
+      type: 'error',
+      code: 'protocol_mismatch',
+      message: `The review worker speaks ${REVIEW_PROTOCOL} v${REVIEW_PROTOCOL_VERSION} but got a frame of ${String(frame.protocol)} v${String(frame.version)}. The app and its worker come from different builds: reinstall or restart Cairn.`
+    })
+    await stop(WORKER_EXIT.protocolMismatch)
+    return
+  }
+  const parsed = hostMessageSchema.safeParse(raw)
+  if (!parsed.success) {
+    await send({
+      type: 'error',
+      code: 'invalid_frame',
+      message: `The review worker rejected a '${String(frame.type)}' frame: ${describeIssues(parsed.error)}.`
+    })
+    await stop(WORKER_EXIT.invalidFrame)
+    return
+  }
+  const message = parsed.data
+  if (message.type === 'shutdown') {
+    await stop(0)
+    return
+  }
+  if (running) {
+    await send({ type: 'error', code: 'busy', message: 'This worker is already running a review; start each review in a fresh worker.' })
+    return
+  }
+  let settle = () => {}
+  running = { controller: new AbortController(), done: new Promise<void>((resolve) => (settle = resolve)) }
+  try {
+    await review(message, running.controller)
+  } finally {
+    settle()
+  }
+}
+
+async function review(start: StartMessage, controller: AbortController): Promise<void> {
+  reviewId = start.job.reviewId
+  detached = start.detached
+  let timedOut = false
+  const timer = setTimeout(() => {
+    timedOut = true
+    void send({
+      type: 'error',
+      code: 'timeout',
+      message: `The review took longer than its ${Math.round(start.limits.timeoutMs / 1000)} s budget (learning.reviewTimeoutMs) and was stopped.`
+    }).then(() => stop(WORKER_EXIT.timeout))
+  }, start.limits.timeoutMs)
+
+  let core: CairnCore | null = null
+  try {
+    // A wrong path must not quietly create a second, empty data home.
+    if (!existsSync(join(start.home, 'state.db'))) throw new MissingHomeError(start.home)
+    core = await CairnCore.open({ home: start.home, nativeBinding: start.nativeBinding })
+    const preset: ProviderPreset = (providerPresets as readonly string[]).includes(start.provider.preset)
+      ? (start.provider.preset as ProviderPreset)
+      : 'custom'
+    const provider = new ChatProvider({ ...start.provider, preset })
+    const outcome = await runReview({
+      core,
+      provider,
+      job: start.job,
+      maxIterations: start.limits.maxIterations,
+      allowSkillCreation: start.allowSkillCreation,
+      signal: controller.signal,
+      lockTimeoutMs: start.limits.timeoutMs,
+      onProgress: (stage, detail) => void send({ type: 'progress', stage, ...(detail !== undefined ? { detail } : {}) }),
+      onAction: (entry) => void send({ type: 'action', entry })
+    })
+    clearTimeout(timer)
+    if (detached) new ReviewRuns(core.db).finished(reviewId, outcome)
+    await send({ type: 'done', outcome })
+    await core.close()
+    core = null
+    await exit(0)
+  } catch (error) {
+    clearTimeout(timer)
+    if (timedOut) return // the timer already reported and is exiting
+    const message = (error as Error).message || String(error)
+    if (detached && core) {
+      try {
+        new ReviewRuns(core.db).failed(reviewId, 'failed', message)
+      } catch {
+        // Best effort: the host, if still there, records the failure too.
+      }
+    }
+    await send({ type: 'error', code: errorCode(error), message })
+    await core?.close().catch(() => {})
+    await exit(WORKER_EXIT.failed)
+  }
+}
+
+/** A bug: report it (best effort, the channel may be gone too) and exit non-zero. */
+function crash(reason: unknown): void {
+  const error = reason instanceof Error ? reason : new Error(String(reason))
+  process.stderr.write(`review worker: ${error.stack ?? error.message}\n`)
+  const fallback = setTimeout(() => process.exit(WORKER_EXIT.uncaught), 500)
+  void send({ type: 'error', code: 'uncaught', message: `The review worker crashed: ${error.message}` }).finally(() => {
+    clearTimeout(fallback)
+    process.exit(WORKER_EXIT.uncaught)
+  })
+}
+
+process.on('uncaughtException', crash)
+process.on('unhandledRejection', crash)
+
+channel.onMessage((raw) => void onFrame(raw))
+// The host is gone: unless it asked the review to finish on its own, stop as soon as it is safe.
+channel.onDisconnect(() => {
+  if (!(detached && running)) void stop(0)
+})
+// A detached worker outlives the host's end of the pipes: writing to them must not crash it.
+process.stdout.on('error', () => {})
+process.stderr.on('error', () => {})
+void send({ type: 'ready', pid: process.pid })

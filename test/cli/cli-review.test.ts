@@ -1,0 +1,94 @@
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { startScriptedServer, type RecordedChatRequest, type ScriptedReply, type ScriptedServer } from '../scripted-provider'
+import { isReviewRequest } from '../helpers/review-fixture'
+import { runCairn } from '../helpers/run-cli'
+
+let home: string
+let server: ScriptedServer
+let chat: ScriptedReply[]
+let review: ScriptedReply[]
+
+beforeEach(async () => {
+  home = mkdtempSync(join(tmpdir(), 'cairn-cli-review-'))
+  chat = []
+  review = []
+  server = await startScriptedServer({
+    strict: true,
+    respond: (req: RecordedChatRequest) => (isReviewRequest(req) ? review.shift() : chat.shift())
+  })
+})
+afterEach(async () => {
+  await server.close()
+})
+
+const env = () => ({ CAIRN_BASE_URL: server.url, CAIRN_MODEL: 'scripted', CAIRN_API_KEY: 'sk-test' })
+const cairn = (...args: string[]) => runCairn(['--home', home, ...args], { env: env(), cwd: home })
+const saveTea: ScriptedReply[] = [
+  { toolCalls: [{ name: 'memory', arguments: { action: 'add', target: 'user', content: 'Prefers green tea.' } }] },
+  { text: 'Saved that you prefer green tea.' }
+]
+
+function reviewRuns(): Array<{ status: string; summary: string | null }> {
+  const db = new Database(join(home, 'state.db'), { readonly: true })
+  try {
+    return db.prepare('SELECT status, summary FROM review_runs ORDER BY queued_at').all() as Array<{ status: string; summary: string | null }>
+  } finally {
+    db.close()
+  }
+}
+
+describe('learning from the CLI', () => {
+  it('chat --wait waits for the review the turn started and prints what it learned', async () => {
+    chat.push({ text: 'Noted, green tea it is.' })
+    review.push(...saveTea)
+    const run = await cairn('chat', 'I prefer green tea over coffee.', '--wait')
+    expect(run.code).toBe(0)
+    expect(run.stdout).toBe('Noted, green tea it is.\n')
+    expect(run.stderr).toMatch(/reviewing the conversation.*the user stated a preference/)
+    expect(run.stderr).toMatch(/💾 User profile updated/)
+    expect(readFileSync(join(home, 'memories', 'USER.md'), 'utf8')).toBe('Prefers green tea.')
+    const timeline = JSON.parse((await cairn('timeline', '--json')).stdout)
+    expect(timeline[0]).toMatchObject({ kind: 'memory.add', source: 'review' })
+  })
+
+  it('chat without --wait exits after the answer; the review finishes in the background', async () => {
+    chat.push({ text: 'Noted.' })
+    review.push(...saveTea)
+    const run = await cairn('chat', 'I prefer green tea over coffee.')
+    expect(run.code).toBe(0)
+    expect(run.stderr).toMatch(/Learning from this conversation in the background/)
+    const deadline = Date.now() + 20_000
+    while (Date.now() < deadline && reviewRuns()[0]?.status !== 'done') await new Promise((r) => setTimeout(r, 200))
+    expect(reviewRuns()).toEqual([{ status: 'done', summary: '💾 User profile updated' }])
+    expect(readFileSync(join(home, 'memories', 'USER.md'), 'utf8')).toBe('Prefers green tea.')
+  })
+
+  it('a plain question is not reviewed', async () => {
+    chat.push({ text: 'Paris.' })
+    const run = await cairn('chat', 'What is the capital of France?', '--wait')
+    expect(run.code).toBe(0)
+    expect(run.stderr).not.toMatch(/reviewing/)
+    expect(reviewRuns()).toEqual([])
+  })
+
+  it('review --wait reviews the latest session on request', async () => {
+    chat.push({ text: 'Paris.' })
+    await cairn('chat', 'What is the capital of France?')
+    review.push({ text: 'Nothing to save.' })
+    const run = await cairn('review', '--wait')
+    expect(run.code).toBe(0)
+    expect(run.stderr).toMatch(/requested by the user/)
+    expect(run.stderr).toMatch(/Nothing new to learn/)
+    expect(reviewRuns().at(-1)).toEqual({ status: 'done', summary: 'Nothing to save.' })
+  })
+
+  it('review says clearly when there is nothing to review', async () => {
+    const run = await cairn('review', '--wait')
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(/no conversations to review yet/)
+  })
+})
