@@ -92,8 +92,8 @@ export class CairnApp {
   }
 
   async close(): Promise<void> {
+    await this.chats.cancelAll()
     for (const stop of this.unsubscribe) stop()
-    this.chats.cancelAll()
     await this.host.close()
   }
 }

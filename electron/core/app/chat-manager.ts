@@ -10,6 +10,8 @@ interface LiveChat {
   /** Events of the turn in progress, replayed to a window that attaches mid-turn. */
   buffer: AgentEvent[]
   running: boolean
+  /** Settles when the running turn has ended (and its hooks ran). */
+  done: Promise<void>
 }
 
 /**
@@ -69,8 +71,10 @@ export class ChatManager {
     this.chats.delete(sessionId)
   }
 
-  cancelAll(): void {
+  /** Stops every running turn and waits until they have ended, so nothing writes after shutdown. */
+  async cancelAll(): Promise<void> {
     for (const chat of this.chats.values()) chat.session.cancel()
+    await Promise.all([...this.chats.values()].map((chat) => chat.done))
   }
 
   private open(sessionId: string | null): LiveChat {
@@ -87,7 +91,7 @@ export class ChatManager {
       source: this.app.options.platform.mode === 'desktop' ? 'desktop' : 'browser',
       hooks: this.app.loop.hooks
     })
-    const chat: LiveChat = { session, buffer: [], running: false }
+    const chat: LiveChat = { session, buffer: [], running: false, done: Promise.resolve() }
     session.events.on((event) => {
       if (event.type === 'turn_started') chat.buffer = []
       chat.buffer.push(event)
@@ -102,9 +106,10 @@ export class ChatManager {
     const sessionId = chat.session.id
     this.app.emit('chat.status', { sessionId, running: true })
     // The turn's synchronous start assigns its id and emits turn_started before the first await.
-    const done = run(chat.session)
+    const turn = run(chat.session)
     const turnId = chat.session.currentTurnId
-    void done
+    chat.done = turn
+      .then(() => undefined)
       .catch((error: unknown) => console.error('cairn: turn failed unexpectedly:', error))
       .finally(() => {
         chat.running = false
