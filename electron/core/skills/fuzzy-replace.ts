@@ -26,9 +26,26 @@ export interface FuzzyReplaceFailure {
   code: 'empty_old' | 'identical' | 'not_found' | 'ambiguous' | 'escape_drift'
 }
 
-const RETRY_HINT =
-  'Re-read the skill with skill_view, copy the exact current text of the lines you want to change into ' +
-  'old_string (without the line-number prefixes), and send the patch again.'
+/** How the messages name what is being edited and how to re-read it (skill_manage vs edit_file). */
+export interface FuzzyWording {
+  /** Noun for the edited thing: "skill", "file". */
+  subject: string
+  /** Tool that shows its current text: "skill_view", "read_file". */
+  reader: string
+  /** What to do to retry: "send the patch again", "call edit_file again". */
+  retry: string
+  /** Noun for the change: "patch", "edit". */
+  change: string
+}
+
+export const SKILL_WORDING: FuzzyWording = { subject: 'skill', reader: 'skill_view', retry: 'send the patch again', change: 'patch' }
+
+function retryHint(w: FuzzyWording): string {
+  return (
+    `Re-read the ${w.subject} with ${w.reader}, copy the exact current text of the lines you want to change into ` +
+    `old_string (without the line-number prefixes), and ${w.retry}.`
+  )
+}
 const MAX_LISTED_MATCHES = 10
 
 /** The file as the matchers see it: no BOM, and LF line breaks when the file uses CRLF throughout. */
@@ -98,7 +115,7 @@ function isAlreadyApplied(body: string, oldString: string, newString: string): b
   })
 }
 
-function notFound(body: string, oldString: string): FuzzyReplaceFailure {
+function notFound(body: string, oldString: string, wording: FuzzyWording): FuzzyReplaceFailure {
   const candidates = closestRegions(body, oldString).map((region) => formatRegion(body, region))
   const lead =
     'old_string was not found in the file, not even ignoring indentation, whitespace runs, quote/dash style, ' +
@@ -106,7 +123,7 @@ function notFound(body: string, oldString: string): FuzzyReplaceFailure {
   const closest = candidates.length > 0
     ? `\nClosest regions (not edited; similar is not equal):\n${candidates.join('\n---\n')}\n`
     : '\nNothing in the file resembles old_string. '
-  return failure('not_found', `${lead}${closest}${RETRY_HINT}`, candidates)
+  return failure('not_found', `${lead}${closest}${retryHint(wording)}`, candidates)
 }
 
 function ambiguous(body: string, found: Found): FuzzyReplaceFailure {
@@ -126,7 +143,8 @@ export function fuzzyReplace(
   content: string,
   oldString: string,
   newString: string,
-  replaceAll = false
+  replaceAll = false,
+  wording: FuzzyWording = SKILL_WORDING
 ): FuzzyReplaceResult | FuzzyReplaceFailure {
   const document = openDocument(content)
   let oldText = adopt(document, oldString)
@@ -135,11 +153,11 @@ export function fuzzyReplace(
     return failure(
       'empty_old',
       'old_string is empty or only whitespace, so it cannot say what to replace. Put the exact current text ' +
-        'to change in old_string (copy it from skill_view).'
+        `to change in old_string (copy it from ${wording.reader}).`
     )
   }
   if (oldText === newText) {
-    return failure('identical', 'old_string and new_string are identical, so the patch would change nothing. Put the new text in new_string.')
+    return failure('identical', `old_string and new_string are identical, so the ${wording.change} would change nothing. Put the new text in new_string.`)
   }
   const body = document.body
   let found = findEquivalent(body, oldText)
@@ -155,7 +173,7 @@ export function fuzzyReplace(
     if (isAlreadyApplied(body, oldText, newText)) {
       return { ok: true, content, replacements: 0, strategy: 'already_applied', alreadyApplied: true }
     }
-    return notFound(body, oldText)
+    return notFound(body, oldText, wording)
   }
   if (found.spans.length > 1 && !replaceAll) return ambiguous(body, found)
 
@@ -168,7 +186,7 @@ export function fuzzyReplace(
         'escape_drift',
         `Escape-drift detected: old_string and new_string contain the literal sequence ${drift} but the matched ` +
           'text in the file does not. A quote picked up a spurious backslash in transport; writing it would put ' +
-          `backslashes into the skill. Send old_string and new_string again without backslash-escaping ${drift[1]} characters.`
+          `backslashes into the ${wording.subject}. Send old_string and new_string again without backslash-escaping ${drift[1]} characters.`
       )
     }
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { fuzzyReplace } from '../../skills/fuzzy-replace'
+import { fuzzyReplace, type FuzzyWording } from '../../skills/fuzzy-replace'
 import { defineTool, type ToolDef } from '../types'
 import { diffStats, unifiedDiff } from './approval'
 import { notFoundMessage, statOrNull } from './fs-info'
@@ -10,15 +10,8 @@ import { approveAndWrite, readCurrent } from './write-file'
 /** The diff handed back to the model so it can check the edit without reading the file again. */
 const RESULT_DIFF_CHARS = 4_000
 
-/** fuzzyReplace speaks to skill_manage; point its retry advice at the workspace tools instead. */
-function forWorkspaceFiles(message: string): string {
-  return message
-    .replaceAll('Re-read the skill with skill_view', 'Re-read the file with read_file')
-    .replaceAll('skill_view', 'read_file')
-    .replaceAll('into the skill', 'into the file')
-    .replaceAll('send the patch again', 'call edit_file again')
-    .replaceAll('the patch would change nothing', 'the edit would change nothing')
-}
+/** fuzzyReplace's retry advice, pointed at the workspace tools. */
+const FILE_WORDING: FuzzyWording = { subject: 'file', reader: 'read_file', retry: 'call edit_file again', change: 'edit' }
 
 const editFileSchema = z.object({
   path: z.string().min(1).describe('File to edit: relative to the workspace folder, absolute, or starting with ~.'),
@@ -55,9 +48,9 @@ export function createEditFileTool(env: WorkspaceEnv): ToolDef<typeof editFileSc
         }
       }
 
-      const replaced = fuzzyReplace(before.text, args.old_string, args.new_string, args.replace_all ?? false)
+      const replaced = fuzzyReplace(before.text, args.old_string, args.new_string, args.replace_all ?? false, FILE_WORDING)
       if (!replaced.ok) {
-        return { success: false, code: replaced.code, error: forWorkspaceFiles(replaced.error), ...(replaced.candidates.length > 0 ? { candidates: replaced.candidates } : {}) }
+        return { success: false, code: replaced.code, error: replaced.error, ...(replaced.candidates.length > 0 ? { candidates: replaced.candidates } : {}) }
       }
       if (replaced.alreadyApplied || replaced.content === before.text) {
         return {
