@@ -9,12 +9,8 @@
  *   session is reopened on the same id, so `AgentSession.open` recomputes the prompt from the current
  *   memory and skills, as an agent without a frozen snapshot would. Nothing else differs.
  *
- * For each run: `serverShare` = Σ cached_tokens / Σ prompt_tokens as the scripted server reports them.
- * That server serialises messages first and the tool list last, so once the conversation grows by one
- * message the ~3,600-token tool list is never counted as cached. Real providers put tool definitions
- * before the messages (OpenAI renders them into the system prefix; Anthropic caches tools → system →
- * messages), so `toolsFirstShare` re-measures the same recorded requests with the tool list first,
- * using the server's own longest-common-prefix rule.
+ * For each run: `cachedShare` = Σ cached_tokens / Σ prompt_tokens as the scripted server reports them
+ * (the longest prefix a request shares with any earlier one, tools first, as provider caches see it).
  *
  *   npx tsx test/bench/cache.ts
  */
@@ -25,7 +21,6 @@ import type { AgentSession } from '../../electron/core/agent/agent-session'
 import { createAgentSession } from '../../electron/core/agent/create-agent'
 import { CairnCore } from '../../electron/core/cairn'
 import { startScriptedServer, type ScriptedReply, type ScriptedServer } from '../scripted-provider'
-import { PromptCache } from '../scripted-provider/usage'
 
 type Mode = 'frozen' | 'rebuiltEachTurn'
 
@@ -104,10 +99,9 @@ interface RunFigures {
   requests: number
   promptTokens: number
   cachedTokens: number
-  serverShare: number
-  toolsFirstShare: number
-  /** Prompt tokens a provider would bill at the full price (tools-first measure). */
-  toolsFirstUncachedTokens: number
+  cachedShare: number
+  /** Prompt tokens a provider would bill at the full price. */
+  uncachedTokens: number
   systemPromptVersions: number
   firstPromptTokens: number
   lastPromptTokens: number
@@ -155,14 +149,6 @@ async function runSession(mode: Mode): Promise<RunFigures> {
     }
 
     const requests = server.chatRequests()
-    const toolsFirst = new PromptCache()
-    let toolsFirstPrompt = 0
-    let toolsFirstCached = 0
-    for (const request of requests) {
-      const measure = toolsFirst.measure(JSON.stringify(request.body.tools ?? []) + JSON.stringify(request.body.messages))
-      toolsFirstPrompt += measure.promptTokens
-      toolsFirstCached += measure.cachedTokens
-    }
     const systemPrompts = new Set(requests.map((request) => JSON.stringify(request.body.messages[0])))
     const firstUsage = Math.ceil((JSON.stringify(requests[0].body.messages) + JSON.stringify(requests[0].body.tools)).length / 4)
     const last = requests.at(-1)!
@@ -170,9 +156,8 @@ async function runSession(mode: Mode): Promise<RunFigures> {
       requests: requests.length,
       promptTokens,
       cachedTokens,
-      serverShare: round(cachedTokens / promptTokens),
-      toolsFirstShare: round(toolsFirstCached / toolsFirstPrompt),
-      toolsFirstUncachedTokens: toolsFirstPrompt - toolsFirstCached,
+      cachedShare: round(cachedTokens / promptTokens),
+      uncachedTokens: promptTokens - cachedTokens,
       systemPromptVersions: systemPrompts.size,
       firstPromptTokens: firstUsage,
       lastPromptTokens: Math.ceil((JSON.stringify(last.body.messages) + JSON.stringify(last.body.tools)).length / 4)
