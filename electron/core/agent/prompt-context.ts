@@ -35,6 +35,7 @@ export function composeSystemPrompt(core: CairnCore, toolNames: ReadonlySet<stri
     toolNames,
     memoryBlock: config.memory.enabled ? snapshot.memory : null,
     userBlock: config.memory.userProfileEnabled ? snapshot.user : null,
+    memoryTargets: { memory: config.memory.enabled, user: config.memory.userProfileEnabled },
     skillsIndex: index.text,
     environment: {
       os: describeOS(),

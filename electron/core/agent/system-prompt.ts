@@ -4,6 +4,8 @@ export interface SystemPromptInput {
   /** The frozen memory blocks (null when empty or disabled). */
   memoryBlock: string | null
   userBlock: string | null
+  /** Which memory stores are switched on (config memory.enabled / memory.userProfileEnabled). */
+  memoryTargets?: { memory: boolean; user: boolean }
   /** Rendered skills index (empty when there are no skills or no skill tools). */
   skillsIndex: string
   environment: { os: string; date: string; workspace: string }
@@ -14,13 +16,19 @@ You help with real work on the user's computer: answer questions, read and edit 
 and look things up. Be direct and concise; say plainly when you are unsure or something failed.`
 
 /** Mentions session_search and skills only when the session has them: guidance for a missing tool misleads. */
-function memoryGuidance(has: (name: string) => boolean): string {
+function memoryGuidance(has: (name: string) => boolean, targets: { memory: boolean; user: boolean }): string {
   const history = has('session_search') ? ': past conversations are searchable with session_search' : ''
   const procedures = has('skill_view') || has('skill_manage') ? '\nProcedures belong in skills, not memory.' : ''
+  const stores = [
+    targets.memory ? 'MEMORY (your notes about the environment and what you learned)' : null,
+    targets.user ? 'USER PROFILE (who the user is, their preferences and how they like to work)' : null
+  ].filter(Boolean)
+  const intro =
+    stores.length === 2
+      ? `You have two small persistent memories, shown below as they were when this session started:\n${stores.join(' and ')}.`
+      : `You have one small persistent memory, shown below as it was when this session started: ${stores[0]}.`
   return `## Memory
-You have two small persistent memories, shown below as they were when this session started:
-MEMORY (your notes about the environment and what you learned) and USER PROFILE (who the user is,
-their preferences and how they like to work). Save durable facts with the memory tool as declarative
+${intro} Save durable facts with the memory tool as declarative
 statements ("User prefers concise answers", not "Always answer concisely"). Save preferences and
 corrections when the user states them. Do not save task progress, todo state, one-off details or
 anything that will be stale within a week${history}.${procedures} The snapshot below does not change during the session:
@@ -57,7 +65,7 @@ const WORKSPACE_TOOLS = ['read_file', 'write_file', 'edit_file', 'list_dir', 'se
 export function buildSystemPrompt(input: SystemPromptInput): string {
   const has = (name: string) => input.toolNames.has(name)
   const sections: string[] = [IDENTITY]
-  if (has('memory')) sections.push(memoryGuidance(has))
+  if (has('memory')) sections.push(memoryGuidance(has, input.memoryTargets ?? { memory: true, user: true }))
   if (has('skill_manage')) sections.push(SKILLS_GUIDANCE)
   else if (has('skill_view')) sections.push(SKILLS_VIEW_ONLY_GUIDANCE)
   if (has('session_search')) sections.push(SESSION_SEARCH_GUIDANCE)

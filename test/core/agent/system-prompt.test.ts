@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest'
+import { buildSystemPrompt, type SystemPromptInput } from '../../../electron/core/agent/system-prompt'
+
+const base: SystemPromptInput = {
+  toolNames: new Set(['memory', 'skill_view', 'skill_manage', 'session_search']),
+  memoryBlock: null,
+  userBlock: null,
+  skillsIndex: '',
+  environment: { os: 'Linux 6.1', date: 'Sunday, 2026-11-29', workspace: '/home/ada/project' }
+}
+
+describe('system prompt', () => {
+  it('describes only the memory stores that are switched on', () => {
+    const both = buildSystemPrompt(base)
+    expect(both).toContain('two small persistent memories')
+    const userOnly = buildSystemPrompt({ ...base, memoryTargets: { memory: false, user: true } })
+    expect(userOnly).toContain('one small persistent memory, shown below as it was when this session started: USER PROFILE')
+    expect(userOnly).not.toContain('MEMORY (your notes')
+  })
+
+  it('is a pure function of its input (the session sends it byte for byte)', () => {
+    expect(buildSystemPrompt(base)).toBe(buildSystemPrompt({ ...base, toolNames: new Set(base.toolNames) }))
+  })
+})
