@@ -4,6 +4,9 @@ import react from '@vitejs/plugin-react'
 
 // The package stays CommonJS so the sandboxed preload can be a CJS bundle (toolchain.md §2).
 export default defineConfig({
+  // Main: everything in `dependencies` stays external (shipped in node_modules); the review worker is
+  // a standalone chunk via `?modulePath` (electron/main/review/utility-spawner.ts), never a second
+  // input, so it cannot end up requiring the main entry (toolchain.md §2).
   main: {
     build: {
       rollupOptions: {
@@ -12,9 +15,13 @@ export default defineConfig({
       }
     }
   },
+  // Preload: one CJS file that only requires 'electron' (sandboxed preloads cannot load ESM or other modules).
   preload: {
     build: {
-      rollupOptions: { input: { index: resolve(__dirname, 'electron/preload/index.ts') } }
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'electron/preload/index.ts') },
+        output: { format: 'cjs' }
+      }
     }
   },
   renderer: {
@@ -22,7 +29,7 @@ export default defineConfig({
     plugins: [react()],
     build: {
       rollupOptions: {
-        input: { index: resolve(__dirname, 'renderer/index.html') }
+        input: { index: resolve(__dirname, 'renderer/index.html'), quick: resolve(__dirname, 'renderer/quick.html') }
       }
     }
   }

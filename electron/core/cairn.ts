@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import type { RevertResult } from '../../shared/ledger'
-import { ConfigStore } from './config/config-store'
+import { ConfigStore, type SettingsStore } from './config/config-store'
 import { openStateDb, type StateDb } from './db/state-db'
 import { ensureHome, expandTilde, type HomePaths } from './home'
 import { Ledger } from './learning/ledger'
@@ -17,6 +17,8 @@ export interface OpenCoreOptions {
   nativeBinding?: string
   /** Watch skill folders for outside edits (the app and long-running processes; not one-shot CLI calls). */
   watchSkills?: boolean
+  /** Settings backend; defaults to a {@link ConfigStore} on `config.json` (the app injects its electron-store). */
+  settings?: SettingsStore
 }
 
 /**
@@ -25,16 +27,19 @@ export interface OpenCoreOptions {
  */
 export class CairnCore {
   readonly paths: HomePaths
-  readonly config: ConfigStore
+  readonly config: SettingsStore
   readonly db: StateDb
   readonly ledger: Ledger
   readonly memory: MemoryStore
   readonly skills: SkillStore
   readonly sessions: SessionStore
+  /** The better-sqlite3 binary this core opened state.db with (the review worker opens it the same way). */
+  readonly nativeBinding: string | undefined
 
   private constructor(options: OpenCoreOptions) {
     this.paths = ensureHome(options.home)
-    this.config = new ConfigStore(this.paths.configFile)
+    this.nativeBinding = options.nativeBinding
+    this.config = options.settings ?? new ConfigStore(this.paths.configFile)
     const config = this.config.get()
     this.db = openStateDb(this.paths.stateDb, { nativeBinding: options.nativeBinding })
     this.ledger = new Ledger(this.db)

@@ -42,7 +42,7 @@ export interface ReviewHostOptions {
    * Workers finish on their own if this process exits first (the one-shot CLI): see {@link ReviewHost.release}.
    */
   detached?: boolean
-  /** better-sqlite3 binary the worker's runtime needs (the Electron app's own build). */
+  /** better-sqlite3 binary the worker's runtime needs; default: the one the host's core opened with. */
   nativeBinding?: string
 }
 
@@ -99,6 +99,10 @@ export class ReviewHost {
   constructor(private readonly options: ReviewHostOptions) {
     this.runs = new ReviewRuns(options.core.db)
     this.limits = { killGraceMs: 5_000, stopGraceMs: 1_000, maxConsecutiveFailures: 3, ...options.limits }
+  }
+
+  private get nativeBinding(): string | undefined {
+    return this.options.nativeBinding ?? this.options.core.nativeBinding
   }
 
   get paused(): boolean {
@@ -282,7 +286,7 @@ export class ReviewHost {
       limits: { maxIterations, timeoutMs },
       allowSkillCreation,
       detached: this.options.detached ?? false,
-      ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {})
+      ...(this.nativeBinding ? { nativeBinding: this.nativeBinding } : {})
     }
   }
 

@@ -1,0 +1,189 @@
+import { join } from 'node:path'
+import { app, dialog, globalShortcut, session } from 'electron'
+import appIcon from '../../resources/icon.png?asset'
+import trayIcon from '../../resources/tray.png?asset'
+import trayTemplateIcon from '../../resources/trayTemplate.png?asset'
+import { IpcError } from '../../shared/ipc/define'
+import { CairnApp } from '../core/app/cairn-app'
+import { CairnCore } from '../core/cairn'
+import { resolveHome } from '../core/home'
+import { installIpcBridge } from './ipc/bridge'
+import { log } from './log'
+import { resolveNativeBinding } from './native'
+import { utilityReviewSpawner } from './review/utility-spawner'
+import { openElectronSettings } from './settings/open-settings'
+import { electronKeyring } from './settings/os-keyring'
+import { KeyringSecretStore } from './settings/secrets'
+import { QuickPromptShortcut } from './shell/shortcut'
+import { CairnTray } from './shell/tray'
+import { appOrigin } from './windows/app-origin'
+import { AppWindows } from './windows/app-windows'
+import { hardenSession, openExternalSafely } from './windows/hardening'
+
+/** Everything started for one run of the app, and how to stop it. */
+export interface RunningShell {
+  windows: AppWindows
+  stop(): Promise<void>
+}
+
+/** Quitting never waits longer than this for the core to close (a review worker gets its own grace). */
+const STOP_BUDGET_MS = 15_000
+
+/**
+ * Opens the data home and wires the Electron-free core into windows, IPC, tray and shortcut.
+ * Runs after `app.whenReady()`. Each step registers its undo, so a failure half-way (or quitting)
+ * closes exactly what was opened, in reverse order.
+ */
+export async function openShell(): Promise<RunningShell> {
+  const undo: Array<[string, () => unknown]> = []
+  const stop = async () => {
+    for (const [name, step] of undo.splice(0).reverse()) {
+      try {
+        await step()
+      } catch (error) {
+        log.error(`while closing (${name})`, error)
+      }
+    }
+  }
+  try {
+    return { ...(await start(undo)), stop }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
+
+async function start(undo: Array<[string, () => unknown]>): Promise<Omit<RunningShell, 'stop'>> {
+  const home = resolveHome(null, process.env)
+  const settings = openElectronSettings(home)
+  undo.push(['settings', () => settings.close()])
+
+  const native = resolveNativeBinding({ packaged: app.isPackaged, appPath: app.getAppPath(), electronVersion: process.versions.electron, env: process.env })
+  if (!native.ok) throw new Error(native.message)
+  const core = await CairnCore.open({ home, nativeBinding: native.path, watchSkills: true, settings })
+  undo.push(['core', () => core.close()])
+
+  const origin = appOrigin(join(__dirname, '..', 'renderer'))
+  const windows = new AppWindows({
+    origin,
+    preload: join(__dirname, '..', 'preload', 'index.js'),
+    stateFile: join(app.getPath('userData'), 'window-state.json'),
+    icon: process.platform === 'linux' ? appIcon : undefined
+  })
+  undo.push(['windows', () => windows.prepareToQuit()])
+
+  const cairn = new CairnApp({
+    core,
+    spawnWorker: utilityReviewSpawner(),
+    secrets: new KeyringSecretStore(join(home, 'secrets.json'), electronKeyring(), { onProblem: (message) => log.warn(message) }),
+    platform: {
+      mode: 'desktop',
+      openMain: (sessionId) => windows.openMain(sessionId),
+      hideQuick: () => windows.hideQuick(),
+      openExternal: async (url) => {
+        if (!(await openExternalSafely(url))) throw new IpcError('VALIDATION_FAILED', 'Only https:// links open in the browser.')
+      }
+    },
+    version: app.getVersion()
+  })
+  undo.push(['app', () => cairn.close()])
+
+  hardenSession(session.defaultSession, origin)
+  const stopBridge = installIpcBridge({
+    app: cairn,
+    origin,
+    windowKind: (id) => windows.kindOf(id),
+    broadcast: (name, payload) => windows.broadcast(name, payload)
+  })
+  undo.push(['ipc', stopBridge])
+  windows.start()
+
+  const shortcut = new QuickPromptShortcut(globalShortcut, () => windows.toggleQuick())
+  undo.push(['shortcut', () => shortcut.dispose()])
+  const applyShortcut = (accelerator: string) => {
+    const status = shortcut.apply(accelerator)
+    if (status.problem) log.warn(status.problem)
+  }
+  applyShortcut(core.config.get().ui.shortcut)
+
+  const tray = new CairnTray({
+    app: cairn,
+    windows,
+    icon: process.platform === 'darwin' ? trayTemplateIcon : trayIcon,
+    template: process.platform === 'darwin',
+    shortcut: () => shortcut.current(),
+    quit: () => app.quit()
+  })
+  windows.keepRunningInTray = tray.start()
+  undo.push(['tray', () => tray.destroy()])
+
+  // The CLI or an editor changed config.json: tell the windows (our own updates announce themselves).
+  undo.push(['settings watch', settings.onChange((config) => cairn.emit('settings.changed', { config }))])
+  undo.push(['settings problems', settings.onProblem((message) => log.warn(`${message} Cairn keeps using the settings it had.`))])
+  undo.push([
+    'settings events',
+    cairn.events.on((event) => {
+      if (event.name === 'settings.changed') applyShortcut(event.payload.config.ui.shortcut)
+    })
+  ])
+  return { windows }
+}
+
+/**
+ * The app's life: one instance, start when ready, a clear dialog when startup fails, and an orderly
+ * stop on quit (shortcuts, tray, IPC, review worker, core) before Electron exits.
+ */
+export function runCairn(): void {
+  if (!app.requestSingleInstanceLock()) {
+    app.quit()
+    return
+  }
+  if (process.platform === 'win32') app.setAppUserModelId('app.cairn.desktop')
+  let shell: RunningShell | null = null
+  let phase: 'starting' | 'running' | 'stopping' | 'stopped' = 'starting'
+
+  app.on('second-instance', () => shell?.windows.showMain())
+  app.on('activate', () => shell?.windows.showMain())
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin' && !shell?.windows.keepRunningInTray) app.quit()
+  })
+  app.on('before-quit', (event) => {
+    shell?.windows.prepareToQuit()
+    if (phase === 'stopped' || !shell) return
+    event.preventDefault()
+    if (phase === 'stopping') return
+    phase = 'stopping'
+    const running = shell
+    void withBudget(running.stop(), STOP_BUDGET_MS).finally(() => {
+      phase = 'stopped'
+      app.quit()
+    })
+  })
+  app.on('will-quit', () => globalShortcut.unregisterAll())
+
+  void app
+    .whenReady()
+    .then(openShell)
+    .then((started) => {
+      shell = started
+      phase = 'running'
+    })
+    .catch((error: unknown) => {
+      phase = 'stopped'
+      const message = error instanceof Error ? error.message : String(error)
+      log.error(`could not start: ${message}`)
+      dialog.showErrorBox('Cairn cannot start', message)
+      app.exit(1)
+    })
+}
+
+function withBudget(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      log.warn(`closing took longer than ${ms / 1000} s; quitting anyway`)
+      resolve()
+    }, ms)
+  })
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer))
+}

@@ -1,0 +1,56 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { REVIEW_PROTOCOL, REVIEW_PROTOCOL_VERSION, type HostMessage } from '../../../shared/review-protocol'
+import { CairnCore } from '../../../electron/core/cairn'
+import { ReviewHost } from '../../../electron/core/learning/review-host'
+import type { WorkerHandle } from '../../../electron/core/learning/spawn-worker'
+
+let core: CairnCore
+beforeEach(async () => {
+  core = await CairnCore.open({ home: mkdtempSync(join(tmpdir(), 'cairn-start-')) })
+})
+afterEach(async () => {
+  await core.close()
+})
+
+/** A worker that only says `ready` and records what it is sent (no process needed to check the frame). */
+function recordingWorker(sent: HostMessage[]): WorkerHandle {
+  let onMessage: (m: unknown) => void = () => {}
+  const handle: WorkerHandle = {
+    pid: 4242,
+    send: (message) => void sent.push(message),
+    onMessage: (cb) => {
+      onMessage = cb
+      queueMicrotask(() => onMessage({ protocol: REVIEW_PROTOCOL, version: REVIEW_PROTOCOL_VERSION, reviewId: '', type: 'ready', pid: 4242 }))
+    },
+    onExit: () => {},
+    kill: () => {}
+  }
+  return handle
+}
+
+describe('the start message', () => {
+  it('carries the key, the detached flag and the SQLite binary, and nothing secret goes elsewhere', async () => {
+    const sent: HostMessage[] = []
+    const host = new ReviewHost({
+      core,
+      spawn: () => recordingWorker(sent),
+      provider: () => ({ preset: 'custom', baseURL: 'http://127.0.0.1:1/v1', model: 'm', apiKey: 'sk-start', requestTimeoutMs: 1000, maxRetries: 0 }),
+      detached: true,
+      nativeBinding: '/opt/cairn/better_sqlite3.node'
+    })
+    host.enqueue({ sessionId: null, kinds: ['memory'], reasons: ['test'], messages: [], skillsUsed: [] })
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    const start = sent.find((m) => m.type === 'start')
+    expect(start).toMatchObject({
+      type: 'start',
+      home: core.paths.root,
+      provider: { apiKey: 'sk-start' },
+      detached: true,
+      nativeBinding: '/opt/cairn/better_sqlite3.node'
+    })
+    await host.close()
+  })
+})
