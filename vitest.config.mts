@@ -18,7 +18,8 @@ export default defineConfig({
         test: {
           name: 'renderer',
           environment: 'happy-dom',
-          include: ['test/renderer/**/*.test.{ts,tsx}']
+          include: ['test/renderer/**/*.test.{ts,tsx}'],
+          setupFiles: ['test/renderer/setup.ts']
         }
       }
     ]

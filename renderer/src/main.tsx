@@ -1,7 +1,5 @@
-import { createRoot } from 'react-dom/client'
+import './styles/index.css'
+import { App } from './app/App'
+import { boot } from './app/boot'
 
-function App(): React.JSX.Element {
-  return <main><h1>Cairn</h1><p>The desktop shell arrives in a later issue.</p></main>
-}
-
-createRoot(document.getElementById('root')!).render(<App />)
+boot('main', <App />)

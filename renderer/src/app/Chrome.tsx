@@ -1,0 +1,80 @@
+import { useEffect } from 'react'
+import { resolveTheme, type UiStore } from '../stores/ui'
+import { Icon } from '../components/Icon'
+import { useApp, useT, useUi } from './context'
+
+/** Keeps `<html data-theme lang>` in step with the UI store and the OS theme. */
+export function applyTheme(ui: UiStore, root: HTMLElement = document.documentElement): () => void {
+  const media = typeof window.matchMedia === 'function' ? window.matchMedia('(prefers-color-scheme: dark)') : null
+  const paint = (): void => {
+    const { theme, language } = ui.getState()
+    root.dataset.theme = resolveTheme(theme, media?.matches ?? false)
+    root.lang = language
+  }
+  paint()
+  const unsubscribe = ui.subscribe(paint)
+  media?.addEventListener?.('change', paint)
+  return () => {
+    unsubscribe()
+    media?.removeEventListener?.('change', paint)
+  }
+}
+
+/** "Reconnecting…" while the browser-mode socket is down. */
+export function ConnectionBanner(): React.JSX.Element | null {
+  const t = useT()
+  const connection = useUi((s) => s.connection)
+  if (connection === 'open') return null
+  return (
+    <div className="connection-banner" role="status">
+      <span className="pulse-dot" />
+      {connection === 'connecting' ? t('connection.connecting') : t('connection.reconnecting')}
+    </div>
+  )
+}
+
+export function Toasts(): React.JSX.Element {
+  const t = useT()
+  const { ui } = useApp()
+  const toasts = useUi((s) => s.toasts)
+  return (
+    <div className="toasts" aria-live="polite">
+      {toasts.map((toast) => (
+        <div key={toast.id} className={`toast ${toast.tone}`} role={toast.tone === 'error' ? 'alert' : 'status'}>
+          <Icon name={toast.tone === 'learned' ? 'sparkle' : toast.tone === 'error' ? 'alert' : toast.tone === 'success' ? 'check' : 'info'} size={16} />
+          <span className="toast-text">{toast.text}</span>
+          {toast.action ? (
+            <button
+              type="button"
+              className="ghost-button small"
+              onClick={() => {
+                ui.getState().navigate(toast.action!.view)
+                ui.getState().dismissToast(toast.id)
+              }}
+            >
+              {toast.action.label}
+            </button>
+          ) : null}
+          <button type="button" className="icon-button small" aria-label={t('common.dismiss')} onClick={() => ui.getState().dismissToast(toast.id)}>
+            <Icon name="close" size={13} />
+          </button>
+        </div>
+      ))}
+    </div>
+  )
+}
+
+/** Window-wide keys: Ctrl/Cmd+K finds a conversation. */
+export function useGlobalKeys(): void {
+  const { ui } = useApp()
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent): void => {
+      if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k') {
+        event.preventDefault()
+        ui.getState().focusSearch()
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [ui])
+}

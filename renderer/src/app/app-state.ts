@@ -1,0 +1,46 @@
+import type { CairnClient } from '../ipc/client'
+import { createChatStore, type ChatStore } from '../stores/chat'
+import { createMemoryStore, type MemoryStore } from '../stores/memory'
+import { createSessionsStore, type SessionsStore } from '../stores/sessions'
+import { createSettingsStore, type SettingsStore } from '../stores/settings'
+import { createSkillsStore, type SkillsStore } from '../stores/skills'
+import type { FrameScheduler } from '../stores/stream-buffer'
+import { createTimelineStore, type TimelineStore } from '../stores/timeline'
+import { createUiStore, UI_STORAGE_KEY, type UiStore } from '../stores/ui'
+
+/** Everything a window holds: the client and one vanilla store per area (usable outside React). */
+export interface AppState {
+  client: CairnClient
+  chat: ChatStore
+  sessions: SessionsStore
+  timeline: TimelineStore
+  skills: SkillsStore
+  memory: MemoryStore
+  settings: SettingsStore
+  ui: UiStore
+}
+
+export interface AppStateOptions {
+  windowKind?: 'main' | 'quick'
+  frames?: FrameScheduler
+}
+
+export function createAppState(client: CairnClient, options: AppStateOptions = {}): AppState {
+  const sessions = createSessionsStore(client)
+  const chat = createChatStore({
+    client,
+    source: options.windowKind === 'quick' ? 'quick' : 'main',
+    frames: options.frames,
+    onSessionStarted: () => void sessions.getState().load()
+  })
+  return {
+    client,
+    chat,
+    sessions,
+    timeline: createTimelineStore(client),
+    skills: createSkillsStore(client),
+    memory: createMemoryStore(client),
+    settings: createSettingsStore(client),
+    ui: createUiStore(options.windowKind === 'quick' ? `${UI_STORAGE_KEY}.quick` : UI_STORAGE_KEY)
+  }
+}

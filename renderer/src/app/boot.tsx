@@ -1,0 +1,33 @@
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { createClient } from '../ipc/client'
+import { pickTransport, type WindowKind } from '../ipc/pick-transport'
+import { createUiStore } from '../stores/ui'
+import { MissingToken } from './App'
+import { createAppState, type AppState } from './app-state'
+import { applyTheme } from './Chrome'
+import { connectApp, loadInitial } from './connect'
+import { AppProvider } from './context'
+
+/** Starts a window: picks the transport, builds the stores, wires events, renders `root`. */
+export function boot(windowKind: WindowKind, root: React.ReactNode, onReady?: (app: AppState) => void): void {
+  const container = document.getElementById('root')
+  if (!container) throw new Error('The page has no #root element.')
+  const choice = pickTransport(window, windowKind)
+  if (choice.kind === 'missing-token') {
+    const ui = createUiStore()
+    applyTheme(ui)
+    createRoot(container).render(<MissingToken language={ui.getState().language} />)
+    return
+  }
+  const app = createAppState(createClient(choice.transport), { windowKind })
+  applyTheme(app.ui)
+  connectApp(app)
+  void loadInitial(app, { restore: windowKind === 'main' })
+  onReady?.(app)
+  createRoot(container).render(
+    <StrictMode>
+      <AppProvider app={app}>{root}</AppProvider>
+    </StrictMode>
+  )
+}

@@ -1,0 +1,148 @@
+import type { LedgerEntry } from '../../../shared/ledger'
+import { translator, type MessageKey } from '../i18n'
+import { familyOf } from '../stores/timeline'
+import { skillNameOf } from '../stores/skills'
+import type { AppState } from './app-state'
+
+const NOTHING_LEARNED = 'Nothing to save.'
+
+/**
+ * Routes main's events into the stores, and loads what every screen needs at start. Returns a
+ * function that unsubscribes everything (tests, hot reload).
+ */
+export function connectApp(app: AppState): () => void {
+  const { client, chat, sessions, timeline, skills, memory, settings, ui } = app
+  const t = () => translator(ui.getState().language)
+  let sessionsTimer: ReturnType<typeof setTimeout> | null = null
+  const reloadSessions = (): void => {
+    if (sessionsTimer) clearTimeout(sessionsTimer)
+    sessionsTimer = setTimeout(() => {
+      sessionsTimer = null
+      void sessions.getState().load()
+    }, 100)
+  }
+  let lastStatus = client.status()
+
+  const offs = [
+    client.on('chat.event', (event) => chat.getState().handleEvent(event)),
+    client.on('chat.status', ({ sessionId, running }) => sessions.getState().setRunning(sessionId, running)),
+    client.on('sessions.changed', () => reloadSessions()),
+    client.on('review.event', (event) => {
+      chat.getState().handleReview(event)
+      if (event.type === 'review_finished') {
+        timeline.getState().invalidate()
+        const summary = event.outcome.summary.trim()
+        if (summary && summary !== NOTHING_LEARNED) {
+          ui.getState().toast({ tone: 'learned', text: t()('toast.learned', { summary }), action: { label: t()('toast.viewTimeline'), view: 'timeline' } })
+        }
+      }
+      if (event.type === 'reviews_paused') ui.getState().toast({ tone: 'error', text: t()('toast.reviewsPaused') }, 10_000)
+      if (event.type !== 'review_progress' && event.type !== 'review_action') void settings.getState().loadLearning()
+    }),
+    client.on('ledger.changed', ({ entry }) => {
+      timeline.getState().invalidate()
+      if (familyOf(entry.kind) === 'memory') {
+        if (memory.getState().loaded) void memory.getState().load()
+      } else if (skills.getState().loaded) skills.getState().changed(skillNameOf(entry))
+      // The review announces its own changes in one line when it finishes; the chatting agent's are announced here.
+      if (entry.source === 'agent') ui.getState().toast({ tone: 'learned', text: agentToast(entry, t()), action: { label: t()('toast.viewTimeline'), view: 'timeline' } })
+    }),
+    client.on('skills.changed', ({ name }) => {
+      if (skills.getState().loaded) skills.getState().changed(name)
+    }),
+    client.on('memory.changed', () => {
+      if (memory.getState().loaded) void memory.getState().load()
+    }),
+    client.on('settings.changed', ({ config }) => {
+      settings.getState().configChanged(config)
+      ui.getState().setTheme(config.ui.theme)
+      ui.getState().setLanguage(config.ui.language)
+    }),
+    client.on('app.navigate', ({ view, sessionId, ledgerId }) => {
+      ui.getState().navigate(view)
+      if (view === 'chat' && sessionId) void chat.getState().openSession(sessionId)
+      if (view === 'timeline') void timeline.getState().load()
+      if (view === 'skills' && ledgerId !== undefined) void openLedgerEntry(app, ledgerId)
+    }),
+    client.onStatus((status) => {
+      ui.getState().setConnection(status)
+      // Back after a drop: events were missed, so reload what is on screen.
+      if (status === 'open' && lastStatus !== 'open') void refreshAll(app)
+      lastStatus = status
+    })
+  ]
+  ui.getState().setConnection(client.status())
+  offs.push(chat.subscribe((state, previous) => {
+    if (state.sessionId !== previous.sessionId) ui.getState().setLastSession(state.sessionId)
+  }))
+
+  return () => {
+    for (const off of offs) off()
+    if (sessionsTimer) clearTimeout(sessionsTimer)
+  }
+}
+
+/**
+ * First load: settings (theme and language come from config.json), app info, conversations, and the
+ * conversation that was open before a reload (re-attached if a turn is still running).
+ */
+export async function loadInitial(app: AppState, options: { restore?: boolean } = {}): Promise<void> {
+  const { settings, sessions, ui, chat } = app
+  await Promise.all([
+    settings
+      .getState()
+      .load()
+      .then(() => {
+        const config = settings.getState().view?.config
+        if (config) {
+          ui.getState().setTheme(config.ui.theme)
+          ui.getState().setLanguage(config.ui.language)
+        }
+      }),
+    settings.getState().loadInfo(),
+    settings.getState().loadLearning(),
+    sessions
+      .getState()
+      .load()
+      .then(() => {
+        if (!options.restore) return
+        const last = ui.getState().lastSessionId
+        if (last && chat.getState().sessionId === null && sessions.getState().list.some((s) => s.id === last)) void chat.getState().openSession(last)
+      })
+  ])
+}
+
+async function refreshAll(app: AppState): Promise<void> {
+  await Promise.all([
+    loadInitial(app),
+    app.chat.getState().refresh(),
+    app.timeline.getState().loaded ? app.timeline.getState().load() : null,
+    app.memory.getState().loaded ? app.memory.getState().load() : null,
+    app.skills.getState().loaded ? app.skills.getState().load() : null
+  ])
+}
+
+/** Opens the skill a ledger row belongs to, with that row's diff (timeline → skills). */
+export async function openLedgerEntry(app: AppState, ledgerId: number): Promise<void> {
+  try {
+    const entry = await app.client.request('timeline.get', { id: ledgerId })
+    const name = skillNameOf(entry)
+    if (!name) return
+    app.ui.getState().navigate('skills')
+    await app.skills.getState().select(name, { ledgerId })
+  } catch {
+    // The row is gone; stay where we are.
+  }
+}
+
+const kindToast: Record<string, MessageKey> = {
+  'memory.add': 'toast.agent.memoryAdd',
+  'memory.replace': 'toast.agent.memoryReplace',
+  'memory.remove': 'toast.agent.memoryRemove'
+}
+
+function agentToast(entry: LedgerEntry, t: ReturnType<typeof translator>): string {
+  const key = kindToast[entry.kind]
+  if (key) return t(key)
+  return t('toast.agent.skill', { name: skillNameOf(entry) ?? entry.target })
+}

@@ -1,0 +1,61 @@
+import { useApp, useT } from '../../app/context'
+import { Icon } from '../../components/Icon'
+import type { ApprovalRequest } from '../../stores/chat-events'
+
+/** Cairn wants to run a command or write a file: show exactly what, and let the user decide. */
+export function ApprovalCard({ request }: { request: ApprovalRequest }): React.JSX.Element {
+  const t = useT()
+  const { chat } = useApp()
+  const decide = (decision: Parameters<ReturnType<typeof chat.getState>['approve']>[1]) => void chat.getState().approve(request.requestId, decision)
+  const disabled = Boolean(request.submitting)
+  return (
+    <section className="approval" aria-label={t('approval.title')}>
+      <header className="approval-head">
+        <Icon name="alert" size={16} />
+        <span>{request.kind === 'command' ? t('approval.command') : t('approval.write')}</span>
+        <span className="approval-tool">{request.tool}</span>
+      </header>
+      <p className="approval-summary">{request.summary}</p>
+      {request.command ? (
+        <div className="approval-detail">
+          <pre className="plain-code">{request.command}</pre>
+          {request.cwd && !request.summary.includes(request.cwd) ? <div className="approval-cwd">{t('approval.in', { cwd: request.cwd })}</div> : null}
+        </div>
+      ) : null}
+      {request.path ? <div className="approval-path">{request.path}</div> : null}
+      {request.preview && request.preview !== request.command ? <pre className={`plain-code approval-preview${looksLikeDiff(request.preview) ? ' diff-text' : ''}`}>{previewLines(request.preview)}</pre> : null}
+      <div className="approval-actions">
+        <button type="button" className="primary-button" disabled={disabled} onClick={() => decide({ allow: true, remember: 'once' })}>
+          {t('approval.allowOnce')}
+        </button>
+        <button type="button" className="secondary-button" disabled={disabled} onClick={() => decide({ allow: true, remember: 'session' })}>
+          {t('approval.allowSession')}
+        </button>
+        {request.kind === 'command' && request.prefix ? (
+          <button type="button" className="secondary-button" disabled={disabled} onClick={() => decide({ allow: true, remember: 'prefix', prefix: request.prefix })}>
+            {t('approval.allowPrefix', { prefix: request.prefix })}
+          </button>
+        ) : null}
+        <span className="spacer" />
+        <button type="button" className="danger-button" disabled={disabled} onClick={() => decide({ allow: false })}>
+          {t('approval.deny')}
+        </button>
+      </div>
+    </section>
+  )
+}
+
+function looksLikeDiff(text: string): boolean {
+  return /^(---|\+\+\+|@@) /m.test(text)
+}
+
+/** Diff previews get a line each, coloured by their first character (as elements, not HTML). */
+function previewLines(text: string): React.ReactNode {
+  if (!looksLikeDiff(text)) return text
+  return text.split('\n').map((line, index) => (
+    <span key={index} className={line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : line.startsWith('@@') ? 'hunk' : undefined}>
+      {line}
+      {'\n'}
+    </span>
+  ))
+}

@@ -1,0 +1,114 @@
+import { useState } from 'react'
+import { useApp, useChat, useSessions, useT } from '../../app/context'
+import { Dialog } from '../../components/Dialog'
+import { Icon } from '../../components/Icon'
+import { errorMessage } from '../../ipc/client'
+
+/** Title of the open conversation, with rename, "learn from this now" and delete. */
+export function ChatHeader(): React.JSX.Element {
+  const t = useT()
+  const { chat, sessions, ui, client } = useApp()
+  const sessionId = useChat((s) => s.sessionId)
+  const title = useChat((s) => s.title)
+  const running = useChat((s) => s.running)
+  // Main names a new conversation when its first turn starts; the list has it before this window reloads it.
+  const listed = useSessions((s) => (sessionId ? (s.list.find((item) => item.id === sessionId)?.title ?? null) : null))
+  const [editing, setEditing] = useState<string | null>(null)
+  const [confirmDelete, setConfirmDelete] = useState(false)
+  const [problem, setProblem] = useState<string | null>(null)
+
+  const shown = sessionId ? title || listed || t('chat.untitled') : t('chat.newConversation')
+
+  const saveTitle = async (): Promise<void> => {
+    const next = editing?.trim()
+    setEditing(null)
+    if (!sessionId || !next || next === title) return
+    try {
+      await sessions.getState().rename(sessionId, next)
+      chat.setState({ title: next })
+    } catch (error) {
+      setProblem(errorMessage(error))
+    }
+  }
+
+  const reviewNow = async (): Promise<void> => {
+    if (!sessionId) return
+    try {
+      await client.request('learning.reviewNow', { sessionId })
+      ui.getState().toast({ tone: 'info', text: t('chat.reviewQueued') })
+    } catch (error) {
+      ui.getState().toast({ tone: 'error', text: errorMessage(error) })
+    }
+  }
+
+  const remove = async (): Promise<void> => {
+    if (!sessionId) return
+    setConfirmDelete(false)
+    try {
+      await sessions.getState().remove(sessionId)
+      chat.getState().newChat()
+    } catch (error) {
+      setProblem(errorMessage(error))
+    }
+  }
+
+  return (
+    <header className="pane-header">
+      {editing !== null ? (
+        <input
+          className="title-input"
+          value={editing}
+          autoFocus
+          aria-label={t('chat.renameLabel')}
+          onChange={(event) => setEditing(event.target.value)}
+          onBlur={() => void saveTitle()}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') void saveTitle()
+            if (event.key === 'Escape') {
+              event.stopPropagation()
+              setEditing(null)
+            }
+          }}
+        />
+      ) : (
+        <h1 className="pane-title" title={shown}>
+          {shown}
+        </h1>
+      )}
+      {problem ? <span className="header-problem" role="alert">{problem}</span> : null}
+      <div className="pane-actions">
+        {sessionId ? (
+          <>
+            <button type="button" className="icon-button" onClick={() => void reviewNow()} disabled={running} aria-label={t('chat.reviewNow')} title={t('chat.reviewNow')}>
+              <Icon name="sparkle" />
+            </button>
+            <button type="button" className="icon-button" onClick={() => setEditing(title ?? '')} aria-label={t('chat.rename')} title={t('chat.rename')}>
+              <Icon name="edit" />
+            </button>
+            <button type="button" className="icon-button" onClick={() => setConfirmDelete(true)} disabled={running} aria-label={t('chat.delete')} title={t('chat.delete')}>
+              <Icon name="trash" />
+            </button>
+          </>
+        ) : null}
+      </div>
+      {confirmDelete ? (
+        <Dialog
+          title={t('chat.deleteTitle')}
+          onClose={() => setConfirmDelete(false)}
+          actions={
+            <>
+              <button type="button" className="secondary-button" onClick={() => setConfirmDelete(false)} data-autofocus>
+                {t('common.cancel')}
+              </button>
+              <button type="button" className="danger-button" onClick={() => void remove()}>
+                {t('chat.delete')}
+              </button>
+            </>
+          }
+        >
+          <p>{t('chat.deleteBody', { title: shown })}</p>
+        </Dialog>
+      ) : null}
+    </header>
+  )
+}

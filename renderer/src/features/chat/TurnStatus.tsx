@@ -1,0 +1,64 @@
+import { useApp, useChat, useT } from '../../app/context'
+import { Icon } from '../../components/Icon'
+import { Notice } from '../../components/Feedback'
+import { ApprovalCard } from './ApprovalCard'
+
+/** Failures the user fixes in Settings (the provider is missing, rejects the key, or lacks the model). */
+const SETTINGS_ERRORS = new Set(['PROVIDER', 'not_configured', 'auth', 'model_not_found', 'unreachable'])
+
+/** Everything about the turn that sits above the composer: approvals, retries, errors, what was learned. */
+export function TurnStatus(): React.JSX.Element {
+  const t = useT()
+  const { chat, ui } = useApp()
+  const approvals = useChat((s) => s.approvals)
+  const retrying = useChat((s) => s.retrying)
+  const error = useChat((s) => s.error)
+  const learned = useChat((s) => s.learned)
+  const running = useChat((s) => s.running)
+
+  return (
+    <div className="turn-status">
+      {approvals.map((request) => (
+        <ApprovalCard key={request.requestId} request={request} />
+      ))}
+      {retrying ? (
+        <div className="retry-line" role="status">
+          <span className="pulse-dot" />
+          {t('chat.retrying', { attempt: retrying.attempt, seconds: Math.max(1, Math.round(retrying.delayMs / 1000)) })}
+          <span className="retry-reason">{retrying.reason}</span>
+        </div>
+      ) : null}
+      {error ? (
+        <Notice
+          tone="error"
+          actions={
+            <>
+              {error.plan && !running ? (
+                <button type="button" className="secondary-button small" onClick={() => void chat.getState().retry()}>
+                  {t('common.retry')}
+                </button>
+              ) : null}
+              {SETTINGS_ERRORS.has(error.code) ? (
+                <button type="button" className="ghost-button small" onClick={() => ui.getState().navigate('settings')}>
+                  {t('setup.openSettings')}
+                </button>
+              ) : null}
+              <button type="button" className="icon-button small" aria-label={t('common.dismiss')} onClick={() => chat.getState().dismissError()}>
+                <Icon name="close" size={14} />
+              </button>
+            </>
+          }
+        >
+          {error.message}
+        </Notice>
+      ) : null}
+      {learned ? (
+        <button type="button" className="learned-chip" onClick={() => ui.getState().navigate('timeline')} title={t('chat.learnedOpen')}>
+          <Icon name="sparkle" size={14} />
+          <span>{t('chat.learned', { summary: learned.summary })}</span>
+          <Icon name="chevronRight" size={13} />
+        </button>
+      ) : null}
+    </div>
+  )
+}

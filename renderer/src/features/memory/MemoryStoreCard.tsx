@@ -1,0 +1,164 @@
+import { useState } from 'react'
+import type { MemoryStoreView, MemoryTargetName } from '../../../../shared/ipc/domain'
+import { useApp, useT } from '../../app/context'
+import { Dialog } from '../../components/Dialog'
+import { Notice } from '../../components/Feedback'
+import { Icon } from '../../components/Icon'
+import { remainingAfter, usageOf } from '../../stores/memory'
+
+/** One bounded store: how full it is, every entry (edit, delete), and a box to add one. */
+export function MemoryStoreCard({ target, view }: { target: MemoryTargetName; view: MemoryStoreView }): React.JSX.Element {
+  const t = useT()
+  const { memory } = useApp()
+  const usage = usageOf(view.current, view.limit)
+  const [draft, setDraft] = useState('')
+  const [problem, setProblem] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const left = remainingAfter(view, draft.trim())
+
+  const add = async (): Promise<void> => {
+    const content = draft.trim()
+    if (!content) return
+    setBusy(true)
+    const error = await memory.getState().add(target, content)
+    setBusy(false)
+    setProblem(error)
+    if (!error) setDraft('')
+  }
+
+  return (
+    <section className="card memory-card" aria-label={t(`memory.${target}.title`)}>
+      <header className="card-head">
+        <div>
+          <h2>{t(`memory.${target}.title`)}</h2>
+          <p className="muted">{t(`memory.${target}.lead`)}</p>
+        </div>
+      </header>
+      <div className="usage">
+        <div
+          className={`usage-bar ${usage.level}`}
+          role="meter"
+          aria-label={t('memory.usage')}
+          aria-valuemin={0}
+          aria-valuemax={usage.limit}
+          aria-valuenow={usage.current}
+          aria-valuetext={t('memory.usageText', { current: usage.current, limit: usage.limit, percent: usage.percent })}
+        >
+          <span style={{ width: `${usage.percent}%` }} />
+        </div>
+        <span className={`usage-text ${usage.level}`}>{t('memory.usageText', { current: usage.current.toLocaleString(), limit: usage.limit.toLocaleString(), percent: usage.percent })}</span>
+      </div>
+      {!view.enabled ? <Notice tone="info">{t('memory.disabled')}</Notice> : null}
+      {usage.level !== 'ok' ? <Notice tone="warn">{t('memory.nearlyFull')}</Notice> : null}
+      {view.entries.length ? (
+        <ul className="memory-entries">
+          {view.entries.map((entry) => (
+            <MemoryEntry key={entry} target={target} text={entry} />
+          ))}
+        </ul>
+      ) : (
+        <p className="muted memory-empty">{t('memory.empty')}</p>
+      )}
+      <form
+        className="memory-add"
+        onSubmit={(event) => {
+          event.preventDefault()
+          void add()
+        }}
+      >
+        <textarea
+          value={draft}
+          rows={2}
+          placeholder={t(`memory.${target}.placeholder`)}
+          aria-label={t('memory.addLabel', { store: t(`memory.${target}.title`) })}
+          onChange={(event) => setDraft(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) {
+              event.preventDefault()
+              void add()
+            }
+          }}
+        />
+        <div className="memory-add-bar">
+          <span className={left < 0 ? 'chars-left over' : 'chars-left'}>{t('memory.charsLeft', { count: left })}</span>
+          <button type="submit" className="primary-button small" disabled={busy || !draft.trim()}>
+            <Icon name="plus" size={15} />
+            {t('memory.add')}
+          </button>
+        </div>
+      </form>
+      {problem ? <Notice tone="error">{problem}</Notice> : null}
+    </section>
+  )
+}
+
+function MemoryEntry({ target, text }: { target: MemoryTargetName; text: string }): React.JSX.Element {
+  const t = useT()
+  const { memory } = useApp()
+  const [editing, setEditing] = useState<string | null>(null)
+  const [confirming, setConfirming] = useState(false)
+  const [problem, setProblem] = useState<string | null>(null)
+
+  const save = async (): Promise<void> => {
+    const content = editing?.trim()
+    if (!content || content === text) return setEditing(null)
+    const error = await memory.getState().replace(target, text, content)
+    setProblem(error)
+    if (!error) setEditing(null)
+  }
+
+  const remove = async (): Promise<void> => {
+    setConfirming(false)
+    setProblem(await memory.getState().remove(target, text))
+  }
+
+  return (
+    <li className="memory-entry">
+      {editing !== null ? (
+        <div className="memory-edit">
+          <textarea value={editing} rows={Math.min(8, Math.max(2, editing.split('\n').length))} autoFocus aria-label={t('memory.editLabel')} onChange={(event) => setEditing(event.target.value)} />
+          <div className="memory-edit-bar">
+            <button type="button" className="secondary-button small" onClick={() => setEditing(null)}>
+              {t('common.cancel')}
+            </button>
+            <button type="button" className="primary-button small" onClick={() => void save()}>
+              {t('common.save')}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <>
+          <p className="memory-text">{text}</p>
+          <div className="memory-entry-actions">
+            <button type="button" className="icon-button small" aria-label={t('memory.edit')} title={t('memory.edit')} onClick={() => setEditing(text)}>
+              <Icon name="edit" size={15} />
+            </button>
+            <button type="button" className="icon-button small" aria-label={t('memory.delete')} title={t('memory.delete')} onClick={() => setConfirming(true)}>
+              <Icon name="trash" size={15} />
+            </button>
+          </div>
+        </>
+      )}
+      {problem ? <Notice tone="error">{problem}</Notice> : null}
+      {confirming ? (
+        <Dialog
+          title={t('memory.deleteTitle')}
+          onClose={() => setConfirming(false)}
+          actions={
+            <>
+              <button type="button" className="secondary-button" onClick={() => setConfirming(false)} data-autofocus>
+                {t('common.cancel')}
+              </button>
+              <button type="button" className="danger-button" onClick={() => void remove()}>
+                {t('memory.delete')}
+              </button>
+            </>
+          }
+        >
+          <p>{t('memory.deleteBody')}</p>
+          <blockquote className="quote">{text}</blockquote>
+        </Dialog>
+      ) : null}
+    </li>
+  )
+}

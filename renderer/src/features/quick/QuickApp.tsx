@@ -1,0 +1,76 @@
+import { useEffect } from 'react'
+import { useApp, useChat, useSettings, useT } from '../../app/context'
+import { Notice } from '../../components/Feedback'
+import { Icon, Logo } from '../../components/Icon'
+import { Composer } from '../chat/Composer'
+import { MessageList } from '../chat/MessageList'
+import { TurnStatus } from '../chat/TurnStatus'
+
+/** The always-on-top quick prompt: one box, the streamed answer, and a way into the full app. */
+export function QuickApp(): React.JSX.Element {
+  const t = useT()
+  const { client, chat } = useApp()
+  const sessionId = useChat((s) => s.sessionId)
+  const hasAnswer = useChat((s) => s.items.length > 0 || s.sending || s.running)
+  const problem = useSettings((s) => s.info?.providerProblem ?? null)
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent): void => {
+      if (event.key === 'Escape' && !event.defaultPrevented) {
+        event.preventDefault()
+        void client.request('window.hideQuick').catch(() => {})
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [client])
+
+  const openInCairn = (): void => {
+    void client.request('window.openMain', sessionId ? { sessionId } : {}).catch(() => {})
+  }
+
+  return (
+    <div className={hasAnswer ? 'quick expanded' : 'quick'}>
+      <div className="quick-bar">
+        <span className="quick-logo">
+          <Logo size={20} />
+        </span>
+        <Composer compact autoFocus placeholder={t('quick.placeholder')} />
+      </div>
+      {problem ? (
+        <div className="quick-body">
+          <Notice
+            tone="info"
+            actions={
+              <button type="button" className="secondary-button small" onClick={openInCairn}>
+                {t('setup.openSettings')}
+              </button>
+            }
+          >
+            {problem}
+          </Notice>
+        </div>
+      ) : null}
+      {hasAnswer ? (
+        <div className="quick-body">
+          <MessageList />
+          <TurnStatus />
+        </div>
+      ) : null}
+      <div className="quick-footer">
+        <span className="muted">{t('quick.hint')}</span>
+        <span className="spacer" />
+        {sessionId ? (
+          <button type="button" className="ghost-button small" onClick={() => chat.getState().newChat()}>
+            <Icon name="compose" size={14} />
+            {t('quick.new')}
+          </button>
+        ) : null}
+        <button type="button" className="ghost-button small" onClick={openInCairn} disabled={!sessionId} title={t('quick.openHint')}>
+          <Icon name="external" size={14} />
+          {t('quick.open')}
+        </button>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,72 @@
+import { useId, useState } from 'react'
+import { useApp, useSettings, useT } from '../../app/context'
+import { Notice } from '../../components/Feedback'
+import { keyStorageLabel } from './presets'
+
+/**
+ * The key is write-only from here: the field starts empty, is cleared after saving, and the UI only
+ * ever shows the last four characters main reports.
+ */
+export function ApiKeyField({ draft, onDraft, needed }: { draft: string; onDraft(value: string): void; needed: boolean }): React.JSX.Element {
+  const t = useT()
+  const id = useId()
+  const { settings } = useApp()
+  const view = useSettings((s) => s.view)
+  const browserMode = useSettings((s) => s.info?.mode === 'browser')
+  const [busy, setBusy] = useState(false)
+  if (!view) return <></>
+  const storage = view.keyStorage
+
+  const save = async (apiKey: string | null): Promise<void> => {
+    setBusy(true)
+    const ok = await settings.getState().setApiKey(apiKey)
+    setBusy(false)
+    if (ok) onDraft('')
+  }
+
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={id}>
+        {t('settings.key.label')}
+      </label>
+      <div className="input-row">
+        <input
+          id={id}
+          type="password"
+          className="text-input"
+          autoComplete="off"
+          spellCheck={false}
+          value={draft}
+          placeholder={view.hasApiKey ? t('settings.key.replace') : needed ? t('settings.key.placeholder') : t('settings.key.optional')}
+          onChange={(event) => onDraft(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && draft.trim()) {
+              event.preventDefault()
+              void save(draft.trim())
+            }
+          }}
+        />
+        <button type="button" className="secondary-button" disabled={busy || !draft.trim()} onClick={() => void save(draft.trim())}>
+          {t('settings.key.save')}
+        </button>
+      </div>
+      <div className="field-hint key-status" data-testid="key-status">
+        {view.hasApiKey ? (
+          <>
+            <span className="key-hint">•••• {view.keyHint}</span>
+            <span>· {t(keyStorageLabel[storage])}</span>
+            {storage !== 'env' ? (
+              <button type="button" className="link-button" disabled={busy} onClick={() => void save(null)}>
+                {t('settings.key.remove')}
+              </button>
+            ) : null}
+          </>
+        ) : (
+          <span>{t('settings.key.none')}</span>
+        )}
+      </div>
+      {view.hasApiKey && storage === 'basic_text' ? <Notice tone="warn">{t('settings.key.warnBasicText')}</Notice> : null}
+      {storage === 'memory' || (browserMode && !view.hasApiKey) ? <Notice tone="warn">{t('settings.key.warnMemory')}</Notice> : null}
+    </div>
+  )
+}

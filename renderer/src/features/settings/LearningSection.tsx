@@ -1,0 +1,98 @@
+import { useEffect, useId, useState } from 'react'
+import { useApp, useSettings, useT } from '../../app/context'
+import { Switch } from '../../components/Controls'
+import { Notice } from '../../components/Feedback'
+
+/** Background learning: on/off, skill creation, how often reviews run, and whether it is paused. */
+export function LearningSection(): React.JSX.Element | null {
+  const t = useT()
+  const { settings } = useApp()
+  const learning = useSettings((s) => s.view?.config.learning)
+  const status = useSettings((s) => s.learning)
+  if (!learning) return null
+  const save = (patch: Partial<typeof learning>) => void settings.getState().update({ learning: patch })
+
+  return (
+    <section className="card" aria-labelledby="settings-learning">
+      <header className="card-head">
+        <div>
+          <h2 id="settings-learning">{t('settings.learning.title')}</h2>
+          <p className="muted">{t('settings.learning.lead')}</p>
+        </div>
+      </header>
+      {status?.paused ? (
+        <Notice
+          tone="warn"
+          actions={
+            <button type="button" className="primary-button small" onClick={() => void settings.getState().resumeLearning()}>
+              {t('settings.learning.resume')}
+            </button>
+          }
+        >
+          {status.pausedReason ?? t('settings.learning.paused')}
+        </Notice>
+      ) : status ? (
+        <p className="status-line">
+          <span className={`learning-light ${!status.enabled ? 'off' : status.running ? 'running' : 'on'}`} />
+          {!status.enabled
+            ? t('settings.learning.statusOff')
+            : status.running
+              ? t('settings.learning.statusRunning', { queued: status.queued })
+              : status.queued
+                ? t('settings.learning.statusQueued', { queued: status.queued })
+                : t('settings.learning.statusIdle')}
+        </p>
+      ) : null}
+      <Switch label={t('settings.learning.enabled')} hint={t('settings.learning.enabledHint')} checked={learning.enabled} onChange={(enabled) => save({ enabled })} />
+      <Switch
+        label={t('settings.learning.skills')}
+        hint={t('settings.learning.skillsHint')}
+        checked={learning.allowSkillCreation}
+        disabled={!learning.enabled}
+        onChange={(allowSkillCreation) => save({ allowSkillCreation })}
+      />
+      <IntervalField label={t('settings.learning.memoryInterval')} value={learning.memoryNudgeInterval} disabled={!learning.enabled} onSave={(memoryNudgeInterval) => save({ memoryNudgeInterval })} />
+      <IntervalField label={t('settings.learning.skillInterval')} value={learning.skillNudgeInterval} disabled={!learning.enabled} onSave={(skillNudgeInterval) => save({ skillNudgeInterval })} />
+    </section>
+  )
+}
+
+/** A whole number of turns, saved when you leave the field (0 turns the trigger off). */
+function IntervalField({ label, value, disabled, onSave }: { label: string; value: number; disabled: boolean; onSave(value: number): void }): React.JSX.Element {
+  const t = useT()
+  const id = useId()
+  const [text, setText] = useState(String(value))
+  useEffect(() => setText(String(value)), [value])
+  const parsed = Number(text)
+  const valid = text.trim() !== '' && Number.isInteger(parsed) && parsed >= 0
+  const commit = (): void => {
+    if (valid && parsed !== value) onSave(parsed)
+    if (!valid) setText(String(value))
+  }
+  return (
+    <div className="field-row">
+      <div className="field-text">
+        <label className="field-label" htmlFor={id}>
+          {label}
+        </label>
+        <p className="field-hint">{parsed === 0 && valid ? t('settings.learning.intervalOff') : t('settings.learning.intervalHint')}</p>
+      </div>
+      <div className="number-field">
+        <input
+          id={id}
+          className="text-input number"
+          type="number"
+          min={0}
+          step={1}
+          value={text}
+          disabled={disabled}
+          aria-invalid={!valid}
+          onChange={(event) => setText(event.target.value)}
+          onBlur={commit}
+          onKeyDown={(event) => event.key === 'Enter' && commit()}
+        />
+        <span className="muted">{t('settings.learning.turns')}</span>
+      </div>
+    </div>
+  )
+}

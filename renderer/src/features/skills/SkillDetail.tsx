@@ -1,0 +1,150 @@
+import { useState } from 'react'
+import type { LedgerEntry } from '../../../../shared/ledger'
+import { useApp, useLocale, useSkills, useT } from '../../app/context'
+import { EmptyState, Notice, Spinner } from '../../components/Feedback'
+import { Icon } from '../../components/Icon'
+import { Markdown } from '../../components/Markdown'
+import { relativeTime, useNow } from '../../lib/time'
+import { kindLabel, skillFileOf, sourceLabel } from '../timeline/labels'
+import { DiffViewer } from './DiffViewer'
+import { SkillStatsLine } from './SkillList'
+
+type Tab = 'content' | 'files' | 'history'
+
+/** Splits YAML front matter off a SKILL.md so the body renders as markdown and the header as data. */
+export function splitFrontMatter(content: string): { frontMatter: string | null; body: string } {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(content)
+  return match ? { frontMatter: match[1], body: content.slice(match[0].length) } : { frontMatter: null, body: content }
+}
+
+export function SkillDetail(): React.JSX.Element {
+  const t = useT()
+  const { skills } = useApp()
+  const name = useSkills((s) => s.selected)
+  const detail = useSkills((s) => s.detail)
+  const history = useSkills((s) => s.history)
+  const detailError = useSkills((s) => s.detailError)
+  const diffEntryId = useSkills((s) => s.diffEntryId)
+  const [chosenTab, setTab] = useState<Tab>('content')
+  const tab: Tab = diffEntryId !== null ? 'history' : chosenTab
+
+  if (!name) return <EmptyState icon="skills" title={t('skills.pick')}>{t('skills.pickBody')}</EmptyState>
+  if (!detail && !detailError) {
+    return (
+      <div className="pane-center">
+        <Spinner label={t('common.loading')} />
+      </div>
+    )
+  }
+  const skill = detail?.skill
+  const { frontMatter, body } = splitFrontMatter(detail?.content ?? '')
+  const tabs: Array<{ id: Tab; label: string }> = [
+    { id: 'content', label: 'SKILL.md' },
+    { id: 'files', label: t('skills.files', { count: detail?.files.length ?? 0 }) },
+    { id: 'history', label: t('skills.history', { count: history.length }) }
+  ]
+  return (
+    <div className="skill-detail">
+      <header className="skill-header">
+        <h2>{name}</h2>
+        <div className="skill-badges">
+          {skill?.category ? <span className="badge">{skill.category}</span> : null}
+          {skill?.readOnly ? <span className="badge muted"><Icon name="lock" size={12} /> {t('skills.readOnly')}</span> : null}
+          {skill?.stats.stale ? <span className="badge muted">{t('skills.stale')}</span> : null}
+          {skill?.stats.createdBy ? <span className="badge">{t('skills.createdBy', { who: skill.stats.createdBy })}</span> : null}
+        </div>
+        {skill ? <p className="skill-description">{skill.description}</p> : null}
+        {skill ? <SkillStatsLine skill={skill} /> : null}
+        {skill?.warnings.map((warning) => (
+          <Notice key={warning} tone="warn">
+            {warning}
+          </Notice>
+        ))}
+        {detailError ? <Notice tone="error">{detailError}</Notice> : null}
+      </header>
+      <div className="tabs" role="tablist">
+        {tabs.map((item) => (
+          <button
+            key={item.id}
+            type="button"
+            role="tab"
+            aria-selected={tab === item.id}
+            className={tab === item.id ? 'tab active' : 'tab'}
+            onClick={() => {
+              setTab(item.id)
+              // Leaving History closes the open diff so the tab choice sticks.
+              if (item.id !== 'history' && diffEntryId !== null) skills.getState().openDiff(null)
+            }}
+          >
+            {item.label}
+          </button>
+        ))}
+      </div>
+      <div className="tab-panel" role="tabpanel">
+        {tab === 'content' ? (
+          <>
+            {frontMatter ? (
+              <details className="front-matter">
+                <summary>{t('skills.frontMatter')}</summary>
+                <pre className="plain-code">{frontMatter}</pre>
+              </details>
+            ) : null}
+            <Markdown text={body} className="skill-body" />
+          </>
+        ) : tab === 'files' ? (
+          <FileList files={detail?.files ?? []} />
+        ) : (
+          <History entries={history} skill={name} selectedId={diffEntryId} />
+        )}
+      </div>
+    </div>
+  )
+}
+
+function FileList({ files }: { files: string[] }): React.JSX.Element {
+  const t = useT()
+  if (!files.length) return <p className="muted">{t('skills.noFiles')}</p>
+  return (
+    <ul className="file-list">
+      {files.map((file) => (
+        <li key={file}>
+          <Icon name="file" size={15} />
+          <code>{file}</code>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+function History({ entries, skill, selectedId }: { entries: LedgerEntry[]; skill: string; selectedId: number | null }): React.JSX.Element {
+  const t = useT()
+  const locale = useLocale()
+  const now = useNow()
+  const { skills } = useApp()
+  if (!entries.length) return <p className="muted">{t('skills.noHistory')}</p>
+  const selected = entries.find((entry) => entry.id === selectedId) ?? null
+  return (
+    <div className="history">
+      <ul className="history-list">
+        {entries.map((entry) => (
+          <li key={entry.id}>
+            <button
+              type="button"
+              className={entry.id === selectedId ? 'history-row active' : 'history-row'}
+              aria-pressed={entry.id === selectedId}
+              onClick={() => skills.getState().openDiff(entry.id === selectedId ? null : entry.id)}
+            >
+              <span className="history-kind">{t(kindLabel[entry.kind])}</span>
+              <span className="history-file">{skillFileOf(entry, skill)}</span>
+              <span className={`badge source-${entry.source}`}>{t(sourceLabel[entry.source])}</span>
+              {entry.revertedBy !== null ? <span className="badge muted">{t('timeline.revertedBadge')}</span> : null}
+              <span className="spacer" />
+              <time className="entry-time">{relativeTime(Date.parse(entry.at), now, locale)}</time>
+            </button>
+            {selected?.id === entry.id ? <DiffViewer before={entry.before} after={entry.after} fileName={skillFileOf(entry, skill)} /> : null}
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}

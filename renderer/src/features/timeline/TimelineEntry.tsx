@@ -1,0 +1,93 @@
+import { memo, useMemo, useState } from 'react'
+import type { LedgerEntry } from '../../../../shared/ledger'
+import { useApp, useLocale, useT } from '../../app/context'
+import { Icon } from '../../components/Icon'
+import { fullTime, relativeTime } from '../../lib/time'
+import { skillNameOf } from '../../stores/skills'
+import { familyOf } from '../../stores/timeline'
+import { computeDiff } from '../skills/diff-model'
+import { kindLabel, memoryStoreOf, skillFileOf, sourceLabel } from './labels'
+import { RevertDialog } from './RevertDialog'
+
+/** One learned change: what, where, who, when; the text before → after (or a link to the diff), and Revert. */
+export const TimelineEntry = memo(function TimelineEntry({ entry, now }: { entry: LedgerEntry; now: number }): React.JSX.Element {
+  const t = useT()
+  const locale = useLocale()
+  const { ui, chat, skills } = useApp()
+  const [reverting, setReverting] = useState(false)
+  const memory = familyOf(entry.kind) === 'memory'
+  const skill = skillNameOf(entry)
+  const at = Date.parse(entry.at)
+  const stats = useMemo(() => (memory ? null : computeDiff(entry.before, entry.after, 0)), [memory, entry.before, entry.after])
+
+  const openSkill = (): void => {
+    if (!skill) return
+    ui.getState().navigate('skills')
+    void skills.getState().select(skill, { ledgerId: entry.id })
+  }
+
+  return (
+    <article className={`entry${entry.revertedBy !== null ? ' reverted' : ''}`} aria-label={t(kindLabel[entry.kind])}>
+      <div className="entry-head">
+        <span className={`entry-kind ${memory ? 'memory' : 'skill'}`}>
+          <Icon name={memory ? 'memory' : 'skills'} size={14} />
+          {t(kindLabel[entry.kind])}
+        </span>
+        <span className="entry-target" title={entry.target}>
+          {memory ? (memoryStoreOf(entry) === 'user' ? t('memory.user.title') : t('memory.memory.title')) : `${skill ?? ''} · ${skillFileOf(entry, skill)}`}
+        </span>
+        <span className={`badge source-${entry.source}`}>{t(sourceLabel[entry.source])}</span>
+        {entry.revertedBy !== null ? <span className="badge muted">{t('timeline.revertedBadge')}</span> : null}
+        <span className="spacer" />
+        <time className="entry-time" dateTime={entry.at} title={fullTime(at, locale)}>
+          {relativeTime(at, now, locale)}
+        </time>
+      </div>
+      {memory ? (
+        <div className="entry-change">
+          {entry.before !== null ? <div className="change-before">{entry.before}</div> : null}
+          {entry.before !== null && entry.after !== null ? (
+            <div className="change-arrow" aria-hidden="true">
+              ↓
+            </div>
+          ) : null}
+          {entry.after !== null ? <div className="change-after">{entry.after}</div> : null}
+        </div>
+      ) : null}
+      <div className="entry-actions">
+        {!memory && skill ? (
+          <button type="button" className="ghost-button small" onClick={openSkill}>
+            <Icon name="diff" size={15} />
+            {t('timeline.viewDiff')}
+            {stats ? (
+              <span className="entry-stats">
+                <span className="diff-stat add">+{stats.added}</span> <span className="diff-stat del">−{stats.removed}</span>
+              </span>
+            ) : null}
+          </button>
+        ) : null}
+        {entry.sessionId ? (
+          <button
+            type="button"
+            className="ghost-button small"
+            onClick={() => {
+              ui.getState().navigate('chat')
+              void chat.getState().openSession(entry.sessionId)
+            }}
+          >
+            <Icon name="chat" size={15} />
+            {t('timeline.openSession')}
+          </button>
+        ) : null}
+        <span className="spacer" />
+        {entry.revertedBy === null ? (
+          <button type="button" className="ghost-button small" onClick={() => setReverting(true)}>
+            <Icon name="revert" size={15} />
+            {t('timeline.revert')}
+          </button>
+        ) : null}
+      </div>
+      {reverting ? <RevertDialog entry={entry} onClose={() => setReverting(false)} /> : null}
+    </article>
+  )
+})

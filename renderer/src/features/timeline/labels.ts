@@ -1,0 +1,35 @@
+import type { LedgerEntry, LedgerKind, LedgerSource } from '../../../../shared/ledger'
+import type { MessageKey } from '../../i18n'
+
+export const kindLabel: Record<LedgerKind, MessageKey> = {
+  'memory.add': 'kind.memory.add',
+  'memory.replace': 'kind.memory.replace',
+  'memory.remove': 'kind.memory.remove',
+  'skill.create': 'kind.skill.create',
+  'skill.patch': 'kind.skill.patch',
+  'skill.edit': 'kind.skill.edit',
+  'skill.delete': 'kind.skill.delete',
+  'skill.file_write': 'kind.skill.file_write',
+  'skill.file_remove': 'kind.skill.file_remove'
+}
+
+export const sourceLabel: Record<LedgerSource, MessageKey> = {
+  agent: 'source.agent',
+  review: 'source.review',
+  user: 'source.user',
+  import: 'source.import',
+  revert: 'source.revert'
+}
+
+/** Which memory store a row touched, from its target path. */
+export function memoryStoreOf(entry: LedgerEntry): 'user' | 'memory' {
+  return /USER\.md$/i.test(entry.target) ? 'user' : 'memory'
+}
+
+/** The file inside the skill folder (`SKILL.md`, `scripts/run.sh`), from `skills/<category>/<name>/<file>`. */
+export function skillFileOf(entry: LedgerEntry, skill: string | null): string {
+  if (!skill) return entry.target
+  const parts = entry.target.split('/')
+  const at = parts.lastIndexOf(skill)
+  return at >= 0 && at < parts.length - 1 ? parts.slice(at + 1).join('/') : parts[parts.length - 1]
+}

@@ -1,0 +1,27 @@
+import { en, type MessageKey } from './en'
+import { zhCN } from './zh-CN'
+import type { Language } from '../stores/ui'
+
+export type { MessageKey }
+export type Params = Record<string, string | number>
+export type Translate = (key: MessageKey, params?: Params) => string
+
+const dictionaries: Record<Language, Record<MessageKey, string>> = { en, 'zh-CN': zhCN }
+
+/** Looks a string up and fills `{name}` placeholders. Falls back to English, then to the key. */
+export function translate(language: Language, key: MessageKey, params?: Params): string {
+  const template = dictionaries[language]?.[key] ?? en[key] ?? key
+  if (!params) return template
+  return template
+    .replace(/\{(\w+)\|([^|}]*)\|([^}]*)\}/g, (whole, name: string, one: string, other: string) => (name in params ? (Number(params[name]) === 1 ? one : other) : whole))
+    .replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole))
+}
+
+export function translator(language: Language): Translate {
+  return (key, params) => translate(language, key, params)
+}
+
+/** BCP 47 tag for Intl formatting. */
+export function localeOf(language: Language): string {
+  return language === 'zh-CN' ? 'zh-CN' : 'en'
+}

@@ -1,0 +1,61 @@
+import type { IpcEventName, IpcEvents, IpcRoute, RouteInput, RouteOutput } from '../../../shared/ipc/contract'
+import type { IpcErrorCode } from '../../../shared/ipc/define'
+import type { ConnectionStatus, Transport } from './transport'
+
+/** A failed request, with the code main (or the transport) gave, so callers can act on it. */
+export class IpcRequestError extends Error {
+  constructor(
+    readonly code: IpcErrorCode,
+    message: string,
+    readonly route: string
+  ) {
+    super(message)
+    this.name = 'IpcRequestError'
+  }
+}
+
+/** Routes whose input is `void` take no argument. */
+export type InputArgs<R extends IpcRoute> = [RouteInput<R>] extends [void] ? [] : [input: RouteInput<R>]
+
+export interface CairnClient {
+  readonly mode: 'desktop' | 'browser'
+  request<R extends IpcRoute>(route: R, ...args: InputArgs<R>): Promise<RouteOutput<R>>
+  on<E extends IpcEventName>(name: E, callback: (payload: IpcEvents[E]) => void): () => void
+  onStatus(callback: (status: ConnectionStatus) => void): () => void
+  status(): ConnectionStatus
+}
+
+/** The typed face of a transport: unwraps the `IpcResult` envelope and throws {@link IpcRequestError}. */
+export function createClient(transport: Transport): CairnClient {
+  return {
+    mode: transport.mode,
+    async request(route, ...args) {
+      let result
+      try {
+        result = await transport.request(route, args[0])
+      } catch (error) {
+        throw new IpcRequestError('INTERNAL', (error as Error)?.message ?? String(error), route)
+      }
+      if (!result || typeof result !== 'object' || typeof result.ok !== 'boolean') {
+        throw new IpcRequestError('INTERNAL', `Cairn sent an unreadable answer to ${route}.`, route)
+      }
+      if (!result.ok) throw new IpcRequestError(result.error.code, result.error.message, route)
+      return result.data as RouteOutput<typeof route>
+    },
+    on(name, callback) {
+      return transport.on(name, (payload) => callback(payload as IpcEvents[typeof name]))
+    },
+    onStatus: (callback) => transport.onStatus(callback),
+    status: () => transport.status()
+  }
+}
+
+/** The message to show for any error a request can throw. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message
+  return String(error)
+}
+
+export function errorCode(error: unknown): string {
+  return error instanceof IpcRequestError ? error.code : 'INTERNAL'
+}

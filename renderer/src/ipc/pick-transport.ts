@@ -1,0 +1,27 @@
+import { isPreloadBridge, preloadTransport, type Transport } from './transport'
+import { wsTransport } from './ws-transport'
+
+export type WindowKind = 'main' | 'quick'
+
+export type TransportChoice = { kind: 'ready'; transport: Transport } | { kind: 'missing-token' }
+
+/** Reads `#token=…` from the page address (browser mode: the URL `cairn serve` printed). */
+export function tokenFromHash(hash: string): string | null {
+  const params = new URLSearchParams(hash.replace(/^#/, ''))
+  const token = params.get('token')
+  return token && token.trim() ? token.trim() : null
+}
+
+/**
+ * Desktop when the preload bridge is there; otherwise browser mode over a WebSocket to the
+ * server that served this page, authenticated by the token in the URL fragment.
+ */
+export function pickTransport(target: Window, windowKind: WindowKind): TransportChoice {
+  if (isPreloadBridge(target.cairn)) return { kind: 'ready', transport: preloadTransport(target.cairn) }
+  const token = tokenFromHash(target.location.hash)
+  if (!token) return { kind: 'missing-token' }
+  const scheme = target.location.protocol === 'https:' ? 'wss' : 'ws'
+  const query = new URLSearchParams({ token })
+  if (windowKind === 'quick') query.set('window', 'quick')
+  return { kind: 'ready', transport: wsTransport({ url: `${scheme}://${target.location.host}/ws?${query.toString()}` }) }
+}

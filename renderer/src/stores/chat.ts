@@ -1,0 +1,288 @@
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import type { AgentEvent, ApprovalScope } from '../../../shared/agent-events'
+import type { ReviewEvent } from '../../../shared/review-protocol'
+import { errorCode, errorMessage, type CairnClient } from '../ipc/client'
+import { buildItems, lastIndexWhere, reconcileItems, type ChatItem } from './chat-items'
+import { applyAgentEvent, dropReplayed, type ChatError, type TurnSlice } from './chat-events'
+import { animationFrames, createDeltaBuffer, type FrameScheduler } from './stream-buffer'
+
+export interface LearnedNote {
+  reviewId: string
+  summary: string
+}
+
+export interface ChatState extends TurnSlice {
+  sessionId: string | null
+  title: string | null
+  status: 'idle' | 'loading' | 'ready' | 'error'
+  loadError: string | null
+  /** A send or regenerate request is on its way (the turn has not started yet). */
+  sending: boolean
+  draft: string
+  learned: LearnedNote | null
+  /** Message to scroll to once shown (a search hit). */
+  focusMessageId: number | null
+
+  openSession(sessionId: string | null, options?: { focusMessageId?: number }): Promise<void>
+  newChat(): void
+  setDraft(text: string): void
+  send(text: string): Promise<void>
+  cancel(): Promise<void>
+  regenerate(): Promise<void>
+  retry(): Promise<void>
+  approve(requestId: string, decision: { allow: boolean; remember?: ApprovalScope; prefix?: string }): Promise<void>
+  dismissError(): void
+  handleEvent(event: AgentEvent): void
+  handleReview(event: ReviewEvent): void
+  /** Reloads the open conversation from main, keeping unchanged rows (after a reconnect). */
+  refresh(): Promise<void>
+}
+
+export type ChatStore = StoreApi<ChatState>
+
+export interface ChatStoreOptions {
+  client: CairnClient
+  source?: 'main' | 'quick'
+  frames?: FrameScheduler
+  /** A new conversation got its id (the sessions list should show it). */
+  onSessionStarted?: (sessionId: string) => void
+}
+
+const NOTHING_LEARNED = 'Nothing to save.'
+
+const emptyTurn = (): TurnSlice => ({ items: [], streaming: '', running: false, turnId: null, approvals: [], error: null, retrying: null })
+
+const turnOf = (state: ChatState): TurnSlice => ({
+  items: state.items,
+  streaming: state.streaming,
+  running: state.running,
+  turnId: state.turnId,
+  approvals: state.approvals,
+  error: state.error,
+  retrying: state.retrying
+})
+
+export function createChatStore(options: ChatStoreOptions): ChatStore {
+  const { client } = options
+  const source = options.source ?? 'main'
+  // Events for a conversation this window is creating arrive before `chat.send` answers with its id.
+  let awaitingNewSession = false
+  let orphans: AgentEvent[] = []
+  // Live events queued while `chat.attach` runs, so the replay and the live stream do not double up.
+  let attachQueue: AgentEvent[] | null = null
+  let localIds = 0
+
+  const store = createStore<ChatState>()((set, get) => {
+    const buffer = createDeltaBuffer((text) => set({ streaming: get().streaming + text, retrying: null }), options.frames ?? animationFrames)
+
+    const apply = (event: AgentEvent): void => {
+      if (event.type === 'text_delta') {
+        buffer.push(event.text)
+        return
+      }
+      buffer.flush()
+      set(applyAgentEvent(turnOf(get()), event))
+      if (event.type === 'turn_finished') void get().refresh()
+    }
+
+    const reset = (sessionId: string | null, status: ChatState['status']): void => {
+      buffer.clear()
+      attachQueue = null
+      awaitingNewSession = false
+      orphans = []
+      set({ ...emptyTurn(), sessionId, title: null, status, loadError: null, sending: false, learned: null, focusMessageId: null })
+    }
+
+    const attach = async (sessionId: string): Promise<void> => {
+      attachQueue = []
+      try {
+        const { running, events } = await client.request('chat.attach', { sessionId })
+        if (get().sessionId !== sessionId) return
+        const queued = attachQueue ?? []
+        attachQueue = null
+        let slice: TurnSlice = { ...turnOf(get()), streaming: '' }
+        if (running) for (const event of events) slice = applyAgentEvent(slice, event)
+        else slice = { ...slice, running: false }
+        set(slice)
+        for (const event of dropReplayed(running ? events : [], queued)) apply(event)
+        if (!running) void get().refresh()
+      } catch {
+        attachQueue = null
+      }
+    }
+
+    const startTurn = async (request: () => Promise<{ sessionId: string }>, onFail: (error: ChatError) => void): Promise<void> => {
+      const wasNew = get().sessionId === null
+      awaitingNewSession = wasNew
+      set({ sending: true, error: null, learned: null })
+      try {
+        const { sessionId } = await request()
+        if (wasNew && awaitingNewSession) {
+          awaitingNewSession = false
+          const early = orphans.filter((event) => event.sessionId === sessionId)
+          orphans = []
+          set({ sessionId, status: 'ready' })
+          for (const event of early) apply(event)
+          options.onSessionStarted?.(sessionId)
+        }
+      } catch (error) {
+        awaitingNewSession = false
+        orphans = []
+        onFail({ code: errorCode(error), message: errorMessage(error), retryable: true, plan: null })
+      } finally {
+        set({ sending: false })
+      }
+    }
+
+    return {
+      ...emptyTurn(),
+      sessionId: null,
+      title: null,
+      status: 'idle',
+      loadError: null,
+      sending: false,
+      draft: '',
+      learned: null,
+      focusMessageId: null,
+
+      async openSession(sessionId, openOptions) {
+        if (sessionId === null) return get().newChat()
+        reset(sessionId, 'loading')
+        set({ focusMessageId: openOptions?.focusMessageId ?? null })
+        try {
+          const { session, messages, running } = await client.request('sessions.get', { sessionId })
+          if (get().sessionId !== sessionId) return
+          set({ items: buildItems(messages), title: session.title, running, status: 'ready' })
+          if (running) await attach(sessionId)
+        } catch (error) {
+          if (get().sessionId === sessionId) set({ status: 'error', loadError: errorMessage(error) })
+        }
+      },
+
+      newChat() {
+        reset(null, 'idle')
+      },
+
+      setDraft: (draft) => set({ draft }),
+
+      async send(raw) {
+        const text = raw.trim()
+        const state = get()
+        if (!text || state.running || state.sending) return
+        const pending: ChatItem = { kind: 'user', key: `local:${++localIds}`, id: null, text, pending: true }
+        set({ items: [...state.items, pending], draft: '' })
+        const sessionId = state.sessionId
+        await startTurn(
+          () => client.request('chat.send', { sessionId, text, source }),
+          (error) => {
+            // Nothing is lost: the text goes back into the composer and Retry sends it again.
+            const items = get().items.filter((item) => item !== pending)
+            set({ items, draft: get().draft || text, error: { ...error, plan: { kind: 'send', text } } })
+          }
+        )
+      },
+
+      async cancel() {
+        const { sessionId } = get()
+        if (!sessionId) return
+        try {
+          await client.request('chat.cancel', { sessionId })
+        } catch (error) {
+          set({ error: { code: errorCode(error), message: errorMessage(error), retryable: false, plan: null } })
+        }
+      },
+
+      async regenerate() {
+        const state = get()
+        if (!state.sessionId || state.running || state.sending) return
+        const lastUser = lastIndexWhere(state.items, (item) => item.kind === 'user')
+        if (lastUser < 0) return
+        // The old answer goes away at once; the user message waits for its new id.
+        const items = state.items.slice(0, lastUser + 1)
+        items[lastUser] = { ...items[lastUser], pending: true } as ChatItem
+        set({ items, streaming: '' })
+        const sessionId = state.sessionId
+        await startTurn(
+          () => client.request('chat.regenerate', { sessionId }),
+          (error) => {
+            set({ error: { ...error, plan: { kind: 'regenerate' } } })
+            void get().refresh()
+          }
+        )
+      },
+
+      async retry() {
+        const plan = get().error?.plan
+        if (!plan) return
+        set({ error: null })
+        if (plan.kind === 'send') {
+          if (get().draft.trim() === plan.text) set({ draft: '' })
+          await get().send(plan.text)
+        } else await get().regenerate()
+      },
+
+      async approve(requestId, decision) {
+        const { sessionId } = get()
+        if (!sessionId) return
+        set({ approvals: get().approvals.map((a) => (a.requestId === requestId ? { ...a, submitting: true } : a)) })
+        try {
+          const { accepted } = await client.request('chat.approve', { sessionId, requestId, ...decision })
+          // Not accepted: the request is gone already (the turn ended or another window answered).
+          if (!accepted) set({ approvals: get().approvals.filter((a) => a.requestId !== requestId) })
+        } catch (error) {
+          set({
+            approvals: get().approvals.map((a) => (a.requestId === requestId ? { ...a, submitting: false } : a)),
+            error: { code: errorCode(error), message: errorMessage(error), retryable: false, plan: null }
+          })
+        }
+      },
+
+      dismissError: () => set({ error: null }),
+
+      handleEvent(event) {
+        const state = get()
+        if (state.sessionId === null) {
+          if (awaitingNewSession) orphans.push(event)
+          return
+        }
+        if (event.sessionId !== state.sessionId) return
+        if (attachQueue) {
+          attachQueue.push(event)
+          return
+        }
+        apply(event)
+      },
+
+      handleReview(event) {
+        if (event.type !== 'review_finished' || !event.sessionId || event.sessionId !== get().sessionId) return
+        const summary = event.outcome.summary.trim()
+        if (!summary || summary === NOTHING_LEARNED) return
+        set({ learned: { reviewId: event.reviewId, summary } })
+      },
+
+      async refresh() {
+        const { sessionId } = get()
+        if (!sessionId) return
+        try {
+          const { session, messages, running } = await client.request('sessions.get', { sessionId })
+          const state = get()
+          if (state.sessionId !== sessionId) return
+          // A turn that started meanwhile owns the rows; its own end refreshes again.
+          if (state.running && !running) return
+          if (running && !state.running) {
+            set({ items: reconcileItems(state.items, buildItems(messages)), title: session.title })
+            return attach(sessionId)
+          }
+          if (running) {
+            set({ title: session.title })
+            return
+          }
+          set({ items: reconcileItems(state.items, buildItems(messages)), title: session.title, status: 'ready' })
+        } catch {
+          // Keep what is on screen; the next event or reconnect tries again.
+        }
+      }
+    }
+  })
+  return store
+}

@@ -1,0 +1,72 @@
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import type { MemoryStoreView, MemoryTargetName } from '../../../shared/ipc/domain'
+import { errorMessage, type CairnClient } from '../ipc/client'
+
+export interface MemoryState {
+  memory: MemoryStoreView | null
+  user: MemoryStoreView | null
+  loaded: boolean
+  loadError: string | null
+  load(): Promise<void>
+  /** Each returns an error message to show, or null when it worked. */
+  add(target: MemoryTargetName, content: string): Promise<string | null>
+  replace(target: MemoryTargetName, oldText: string, content: string): Promise<string | null>
+  remove(target: MemoryTargetName, text: string): Promise<string | null>
+}
+
+export type MemoryStore = StoreApi<MemoryState>
+
+export interface Usage {
+  current: number
+  limit: number
+  /** 0–100, rounded, capped at 100. */
+  percent: number
+  level: 'ok' | 'warn' | 'full'
+}
+
+/** How full a store is; past 90% it warns, at the limit it is full. */
+export function usageOf(current: number, limit: number): Usage {
+  if (limit <= 0) return { current, limit, percent: 100, level: 'full' }
+  const ratio = current / limit
+  const percent = Math.min(100, Math.round(ratio * 100))
+  const level = ratio >= 1 ? 'full' : ratio > 0.9 ? 'warn' : 'ok'
+  return { current, limit, percent, level }
+}
+
+/** Characters left after adding `extra` (what the add form shows as you type). */
+export function remainingAfter(view: MemoryStoreView, extra: string): number {
+  // Entries are joined by a separator line in the file; counting it keeps the estimate honest.
+  const separator = view.entries.length ? 3 : 0
+  return view.limit - view.current - [...extra].length - (extra ? separator : 0)
+}
+
+export function createMemoryStore(client: CairnClient): MemoryStore {
+  const run = async (request: () => Promise<{ success: boolean; error?: string; message?: string }>, reload: () => Promise<void>): Promise<string | null> => {
+    try {
+      const result = await request()
+      await reload()
+      return result.success ? null : (result.error ?? result.message ?? 'Cairn could not change this memory.')
+    } catch (error) {
+      return errorMessage(error)
+    }
+  }
+  return createStore<MemoryState>()((set, get) => ({
+    memory: null,
+    user: null,
+    loaded: false,
+    loadError: null,
+
+    async load() {
+      try {
+        const { memory, user } = await client.request('memory.get')
+        set({ memory, user, loaded: true, loadError: null })
+      } catch (error) {
+        set({ loaded: true, loadError: errorMessage(error) })
+      }
+    },
+
+    add: (target, content) => run(() => client.request('memory.add', { target, content }), get().load),
+    replace: (target, oldText, content) => run(() => client.request('memory.replace', { target, oldText, content }), get().load),
+    remove: (target, text) => run(() => client.request('memory.remove', { target, text }), get().load)
+  }))
+}

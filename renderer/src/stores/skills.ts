@@ -1,0 +1,95 @@
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import type { SkillDetail, SkillDiagnosticItem, SkillItem } from '../../../shared/ipc/domain'
+import type { LedgerEntry } from '../../../shared/ledger'
+import { errorMessage, type CairnClient } from '../ipc/client'
+
+export interface SkillsState {
+  skills: SkillItem[]
+  diagnostics: SkillDiagnosticItem[]
+  loaded: boolean
+  loadError: string | null
+  selected: string | null
+  detail: SkillDetail | null
+  history: LedgerEntry[]
+  detailError: string | null
+  /** The ledger row whose diff is open. */
+  diffEntryId: number | null
+  load(): Promise<void>
+  select(name: string | null, options?: { ledgerId?: number }): Promise<void>
+  openDiff(entryId: number | null): void
+  /** A skill changed on disk or in the ledger. */
+  changed(name: string | null): void
+}
+
+export type SkillsStore = StoreApi<SkillsState>
+
+export function createSkillsStore(client: CairnClient): SkillsStore {
+  let seq = 0
+  return createStore<SkillsState>()((set, get) => ({
+    skills: [],
+    diagnostics: [],
+    loaded: false,
+    loadError: null,
+    selected: null,
+    detail: null,
+    history: [],
+    detailError: null,
+    diffEntryId: null,
+
+    async load() {
+      try {
+        const { skills, diagnostics } = await client.request('skills.list')
+        set({ skills, diagnostics, loaded: true, loadError: null })
+      } catch (error) {
+        set({ loaded: true, loadError: errorMessage(error) })
+      }
+    },
+
+    async select(name, options) {
+      const mine = ++seq
+      const same = name === get().selected
+      set({
+        selected: name,
+        diffEntryId: options?.ledgerId ?? null,
+        detailError: null,
+        ...(same ? {} : { detail: null, history: [] })
+      })
+      if (!name) return
+      try {
+        const [detail, history] = await Promise.all([client.request('skills.get', { name }), client.request('skills.history', { name })])
+        if (mine === seq) set({ detail, history })
+      } catch (error) {
+        // A deleted skill still has history worth showing (and reverting).
+        const history = await client.request('skills.history', { name }).catch(() => [] as LedgerEntry[])
+        if (mine === seq) set({ detail: null, history, detailError: errorMessage(error) })
+      }
+    },
+
+    openDiff: (diffEntryId) => set({ diffEntryId }),
+
+    changed(name) {
+      void get().load()
+      const { selected } = get()
+      if (selected && (name === null || name === selected)) void get().select(selected, { ledgerId: get().diffEntryId ?? undefined })
+    }
+  }))
+}
+
+/** Skills grouped by category, categories sorted, uncategorised last. */
+export function byCategory(skills: SkillItem[]): Array<{ category: string | null; skills: SkillItem[] }> {
+  const groups = new Map<string | null, SkillItem[]>()
+  for (const skill of skills) {
+    const list = groups.get(skill.category) ?? []
+    list.push(skill)
+    groups.set(skill.category, list)
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => (a === null ? 1 : b === null ? -1 : a.localeCompare(b)))
+    .map(([category, list]) => ({ category, skills: list.sort((x, y) => x.name.localeCompare(y.name)) }))
+}
+
+/** The skill a ledger row belongs to (`meta.skill`), for timeline → skill links. */
+export function skillNameOf(entry: LedgerEntry): string | null {
+  const name = entry.meta?.skill
+  return typeof name === 'string' && name ? name : null
+}

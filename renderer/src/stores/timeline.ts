@@ -1,0 +1,192 @@
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import type { ReviewRun } from '../../../shared/ipc/domain'
+import type { LedgerEntry, LedgerKind, LedgerSource, RevertConflict } from '../../../shared/ledger'
+import { errorMessage, type CairnClient } from '../ipc/client'
+
+export type KindFilter = 'memory' | 'skill'
+
+export interface TimelineFilters {
+  kinds: KindFilter[]
+  sources: LedgerSource[]
+}
+
+export type TimelineGroup =
+  | { type: 'review'; key: string; reviewId: string; review: ReviewRun | null; entries: LedgerEntry[] }
+  | { type: 'entry'; key: string; entry: LedgerEntry }
+
+export type RevertOutcome = { ok: true } | { ok: false; error: string; conflict: RevertConflict | null }
+
+export interface TimelineState {
+  entries: LedgerEntry[]
+  reviews: Record<string, ReviewRun>
+  filters: TimelineFilters
+  loaded: boolean
+  loading: boolean
+  loadError: string | null
+  hasMore: boolean
+  load(): Promise<void>
+  loadMore(): Promise<void>
+  toggleKind(kind: KindFilter): void
+  toggleSource(source: LedgerSource): void
+  clearFilters(): void
+  revert(id: number): Promise<RevertOutcome>
+  /** Something changed in main: reload soon (coalesces bursts, e.g. a review writing several rows). */
+  invalidate(): void
+}
+
+export type TimelineStore = StoreApi<TimelineState>
+
+const PAGE = 100
+
+/** Every ledger kind of each family; typed so a new kind in `shared/ledger.ts` must be placed here. */
+const kindFamily: Record<LedgerKind, KindFilter> = {
+  'memory.add': 'memory',
+  'memory.replace': 'memory',
+  'memory.remove': 'memory',
+  'skill.create': 'skill',
+  'skill.patch': 'skill',
+  'skill.edit': 'skill',
+  'skill.delete': 'skill',
+  'skill.file_write': 'skill',
+  'skill.file_remove': 'skill'
+}
+
+export const allSources: LedgerSource[] = ['agent', 'review', 'user', 'import', 'revert']
+
+export function kindsOf(families: KindFilter[]): LedgerKind[] {
+  return (Object.keys(kindFamily) as LedgerKind[]).filter((kind) => families.includes(kindFamily[kind]))
+}
+
+export function familyOf(kind: LedgerKind): KindFilter {
+  return kindFamily[kind]
+}
+
+export function matchesFilters(entry: LedgerEntry, filters: TimelineFilters): boolean {
+  if (filters.kinds.length && !filters.kinds.includes(kindFamily[entry.kind])) return false
+  if (filters.sources.length && !filters.sources.includes(entry.source)) return false
+  return true
+}
+
+/**
+ * Newest first; rows a review wrote sit together under that review, placed where its newest row is.
+ * Rows without a review stand alone.
+ */
+export function groupTimeline(entries: LedgerEntry[], reviews: Record<string, ReviewRun>): TimelineGroup[] {
+  const sorted = [...entries].sort((a, b) => b.id - a.id)
+  const groups: TimelineGroup[] = []
+  const byReview = new Map<string, Extract<TimelineGroup, { type: 'review' }>>()
+  for (const entry of sorted) {
+    if (!entry.reviewId) {
+      groups.push({ type: 'entry', key: `e:${entry.id}`, entry })
+      continue
+    }
+    const existing = byReview.get(entry.reviewId)
+    if (existing) {
+      existing.entries.push(entry)
+      continue
+    }
+    const group = { type: 'review' as const, key: `r:${entry.reviewId}`, reviewId: entry.reviewId, review: reviews[entry.reviewId] ?? null, entries: [entry] }
+    byReview.set(entry.reviewId, group)
+    groups.push(group)
+  }
+  return groups
+}
+
+export function createTimelineStore(client: CairnClient): TimelineStore {
+  let seq = 0
+  let reloadTimer: ReturnType<typeof setTimeout> | null = null
+
+  const query = (filters: TimelineFilters, beforeId?: number) => ({
+    limit: PAGE,
+    ...(beforeId !== undefined ? { beforeId } : {}),
+    ...(filters.kinds.length ? { kinds: kindsOf(filters.kinds) } : {}),
+    ...(filters.sources.length ? { sources: filters.sources } : {})
+  })
+
+  return createStore<TimelineState>()((set, get) => ({
+    entries: [],
+    reviews: {},
+    filters: { kinds: [], sources: [] },
+    loaded: false,
+    loading: false,
+    loadError: null,
+    hasMore: false,
+
+    async load() {
+      const mine = ++seq
+      set({ loading: true })
+      try {
+        const { entries, reviews } = await client.request('timeline.list', query(get().filters))
+        if (mine !== seq) return
+        set({ entries, reviews: indexReviews(reviews), loaded: true, loading: false, loadError: null, hasMore: entries.length === PAGE })
+      } catch (error) {
+        if (mine === seq) set({ loaded: true, loading: false, loadError: errorMessage(error) })
+      }
+    },
+
+    async loadMore() {
+      const { entries, loading, hasMore } = get()
+      if (loading || !hasMore || !entries.length) return
+      const mine = ++seq
+      set({ loading: true })
+      try {
+        const oldest = Math.min(...entries.map((e) => e.id))
+        const page = await client.request('timeline.list', query(get().filters, oldest))
+        if (mine !== seq) return
+        set({
+          entries: [...get().entries, ...page.entries],
+          reviews: { ...get().reviews, ...indexReviews(page.reviews) },
+          loading: false,
+          hasMore: page.entries.length === PAGE
+        })
+      } catch (error) {
+        if (mine === seq) set({ loading: false, loadError: errorMessage(error) })
+      }
+    },
+
+    toggleKind(kind) {
+      const kinds = toggle(get().filters.kinds, kind)
+      set({ filters: { ...get().filters, kinds } })
+      void get().load()
+    },
+
+    toggleSource(source) {
+      const sources = toggle(get().filters.sources, source)
+      set({ filters: { ...get().filters, sources } })
+      void get().load()
+    },
+
+    clearFilters() {
+      set({ filters: { kinds: [], sources: [] } })
+      void get().load()
+    },
+
+    async revert(id) {
+      try {
+        const result = await client.request('timeline.revert', { id })
+        if (!result.ok) return { ok: false, error: result.error, conflict: result.conflict ?? null }
+        await get().load()
+        return { ok: true }
+      } catch (error) {
+        return { ok: false, error: errorMessage(error), conflict: null }
+      }
+    },
+
+    invalidate() {
+      if (!get().loaded) return
+      if (reloadTimer) clearTimeout(reloadTimer)
+      reloadTimer = setTimeout(() => {
+        reloadTimer = null
+        void get().load()
+      }, 120)
+    }
+  }))
+}
+
+function indexReviews(reviews: ReviewRun[]): Record<string, ReviewRun> {
+  return Object.fromEntries(reviews.map((r) => [r.id, r]))
+}
+
+function toggle<T>(list: T[], value: T): T[] {
+  return list.includes(value) ? list.filter((v) => v !== value) : [...list, value]
+}

@@ -1,0 +1,83 @@
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import { createJSONStorage, persist } from 'zustand/middleware'
+import type { ConnectionStatus } from '../ipc/transport'
+
+export type View = 'chat' | 'timeline' | 'skills' | 'memory' | 'settings'
+export type Theme = 'system' | 'light' | 'dark'
+export type Language = 'en' | 'zh-CN'
+
+export interface Toast {
+  id: number
+  tone: 'info' | 'success' | 'error' | 'learned'
+  text: string
+  /** Optional jump, e.g. a learned change → the timeline. */
+  action?: { label: string; view: View }
+}
+
+export interface UiState {
+  view: View
+  theme: Theme
+  language: Language
+  connection: ConnectionStatus
+  toasts: Toast[]
+  /** Bumped to ask the session search box to take focus (Ctrl/Cmd+K). */
+  searchFocusRequest: number
+  /** The conversation open in this window, reopened after a reload (mid-stream it re-attaches). */
+  lastSessionId: string | null
+  navigate(view: View): void
+  setTheme(theme: Theme): void
+  setLanguage(language: Language): void
+  setConnection(status: ConnectionStatus): void
+  toast(toast: Omit<Toast, 'id'>, ttlMs?: number): number
+  dismissToast(id: number): void
+  focusSearch(): void
+  setLastSession(sessionId: string | null): void
+}
+
+export type UiStore = StoreApi<UiState>
+
+export const UI_STORAGE_KEY = 'cairn.ui'
+
+/**
+ * The only store that persists, and only window preferences (durable data lives in main). Each
+ * window kind has its own key so the quick prompt never overwrites the main window's state.
+ */
+export function createUiStore(storageKey = UI_STORAGE_KEY): UiStore {
+  let nextToast = 1
+  return createStore<UiState>()(
+    persist(
+      (set, get) => ({
+        view: 'chat',
+        theme: 'system',
+        language: 'en',
+        connection: 'open',
+        toasts: [],
+        searchFocusRequest: 0,
+        lastSessionId: null,
+        navigate: (view) => set({ view }),
+        setTheme: (theme) => set({ theme }),
+        setLanguage: (language) => set({ language }),
+        setConnection: (connection) => set({ connection }),
+        toast(toast, ttlMs = 6000) {
+          const id = nextToast++
+          set({ toasts: [...get().toasts.slice(-3), { ...toast, id }] })
+          if (ttlMs > 0) setTimeout(() => get().dismissToast(id), ttlMs)
+          return id
+        },
+        dismissToast: (id) => set({ toasts: get().toasts.filter((t) => t.id !== id) }),
+        focusSearch: () => set({ searchFocusRequest: get().searchFocusRequest + 1 }),
+        setLastSession: (lastSessionId) => set({ lastSessionId })
+      }),
+      {
+        name: storageKey,
+        storage: createJSONStorage(() => localStorage),
+        partialize: (state) => ({ theme: state.theme, language: state.language, view: state.view, lastSessionId: state.lastSessionId })
+      }
+    )
+  )
+}
+
+/** The theme actually shown: `system` follows the OS. */
+export function resolveTheme(theme: Theme, prefersDark: boolean): 'light' | 'dark' {
+  return theme === 'system' ? (prefersDark ? 'dark' : 'light') : theme
+}

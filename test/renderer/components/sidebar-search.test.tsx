@@ -1,0 +1,68 @@
+import { act, fireEvent, screen, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { message, session } from '../helpers/fixtures'
+import { renderApp, settle } from '../helpers/render-app'
+
+const hit = {
+  sessionId: 's2',
+  title: 'Kubernetes upgrade',
+  startedAt: Date.now() - 3600_000,
+  score: 3.2,
+  matchMessageId: 42,
+  snippet: 'we >>>drained<<< the node <img src=x onerror=alert(1)> then >>>upgraded<<<',
+  messages: []
+}
+
+async function search(query: string) {
+  const harness = await renderApp({
+    'sessions.list': [session('s1', 'Groceries'), session('s2', 'Kubernetes upgrade')],
+    'sessions.search': { query, hits: [hit] },
+    'sessions.get': { session: session('s2', 'Kubernetes upgrade'), messages: [message('user', 'How do I drain?', { id: 42 })], running: false }
+  })
+  fireEvent.change(screen.getByRole('searchbox', { name: 'Search conversations' }), { target: { value: query } })
+  await act(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 260))
+  })
+  return harness
+}
+
+describe('session search', () => {
+  it('searches past conversations and highlights matches as elements, never HTML', async () => {
+    const harness = await search('drain upgrade')
+    expect(harness.bridge.callsTo('sessions.search')).toEqual([{ query: 'drain upgrade', limit: 10 }])
+    const results = screen.getByRole('list', { name: 'Search results' })
+    const marks = [...results.querySelectorAll('mark')].map((m) => m.textContent)
+    expect(marks).toEqual(['drained', 'upgraded'])
+    expect(results.querySelector('img')).toBeNull()
+    expect(results.textContent).toContain('<img src=x onerror=alert(1)>')
+    expect(results.textContent).not.toContain('>>>')
+  })
+
+  it('opens the conversation from a hit and clears the search', async () => {
+    const harness = await search('drain')
+    fireEvent.click(within(screen.getByRole('list', { name: 'Search results' })).getByRole('button'))
+    await settle()
+    expect(harness.bridge.callsTo('sessions.get')).toEqual([{ sessionId: 's2' }])
+    expect(screen.getByRole('heading', { name: 'Kubernetes upgrade' })).toBeTruthy()
+    expect(screen.getByText('How do I drain?')).toBeTruthy()
+    expect((screen.getByRole('searchbox') as HTMLInputElement).value).toBe('')
+  })
+
+  it('focuses the search box on Ctrl+K from anywhere', async () => {
+    await renderApp({ 'timeline.list': { entries: [], reviews: [] } })
+    fireEvent.click(screen.getByRole('button', { name: 'Timeline' }))
+    fireEvent.keyDown(window, { key: 'k', ctrlKey: true })
+    await settle()
+    expect(document.activeElement).toBe(screen.getByRole('searchbox'))
+  })
+})
+
+describe('sessions list', () => {
+  it('lists conversations and marks one that is answering', async () => {
+    const harness = await renderApp({ 'sessions.list': [session('s1', 'Groceries'), session('s2', 'Taxes')] })
+    const nav = screen.getByRole('navigation', { name: 'Conversations' })
+    expect(within(nav).getByText('Groceries')).toBeTruthy()
+    act(() => harness.bridge.emit('chat.status', { sessionId: 's2', running: true }))
+    expect(within(nav).getByLabelText('Answering')).toBeTruthy()
+  })
+})

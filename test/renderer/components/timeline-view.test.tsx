@@ -1,0 +1,107 @@
+import { act, fireEvent, screen, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import type { LedgerEntry } from '../../../shared/ledger'
+import { ledger, review, skill } from '../helpers/fixtures'
+import { renderApp, settle } from '../helpers/render-app'
+
+const memoryChange = ledger(3, { kind: 'memory.replace', before: 'Uses vim', after: 'Uses Helix since May', source: 'review', reviewId: 'rv1', sessionId: 's1' })
+const skillChange = ledger(2, {
+  kind: 'skill.patch',
+  target: 'skills/devops/deploy/SKILL.md',
+  source: 'review',
+  reviewId: 'rv1',
+  before: '# Deploy\nrun make\n',
+  after: '# Deploy\nrun make deploy\n',
+  meta: { skill: 'deploy', category: 'devops' }
+})
+const userChange = ledger(1, { kind: 'memory.add', after: 'Prefers tea', source: 'user' })
+
+async function openTimeline(entries: LedgerEntry[] = [memoryChange, skillChange, userChange], extra: Parameters<typeof renderApp>[0] = {}) {
+  const harness = await renderApp({ 'timeline.list': { entries, reviews: [review('rv1', { summary: '💾 Memory updated · Skill "deploy" patched', reasons: ['user correction'] })] }, ...extra })
+  fireEvent.click(screen.getByRole('button', { name: 'Timeline' }))
+  await settle()
+  return harness
+}
+
+describe('learning timeline', () => {
+  it('groups a review’s changes under its summary and reasons, and shows memory before → after', async () => {
+    await openTimeline()
+    const group = screen.getByRole('region', { name: 'Background review' })
+    expect(within(group).getByText('💾 Memory updated · Skill "deploy" patched')).toBeTruthy()
+    expect(within(group).getByText('user correction')).toBeTruthy()
+    expect(within(group).getByText('2 changes')).toBeTruthy()
+    expect(within(group).getByText('Uses vim')).toBeTruthy()
+    expect(within(group).getByText('Uses Helix since May')).toBeTruthy()
+    const standalone = screen.getAllByRole('article').filter((article) => !group.contains(article))
+    expect(standalone).toHaveLength(1)
+    expect(within(standalone[0]).getByText('You')).toBeTruthy()
+  })
+
+  it('filters by kind and source through timeline.list', async () => {
+    const harness = await openTimeline()
+    fireEvent.click(screen.getByRole('button', { name: 'Skills' , pressed: false }))
+    await settle()
+    fireEvent.click(screen.getByRole('button', { name: 'You' }))
+    await settle()
+    expect(harness.bridge.callsTo('timeline.list').at(-1)).toEqual({
+      limit: 100,
+      kinds: ['skill.create', 'skill.patch', 'skill.edit', 'skill.delete', 'skill.file_write', 'skill.file_remove'],
+      sources: ['user']
+    })
+  })
+
+  it('asks before reverting, and reverts only after confirmation', async () => {
+    const harness = await openTimeline([userChange], { 'timeline.revert': { ok: true, revertEntry: ledger(9, { source: 'revert' }) } })
+    fireEvent.click(screen.getByRole('button', { name: 'Revert' }))
+    const dialog = screen.getByRole('dialog', { name: 'Revert this change?' })
+    expect(harness.bridge.callsTo('timeline.revert')).toEqual([])
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }))
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(harness.bridge.callsTo('timeline.revert')).toEqual([])
+
+    fireEvent.click(screen.getByRole('button', { name: 'Revert' }))
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Revert' }))
+    await settle()
+    expect(harness.bridge.callsTo('timeline.revert')).toEqual([{ id: 1 }])
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(screen.getByText('Change reverted.')).toBeTruthy()
+  })
+
+  it('shows both texts when the revert conflicts with a later change', async () => {
+    await openTimeline([userChange], {
+      'timeline.revert': { ok: false, error: 'USER.md changed since this entry was written.', conflict: { expected: 'Prefers tea', actual: 'Prefers green tea' } }
+    })
+    fireEvent.click(screen.getByRole('button', { name: 'Revert' }))
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Revert' }))
+    await settle()
+    const dialog = screen.getByRole('dialog', { name: 'Could not revert' })
+    expect(within(dialog).getByText('USER.md changed since this entry was written.')).toBeTruthy()
+    expect(within(dialog).getByTestId('conflict-expected').textContent).toBe('Prefers tea')
+    expect(within(dialog).getByTestId('conflict-actual').textContent).toBe('Prefers green tea')
+  })
+
+  it('opens a skill change in the skill browser with its diff', async () => {
+    await openTimeline(undefined, {
+      'skills.list': { skills: [skill('deploy')], diagnostics: [] },
+      'skills.get': { skill: skill('deploy'), content: '# Deploy\nrun make deploy\n', files: ['SKILL.md'] },
+      'skills.history': [skillChange]
+    })
+    fireEvent.click(screen.getByRole('button', { name: /^View changes \+1 −1/ }))
+    await settle()
+    expect(screen.getByRole('heading', { name: 'deploy' })).toBeTruthy()
+    const added = document.querySelectorAll('tr[data-type="add"] .code')
+    expect([...added].map((cell) => cell.textContent)).toEqual(['run make deploy'])
+  })
+
+  it('reloads when main records a change and announces what the chatting agent learned', async () => {
+    const harness = await openTimeline([userChange])
+    const fresh = ledger(10, { kind: 'memory.add', after: 'Works in UTC+8', source: 'agent' })
+    harness.bridge.set('timeline.list', { entries: [fresh, userChange], reviews: [] })
+    act(() => harness.bridge.emit('ledger.changed', { entry: fresh }))
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    })
+    expect(screen.getByText('Works in UTC+8')).toBeTruthy()
+    expect(screen.getByText('Saved a new memory')).toBeTruthy()
+  })
+})

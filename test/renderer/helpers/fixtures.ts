@@ -1,0 +1,98 @@
+import { defaultConfig, type CairnConfig } from '../../../shared/config'
+import type { AgentEvent } from '../../../shared/agent-events'
+import type { AppInfo, DisplayMessage, LearningStatus, ReviewRun, SessionSummary, SettingsView, SkillItem } from '../../../shared/ipc/domain'
+import type { LedgerEntry } from '../../../shared/ledger'
+import type { RouteHandlers } from './fake-transport'
+
+export const NOW = Date.UTC(2026, 5, 15, 12, 0, 0)
+
+export function config(patch: (c: CairnConfig) => void = () => {}): CairnConfig {
+  const c = defaultConfig()
+  c.provider.model = 'gpt-test'
+  patch(c)
+  return c
+}
+
+export function settingsView(overrides: Partial<SettingsView> = {}): SettingsView {
+  return { config: config(), hasApiKey: true, keyHint: 'wxyz', keyStorage: 'os', ...overrides }
+}
+
+export function appInfo(overrides: Partial<AppInfo> = {}): AppInfo {
+  return { version: '0.1.0', home: '/home/me/.cairn', platform: 'linux', mode: 'desktop', providerProblem: null, ...overrides }
+}
+
+export function learningStatus(overrides: Partial<LearningStatus> = {}): LearningStatus {
+  return { enabled: true, paused: false, pausedReason: null, running: null, queued: 0, ...overrides }
+}
+
+export function session(id: string, title: string, at = NOW - 60_000): SessionSummary {
+  return { id, title, source: 'desktop', model: 'gpt-test', startedAt: at, updatedAt: at, messageCount: 2, inputTokens: 0, outputTokens: 0, cachedTokens: 0 }
+}
+
+let nextMessage = 1
+export function message(role: DisplayMessage['role'], content: string, extra: Partial<DisplayMessage> = {}): DisplayMessage {
+  return { id: nextMessage++, role, content, toolCalls: null, toolCallId: null, toolName: null, createdAt: NOW, finishReason: null, compacted: false, hint: null, ...extra }
+}
+
+export function ledger(id: number, overrides: Partial<LedgerEntry> = {}): LedgerEntry {
+  return {
+    id,
+    at: new Date(NOW - id * 1000).toISOString(),
+    kind: 'memory.add',
+    target: 'memories/USER.md',
+    source: 'agent',
+    sessionId: null,
+    reviewId: null,
+    before: null,
+    after: `entry ${id}`,
+    meta: {},
+    revertedBy: null,
+    ...overrides
+  }
+}
+
+export function review(id: string, overrides: Partial<ReviewRun> = {}): ReviewRun {
+  return {
+    id,
+    sessionId: 's1',
+    kinds: ['memory', 'skills'],
+    reasons: ['memory interval reached'],
+    status: 'done',
+    queuedAt: NOW - 5000,
+    startedAt: NOW - 4000,
+    finishedAt: NOW - 1000,
+    summary: '💾 Memory updated',
+    error: null,
+    ...overrides
+  }
+}
+
+export function skill(name: string, overrides: Partial<SkillItem> = {}): SkillItem {
+  return {
+    name,
+    description: `How to ${name}`,
+    category: 'devops',
+    path: `/home/me/.cairn/skills/devops/${name}/SKILL.md`,
+    readOnly: false,
+    warnings: [],
+    stats: { useCount: 3, viewCount: 4, lastUsedAt: NOW - 86_400_000, successRate: 0.75, successCount: 3, failureCount: 1, patchCount: 1, createdBy: 'review', stale: false },
+    ...overrides
+  }
+}
+
+/** Events of one turn, with the session and turn ids filled in. */
+export function turnEvents(sessionId: string, turnId: string, events: Array<Record<string, unknown> & { type: AgentEvent['type'] }>): AgentEvent[] {
+  return events.map((event) => ({ sessionId, turnId, ...event }) as AgentEvent)
+}
+
+/** What a freshly started app asks for, answered with a ready-to-chat setup. */
+export function baseHandlers(overrides: RouteHandlers = {}): RouteHandlers {
+  return {
+    'app.info': appInfo(),
+    'settings.get': settingsView(),
+    'learning.status': learningStatus(),
+    'sessions.list': [],
+    'settings.detectLocal': { ollama: false, lmstudio: false },
+    ...overrides
+  }
+}
