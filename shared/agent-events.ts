@@ -11,6 +11,19 @@ export interface TurnUsage {
 
 export type TurnEndReason = 'completed' | 'cancelled' | 'failed' | 'max_iterations'
 
+/** What a tool asks the user before it writes a file outside memory/skills or runs a command. */
+export interface ApprovalRequest {
+  kind: 'command' | 'write'
+  tool: string
+  /** One line for the prompt, e.g. "Run `npm test` in ~/project". */
+  summary: string
+  command?: string
+  cwd?: string
+  path?: string
+  /** A diff or content preview for writes, the full command for commands. */
+  preview?: string
+}
+
 export type AgentEvent =
   | { type: 'turn_started'; sessionId: string; turnId: string; userMessageId: number }
   | { type: 'text_delta'; sessionId: string; turnId: string; text: string }
@@ -30,22 +43,15 @@ export type AgentEvent =
       durationMs: number
       messageId: number
     }
-  | {
+  | ({
       type: 'approval_needed'
       sessionId: string
       turnId: string
       requestId: string
       callId: string
-      kind: 'command' | 'write'
-      tool: string
-      summary: string
-      command?: string
-      cwd?: string
-      path?: string
-      preview?: string
       /** Suggested prefix for "always allow" on commands, e.g. "npm test". */
       prefix?: string
-    }
+    } & ApprovalRequest)
   | { type: 'approval_resolved'; sessionId: string; turnId: string; requestId: string; allowed: boolean; remembered: ApprovalScope }
   | { type: 'usage'; sessionId: string; turnId: string; usage: TurnUsage }
   | { type: 'compressed'; sessionId: string; turnId: string; summarizedMessages: number; tokensBefore: number; tokensAfter: number }

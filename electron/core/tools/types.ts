@@ -13,18 +13,9 @@ export function newTurnState(): TurnState {
   return { memoryFailures: 0, viewedSkills: new Set() }
 }
 
-/** What a tool asks the user before it writes a file outside memory/skills or runs a command. */
-export interface ApprovalRequest {
-  kind: 'command' | 'write'
-  tool: string
-  /** One line for the prompt, e.g. "Run `npm test` in ~/project". */
-  summary: string
-  command?: string
-  cwd?: string
-  path?: string
-  /** A diff or content preview for writes, the full command for commands. */
-  preview?: string
-}
+import type { ApprovalRequest } from '../../../shared/agent-events'
+
+export type { ApprovalRequest }
 
 export interface ToolContext {
   /** Attribution for any learned change the tool makes. */
