@@ -21,6 +21,18 @@ export default defineConfig({
           include: ['test/renderer/**/*.test.{ts,tsx}'],
           setupFiles: ['test/renderer/setup.ts']
         }
+      },
+      {
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['test/e2e/**/*.test.ts'],
+          // Real Chromium against a real `cairn serve`: one file at a time (2 cores), generous timeouts.
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
+          globalSetup: ['test/e2e/global-setup.ts']
+        }
       }
     ]
   }

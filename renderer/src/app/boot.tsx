@@ -1,7 +1,7 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createClient } from '../ipc/client'
-import { pickTransport, type WindowKind } from '../ipc/pick-transport'
+import { hashWithoutSession, pickTransport, sessionFromHash, type WindowKind } from '../ipc/pick-transport'
 import { createUiStore } from '../stores/ui'
 import { MissingToken } from './App'
 import { createAppState, type AppState } from './app-state'
@@ -23,7 +23,10 @@ export function boot(windowKind: WindowKind, root: React.ReactNode, onReady?: (a
   const app = createAppState(createClient(choice.transport), { windowKind })
   applyTheme(app.ui)
   connectApp(app)
-  void loadInitial(app, { restore: windowKind === 'main' })
+  // Browser mode: the quick prompt's "Open in Cairn" opens this page on its conversation.
+  const requested = windowKind === 'main' && choice.transport.mode === 'browser' ? sessionFromHash(window.location.hash) : null
+  if (requested) window.history.replaceState(null, '', hashWithoutSession(window.location.hash))
+  void loadInitial(app, { restore: windowKind === 'main', openSessionId: requested })
   onReady?.(app)
   createRoot(container).render(
     <StrictMode>

@@ -2,6 +2,7 @@ import type { LedgerEntry } from '../../../shared/ledger'
 import { translator, type MessageKey } from '../i18n'
 import { familyOf } from '../stores/timeline'
 import { skillNameOf } from '../stores/skills'
+import { withoutEmoji } from '../lib/summary'
 import type { AppState } from './app-state'
 
 const NOTHING_LEARNED = 'Nothing to save.'
@@ -22,6 +23,14 @@ export function connectApp(app: AppState): () => void {
     }, 100)
   }
   let lastStatus = client.status()
+  // A learned change, from this process (`ledger.changed`) or from a review's worker process
+  // (`review_action`: its writes never reach this process's ledger events): refresh what shows it.
+  const learnedChange = (entry: LedgerEntry): void => {
+    timeline.getState().invalidate()
+    if (familyOf(entry.kind) === 'memory') {
+      if (memory.getState().loaded) void memory.getState().load()
+    } else if (skills.getState().loaded) skills.getState().changed(skillNameOf(entry))
+  }
 
   const offs = [
     client.on('chat.event', (event) => chat.getState().handleEvent(event)),
@@ -29,10 +38,13 @@ export function connectApp(app: AppState): () => void {
     client.on('sessions.changed', () => reloadSessions()),
     client.on('review.event', (event) => {
       chat.getState().handleReview(event)
+      if (event.type === 'review_action') learnedChange(event.entry)
       if (event.type === 'review_finished') {
         timeline.getState().invalidate()
-        const summary = event.outcome.summary.trim()
-        if (summary && summary !== NOTHING_LEARNED) {
+        const summary = withoutEmoji(event.outcome.summary)
+        // The open conversation already shows it in its "Learned" chip; a toast would say it twice.
+        const chipShows = ui.getState().view === 'chat' && chat.getState().learned?.reviewId === event.reviewId
+        if (summary && summary !== NOTHING_LEARNED && !chipShows) {
           ui.getState().toast({ tone: 'learned', text: t()('toast.learned', { summary }), action: { label: t()('toast.viewTimeline'), view: 'timeline' } })
         }
       }
@@ -40,10 +52,7 @@ export function connectApp(app: AppState): () => void {
       if (event.type !== 'review_progress' && event.type !== 'review_action') void settings.getState().loadLearning()
     }),
     client.on('ledger.changed', ({ entry }) => {
-      timeline.getState().invalidate()
-      if (familyOf(entry.kind) === 'memory') {
-        if (memory.getState().loaded) void memory.getState().load()
-      } else if (skills.getState().loaded) skills.getState().changed(skillNameOf(entry))
+      learnedChange(entry)
       // The review announces its own changes in one line when it finishes; the chatting agent's are announced here.
       if (entry.source === 'agent') ui.getState().toast({ tone: 'learned', text: agentToast(entry, t()), action: { label: t()('toast.viewTimeline'), view: 'timeline' } })
     }),
@@ -84,9 +93,10 @@ export function connectApp(app: AppState): () => void {
 
 /**
  * First load: settings (theme and language come from config.json), app info, conversations, and the
- * conversation that was open before a reload (re-attached if a turn is still running).
+ * conversation asked for (`openSessionId`) or else the one open before a reload (re-attached if a
+ * turn is still running).
  */
-export async function loadInitial(app: AppState, options: { restore?: boolean } = {}): Promise<void> {
+export async function loadInitial(app: AppState, options: { restore?: boolean; openSessionId?: string | null } = {}): Promise<void> {
   const { settings, sessions, ui, chat } = app
   await Promise.all([
     settings
@@ -106,8 +116,10 @@ export async function loadInitial(app: AppState, options: { restore?: boolean } 
       .load()
       .then(() => {
         if (!options.restore) return
-        const last = ui.getState().lastSessionId
-        if (last && chat.getState().sessionId === null && sessions.getState().list.some((s) => s.id === last)) void chat.getState().openSession(last)
+        const wanted = options.openSessionId ?? ui.getState().lastSessionId
+        if (!wanted || chat.getState().sessionId !== null || !sessions.getState().list.some((s) => s.id === wanted)) return
+        if (options.openSessionId) ui.getState().navigate('chat')
+        void chat.getState().openSession(wanted)
       })
   ])
 }

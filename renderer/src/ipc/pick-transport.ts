@@ -12,6 +12,28 @@ export function tokenFromHash(hash: string): string | null {
   return token && token.trim() ? token.trim() : null
 }
 
+/** `#…&session=<id>`: the conversation a browser-mode main page should open (from the quick prompt). */
+export function sessionFromHash(hash: string): string | null {
+  const session = new URLSearchParams(hash.replace(/^#/, '')).get('session')
+  return session && session.trim() ? session.trim() : null
+}
+
+/** The hash without its `session` part, so a reload does not force that conversation again. */
+export function hashWithoutSession(hash: string): string {
+  const params = new URLSearchParams(hash.replace(/^#/, ''))
+  params.delete('session')
+  return `#${params.toString()}`
+}
+
+/** Browser mode: the main page's address for this server and token, opening `sessionId` if given. */
+export function mainPageUrl(location: { origin: string; hash: string }, sessionId?: string | null): string | null {
+  const token = tokenFromHash(location.hash)
+  if (!token) return null
+  const params = new URLSearchParams({ token })
+  if (sessionId) params.set('session', sessionId)
+  return `${location.origin}/#${params.toString()}`
+}
+
 /**
  * Desktop when the preload bridge is there; otherwise browser mode over a WebSocket to the
  * server that served this page, authenticated by the token in the URL fragment.

@@ -54,7 +54,8 @@ export function createUiStore(storageKey = UI_STORAGE_KEY): UiStore {
         toasts: [],
         searchFocusRequest: 0,
         lastSessionId: null,
-        navigate: (view) => set({ view }),
+        // A toast's jump to this screen has done its job once the screen is open.
+        navigate: (view) => set({ view, toasts: get().toasts.filter((toast) => toast.action?.view !== view) }),
         setTheme: (theme) => set({ theme }),
         setLanguage: (language) => set({ language }),
         setConnection: (connection) => set({ connection }),

@@ -40,23 +40,35 @@ export function argumentHint(args: string): string {
   return ''
 }
 
+/** The user said no to this call (an approval tool's result carries `denied: true`). */
+export function wasDeclined(result: string | null): boolean {
+  if (!result) return false
+  try {
+    const parsed = JSON.parse(result) as unknown
+    return typeof parsed === 'object' && parsed !== null && (parsed as { denied?: unknown }).denied === true
+  } catch {
+    return false
+  }
+}
+
 /** A tool call, folded to one line; unfolds to its arguments and result. */
 export const ToolCallRow = memo(function ToolCallRow({ item }: { item: ToolItem }): React.JSX.Element {
   const t = useT()
   const [open, setOpen] = useState(false)
   const bodyId = useId()
   const running = item.result === null
-  const failed = item.ok === false
+  const declined = item.ok === false && wasDeclined(item.result)
+  const failed = item.ok === false && !declined
   const hint = argumentHint(item.arguments)
   return (
-    <div className={`tool-call${failed ? ' failed' : ''}`}>
+    <div className={`tool-call${failed ? ' failed' : declined ? ' declined' : ''}`}>
       <button type="button" className="tool-call-head" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen(!open)}>
         <Icon name={open ? 'chevronDown' : 'chevronRight'} size={14} />
-        <span className="tool-call-icon">{running ? <Spinner label={t('chat.tool.running')} /> : <Icon name={failed ? 'alert' : 'tool'} size={14} />}</span>
+        <span className="tool-call-icon">{running ? <Spinner label={t('chat.tool.running')} /> : <Icon name={failed ? 'alert' : declined ? 'close' : 'tool'} size={14} />}</span>
         <span className="tool-call-name">{item.name}</span>
         {hint ? <span className="tool-call-hint">{hint}</span> : null}
         <span className="tool-call-meta">
-          {running ? t('chat.tool.running') : failed ? t('chat.tool.failed') : item.durationMs !== null ? t('chat.tool.took', { ms: item.durationMs }) : ''}
+          {running ? t('chat.tool.running') : declined ? t('chat.tool.declined') : failed ? t('chat.tool.failed') : item.durationMs !== null ? t('chat.tool.took', { ms: item.durationMs }) : ''}
         </span>
       </button>
       {open ? (

@@ -1,6 +1,7 @@
 import { useApp, useChat, useT } from '../../app/context'
 import { Icon } from '../../components/Icon'
 import { Notice } from '../../components/Feedback'
+import { GlyphFreeText } from '../../components/GlyphFreeText'
 import { ApprovalCard } from './ApprovalCard'
 
 /** Failures the user fixes in Settings (the provider is missing, rejects the key, or lacks the model). */
@@ -55,7 +56,9 @@ export function TurnStatus(): React.JSX.Element {
       {learned ? (
         <button type="button" className="learned-chip" onClick={() => ui.getState().navigate('timeline')} title={t('chat.learnedOpen')}>
           <Icon name="sparkle" size={14} />
-          <span>{t('chat.learned', { summary: learned.summary })}</span>
+          <span>
+            <GlyphFreeText text={t('chat.learned', { summary: learned.summary })} />
+          </span>
           <Icon name="chevronRight" size={13} />
         </button>
       ) : null}

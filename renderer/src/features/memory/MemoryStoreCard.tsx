@@ -80,7 +80,7 @@ export function MemoryStoreCard({ target, view }: { target: MemoryTargetName; vi
           }}
         />
         <div className="memory-add-bar">
-          <span className={left < 0 ? 'chars-left over' : 'chars-left'}>{t('memory.charsLeft', { count: left })}</span>
+          <span className={left < 0 ? 'chars-left over' : 'chars-left'}>{t('memory.charsLeft', { count: left.toLocaleString() })}</span>
           <button type="submit" className="primary-button small" disabled={busy || !draft.trim()}>
             <Icon name="plus" size={15} />
             {t('memory.add')}

@@ -2,6 +2,7 @@ import { useEffect } from 'react'
 import { useApp, useChat, useSettings, useT } from '../../app/context'
 import { Notice } from '../../components/Feedback'
 import { Icon, Logo } from '../../components/Icon'
+import { mainPageUrl } from '../../ipc/pick-transport'
 import { Composer } from '../chat/Composer'
 import { MessageList } from '../chat/MessageList'
 import { TurnStatus } from '../chat/TurnStatus'
@@ -26,6 +27,12 @@ export function QuickApp(): React.JSX.Element {
   }, [client])
 
   const openInCairn = (): void => {
+    // Browser mode has no main window to raise: open the main page (same token) on this conversation.
+    if (client.mode === 'browser') {
+      const url = mainPageUrl(window.location, sessionId)
+      if (url) window.open(url, '_blank', 'noopener')
+      return
+    }
     void client.request('window.openMain', sessionId ? { sessionId } : {}).catch(() => {})
   }
 

@@ -51,14 +51,29 @@ export function LearningSection(): React.JSX.Element | null {
         disabled={!learning.enabled}
         onChange={(allowSkillCreation) => save({ allowSkillCreation })}
       />
-      <IntervalField label={t('settings.learning.memoryInterval')} value={learning.memoryNudgeInterval} disabled={!learning.enabled} onSave={(memoryNudgeInterval) => save({ memoryNudgeInterval })} />
-      <IntervalField label={t('settings.learning.skillInterval')} value={learning.skillNudgeInterval} disabled={!learning.enabled} onSave={(skillNudgeInterval) => save({ skillNudgeInterval })} />
+      <IntervalField
+        label={t('settings.learning.memoryInterval')}
+        hint={t('settings.learning.intervalHint')}
+        unit={t('settings.learning.turns')}
+        value={learning.memoryNudgeInterval}
+        disabled={!learning.enabled}
+        onSave={(memoryNudgeInterval) => save({ memoryNudgeInterval })}
+      />
+      {/* The skill trigger counts tool steps, not user turns. */}
+      <IntervalField
+        label={t('settings.learning.skillInterval')}
+        hint={t('settings.learning.skillIntervalHint')}
+        unit={t('settings.learning.steps')}
+        value={learning.skillNudgeInterval}
+        disabled={!learning.enabled}
+        onSave={(skillNudgeInterval) => save({ skillNudgeInterval })}
+      />
     </section>
   )
 }
 
-/** A whole number of turns, saved when you leave the field (0 turns the trigger off). */
-function IntervalField({ label, value, disabled, onSave }: { label: string; value: number; disabled: boolean; onSave(value: number): void }): React.JSX.Element {
+/** A whole number (of turns or tool steps), saved when you leave the field (0 turns the trigger off). */
+function IntervalField({ label, hint, unit, value, disabled, onSave }: { label: string; hint: string; unit: string; value: number; disabled: boolean; onSave(value: number): void }): React.JSX.Element {
   const t = useT()
   const id = useId()
   const [text, setText] = useState(String(value))
@@ -75,7 +90,7 @@ function IntervalField({ label, value, disabled, onSave }: { label: string; valu
         <label className="field-label" htmlFor={id}>
           {label}
         </label>
-        <p className="field-hint">{parsed === 0 && valid ? t('settings.learning.intervalOff') : t('settings.learning.intervalHint')}</p>
+        <p className="field-hint">{parsed === 0 && valid ? t('settings.learning.intervalOff') : hint}</p>
       </div>
       <div className="number-field">
         <input
@@ -91,7 +106,7 @@ function IntervalField({ label, value, disabled, onSave }: { label: string; valu
           onBlur={commit}
           onKeyDown={(event) => event.key === 'Enter' && commit()}
         />
-        <span className="muted">{t('settings.learning.turns')}</span>
+        <span className="muted">{unit}</span>
       </div>
     </div>
   )

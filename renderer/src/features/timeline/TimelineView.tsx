@@ -3,6 +3,7 @@ import type { ReviewRun } from '../../../../shared/ipc/domain'
 import { useApp, useLocale, useT, useTimeline } from '../../app/context'
 import { EmptyState, Notice, Spinner } from '../../components/Feedback'
 import { Icon } from '../../components/Icon'
+import { GlyphFreeText } from '../../components/GlyphFreeText'
 import { fullTime, relativeTime, useNow } from '../../lib/time'
 import { allSources, groupTimeline, type KindFilter } from '../../stores/timeline'
 import { sourceLabel } from './labels'
@@ -105,7 +106,7 @@ function ReviewGroup({ review, count, now, children }: { review: ReviewRun | nul
         </span>
         <div className="review-text">
           <div className="review-title">
-            <span>{review?.summary || t('timeline.review')}</span>
+            <span>{review?.summary ? <GlyphFreeText text={review.summary} /> : t('timeline.review')}</span>
             <span className="review-count">{t('timeline.changes', { count })}</span>
           </div>
           {review?.reasons.length ? (
