@@ -151,9 +151,13 @@ export class SkillStore {
     return revertSkillChange(this.deps, entry)
   }
 
-  /** Tier 2/3 read for `skill_view`: records the view and marks it read for this turn. */
-  view(name: string, filePath?: string | null, turn: TurnState | null = null): SkillResult {
-    return viewSkill({ index: this.index, usage: this.usage }, name, filePath, turn)
+  /**
+   * Tier 2/3 read for `skill_view`: marks it read for this turn and, unless `countUse` is false (the
+   * background review reading before it patches), records the view as use of the skill.
+   */
+  view(name: string, filePath?: string | null, turn: TurnState | null = null, countUse = true): SkillResult {
+    const usage = countUse ? this.usage : { recordView: () => {} }
+    return viewSkill({ index: this.index, usage }, name, filePath, turn)
   }
 
   recordView(name: string): void {

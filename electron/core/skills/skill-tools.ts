@@ -143,7 +143,8 @@ export function createSkillTools(store: SkillStore, options: SkillToolOptions): 
     name: 'skill_view',
     description: 'Read a skill: without file_path, its full SKILL.md and the list of its files; with file_path, one of those files.',
     schema: skillViewSchema,
-    run: (args, ctx) => store.view(args.name, args.file_path, ctx.turn)
+    // The review reads skills to judge and patch them: that is not use, and must not reset staleness.
+    run: (args, ctx) => store.view(args.name, args.file_path, ctx.turn, ctx.write.source !== 'review')
   })
   const manageTool = defineTool({
     name: 'skill_manage',

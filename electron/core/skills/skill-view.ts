@@ -9,7 +9,7 @@ import { fail, type SkillResult } from './skill-write-support'
 
 export interface SkillViewDeps {
   index: SkillIndex
-  usage: SkillUsageStore
+  usage: Pick<SkillUsageStore, 'recordView'>
 }
 
 /** Finds a skill by folder name, `category/name`, or (for skills written elsewhere) its front-matter name. */
