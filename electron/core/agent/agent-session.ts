@@ -41,7 +41,8 @@ export interface AgentHooks {
 
 export interface AgentSessionOptions {
   core: CairnCore
-  provider: ChatProvider
+  /** The provider for the next model call: resolved per turn, so a changed key, model or URL applies at once. */
+  provider: ChatProvider | (() => ChatProvider)
   tools: ToolDef[]
   workspace: string
   /** Resume this session instead of starting a new one. */
@@ -111,7 +112,7 @@ export class AgentSession {
     }
     const session = core.sessions.create({
       source: options.source ?? 'cli',
-      model: options.provider.settings.model,
+      model: resolveProvider(options.provider).settings.model,
       systemPrompt: composeSystemPrompt(core, toolNames, options.workspace)
     })
     return new AgentSession(options, session)
@@ -189,6 +190,7 @@ export class AgentSession {
     let iterations = 0
     let reason: TurnEndReason = 'completed'
 
+    const provider = resolveProvider(this.options.provider)
     const hint = formatSkillHint(relevantSkills(text, indexSkills(core)))
     const userRecord = core.sessions.append(this.id, { role: 'user', content: text + hint, meta: hint ? { hint } : undefined })
     this.history.push(userRecord)
@@ -208,7 +210,7 @@ export class AgentSession {
         iterations++
         await this.compressIfNeeded(signal)
         streamed = ''
-        const result = await this.options.provider.chat({
+        const result = await provider.chat({
           messages: this.modelMessages(),
           tools: this.toolSchemas,
           signal,
@@ -318,7 +320,7 @@ export class AgentSession {
     }
     let summaryText: string
     try {
-      summaryText = await summarizeMiddle(this.options.provider, plan.middle, signal)
+      summaryText = await summarizeMiddle(resolveProvider(this.options.provider), plan.middle, signal)
     } catch (error) {
       if (signal.aborted) throw error
       this.compressionFailedTurn = this.currentTurnId
@@ -346,6 +348,10 @@ export class AgentSession {
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
+
+function resolveProvider(provider: ChatProvider | (() => ChatProvider)): ChatProvider {
+  return typeof provider === 'function' ? provider() : provider
+}
 
 function titleFrom(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim()

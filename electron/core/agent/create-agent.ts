@@ -7,8 +7,8 @@ import { resolveProviderSettings } from './provider-settings'
 export interface CreateAgentOptions {
   core: CairnCore
   env?: NodeJS.ProcessEnv
-  /** The key from the app's encrypted store; the CLI leaves it out and uses the environment. */
-  apiKey?: string | null
+  /** The key from the app's encrypted store (read when each turn starts); the CLI leaves it out and uses the environment. */
+  apiKey?: string | null | (() => string | null)
   /** Folder for the workspace tools; defaults to config `agent.workspace`, then the current directory. */
   workspace?: string
   sessionId?: string
@@ -21,7 +21,10 @@ export interface CreateAgentOptions {
 export function createAgentSession(options: CreateAgentOptions): AgentSession {
   const { core } = options
   const config = core.config.get()
-  const provider = new ChatProvider(resolveProviderSettings(config, options.env ?? process.env, options.apiKey))
+  // Resolved per turn: a key, model or URL changed in Settings applies to open conversations too.
+  const apiKey = options.apiKey
+  const provider = () =>
+    new ChatProvider(resolveProviderSettings(core.config.get(), options.env ?? process.env, typeof apiKey === 'function' ? apiKey() : apiKey))
   const workspace = options.workspace || config.agent.workspace || process.cwd()
   let session: AgentSession | null = null
   const tools = [...core.learningTools(() => session?.id ?? null), ...createWorkspaceTools({ workspace })]

@@ -24,10 +24,10 @@ export class ChatManager {
   constructor(private readonly app: CairnApp) {}
 
   /** Starts a turn and returns at once; the answer streams as `chat.event` events. */
-  send(sessionId: string | null, text: string): { sessionId: string; turnId: string } {
+  send(sessionId: string | null, text: string, source: 'main' | 'quick' = 'main'): { sessionId: string; turnId: string } {
     const problem = providerProblem(this.app.providerSettings())
     if (problem) throw new IpcError('PROVIDER', problem)
-    const chat = this.open(sessionId)
+    const chat = this.open(sessionId, source)
     if (chat.running) throw new IpcError('BUSY', 'Cairn is still answering in this conversation. Wait for it or stop it first.')
     return this.start(chat, (session) => session.runTurn(text))
   }
@@ -77,7 +77,7 @@ export class ChatManager {
     await Promise.all([...this.chats.values()].map((chat) => chat.done))
   }
 
-  private open(sessionId: string | null): LiveChat {
+  private open(sessionId: string | null, origin: 'main' | 'quick' = 'main'): LiveChat {
     if (sessionId) {
       const existing = this.chats.get(sessionId)
       if (existing) return existing
@@ -85,10 +85,11 @@ export class ChatManager {
     }
     const session = createAgentSession({
       core: this.app.core,
-      apiKey: this.app.options.secrets.getApiKey(),
+      apiKey: () => this.app.options.secrets.getApiKey(),
       env: this.app.options.env,
       sessionId: sessionId ?? undefined,
-      source: this.app.options.platform.mode === 'desktop' ? 'desktop' : 'browser',
+      // Where a new conversation started: the desktop app, browser mode, or either one's quick prompt.
+      source: `${this.app.options.platform.mode === 'desktop' ? 'desktop' : 'browser'}${origin === 'quick' ? '-quick' : ''}`,
       hooks: this.app.loop.hooks
     })
     const chat: LiveChat = { session, buffer: [], running: false, done: Promise.resolve() }

@@ -122,7 +122,13 @@ function serveStatic(root: string, req: IncomingMessage, res: ServerResponse): v
     res.writeHead(405, { Allow: 'GET, HEAD' }).end()
     return
   }
-  const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://127.0.0.1').pathname)
+  let pathname: string
+  try {
+    pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://127.0.0.1').pathname)
+  } catch {
+    res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request')
+    return
+  }
   const relative = normalize(pathname === '/' ? '/index.html' : pathname).replace(/^([/\\])+/, '')
   const file = join(root, relative)
   if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) {

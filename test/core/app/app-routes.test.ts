@@ -116,6 +116,21 @@ describe('chat over the contract', () => {
     expect(result.result).toContain('approved-run')
   })
 
+  it('uses a corrected API key in a conversation that is already open', async () => {
+    fx = await appFixture({ server: { apiKey: 'sk-right' } })
+    await fx.ok('settings.setApiKey', { apiKey: 'sk-wrong' })
+    const { sessionId } = await fx.ok('chat.send', { sessionId: null, text: 'hello', source: 'quick' })
+    const failed = await fx.waitFor('chat.event', (e) => e.type === 'error')
+    expect(failed).toMatchObject({ code: 'auth' })
+    await fx.waitFor('chat.status', (s) => !s.running)
+    await fx.ok('settings.setApiKey', { apiKey: 'sk-right' })
+    fx.server.enqueue({ text: 'Now it works.' })
+    await fx.ok('chat.send', { sessionId, text: 'hello again' })
+    const done = await fx.waitFor('chat.event', (e) => e.type === 'turn_finished' && e.reason === 'completed')
+    expect(done).toMatchObject({ text: 'Now it works.' })
+    expect(fx.core.sessions.get(sessionId)!.source).toBe('browser-quick')
+  })
+
   it('explains what is missing before the first chat when no provider is set', async () => {
     fx = await appFixture({ configured: false })
     const info = await fx.ok('app.info')

@@ -82,6 +82,9 @@ describe('cairn serve', () => {
     for (const path of ['/..%2F..%2Fcairn-outside.txt', '/%2e%2e/%2e%2e/%2e%2e/etc/passwd', '/assets/..%5C..%5Ccairn-outside.txt']) {
       expect(await rawStatus(path), path).toBe(404)
     }
+    // A malformed escape is a bad request, not a crash of the server.
+    expect(await rawStatus('/%E0%A4%A')).toBe(400)
+    expect((await fetch(`${base()}/`)).status).toBe(200)
   })
 
   it('refuses a WebSocket without the token or from another origin', async () => {

@@ -76,6 +76,23 @@ describe.runIf(posix)('run_command', () => {
     expect(requests[0].summary).toContain('echo hello')
   })
 
+  it("never passes Cairn's provider keys to the command", async () => {
+    const saved = { CAIRN_API_KEY: process.env.CAIRN_API_KEY, OPENAI_API_KEY: process.env.OPENAI_API_KEY }
+    process.env.CAIRN_API_KEY = 'sk-cairn-secret'
+    process.env.OPENAI_API_KEY = 'sk-openai-secret'
+    try {
+      const result = await run({ command: 'env; echo "key=${CAIRN_API_KEY}${OPENAI_API_KEY}"' })
+      expect(result.stdout).toContain('key=\n')
+      expect(result.stdout).not.toContain('secret')
+      expect(result.stdout).toContain('PATH=')
+    } finally {
+      for (const [key, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[key]
+        else process.env[key] = value
+      }
+    }
+  })
+
   it('reports a non-zero exit as a successful run', async () => {
     const result = await run({ command: 'echo partial; exit 2' })
     expect(result).toMatchObject({ success: true, exit_code: 2, stdout: 'partial\n' })

@@ -3,7 +3,7 @@ import type { CairnApp } from '../cairn-app'
 
 export function chatHandlers(app: CairnApp): Pick<IpcHandlers, 'chat.send' | 'chat.cancel' | 'chat.regenerate' | 'chat.approve' | 'chat.attach'> {
   return {
-    'chat.send': async ({ sessionId, text }) => app.chats.send(sessionId, text),
+    'chat.send': async ({ sessionId, text, source }) => app.chats.send(sessionId, text, source),
     'chat.cancel': async ({ sessionId }) => ({ cancelled: app.chats.cancel(sessionId) }),
     'chat.regenerate': async ({ sessionId }) => app.chats.regenerate(sessionId),
     'chat.approve': async ({ sessionId, requestId, allow, remember, prefix }) => ({

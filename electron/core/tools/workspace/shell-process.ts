@@ -29,9 +29,20 @@ const DEFAULT_KILL_GRACE_MS = 2_000
 const POST_EXIT_DRAIN_MS = 1_000
 const isWindows = process.platform === 'win32'
 
+/**
+ * Cairn's own provider keys never reach commands the model runs: a prompt-injected `env` or `echo`
+ * would otherwise print them where `fetch_url` could send them away.
+ */
+export const WITHHELD_ENV = ['CAIRN_API_KEY', 'OPENAI_API_KEY', 'OPENROUTER_API_KEY'] as const
+
+export function commandEnv(source: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...source, PAGER: 'cat', GIT_PAGER: 'cat' } // pagers would wait for a terminal
+  for (const key of WITHHELD_ENV) delete env[key]
+  return env
+}
+
 function spawnShell(command: string, cwd: string): ChildProcess {
-  // Pagers would otherwise wait for a terminal that is not there.
-  const env = { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' }
+  const env = commandEnv()
   if (isWindows) {
     return spawn(process.env.ComSpec || 'cmd.exe', ['/d', '/s', '/c', `"${command}"`], {
       cwd,
