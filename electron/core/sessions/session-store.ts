@@ -248,12 +248,15 @@ export class SessionStore {
 
   /**
    * Deletes a message and everything after it in the session (regenerating an answer replaces the
-   * last turn). The index rows go with them through the delete triggers. Returns how many went.
+   * last turn). Compression summaries are kept: they stand for older messages, not for this turn.
+   * The index rows go with the messages through the delete triggers. Returns how many went.
    */
   truncateFrom(sessionId: string, messageId: number): number {
     if (!this.get(sessionId)) throw new SessionNotFoundError(sessionId)
     const run = this.db.transaction(() => {
-      const info = this.db.prepare('DELETE FROM messages WHERE session_id = ? AND id >= CAST(? AS INTEGER)').run(sessionId, messageId)
+      const info = this.db
+        .prepare("DELETE FROM messages WHERE session_id = ? AND id >= CAST(? AS INTEGER) AND role != 'summary'")
+        .run(sessionId, messageId)
       this.db
         .prepare('UPDATE sessions SET message_count = (SELECT COUNT(*) FROM messages WHERE session_id = ?), updated_at = ? WHERE id = ?')
         .run(sessionId, Date.now(), sessionId)

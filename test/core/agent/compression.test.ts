@@ -383,3 +383,33 @@ describe('context compression', () => {
     for (const request of r.f.server.chatRequests()) expectToolPairs(messagesOf(request))
   })
 })
+
+describe('regenerating after a compression', () => {
+  it('keeps the summary (it stands for older turns) and answers the same question again', async () => {
+    const r = await rig()
+    const { session } = r.open()
+    let turn = 1
+    while (r.compressions.length === 0 && turn < 20) {
+      const summary = await session.runTurn(userText(turn))
+      expect(summary.reason).toBe('completed')
+      turn++
+    }
+    expect(r.compressions.length).toBe(1)
+    const lastQuestion = userText(turn - 1)
+    const before = session.modelMessages()
+    expect(before.some((m) => typeof m.content === 'string' && m.content.startsWith(SUMMARY_PREFIX))).toBe(true)
+
+    const again = await session.regenerate()
+    expect(again.reason).toBe('completed')
+    const stored = r.f.core.sessions.messages(session.id)
+    expect(stored.filter((m) => m.role === 'summary')).toHaveLength(1)
+    expect(stored.filter((m) => m.role === 'user' && m.content === lastQuestion)).toHaveLength(1)
+    // The model still sees the summary in place of the compacted turns, and the question once.
+    const after = messagesOf(r.mainRequests().at(-1)!)
+    expect(after.filter((m) => typeof m.content === 'string' && m.content.startsWith(SUMMARY_PREFIX))).toHaveLength(1)
+    expect(after.filter((m) => m.role === 'user' && m.content === lastQuestion)).toHaveLength(1)
+    // A resumed session agrees with the live one.
+    const resumed = r.open(session.id)
+    expect(resumed.session.modelMessages()).toEqual(session.modelMessages())
+  })
+})
