@@ -10,9 +10,10 @@ import { scanForThreats } from '../../electron/core/security/threats'
 import { contentSizeError, skillIssues } from '../../electron/core/skills/skill-file'
 import { SkillIndex } from '../../electron/core/skills/skill-index'
 import { validateSkillName } from '../../electron/core/skills/skill-paths'
+import { skillCorpusDir } from '../helpers/shared-data'
 
 // shared/ sits beside the repository (in CI too).
-const corpus = process.argv[2] ?? join(__dirname, '..', '..', '..', 'shared', 'corpus', 'hermes-skills')
+const corpus = process.argv[2] ?? skillCorpusDir
 const trees = ['skills', 'optional-skills'].map((tree) => join(corpus, tree))
 
 function findSkillFiles(dir: string): string[] {

@@ -20,9 +20,10 @@ import { estimateTokens } from '../../electron/core/agent/tokens'
 import { CairnCore } from '../../electron/core/cairn'
 import { ConfigStore } from '../../electron/core/config/config-store'
 import { createWorkspaceTools } from '../../electron/core/tools/workspace'
+import { skillCorpusDir } from '../helpers/shared-data'
 
 // shared/ sits beside the repository (in CI too).
-const corpus = process.argv[2] ?? join(__dirname, '..', '..', '..', 'shared', 'corpus', 'hermes-skills')
+const corpus = process.argv[2] ?? skillCorpusDir
 const REPEATS = 20
 const VERBS = ['deploy', 'backup', 'lint', 'profile', 'migrate', 'rotate', 'index', 'render']
 

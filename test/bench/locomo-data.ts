@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { locomoFile } from '../helpers/shared-data'
 
 /**
  * LoCoMo (snap-research/LoCoMo, CC BY-NC 4.0; benchmark data only, never shipped) parsed the way
- * /work/shared/data/README.md prescribes: sessions in `session_N` order, evidence ids parsed with
+ * ../shared/data/README.md prescribes: sessions in `session_N` order, evidence ids parsed with
  * `D\d+:\d+` after `D:` → `D`, turn numbers normalised, ids missing from the conversation dropped.
  */
 
-export const locomoPath = process.env.CAIRN_LOCOMO ?? join('/work', 'shared', 'data', 'locomo10.json')
+export const locomoPath = locomoFile
 
 export interface LocomoTurn {
   speaker: string

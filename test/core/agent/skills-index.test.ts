@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -8,9 +8,10 @@ import { estimateTokens } from '../../../electron/core/agent/tokens'
 import { CairnCore } from '../../../electron/core/cairn'
 import { ConfigStore } from '../../../electron/core/config/config-store'
 import type { ConfigPatch } from '../../../shared/config'
+import { haveSharedData, skillCorpusDir } from '../../helpers/shared-data'
 
 /** The real Hermes skills (see NOTICE.md there): upstream's skills/ and optional-skills/ trees. */
-const corpus = process.env.CAIRN_SKILL_CORPUS ?? join(__dirname, '..', '..', '..', '..', 'shared', 'corpus', 'hermes-skills')
+const corpus = skillCorpusDir
 
 const homes: string[] = []
 const cores: CairnCore[] = []
@@ -56,7 +57,7 @@ function writeSkillTree(root: string, skills: IndexSkill[]): void {
   }
 }
 
-describe.skipIf(!existsSync(corpus))('the skills index for the real corpus', () => {
+describe.skipIf(!haveSharedData(corpus, 'the skills index for the real corpus'))('the skills index for the real corpus', () => {
   const corpusConfig: ConfigPatch = { skills: { extraDirs: [join(corpus, 'skills'), join(corpus, 'optional-skills')] } }
 
   it('fits the default 3,000-token budget, names every skill and says it dropped some descriptions', async () => {

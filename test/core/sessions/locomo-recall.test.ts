@@ -1,11 +1,12 @@
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { runLocomo, summarise } from '../../bench/locomo'
-import { loadLocomo, turnLine, type LocomoConversation } from '../../bench/locomo-data'
+import { loadLocomo, locomoPath, turnLine, type LocomoConversation } from '../../bench/locomo-data'
+import { haveSharedData } from '../../helpers/shared-data'
 
 /**
  * Recall regression on two LoCoMo conversations: Cairn's real path (SessionStore + searchSessions)
- * must stay at or above the plain FTS5 floor computed, exactly as /work/shared/data/README.md
+ * must stay at or above the plain FTS5 floor computed, exactly as ../shared/data/README.md
  * prescribes, on the same questions. The full benchmark is `npx tsx test/bench/locomo.ts`.
  */
 
@@ -41,7 +42,7 @@ function floorAt5(conversations: LocomoConversation[]): { any5: number; all5: nu
   return { any5: any / n, all5: all / n }
 }
 
-describe('LoCoMo recall (conv-41, conv-42)', () => {
+describe.skipIf(!haveSharedData(locomoPath, 'the LoCoMo recall test'))('LoCoMo recall (conv-41, conv-42)', () => {
   it('matches or beats the plain FTS5 floor on session any@5 and all@5', () => {
     const subset = loadLocomo().filter((c) => c.sampleId === 'conv-41' || c.sampleId === 'conv-42')
     expect(subset.map((c) => c.questions.length)).toEqual([193, 260])

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -8,9 +8,10 @@ import { ensureHome } from '../../../electron/core/home'
 import { Ledger } from '../../../electron/core/learning/ledger'
 import { SkillStore } from '../../../electron/core/skills'
 import { newTurnState } from '../../../electron/core/tools/types'
+import { haveSharedData, skillCorpusDir } from '../../helpers/shared-data'
 
 /** The real Hermes skills (see NOTICE.md there): a copy of upstream's skills/ and optional-skills/ trees. */
-const corpus = process.env.CAIRN_SKILL_CORPUS ?? join(__dirname, '..', '..', '..', '..', 'shared', 'corpus', 'hermes-skills')
+const corpus = skillCorpusDir
 const trees = ['skills', 'optional-skills']
 
 function countSkillFiles(dir: string): number {
@@ -21,7 +22,7 @@ function countSkillFiles(dir: string): number {
   }, 0)
 }
 
-describe.skipIf(!existsSync(corpus))('the Hermes skill corpus', () => {
+describe.skipIf(!haveSharedData(corpus, 'the Hermes skill corpus'))('the Hermes skill corpus', () => {
   let root: string
   let db: StateDb
   let total: number
