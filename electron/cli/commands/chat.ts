@@ -41,7 +41,11 @@ Provider: config.json provider.*, overridden by CAIRN_BASE_URL and CAIRN_MODEL; 
     const printer = values.json ? jsonPrinter(ctx.io) : textPrinter(ctx.io)
     session.events.on((event) => {
       printer(event)
-      if (event.type === 'approval_needed') void askApproval(ctx.io, event).then((d) => session.respondToApproval(event.requestId, d))
+      if (event.type === 'approval_needed') {
+        void askApproval(ctx.io, event)
+          .catch(() => ({ allow: false }))
+          .then((decision) => session.respondToApproval(event.requestId, decision))
+      }
     })
     const onSigint = () => session.cancel()
     process.once('SIGINT', onSigint)

@@ -69,8 +69,15 @@ export class ApprovalBroker {
     // Only a command with a prefix can be remembered by prefix; anything else is allowed just this once.
     if (scope === 'prefix' && !prefix) scope = 'once'
     if (decision.allow && scope === 'session') this.sessionAllowed.add(entry.pending.request.tool)
-    if (decision.allow && scope === 'prefix') await this.options.savePrefix?.(prefix)
+    // The waiting tool gets its answer first: saving the prefix must never leave it hanging.
     this.settle(requestId, decision.allow, scope)
+    if (decision.allow && scope === 'prefix') {
+      try {
+        await this.options.savePrefix?.(prefix)
+      } catch (error) {
+        console.error(`cairn: could not remember "${prefix}" as always allowed:`, error)
+      }
+    }
     return true
   }
 

@@ -140,6 +140,21 @@ describe('chat over the contract', () => {
   })
 })
 
+describe('the API key', () => {
+  it('is only sent to the server it was saved for, not to a URL typed into the connection test', async () => {
+    fx = await appFixture({ server: { apiKey: 'sk-saved-key' } })
+    await fx.ok('settings.setApiKey', { apiKey: 'sk-saved-key' })
+    expect(await fx.ok('settings.testConnection', {})).toMatchObject({ ok: true })
+    // Same server, other origin (localhost vs 127.0.0.1): the saved key must not go there.
+    const elsewhere = fx.server.url.replace('127.0.0.1', 'localhost')
+    const refused = await fx.ok('settings.testConnection', { baseURL: elsewhere })
+    expect(refused.ok).toBe(false)
+    expect(refused.message).toMatch(/401/)
+    expect(fx.server.requests.at(-1)!.headers.authorization).not.toContain('sk-saved-key')
+    expect(await fx.ok('settings.testConnection', { baseURL: elsewhere, apiKey: 'sk-saved-key' })).toMatchObject({ ok: true })
+  })
+})
+
 describe('learning, memory, skills and settings over the contract', () => {
   it('shows a review on the timeline and reverts one of its changes', async () => {
     const review = [

@@ -38,7 +38,9 @@ export function settingsHandlers(app: CairnApp): Pick<IpcHandlers, 'settings.get
       const current = app.providerSettings()
       const preset = (providerPresets as readonly string[]).includes(input.preset ?? '') ? (input.preset as ProviderPreset) : current.preset
       const baseURL = normaliseBaseURL(input.baseURL || (input.preset ? presetBaseURLs[preset] : current.baseURL))
-      const provider = new ChatProvider({ ...current, preset, baseURL, model: input.model ?? current.model, apiKey: input.apiKey || current.apiKey, maxRetries: 0, requestTimeoutMs: 10_000 })
+      // The saved key goes only to the server it was saved for; a newly typed URL needs a newly typed key.
+      const apiKey = input.apiKey || (sameOrigin(baseURL, current.baseURL) ? current.apiKey : null)
+      const provider = new ChatProvider({ ...current, preset, baseURL, model: input.model ?? current.model, apiKey, maxRetries: 0, requestTimeoutMs: 10_000 })
       try {
         const models = await provider.listModels(AbortSignal.timeout(10_000))
         const model = input.model ?? current.model
@@ -60,6 +62,14 @@ export function settingsHandlers(app: CairnApp): Pick<IpcHandlers, 'settings.get
 /** People paste the full endpoint; the SDK wants the base. */
 export function normaliseBaseURL(url: string): string {
   return url.trim().replace(/\/+$/, '').replace(/\/chat\/completions$/, '').replace(/\/models$/, '')
+}
+
+function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin
+  } catch {
+    return false
+  }
 }
 
 async function reachable(baseURL: string): Promise<boolean> {
