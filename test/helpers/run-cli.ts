@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
 const root = join(__dirname, '..', '..')
 const tsxLoader = pathToFileURL(createRequire(__filename).resolve('tsx')).href
+const emptyHome = mkdtempSync(join(tmpdir(), 'cairn-cli-home-'))
 
 export interface CliRun {
   code: number | null
@@ -17,7 +20,8 @@ export function runCairn(args: string[], options: { env?: NodeJS.ProcessEnv; cwd
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', tsxLoader, join(root, 'electron/cli/index.ts'), ...args], {
       cwd: options.cwd ?? root,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env },
+      // A throwaway HOME: the developer's own ~/.claude/skills or ~/.agents/skills must not leak in.
+      env: { PATH: process.env.PATH, HOME: emptyHome, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe']
     })
     let stdout = ''

@@ -8,7 +8,7 @@ import { newTurnState, type ToolDef, type TurnState } from '../tools/types'
 import { ApprovalBroker } from './approvals'
 import { planCompression, summarizeMiddle } from './compression'
 import { EventBus } from './event-bus'
-import { orderForModel, summaryCoversThrough, toChatMessages } from './history'
+import { orderForModel, summaryCoversThrough, toChatMessages, userWords } from './history'
 import { composeSystemPrompt, indexSkills } from './prompt-context'
 import { ProviderError } from './provider-errors'
 import type { ChatProvider, ModelToolCall } from './provider'
@@ -138,10 +138,7 @@ export class AgentSession {
   /** The user's words of the last turn (without the skill hint Cairn added), or null. */
   lastUserText(): string | null {
     const last = [...this.history].reverse().find((r) => r.role === 'user')
-    if (!last) return null
-    const hint = typeof last.meta?.hint === 'string' ? last.meta.hint : ''
-    const content = last.content ?? ''
-    return hint && content.endsWith(hint) ? content.slice(0, -hint.length) : content
+    return last ? userWords(last) : null
   }
 
   /** Answers the last user message again: drops that turn (its answer and tool calls) and runs it anew. */

@@ -69,8 +69,8 @@ export class ApprovalBroker {
     // Only a command with a prefix can be remembered by prefix; anything else is allowed just this once.
     if (scope === 'prefix' && !prefix) scope = 'once'
     if (decision.allow && scope === 'session') this.sessionAllowed.add(entry.pending.request.tool)
-    // The waiting tool gets its answer first: saving the prefix must never leave it hanging.
-    this.settle(requestId, decision.allow, scope)
+    // Saved before the tool goes on (so its next command already matches), but a failed save must
+    // never leave the tool waiting: it still gets its answer.
     if (decision.allow && scope === 'prefix') {
       try {
         await this.options.savePrefix?.(prefix)
@@ -78,6 +78,7 @@ export class ApprovalBroker {
         console.error(`cairn: could not remember "${prefix}" as always allowed:`, error)
       }
     }
+    this.settle(requestId, decision.allow, scope)
     return true
   }
 

@@ -10,6 +10,13 @@ export const INTERRUPTED_TOOL_RESULT = JSON.stringify({
   error: 'No result: the turn was interrupted before this tool finished.'
 })
 
+/** The user's own words of a stored user message: the skill hint Cairn appended is left out. */
+export function userWords(record: Pick<MessageRecord, 'content' | 'meta'>): string {
+  const content = record.content ?? ''
+  const hint = record.meta?.hint
+  return typeof hint === 'string' && hint && content.endsWith(hint) ? content.slice(0, -hint.length) : content
+}
+
 /** Where a summary belongs in the history: it stands for every message up to this id. */
 export function summaryCoversThrough(record: MessageRecord): number {
   const value = record.meta?.coversThrough

@@ -1,5 +1,6 @@
 import type { ReviewMessage } from '../../../shared/review-protocol'
 import type { MessageRecord } from '../sessions'
+import { userWords } from '../agent/history'
 
 /** Longest tool-call argument text kept per call. */
 export const MAX_CALL_ARGUMENT_CHARS = 1_500
@@ -23,17 +24,11 @@ export function cutEnd(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`
 }
 
-/** The skill hint the agent appends to a user message is Cairn's, not the user's words: leave it out. */
-function userText(record: MessageRecord): string {
-  const content = record.content ?? ''
-  const hint = record.meta?.hint
-  return typeof hint === 'string' && hint && content.endsWith(hint) ? content.slice(0, -hint.length) : content
-}
 
 function toReviewMessage(record: MessageRecord): ReviewMessage | null {
   switch (record.role) {
     case 'user':
-      return { role: 'user', content: userText(record) }
+      return { role: 'user', content: userWords(record) }
     case 'summary':
       return record.content ? { role: 'summary', content: record.content } : null
     case 'tool':

@@ -140,7 +140,10 @@ describe('cancellation', () => {
     const f = await setup()
     f.server.enqueue({ toolCalls: [{ name: 'run_command', arguments: { command: 'sleep 20' } }] }, { text: 'ok' })
     const { session, ofType } = f.open({ autoApprove: true })
-    setTimeout(() => session.cancel(), 500)
+    // Cancel once the command is running (not on a clock: a slow machine may still be streaming).
+    session.events.on((event) => {
+      if (event.type === 'tool_call_started') setTimeout(() => session.cancel(), 200)
+    })
     const started = Date.now()
     const summary = await session.runTurn('sleep')
     expect(summary.reason).toBe('cancelled')

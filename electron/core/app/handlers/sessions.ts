@@ -1,6 +1,7 @@
 import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import { IpcError } from '../../../../shared/ipc/define'
 import type { DisplayMessage, SessionSummary } from '../../../../shared/ipc/domain'
+import { userWords } from '../../agent/history'
 import { searchSessions, type MessageRecord, type SessionRecord } from '../../sessions'
 import type { CairnApp } from '../cairn-app'
 
@@ -12,11 +13,7 @@ export function sessionHandlers(app: CairnApp): Pick<IpcHandlers, 'sessions.list
     return session
   }
   return {
-    'sessions.list': async ({ limit, offset }) =>
-      sessions()
-        .list({ limit, offset })
-        .filter((s) => s.source !== 'review')
-        .map(toSummary),
+    'sessions.list': async ({ limit, offset }) => sessions().list({ limit, offset }).map(toSummary),
     'sessions.get': async ({ sessionId }) => {
       const session = requireSession(sessionId)
       const messages = sessions().messages(sessionId, { includeCompacted: true }).map(toDisplayMessage)
@@ -72,12 +69,10 @@ export function toSummary(s: SessionRecord): SessionSummary {
 /** The stored message as the user saw it: the skill hint Cairn appended is split off. */
 export function toDisplayMessage(m: MessageRecord): DisplayMessage {
   const hint = typeof m.meta?.hint === 'string' ? m.meta.hint : null
-  let content = m.content ?? ''
-  if (hint && content.endsWith(hint)) content = content.slice(0, -hint.length)
   return {
     id: m.id,
     role: m.role,
-    content,
+    content: m.role === 'user' ? userWords(m) : m.content ?? '',
     toolCalls: m.toolCalls,
     toolCallId: m.toolCallId,
     toolName: m.toolName,
