@@ -46,8 +46,11 @@ export class CairnCore {
     this.memory = new MemoryStore({
       dataHome: this.paths.root,
       dir: this.paths.memoriesDir,
-      memoryCharLimit: config.memory.memoryCharLimit,
-      userCharLimit: config.memory.userCharLimit,
+      // Read on every call, so a settings change applies to the open core without a restart.
+      limits: () => {
+        const { memoryCharLimit, userCharLimit } = this.config.get().memory
+        return { memory: memoryCharLimit, user: userCharLimit }
+      },
       recorder: this.ledger
     })
     this.skills = new SkillStore({

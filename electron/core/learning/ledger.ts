@@ -7,6 +7,11 @@ export interface ChangeRecorder {
   record(change: LearnedChange, ctx: WriteContext): LedgerEntry
 }
 
+/** A recorder that can store several rows as one unit: all of them, or (when it throws) none. */
+export interface BatchChangeRecorder extends ChangeRecorder {
+  recordAll(changes: readonly LearnedChange[], ctx: WriteContext): LedgerEntry[]
+}
+
 export interface LedgerQuery {
   limit?: number
   /** Only rows older than this id (paging from newest to oldest). */
@@ -32,7 +37,7 @@ interface LedgerRow {
 }
 
 /** The learning ledger: one row per change to memory or skills, whoever made it. */
-export class Ledger implements ChangeRecorder {
+export class Ledger implements BatchChangeRecorder {
   private readonly insert: Statement
   private readonly byId: Statement
   private readonly listeners = new Set<(entry: LedgerEntry) => void>()
@@ -46,6 +51,20 @@ export class Ledger implements ChangeRecorder {
   }
 
   record(change: LearnedChange, ctx: WriteContext): LedgerEntry {
+    return this.recordAll([change], ctx)[0]
+  }
+
+  /**
+   * Records the rows in one IMMEDIATE transaction, so a failure (the database locked past its busy
+   * timeout, a full disk) leaves none of them. Listeners hear about the rows only after the commit.
+   */
+  recordAll(changes: readonly LearnedChange[], ctx: WriteContext): LedgerEntry[] {
+    const entries = this.db.transaction(() => changes.map((change) => this.insertRow(change, ctx))).immediate()
+    for (const entry of entries) this.notify(entry)
+    return entries
+  }
+
+  private insertRow(change: LearnedChange, ctx: WriteContext): LedgerEntry {
     const info = this.insert.run({
       at: Date.now(),
       kind: change.kind,
@@ -57,9 +76,18 @@ export class Ledger implements ChangeRecorder {
       after: change.after,
       meta: JSON.stringify(change.meta ?? {})
     })
-    const entry = this.get(Number(info.lastInsertRowid))!
-    for (const listener of this.listeners) listener(entry)
-    return entry
+    return this.get(Number(info.lastInsertRowid))!
+  }
+
+  /** A listener is a bystander (the UI's timeline): its failure must never fail or undo the write. */
+  private notify(entry: LedgerEntry): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(entry)
+      } catch (error) {
+        console.error(`cairn: ledger listener failed for entry #${entry.id}:`, error)
+      }
+    }
   }
 
   get(id: number): LedgerEntry | null {

@@ -14,10 +14,15 @@ export type EntryMatch =
   | { kind: 'found'; index: number }
 
 /**
- * Finds the entry containing `oldText`. Several identical entries count as one (the first is used);
- * several different ones are ambiguous and reported as previews so the model can be more specific.
+ * Finds the entry `oldText` names. An entry equal to it wins, so the full text of "Uses pnpm" picks that
+ * entry even when "Uses pnpm for monorepos" also contains it (the app edits entries by their full text).
+ * Otherwise it is the entry containing `oldText`, as in Hermes: several identical entries count as one
+ * (the first is used); several different ones are ambiguous and reported as previews so the model can be
+ * more specific. Callers pass trimmed text; entries are trimmed when parsed.
  */
 export function findEntry(entries: readonly string[], oldText: string): EntryMatch {
+  const exact = entries.indexOf(oldText)
+  if (exact !== -1) return { kind: 'found', index: exact }
   const indexes = entries.flatMap((entry, index) => (entry.includes(oldText) ? [index] : []))
   if (indexes.length === 0) return { kind: 'none' }
   const distinct = new Set(indexes.map((index) => entries[index]))

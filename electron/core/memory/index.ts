@@ -16,6 +16,7 @@ export {
   memoryTargets,
   type MemoryCallContext,
   type MemoryFailure,
+  type MemoryLimits,
   type MemoryMutationOptions,
   type MemoryOperation,
   type MemoryReadResult,

@@ -1,5 +1,6 @@
-import { readFileSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs'
+import { readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
+import writeFileAtomic from 'write-file-atomic'
 import { writeFileAtomicText } from '../fs/atomic'
 import type { MemoryUsage } from './types'
 
@@ -43,23 +44,40 @@ export function usageOf(entries: readonly string[], limit: number): MemoryUsage 
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
+/** A memory file as read: its text, and its exact bytes (`null` when it does not exist) to restore it from. */
+export interface MemoryFileContent {
+  text: string
+  bytes: Buffer | null
+}
+
 /**
- * Raw text of a memory file; `''` when it does not exist. A UTF-8 BOM (Notepad) is dropped. Bytes that
- * are not UTF-8 and other read errors throw: treating them as an empty store would let the next write wipe it.
+ * Reads a memory file; `''` when it does not exist. A UTF-8 BOM (Notepad) is dropped from the text. Bytes
+ * that are not UTF-8 and other read errors throw: treating them as an empty store would let the next write wipe it.
  */
-export function readMemoryText(path: string): string {
+export function readMemoryFile(path: string): MemoryFileContent {
   let bytes: Buffer
   try {
     bytes = readFileSync(path)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ''
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { text: '', bytes: null }
     throw error
   }
   try {
-    return utf8.decode(bytes)
+    return { text: utf8.decode(bytes), bytes }
   } catch {
     throw new Error('not valid UTF-8 text')
   }
+}
+
+/** Raw text of a memory file (see {@link readMemoryFile}). */
+export function readMemoryText(path: string): string {
+  return readMemoryFile(path).text
+}
+
+/** Puts a file back exactly as {@link readMemoryFile} found it (atomically), or removes it if it did not exist. */
+export async function restoreMemoryFile(path: string, bytes: Buffer | null): Promise<void> {
+  if (bytes === null) rmSync(path, { force: true })
+  else await writeFileAtomic(path, bytes, { fsync: true })
 }
 
 /**

@@ -1,26 +1,31 @@
 import { basename, join, relative, sep } from 'node:path'
 import type { LedgerEntry, WriteContext } from '../../../shared/ledger'
 import { LockTimeoutError, withLock } from '../fs/lock'
-import type { ChangeRecorder } from '../learning/ledger'
+import type { BatchChangeRecorder } from '../learning/ledger'
 import { dedupeEntries, type EntryChange } from './entry-ops'
 import {
   hasExternalDrift,
   parseEntries,
+  readMemoryFile,
   readMemoryText,
+  type MemoryFileContent,
   removeOrphanTempFiles,
+  restoreMemoryFile,
   writeDriftBackup,
   writeMemoryEntries
 } from './memory-file'
 import { messages } from './messages'
-import type { MemoryTarget } from './types'
+import type { MemoryLimits, MemoryTarget } from './types'
 
 export interface MemoryFilesOptions {
   /** The data home; ledger targets are paths relative to it. */
   dataHome: string
   /** The memories folder holding MEMORY.md and USER.md. */
   dir: string
-  limits: Record<MemoryTarget, number>
-  recorder: ChangeRecorder
+  /** Read on every use, so a settings change applies to the next call without reopening. */
+  limits: () => MemoryLimits
+  /** Records all rows of one change or none, so a file change never outlives a failed ledger write. */
+  recorder: BatchChangeRecorder
   lockTimeoutMs?: number
 }
 
@@ -49,6 +54,8 @@ const fileNames: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'US
 
 /** The two memory files: paths, limits, and the locked read-modify-write every change goes through. */
 export class MemoryFiles {
+  private lastGoodLimits: MemoryLimits | null = null
+
   constructor(private readonly options: MemoryFilesOptions) {}
 
   pathOf(target: MemoryTarget): string {
@@ -59,8 +66,20 @@ export class MemoryFiles {
     return fileNames[target]
   }
 
+  /**
+   * The limit now. If the settings cannot be read for a moment (config.json mid-edit by hand), the
+   * last limits read are used, so memory keeps working; the settings error surfaces where settings are shown.
+   */
   limitOf(target: MemoryTarget): number {
-    return this.options.limits[target]
+    let limits: MemoryLimits
+    try {
+      limits = this.options.limits()
+    } catch (error) {
+      if (!this.lastGoodLimits) throw error
+      return this.lastGoodLimits[target]
+    }
+    this.lastGoodLimits = limits
+    return limits[target]
   }
 
   /** `memories/MEMORY.md`: the target as the ledger names it (forward slashes on every platform). */
@@ -83,6 +102,8 @@ export class MemoryFiles {
    * Read-modify-write under the target's cross-process lock: re-reads the file, lets `plan` decide,
    * writes atomically and records one ledger row per change, all before the lock is released,
    * so concurrent writers (other windows, the CLI, the review worker) never lose each other's entries.
+   * The rows are recorded in one transaction; if that fails the file is put back, so every change on
+   * disk has its rows and can be reverted.
    */
   async transact<F>(
     target: MemoryTarget,
@@ -95,12 +116,13 @@ export class MemoryFiles {
       return await withLock(
         path,
         async (): Promise<TransactionOutcome<F>> => {
-          let raw: string
+          let file: MemoryFileContent
           try {
-            raw = readMemoryText(path)
+            file = readMemoryFile(path)
           } catch (error) {
             return { kind: 'error', message: messages.readFailed(fileName, reasonOf(error)) }
           }
+          const raw = file.text
           if (options.guardDrift && hasExternalDrift(raw, this.limitOf(target))) {
             return { kind: 'drift', backup: backupOrNote(path, raw) }
           }
@@ -115,12 +137,16 @@ export class MemoryFiles {
           } catch (error) {
             return { kind: 'error', message: messages.writeFailed(fileName, reasonOf(error)) }
           }
-          const recorded = outcome.changes.map((change) =>
-            this.options.recorder.record(
-              { ...change, target: this.ledgerTargetOf(target), meta: options.meta },
+          const ledgerTarget = this.ledgerTargetOf(target)
+          let recorded: LedgerEntry[]
+          try {
+            recorded = this.options.recorder.recordAll(
+              outcome.changes.map((change) => ({ ...change, target: ledgerTarget, meta: options.meta })),
               options.write
             )
-          )
+          } catch (error) {
+            return { kind: 'error', message: await restoreAfterRecordFailure(path, file.bytes, errorText(error)) }
+          }
           return { kind: 'applied', entries: next, recorded }
         },
         { timeoutMs: this.options.lockTimeoutMs }
@@ -135,6 +161,24 @@ export class MemoryFiles {
 function reasonOf(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code
   return code ?? (error as Error).message ?? String(error)
+}
+
+/** `database is locked (SQLITE_BUSY)`: the message says what happened, the code helps a bug report. */
+function errorText(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  const code = (error as NodeJS.ErrnoException).code
+  return code && !message.includes(code) ? `${message} (${code})` : message
+}
+
+/** Puts the file back after its ledger rows could not be written; says whether that worked. */
+async function restoreAfterRecordFailure(path: string, previous: Buffer | null, reason: string): Promise<string> {
+  const fileName = basename(path)
+  try {
+    await restoreMemoryFile(path, previous)
+  } catch (error) {
+    return messages.restoreFailed(fileName, reason, reasonOf(error))
+  }
+  return messages.recordFailed(fileName, reason)
 }
 
 function backupOrNote(path: string, raw: string): string {

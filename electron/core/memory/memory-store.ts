@@ -1,5 +1,5 @@
 import type { LedgerEntry, RevertResult } from '../../../shared/ledger'
-import type { ChangeRecorder } from '../learning/ledger'
+import type { BatchChangeRecorder } from '../learning/ledger'
 import { scanForThreats, threatMessage } from '../security/threats'
 import { findEntry, planBatch, trimmedText } from './entry-ops'
 import { MemoryFiles, type PlanOutcome, type TransactionOutcome } from './memory-files'
@@ -18,6 +18,7 @@ import { renderBlock, sanitizeEntries, type MemorySnapshot } from './snapshot'
 import type {
   MemoryCallContext,
   MemoryFailure,
+  MemoryLimits,
   MemoryMutationOptions,
   MemoryOperation,
   MemoryReadResult,
@@ -27,16 +28,25 @@ import type {
   MemoryUsage
 } from './types'
 
-export interface MemoryStoreOptions {
+interface MemoryStoreBaseOptions {
   /** The data home; ledger rows name files relative to it (`memories/MEMORY.md`). */
   dataHome: string
   /** The memories folder. */
   dir: string
-  memoryCharLimit: number
-  userCharLimit: number
-  recorder: ChangeRecorder
+  /** The ledger: a change's rows are recorded together, or the change is undone. */
+  recorder: BatchChangeRecorder
   lockTimeoutMs?: number
 }
+
+/**
+ * Char limits either fixed, or as a function read on every call (the core passes one over its settings,
+ * so changing `memory.memoryCharLimit` / `memory.userCharLimit` applies without a restart).
+ */
+export type MemoryStoreOptions = MemoryStoreBaseOptions &
+  (
+    | { memoryCharLimit: number; userCharLimit: number; limits?: never }
+    | { limits: () => MemoryLimits; memoryCharLimit?: never; userCharLimit?: never }
+  )
 
 /** A failure, and whether it spends the turn's consolidation budget. */
 interface PlannedFailure {
@@ -57,7 +67,7 @@ export class MemoryStore {
     this.files = new MemoryFiles({
       dataHome: options.dataHome,
       dir: options.dir,
-      limits: { memory: options.memoryCharLimit, user: options.userCharLimit },
+      limits: limitsGetter(options),
       recorder: options.recorder,
       lockTimeoutMs: options.lockTimeoutMs
     })
@@ -315,6 +325,12 @@ export class MemoryStore {
       note: SUCCESS_NOTE
     }
   }
+}
+
+function limitsGetter(options: MemoryStoreOptions): () => MemoryLimits {
+  if (options.limits) return options.limits
+  const fixed: MemoryLimits = { memory: options.memoryCharLimit, user: options.userCharLimit }
+  return () => fixed
 }
 
 function scanMessage(text: string): string | null {

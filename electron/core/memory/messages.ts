@@ -90,6 +90,10 @@ export const messages = {
     `Could not save to ${fileName}: another Cairn process kept it locked too long. Nothing was changed; try the same call again in a moment.`,
   readFailed: (fileName: string, reason: string) =>
     `Could not read ${fileName} (${reason}). Nothing was changed; check the file's permissions, then retry.`,
+  recordFailed: (fileName: string, reason: string) =>
+    `Nothing was changed: ${fileName} was put back as it was because the change could not be recorded in the learning ledger (${reason}). Try the same call again in a moment; if it keeps failing, check that state.db is writable and the disk is not full.`,
+  restoreFailed: (fileName: string, reason: string, restoreReason: string) =>
+    `The change to ${fileName} could not be recorded in the learning ledger (${reason}), and putting the file back failed too (${restoreReason}). ${fileName} holds the change but the timeline does not show it, so it cannot be reverted there; check the file by hand.`,
   writeFailed: (fileName: string, reason: string) =>
     `Could not save ${fileName} (${reason}). Nothing was changed; check free disk space and the folder's permissions, then retry.`
 }

@@ -8,6 +8,9 @@ export function isMemoryTarget(value: unknown): value is MemoryTarget {
   return value === 'memory' || value === 'user'
 }
 
+/** The char limit of each store. */
+export type MemoryLimits = Record<MemoryTarget, number>
+
 /** How full one store is. `percent` is floored and capped at 100, like the prompt header. */
 export interface MemoryUsage {
   current: number
