@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join, dirname } from 'node:path'
 import { z } from 'zod'
 import { configSchema, type CairnConfig, type ConfigPatch } from '../../../shared/config'
@@ -21,19 +21,46 @@ export interface SettingsStore {
 
 export class ConfigStore implements SettingsStore {
   private cached: CairnConfig | null = null
+  /** mtime and size of the file when it was last read: another process's edit changes them. */
+  private stamp = ''
+  /** Why the latest edit on disk is not in effect (it is malformed); null when it is. */
+  problem: string | null = null
 
   constructor(readonly path: string) {}
 
-  /** Defaults when the file is missing; a clear {@link ConfigError} when it is malformed (never reset). */
+  /**
+   * Defaults when the file is missing; a clear {@link ConfigError} when it is malformed (never reset).
+   * Picks up edits made by other processes (the app, a CLI). A malformed edit made while this process
+   * runs keeps the last good settings in effect and is reported in {@link problem}.
+   */
   get(): CairnConfig {
-    if (!this.cached) this.cached = parseConfig(this.readRaw(), this.path)
+    const stamp = this.fileStamp()
+    if (this.cached && stamp === this.stamp) return this.cached
+    try {
+      this.cached = parseConfig(this.readRaw(), this.path)
+      this.problem = null
+    } catch (error) {
+      if (!this.cached || !(error instanceof ConfigError)) throw error
+      if (this.problem !== error.message) console.error(`cairn: ${error.message}\nKeeping the settings that were in effect.`)
+      this.problem = error.message
+    }
+    this.stamp = stamp
     return this.cached
   }
 
-  /** Re-reads the file, e.g. after another process changed it. */
+  /** Re-reads the file now. */
   reload(): CairnConfig {
     this.cached = null
     return this.get()
+  }
+
+  private fileStamp(): string {
+    try {
+      const stat = statSync(this.path)
+      return `${stat.mtimeMs}:${stat.size}`
+    } catch {
+      return 'missing'
+    }
   }
 
   /** Deep-merges `patch` into the file under a lock, keeping keys this version does not know. */
@@ -44,6 +71,8 @@ export class ConfigStore implements SettingsStore {
       const parsed = parseConfig(merged, this.path)
       await writeFileAtomicText(this.path, JSON.stringify(merged, null, 2) + '\n')
       this.cached = parsed
+      this.stamp = this.fileStamp()
+      this.problem = null
       return parsed
     }, { lockfilePath: join(dirname(this.path), '.locks', 'config.lock') })
   }

@@ -74,3 +74,18 @@ describe('config.json', () => {
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ memory: { memoryCharLimit: 3000 } })
   })
 })
+
+describe('edits from another process', () => {
+  it('are picked up by a running store, and a malformed one keeps the last good settings', async () => {
+    writeFileSync(path, JSON.stringify({ learning: { memoryNudgeInterval: 4 } }))
+    const store = new ConfigStore(path)
+    expect(store.get().learning.memoryNudgeInterval).toBe(4)
+    // Another process (the app, a CLI) rewrites the file.
+    await new ConfigStore(path).update({ learning: { memoryNudgeInterval: 7 } })
+    expect(store.get().learning.memoryNudgeInterval).toBe(7)
+    writeFileSync(path, '{ "learning": ')
+    expect(store.get().learning.memoryNudgeInterval).toBe(7)
+    expect(store.problem).toMatch(/not valid JSON/)
+    expect(readFileSync(path, 'utf8')).toBe('{ "learning": ')
+  })
+})
