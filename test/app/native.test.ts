@@ -75,7 +75,7 @@ describe('choosing the SQLite binary', () => {
 })
 
 describe('scripts/electron-native.mjs (prestart)', () => {
-  it('builds into the folder main looks in', async () => {
+  it('prints the folder main looks in for the Electron build', async () => {
     const result = await runScript(REPO_ROOT, ['--print-dir'])
     expect(result.stdout.trim()).toBe(electronNativeDir(REPO_ROOT, ELECTRON_VERSION))
   })

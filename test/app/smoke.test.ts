@@ -1,5 +1,6 @@
 /**
- * Smoke test of the built shell: `out/main/index.js` (built privately by build-shell.ts) runs under
+ * Smoke test of the built shell: the main bundle, built by electron-vite exactly as `out/main/index.js`
+ * is but into test-results/app-shell (build-shell.ts, so a concurrent `npm run build` cannot race it), runs under
  * plain Node with a stub `electron` module, over a real data home, a real SQLite file, the scripted
  * OpenAI-compatible server, and a real review worker process started through the stubbed
  * `utilityProcess.fork`. Tests run in order and share one running shell.

@@ -38,8 +38,11 @@ export class SkillWatcher {
     watcher.on('change', (path) => this.fileEvent('change', path))
     watcher.on('unlink', (path) => this.fileEvent('unlink', path))
     watcher.on('unlinkDir', (path) => this.onEvent({ type: 'dir-removed', path }))
-    // A watcher error (e.g. too many watched folders) must not crash the app; the index stays as it was.
-    watcher.on('error', () => {})
+    // A watcher error (e.g. too many watched folders) must not crash the app; the index stays as it
+    // was, and the user is told that outside edits may not show up until the next start.
+    watcher.on('error', (error) => {
+      console.error('cairn: watching the skill folders failed; edits made outside Cairn may not show up until it restarts:', error)
+    })
     this.watcher = watcher
     await new Promise<void>((resolve) => watcher.once('ready', () => resolve()))
   }
