@@ -6,8 +6,8 @@
  * Protocol (shared/review-protocol.ts): sends `ready`; on `start` opens its own CairnCore on the
  * given home, runs the review, streams `progress` / `action`, sends `done` or `error`, exits 0.
  * A frame of another protocol or version → `error` + exit 70; an invalid frame → `error` + exit 65;
- * past `limits.timeoutMs` → `error` (code `timeout`) + exit 124; an uncaught exception → exit 73
- * (see WORKER_EXIT).
+ * past `limits.timeoutMs` (counted from taking the review lock) → `error` (code `timeout`) + exit 124;
+ * an uncaught exception → exit 73 (see WORKER_EXIT). A `detached` worker also records its own ending.
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -25,7 +25,7 @@ import { ProviderError } from '../core/agent/provider-errors'
 import { CairnCore } from '../core/cairn'
 import { LockTimeoutError } from '../core/fs/lock'
 import { ReviewCancelledError, runReview } from '../core/learning/review-runner'
-import { ReviewRuns } from '../core/learning/review-runs'
+import { ReviewRuns, type ReviewFailureStatus } from '../core/learning/review-runs'
 import { WORKER_EXIT, createWorkerChannel } from '../core/learning/worker-channel'
 
 /** After a timeout or shutdown, how long in-flight writes get to finish (and release their locks). */
@@ -41,6 +41,8 @@ let running: { controller: AbortController; done: Promise<void> } | null = null
 let exiting = false
 /** Set by a `detached` start: the host may be gone by the end, so the worker records its own outcome. */
 let detached = false
+/** The worker's own core, while open (a crash records through it). */
+let core: CairnCore | null = null
 
 function send(message: Outgoing): Promise<void> {
   return channel.send({ protocol: REVIEW_PROTOCOL, version: REVIEW_PROTOCOL_VERSION, reviewId, ...message })
@@ -125,17 +127,20 @@ async function onFrame(raw: unknown): Promise<void> {
 async function review(start: StartMessage, controller: AbortController): Promise<void> {
   reviewId = start.job.reviewId
   detached = start.detached
+  const budgetSeconds = Number((start.limits.timeoutMs / 1000).toFixed(1))
   let timedOut = false
-  const timer = setTimeout(() => {
-    timedOut = true
-    void send({
-      type: 'error',
-      code: 'timeout',
-      message: `The review took longer than its ${Math.round(start.limits.timeoutMs / 1000)} s budget (learning.reviewTimeoutMs) and was stopped.`
-    }).then(() => stop(WORKER_EXIT.timeout))
-  }, start.limits.timeoutMs)
+  let locked = false
+  let timer: NodeJS.Timeout | undefined
+  // The budget counts from taking the review lock: time spent waiting for another process's review is not this one's.
+  const startBudget = () => {
+    timer = setTimeout(() => {
+      timedOut = true
+      const message = `The review took longer than its ${budgetSeconds} s budget (learning.reviewTimeoutMs) and was stopped.`
+      record('timeout', message)
+      void send({ type: 'error', code: 'timeout', message }).then(() => stop(WORKER_EXIT.timeout))
+    }, start.limits.timeoutMs)
+  }
 
-  let core: CairnCore | null = null
   try {
     // A wrong path must not quietly create a second, empty data home.
     if (!existsSync(join(start.home, 'state.db'))) throw new MissingHomeError(start.home)
@@ -151,7 +156,14 @@ async function review(start: StartMessage, controller: AbortController): Promise
       maxIterations: start.limits.maxIterations,
       allowSkillCreation: start.allowSkillCreation,
       signal: controller.signal,
+      // Waiting for the lock is bounded by the budget too; giving up is a plain failure, not a timeout.
       lockTimeoutMs: start.limits.timeoutMs,
+      onLocked: () => {
+        locked = true
+        startBudget()
+        // The host restarts its kill timer on this stage.
+        void send({ type: 'progress', stage: 'locked', detail: 'holds the review lock; the time budget starts now' })
+      },
       onProgress: (stage, detail) => void send({ type: 'progress', stage, ...(detail !== undefined ? { detail } : {}) }),
       onAction: (entry) => void send({ type: 'action', entry })
     })
@@ -164,17 +176,28 @@ async function review(start: StartMessage, controller: AbortController): Promise
   } catch (error) {
     clearTimeout(timer)
     if (timedOut) return // the timer already reported and is exiting
-    const message = (error as Error).message || String(error)
-    if (detached && core) {
-      try {
-        new ReviewRuns(core.db).failed(reviewId, 'failed', message)
-      } catch {
-        // Best effort: the host, if still there, records the failure too.
-      }
-    }
+    const message =
+      error instanceof LockTimeoutError && !locked
+        ? `Another review of this data home held the review lock for this review's whole ${budgetSeconds} s budget, so it did not run. ` +
+          'It is not retried; the next conversation worth learning from is reviewed as usual.'
+        : (error as Error).message || String(error)
+    record('failed', message)
     await send({ type: 'error', code: errorCode(error), message })
     await core?.close().catch(() => {})
     await exit(WORKER_EXIT.failed)
+  }
+}
+
+/**
+ * A detached worker may have outlived its host, so it writes how the review ended itself (best
+ * effort: a host that is still there records it too). Never throws.
+ */
+function record(status: ReviewFailureStatus, message: string): void {
+  if (!detached || !core || !reviewId) return
+  try {
+    new ReviewRuns(core.db).failed(reviewId, status, message)
+  } catch {
+    // The database may be the thing that broke; the next host marks the row as crashed.
   }
 }
 
@@ -182,6 +205,7 @@ async function review(start: StartMessage, controller: AbortController): Promise
 function crash(reason: unknown): void {
   const error = reason instanceof Error ? reason : new Error(String(reason))
   process.stderr.write(`review worker: ${error.stack ?? error.message}\n`)
+  record('crashed', `The review worker crashed: ${error.message}`)
   const fallback = setTimeout(() => process.exit(WORKER_EXIT.uncaught), 500)
   void send({ type: 'error', code: 'uncaught', message: `The review worker crashed: ${error.message}` }).finally(() => {
     clearTimeout(fallback)

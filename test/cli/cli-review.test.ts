@@ -67,6 +67,22 @@ describe('learning from the CLI', () => {
     expect(readFileSync(join(home, 'memories', 'USER.md'), 'utf8')).toBe('Prefers green tea.')
   })
 
+  it('chat without --wait does not wait for a slow review: it exits cleanly and the worker records the review later', async () => {
+    chat.push({ text: 'Noted.' })
+    review.push({ ...saveTea[0], delayMs: 6_000 }, saveTea[1])
+    const run = await cairn('chat', 'I prefer green tea over coffee.')
+    expect(run.code).toBe(0)
+    expect(run.stderr).toMatch(/Learning from this conversation in the background/)
+    expect(run.stderr).not.toMatch(/bookkeeping failed|database connection is not open/)
+    // The CLI is gone while its review still runs in the detached worker…
+    expect(reviewRuns()).toEqual([{ status: 'running', summary: null }])
+    // …which finishes it and records it on its own.
+    const deadline = Date.now() + 30_000
+    while (Date.now() < deadline && reviewRuns()[0]?.status === 'running') await new Promise((r) => setTimeout(r, 200))
+    expect(reviewRuns()).toEqual([{ status: 'done', summary: '💾 User profile updated' }])
+    expect(readFileSync(join(home, 'memories', 'USER.md'), 'utf8')).toBe('Prefers green tea.')
+  }, 60_000)
+
   it('a plain question is not reviewed', async () => {
     chat.push({ text: 'Paris.' })
     const run = await cairn('chat', 'What is the capital of France?', '--wait')

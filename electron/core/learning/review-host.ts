@@ -8,23 +8,35 @@ import {
   type HostMessage,
   type ReviewEvent,
   type ReviewJob,
-  type ReviewKind,
-  type ReviewOutcome
+  type ReviewKind
 } from '../../../shared/review-protocol'
 import { EventBus } from '../agent/event-bus'
 import type { ProviderSettings } from '../agent/provider-settings'
 import type { CairnCore } from '../cairn'
-import { ReviewRuns, type ReviewFailureStatus } from './review-runs'
+import { buildStartMessage, exitEnding, newRun, type ActiveRun, type ReviewResult, type RunEnding } from './review-host-run'
+import { ReviewRuns, type ReviewFailureStatus, type StaleRecovery } from './review-runs'
 import type { WorkerHandle, WorkerSpawner } from './spawn-worker'
 
-export type ReviewResult = 'done' | 'failed' | 'timeout' | 'crashed' | 'skipped'
+export type { ReviewResult } from './review-host-run'
+
+/** What this host is doing now (its own state, not other processes' `review_runs` rows). */
+export interface ReviewHostStatus {
+  running: { reviewId: string; sessionId: string | null; kinds: ReviewKind[]; reasons: string[]; startedAt: number } | null
+  queued: number
+  paused: boolean
+  /** Why reviews are paused, as the host said in its `reviews_paused` event; null when not paused. */
+  pausedReason: string | null
+}
 
 export interface ReviewHostLimits {
   /** Time budget of one review; default: config `learning.reviewTimeoutMs`. */
   timeoutMs?: number
   /** Model calls per review; default: config `learning.reviewMaxIterations`. */
   maxIterations?: number
-  /** The worker stops itself at the budget; past it by this much, the host kills it. */
+  /**
+   * The worker stops itself at the budget (counted from taking the review lock); past it by this much,
+   * the host kills it. Before the worker holds the lock the host allows the lock wait (at most one budget) too.
+   */
   killGraceMs?: number
   /** On close: how long a worker gets to exit after `shutdown` before it is killed. */
   stopGraceMs?: number
@@ -46,30 +58,7 @@ export interface ReviewHostOptions {
   nativeBinding?: string
 }
 
-interface ActiveRun {
-  job: ReviewJob
-  handle: WorkerHandle | null
-  outcome: ReviewOutcome | null
-  error: { code: string; message: string } | null
-  timedOut: boolean
-  stopping: boolean
-  timer: NodeJS.Timeout | undefined
-  exited: Promise<void>
-  markExited: () => void
-  /** Resolves once the worker has its start message (or the run ended without one). */
-  started: Promise<void>
-  markStarted: () => void
-}
-
-interface Ending {
-  status: Exclude<ReviewResult, 'skipped'>
-  error?: string
-}
-
 const KIND_ORDER: ReviewKind[] = reviewKindSchema.options
-/** Worker error codes that mean the process itself is broken (they count towards pausing, like crashes). */
-const CRASH_CODES = new Set(['uncaught', 'protocol_mismatch'])
-const OUTPUT_IN_ERROR = 1_500
 const REMEMBERED_RESULTS = 500
 
 function union<T>(a: T[], b: T[]): T[] {
@@ -94,11 +83,15 @@ export class ReviewHost {
   private idleWaiters: Array<() => void> = []
   private failures = 0
   private isPaused = false
+  private pauseReason: string | null = null
   private closed = false
+  /** Rows of earlier processes this host found abandoned and ended when it was made. */
+  readonly recovered: StaleRecovery
 
   constructor(private readonly options: ReviewHostOptions) {
     this.runs = new ReviewRuns(options.core.db)
     this.limits = { killGraceMs: 5_000, stopGraceMs: 1_000, maxConsecutiveFailures: 3, ...options.limits }
+    this.recovered = this.safely(() => this.runs.recoverStale({ budgetMs: this.budgetMs() })) ?? { crashed: [], failed: [] }
   }
 
   private get nativeBinding(): string | undefined {
@@ -107,6 +100,17 @@ export class ReviewHost {
 
   get paused(): boolean {
     return this.isPaused
+  }
+
+  /** What runs and waits here now; the UI shows this rather than guessing from rows other processes may have left. */
+  status(): ReviewHostStatus {
+    const run = this.current
+    return {
+      running: run ? { reviewId: run.job.reviewId, sessionId: run.job.sessionId, kinds: run.job.kinds, reasons: run.job.reasons, startedAt: run.startedAt } : null,
+      queued: this.queue.length,
+      paused: this.isPaused,
+      pausedReason: this.isPaused ? this.pauseReason : null
+    }
   }
 
   /** Queues a review and returns its id (the id of the queued job it merged into, if any). */
@@ -161,6 +165,7 @@ export class ReviewHost {
   pause(reason = 'Background learning is paused.'): void {
     if (this.isPaused) return
     this.isPaused = true
+    this.pauseReason = reason
     this.events.emit({ type: 'reviews_paused', reason })
     this.checkIdle()
   }
@@ -170,6 +175,7 @@ export class ReviewHost {
     if (this.closed) return
     const was = this.isPaused
     this.isPaused = false
+    this.pauseReason = null
     this.failures = 0
     if (was) this.events.emit({ type: 'reviews_resumed' })
     this.pump()
@@ -200,7 +206,9 @@ export class ReviewHost {
   /**
    * For a process about to exit (the one-shot CLI without --wait): once the running worker has its
    * start message, let it finish on its own (it must have been started `detached`); queued reviews
-   * are dropped and recorded as not started. The host is closed afterwards.
+   * are dropped and recorded as not started. The host is closed afterwards and keeps no timer, listener
+   * or database write for the released worker (which records its own outcome), so the caller may close
+   * the core and exit at once.
    */
   async release(): Promise<void> {
     if (this.closed) return
@@ -213,6 +221,8 @@ export class ReviewHost {
     if (!run?.handle) return this.checkIdle()
     await Promise.race([run.started, run.exited])
     if (this.current === run && this.options.detached) {
+      clearTimeout(run.timer)
+      run.released = true
       this.safely(() => run.handle?.release?.())
       this.current = null
     }
@@ -240,11 +250,9 @@ export class ReviewHost {
   }
 
   private start(job: ReviewJob): void {
-    let markExited = () => {}
-    const exited = new Promise<void>((resolve) => (markExited = resolve))
-    let markStarted = () => {}
-    const started = new Promise<void>((resolve) => (markStarted = resolve))
-    const run: ActiveRun = { job, handle: null, outcome: null, error: null, timedOut: false, stopping: false, timer: undefined, exited, markExited, started, markStarted }
+    const config = this.options.core.config.get()
+    const timeoutMs = this.budgetMs()
+    const run = newRun(job, timeoutMs)
     this.current = run
     let handle: WorkerHandle
     try {
@@ -254,45 +262,41 @@ export class ReviewHost {
       return
     }
     run.handle = handle
-    const config = this.options.core.config.get()
-    const timeoutMs = this.limits.timeoutMs ?? config.learning.reviewTimeoutMs
-    const maxIterations = this.limits.maxIterations ?? config.learning.reviewMaxIterations
     this.safely(() => this.runs.started(job.reviewId, handle.pid ?? null))
     this.events.emit({ type: 'review_started', reviewId: job.reviewId, sessionId: job.sessionId, kinds: job.kinds, reasons: job.reasons, pid: handle.pid ?? null })
-    run.timer = setTimeout(() => {
-      run.timedOut = true
-      this.safely(() => handle.kill())
-    }, timeoutMs + this.limits.killGraceMs)
-    handle.onMessage((raw) => this.onWorkerMessage(run, raw, () => this.startMessage(job, timeoutMs, maxIterations, config.learning.allowSkillCreation)))
+    // Until the worker holds the review lock: the lock wait (bounded by the budget) plus the budget.
+    this.killAfter(run, 2 * timeoutMs + this.limits.killGraceMs, true)
+    const startMessage = (): HostMessage =>
+      buildStartMessage({
+        home: this.options.core.paths.root,
+        provider: this.options.provider(),
+        job,
+        timeoutMs,
+        maxIterations: this.limits.maxIterations ?? config.learning.reviewMaxIterations,
+        allowSkillCreation: config.learning.allowSkillCreation,
+        detached: this.options.detached ?? false,
+        nativeBinding: this.nativeBinding
+      })
+    handle.onMessage((raw) => this.onWorkerMessage(run, raw, startMessage))
     handle.onExit((code, signal) => this.onWorkerExit(run, code, signal))
   }
 
-  private startMessage(job: ReviewJob, timeoutMs: number, maxIterations: number, allowSkillCreation: boolean): HostMessage {
-    const provider = this.options.provider()
-    return {
-      protocol: REVIEW_PROTOCOL,
-      version: REVIEW_PROTOCOL_VERSION,
-      type: 'start',
-      home: this.options.core.paths.root,
-      provider: {
-        baseURL: provider.baseURL,
-        model: provider.model,
-        apiKey: provider.apiKey,
-        preset: provider.preset,
-        requestTimeoutMs: provider.requestTimeoutMs,
-        maxRetries: provider.maxRetries
-      },
-      job,
-      limits: { maxIterations, timeoutMs },
-      allowSkillCreation,
-      detached: this.options.detached ?? false,
-      ...(this.nativeBinding ? { nativeBinding: this.nativeBinding } : {})
-    }
+  private budgetMs(): number {
+    return this.limits.timeoutMs ?? this.options.core.config.get().learning.reviewTimeoutMs
+  }
+
+  /** (Re)arms the run's kill timer; `timedOut` says whether firing means the budget ran out. */
+  private killAfter(run: ActiveRun, ms: number, timedOut: boolean): void {
+    clearTimeout(run.timer)
+    run.timer = setTimeout(() => {
+      if (timedOut) run.timedOut = true
+      this.safely(() => run.handle?.kill())
+    }, ms)
   }
 
   private onWorkerMessage(run: ActiveRun, raw: unknown, startMessage: () => HostMessage): void {
     const parsed = workerMessageSchema.safeParse(raw)
-    if (!parsed.success || run !== this.current) return // not ours or not understood: dropped, never guessed at
+    if (!parsed.success || run !== this.current || run.released) return // not ours or not understood: dropped, never guessed at
     const message = parsed.data
     const { reviewId } = run.job
     if (message.type !== 'ready' && message.reviewId !== reviewId && message.reviewId !== '') return
@@ -308,6 +312,8 @@ export class ReviewHost {
         }
         return
       case 'progress':
+        // The worker's budget starts now; so does the host's.
+        if (message.stage === 'locked') this.killAfter(run, run.timeoutMs + this.limits.killGraceMs, true)
         this.events.emit({ type: 'review_progress', reviewId, stage: message.stage, ...(message.detail !== undefined ? { detail: message.detail } : {}) })
         return
       case 'action':
@@ -316,8 +322,7 @@ export class ReviewHost {
       case 'done':
         run.outcome = message.outcome
         // The work is saved; a worker that then fails to exit must not hold up the next review.
-        clearTimeout(run.timer)
-        run.timer = setTimeout(() => this.safely(() => run.handle?.kill()), this.limits.killGraceMs)
+        this.killAfter(run, this.limits.killGraceMs, false)
         return
       case 'error':
         run.error ??= { code: message.code, message: message.message }
@@ -327,21 +332,11 @@ export class ReviewHost {
 
   private onWorkerExit(run: ActiveRun, code: number | null, signal: string | null): void {
     clearTimeout(run.timer)
-    if (run.outcome) return this.end(run, { status: 'done' })
-    if (run.stopping) return this.end(run, { status: 'failed', error: 'Stopped because Cairn was closing.' })
-    const budget = this.limits.timeoutMs ?? this.options.core.config.get().learning.reviewTimeoutMs
-    if (run.timedOut || run.error?.code === 'timeout') {
-      return this.end(run, { status: 'timeout', error: run.error?.message ?? `The review took longer than its ${Math.round(budget / 1000)} s budget and was stopped.` })
-    }
-    if (run.error && !CRASH_CODES.has(run.error.code)) return this.end(run, { status: 'failed', error: run.error.message })
-    const how = signal ? `was killed (${signal})` : `exited with code ${code}`
-    const output = this.safely(() => run.handle?.output?.())?.trim()
-    const tail = output ? `\nLast output:\n${output.slice(-OUTPUT_IN_ERROR)}` : ''
-    const reported = run.error ? ` ${run.error.message}` : ''
-    this.end(run, { status: 'crashed', error: `The review worker ${how} before finishing.${reported}${tail}` })
+    if (run.released) return // the worker records its own ending; the core may be closed by now
+    this.end(run, exitEnding(run, code, signal, run.outcome ? undefined : this.safely(() => run.handle?.output?.())))
   }
 
-  private end(run: ActiveRun, ending: Ending): void {
+  private end(run: ActiveRun, ending: RunEnding): void {
     clearTimeout(run.timer)
     const { job } = run
     if (ending.status === 'done' && run.outcome) {

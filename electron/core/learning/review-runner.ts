@@ -36,6 +36,8 @@ export interface RunReviewOptions {
   /** How long to wait for another process's review to finish before giving up. */
   lockTimeoutMs?: number
   onProgress?: (stage: string, detail?: string) => void
+  /** The review lock is taken and the review proper begins: its time budget counts from here. */
+  onLocked?: () => void
   /** Each ledger row the review writes, as it is written. */
   onAction?: (entry: LedgerEntry) => void
 }
@@ -112,6 +114,7 @@ export async function runReview(options: RunReviewOptions): Promise<ReviewOutcom
 
 async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
   const { core, job, signal } = options
+  options.onLocked?.()
   if (signal?.aborted) throw new ReviewCancelledError()
   options.onProgress?.('started', job.reviewId)
   const entries: LedgerEntry[] = []

@@ -33,9 +33,36 @@ interface RunRow {
   pid: number | null
 }
 
+export interface StaleRecovery {
+  /** 'running' rows whose worker is gone, now 'crashed'. */
+  crashed: string[]
+  /** 'queued' rows whose process ended before starting them, now 'failed'. */
+  failed: string[]
+}
+
+export interface RecoverStaleOptions {
+  /** The review time budget: rows are judged by twice this age. */
+  budgetMs: number
+  now?: number
+  /** Whether a worker process still runs; default: `process.kill(pid, 0)` (ESRCH means gone). */
+  isAlive?: (pid: number) => boolean
+}
+
+export const NEVER_STARTED_ERROR = 'Never started: the process that queued it ended before it could run.'
+
+/** Signal 0 checks that a process exists without touching it; EPERM means it exists but is someone else's. */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH'
+  }
+}
+
 /** Every background review and how it ended (`review_runs` in state.db), for the timeline and diagnostics. */
 export class ReviewRuns {
-  private readonly statements: Record<'queue' | 'start' | 'finish' | 'fail' | 'get' | 'list', Statement>
+  private readonly statements: Record<'queue' | 'start' | 'finish' | 'fail' | 'failIf' | 'get' | 'list' | 'open', Statement>
 
   constructor(db: StateDb) {
     this.statements = {
@@ -48,8 +75,11 @@ export class ReviewRuns {
       start: db.prepare(`UPDATE review_runs SET status = 'running', started_at = @at, pid = @pid WHERE id = @id`),
       finish: db.prepare(`UPDATE review_runs SET status = 'done', finished_at = @at, summary = @summary, error = NULL WHERE id = @id`),
       fail: db.prepare(`UPDATE review_runs SET status = @status, finished_at = @at, error = @error WHERE id = @id`),
+      // Only if nobody recorded an ending meanwhile (the run's own host or worker may be finishing it).
+      failIf: db.prepare(`UPDATE review_runs SET status = @status, finished_at = @at, error = @error WHERE id = @id AND status = @was`),
       get: db.prepare('SELECT * FROM review_runs WHERE id = ?'),
-      list: db.prepare('SELECT * FROM review_runs ORDER BY queued_at DESC, rowid DESC LIMIT ?')
+      list: db.prepare('SELECT * FROM review_runs ORDER BY queued_at DESC, rowid DESC LIMIT ?'),
+      open: db.prepare(`SELECT * FROM review_runs WHERE status IN ('queued', 'running')`)
     }
   }
 
@@ -73,6 +103,29 @@ export class ReviewRuns {
 
   failed(id: string, status: ReviewFailureStatus, error: string, at = Date.now()): void {
     this.statements.fail.run({ id, status, error, at })
+  }
+
+  /**
+   * Ends rows no process will ever finish: 'running' whose worker is gone (a killed app, serve or
+   * worker), and 'queued' older than twice the budget (the process that queued them ended first).
+   * A 'running' row without a pid is judged by age too. Live workers' rows are left alone.
+   */
+  recoverStale(options: RecoverStaleOptions): StaleRecovery {
+    const now = options.now ?? Date.now()
+    const isAlive = options.isAlive ?? processAlive
+    const old = (run: RunRow) => now - (run.started_at ?? run.queued_at) > 2 * options.budgetMs
+    const recovered: StaleRecovery = { crashed: [], failed: [] }
+    for (const row of this.statements.open.all() as RunRow[]) {
+      if (row.status === 'running') {
+        if (row.pid === null ? !old(row) : isAlive(row.pid)) continue
+        const who = row.pid === null ? 'The review worker' : `The review worker (pid ${row.pid})`
+        const error = `${who} is gone without recording how the review ended: Cairn or the worker was stopped or killed mid-review. Nothing is retried; later conversations are reviewed as usual.`
+        if (this.statements.failIf.run({ id: row.id, status: 'crashed', was: 'running', error, at: now }).changes) recovered.crashed.push(row.id)
+      } else if (old(row)) {
+        if (this.statements.failIf.run({ id: row.id, status: 'failed', was: 'queued', error: NEVER_STARTED_ERROR, at: now }).changes) recovered.failed.push(row.id)
+      }
+    }
+    return recovered
   }
 
   get(id: string): ReviewRun | null {

@@ -48,7 +48,8 @@ export interface ForkReviewWorkerOptions {
 /**
  * Starts a review worker with `child_process.fork` (CLI, tests, browser mode). The environment is
  * hermetic: the API key reaches the worker only in the start message. stdout and stderr are kept
- * (their tail) so a crash can say what happened.
+ * (their tail) so a crash can say what happened. On POSIX the worker leads its own process group;
+ * it still stops when the host goes away (the IPC channel closes), unless released.
  */
 export function forkReviewWorker(options: ForkReviewWorkerOptions = {}): WorkerHandle {
   const entry = options.entry ?? REVIEW_ENTRY_SOURCE
@@ -56,7 +57,15 @@ export function forkReviewWorker(options: ForkReviewWorkerOptions = {}): WorkerH
   if (/\.[mc]?ts$/.test(entry)) {
     execArgv.push('--import', pathToFileURL(createRequire(__filename).resolve('tsx')).href)
   }
-  const child = fork(entry, [], { execArgv, env: hermeticEnv(), stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+  const child = fork(entry, [], {
+    execArgv,
+    env: hermeticEnv(),
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    // Its own process group on POSIX, so Ctrl+C in the terminal (SIGINT to the foreground group) does
+    // not kill a review mid-write: the host alone stops it (shutdown, then kill after a grace).
+    // Not on Windows, where `detached` would open a console window.
+    detached: process.platform !== 'win32'
+  })
   return wrapChild(child)
 }
 

@@ -230,14 +230,18 @@ describe('runReview in-process', () => {
 
   it('holds the review lock: a second review on the same home waits for the first to finish', async () => {
     fx.server.enqueue({ text: 'Nothing to save.', delayMs: 800 }, { text: 'Nothing to save.' })
-    const first = run({ job: fx.job({ reviewId: 'r-a' }) })
+    let firstDone = false
+    const locked: string[] = []
+    const first = run({ job: fx.job({ reviewId: 'r-a' }), onLocked: () => locked.push('r-a') })
     await fx.server.waitForChatRequests(1)
-    const second = run({ job: fx.job({ reviewId: 'r-b' }) })
+    const second = run({ job: fx.job({ reviewId: 'r-b' }), onLocked: () => locked.push(`r-b after r-a ended: ${firstDone}`) })
     // Without the lock the second review's request would arrive while the first reply is delayed.
-    const requestsWhenFirstDone = await first.then(() => fx.server.chatRequests().length)
+    const requestsWhenFirstDone = await first.then(() => ((firstDone = true), fx.server.chatRequests().length))
     await second
     expect(requestsWhenFirstDone).toBe(1)
     expect(fx.server.chatRequests()).toHaveLength(2)
+    // Each reports taking the lock (where its time budget starts): the second only once the first let go.
+    expect(locked).toEqual(['r-a', 'r-b after r-a ended: true'])
   })
 
   it('stops when cancelled', async () => {

@@ -18,6 +18,7 @@ afterEach(async () => {
 /** A worker that only says `ready` and records what it is sent (no process needed to check the frame). */
 function recordingWorker(sent: HostMessage[]): WorkerHandle {
   let onMessage: (m: unknown) => void = () => {}
+  let onExit: (code: number | null, signal: string | null) => void = () => {}
   const handle: WorkerHandle = {
     pid: 4242,
     send: (message) => void sent.push(message),
@@ -25,8 +26,8 @@ function recordingWorker(sent: HostMessage[]): WorkerHandle {
       onMessage = cb
       queueMicrotask(() => onMessage({ protocol: REVIEW_PROTOCOL, version: REVIEW_PROTOCOL_VERSION, reviewId: '', type: 'ready', pid: 4242 }))
     },
-    onExit: () => {},
-    kill: () => {}
+    onExit: (cb) => (onExit = cb),
+    kill: () => onExit(null, 'SIGKILL')
   }
   return handle
 }

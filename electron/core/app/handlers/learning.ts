@@ -1,19 +1,20 @@
 import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import { IpcError } from '../../../../shared/ipc/define'
 import type { LearningStatus, ReviewRun } from '../../../../shared/ipc/domain'
+import type { ReviewHostStatus } from '../../learning/review-host'
 import type { ReviewRun as StoredRun } from '../../learning/review-runs'
 import type { CairnApp } from '../cairn-app'
 
 export function learningHandlers(app: CairnApp): Pick<IpcHandlers, 'learning.status' | 'learning.setEnabled' | 'learning.resume' | 'learning.reviewNow'> {
+  // The host's own state: rows other processes left 'running' or 'queued' are not this app's reviews.
   const status = (): LearningStatus => {
-    const recent = app.host.runs.list({ limit: 50 })
-    const running = recent.find((run) => run.status === 'running')
+    const host = app.host.status()
     return {
       enabled: app.core.config.get().learning.enabled,
-      paused: app.host.paused,
-      pausedReason: app.host.paused ? 'Three background reviews in a row failed, so learning is paused. Resume it to try again.' : null,
-      running: running ? toReviewRun(running) : null,
-      queued: recent.filter((run) => run.status === 'queued').length
+      paused: host.paused,
+      pausedReason: host.pausedReason,
+      running: host.running ? runningReview(host.running, app.host.runs.get(host.running.reviewId)) : null,
+      queued: host.queued
     }
   }
   return {
@@ -32,6 +33,13 @@ export function learningHandlers(app: CairnApp): Pick<IpcHandlers, 'learning.sta
       return { reviewId: app.loop.reviewNow(sessionId) }
     }
   }
+}
+
+/** The host's current review in the ReviewRun shape, from its `review_runs` row when there is one. */
+function runningReview(running: NonNullable<ReviewHostStatus['running']>, row: StoredRun | null): ReviewRun {
+  if (row) return { ...toReviewRun(row), status: 'running' }
+  const { reviewId, sessionId, kinds, reasons, startedAt } = running
+  return { id: reviewId, sessionId, kinds, reasons, status: 'running', queuedAt: startedAt, startedAt, finishedAt: null, summary: null, error: null }
 }
 
 export function toReviewRun(run: StoredRun): ReviewRun {
