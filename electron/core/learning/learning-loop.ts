@@ -4,7 +4,7 @@ import { orderForModel } from '../agent/history'
 import type { CairnCore } from '../cairn'
 import type { MessageRecord } from '../sessions'
 import type { ReviewHost } from './review-host'
-import { skillsUsedIn, toReviewMessages } from './review-snapshot'
+import { chunkReviewMessages, skillsUsedIn, toReviewMessages } from './review-snapshot'
 import { evaluateTurn, restoreCounters, type TriggerSettings } from './triggers'
 
 const STATE_KEY = 'learning'
@@ -50,10 +50,27 @@ export class LearningLoop {
     if (decision.kinds.length) this.enqueue(turn.sessionId, orderForModel(records), decision.kinds, decision.reasons)
   }
 
+  /**
+   * Reviews every part of what is about to be condensed, in chunks a review can read, each kept apart
+   * from other triggers so no later snapshot replaces it.
+   */
   private beforeCompression(event: CompressionEvent): void {
-    const config = this.core.config.get()
-    if (!config.learning.enabled) return
-    this.enqueue(event.sessionId, event.messages, ['memory', 'skills'], ['before compression: the oldest part of the conversation is being condensed'])
+    if (!this.core.config.get().learning.enabled) return
+    const chunks = chunkReviewMessages(event.messages)
+    const skillsUsed = skillsUsedIn(event.messages)
+    chunks.forEach((messages, i) => {
+      const part = chunks.length > 1 ? ` (part ${i + 1} of ${chunks.length})` : ''
+      this.host.enqueue(
+        {
+          sessionId: event.sessionId,
+          kinds: ['memory', 'skills'],
+          reasons: [`before compression: the oldest part of the conversation is being condensed${part}`],
+          messages,
+          skillsUsed
+        },
+        { coalesce: false }
+      )
+    })
   }
 
   private enqueue(sessionId: string, records: MessageRecord[], kinds: ReviewKind[], reasons: string[]): string {

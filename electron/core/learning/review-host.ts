@@ -77,6 +77,8 @@ export class ReviewHost {
   readonly runs: ReviewRuns
   private readonly limits: Required<Pick<ReviewHostLimits, 'killGraceMs' | 'stopGraceMs' | 'maxConsecutiveFailures'>> & ReviewHostLimits
   private queue: ReviewJob[] = []
+  /** Jobs that must not be merged with others (see enqueue's `coalesce`). */
+  private readonly standalone = new Set<string>()
   private current: ActiveRun | null = null
   private readonly results = new Map<string, ReviewResult>()
   private readonly waiters = new Map<string, Array<(result: ReviewResult) => void>>()
@@ -113,8 +115,12 @@ export class ReviewHost {
     }
   }
 
-  /** Queues a review and returns its id (the id of the queued job it merged into, if any). */
-  enqueue(input: Omit<ReviewJob, 'reviewId'>): string {
+  /**
+   * Queues a review and returns its id (the id of the queued job it merged into, if any). With
+   * `coalesce: false` the job keeps its own messages: nothing merges into it and it merges into
+   * nothing (a review of the part of a conversation about to be compressed must see exactly that part).
+   */
+  enqueue(input: Omit<ReviewJob, 'reviewId'>, options: { coalesce?: boolean } = {}): string {
     const reviewId = randomUUID()
     try {
       if (this.closed || !this.options.core.config.get().learning.enabled) {
@@ -129,7 +135,12 @@ export class ReviewHost {
         return reviewId
       }
       const job = { ...parsed.data, kinds: this.orderKinds(parsed.data.kinds) }
-      const waiting = job.sessionId === null ? undefined : this.queue.find((queued) => queued.sessionId === job.sessionId)
+      const coalesce = options.coalesce !== false
+      if (!coalesce) this.standalone.add(job.reviewId)
+      const waiting =
+        job.sessionId === null || !coalesce
+          ? undefined
+          : this.queue.find((queued) => queued.sessionId === job.sessionId && !this.standalone.has(queued.reviewId))
       const target = waiting ? this.merge(waiting, job) : job
       if (!waiting) this.queue.push(job)
       this.safely(() => this.runs.queued(target))
@@ -367,6 +378,7 @@ export class ReviewHost {
   }
 
   private settle(reviewId: string, result: ReviewResult): void {
+    this.standalone.delete(reviewId)
     this.results.set(reviewId, result)
     if (this.results.size > REMEMBERED_RESULTS) this.results.delete(this.results.keys().next().value!)
     for (const resolve of this.waiters.get(reviewId) ?? []) resolve(result)

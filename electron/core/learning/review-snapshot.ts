@@ -75,6 +75,35 @@ export function toReviewMessages(records: MessageRecord[], maxChars = 60_000): R
   return kept
 }
 
+/**
+ * The whole of a conversation part (say, the middle about to be compressed) as consecutive chunks of
+ * at most `maxChars` each, so a review can read all of it, not just the end. A tool result stays in
+ * the chunk of the assistant message that called it.
+ */
+export function chunkReviewMessages(records: MessageRecord[], maxChars = 60_000): ReviewMessage[][] {
+  const all = records.map(toReviewMessage).filter((message): message is ReviewMessage => message !== null)
+  const chunks: ReviewMessage[][] = []
+  let current: ReviewMessage[] = []
+  let used = 0
+  for (const message of all) {
+    let item = message
+    let size = sizeOf(item)
+    if (size > maxChars) {
+      item = { ...item, content: cutMiddle(item.content, Math.max(200, maxChars - (size - item.content.length))) }
+      size = sizeOf(item)
+    }
+    if (used + size > maxChars && current.length > 0 && item.role !== 'tool') {
+      chunks.push(current)
+      current = []
+      used = 0
+    }
+    current.push(item)
+    used += size
+  }
+  if (current.length) chunks.push(current)
+  return chunks
+}
+
 function parseJson(text: string | null): unknown {
   if (!text) return null
   try {
