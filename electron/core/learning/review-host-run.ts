@@ -1,4 +1,4 @@
-import { REVIEW_PROTOCOL, REVIEW_PROTOCOL_VERSION, type HostMessage, type ReviewJob, type ReviewOutcome } from '../../../shared/review-protocol'
+import { REVIEW_PROTOCOL, REVIEW_PROTOCOL_VERSION, type HostMessage, type ReviewJob, type ReviewKind, type ReviewOutcome } from '../../../shared/review-protocol'
 import type { ProviderSettings } from '../agent/provider-settings'
 import type { WorkerHandle } from './spawn-worker'
 
@@ -107,4 +107,29 @@ export function buildStartMessage(input: StartMessageInput): HostMessage {
     detached: input.detached,
     ...(input.nativeBinding ? { nativeBinding: input.nativeBinding } : {})
   }
+}
+
+/** What this host is doing now (its own state, not other processes' `review_runs` rows). */
+export interface ReviewHostStatus {
+  running: { reviewId: string; sessionId: string | null; kinds: ReviewKind[]; reasons: string[]; startedAt: number } | null
+  queued: number
+  paused: boolean
+  /** Why reviews are paused, as the host said in its `reviews_paused` event; null when not paused. */
+  pausedReason: string | null
+}
+
+export interface ReviewHostLimits {
+  /** Time budget of one review; default: config `learning.reviewTimeoutMs`. */
+  timeoutMs?: number
+  /** Model calls per review; default: config `learning.reviewMaxIterations`. */
+  maxIterations?: number
+  /**
+   * The worker stops itself at the budget (counted from taking the review lock); past it by this much,
+   * the host kills it. Before the worker holds the lock the host allows the lock wait (at most one budget) too.
+   */
+  killGraceMs?: number
+  /** On close: how long a worker gets to exit after `shutdown` before it is killed. */
+  stopGraceMs?: number
+  /** Crashes or timeouts in a row after which reviews pause until {@link ReviewHost.resume}. */
+  maxConsecutiveFailures?: number
 }
