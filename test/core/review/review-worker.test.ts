@@ -76,6 +76,8 @@ describe('review worker process via ReviewHost', () => {
     const perBatch = 20
     fx.server.enqueue(
       ...Array.from({ length: batches }, (_, b) => ({
+        // Later batches come slowly, so the worker is certainly still writing while the chat process writes.
+        delayMs: b === 0 ? 0 : 300,
         toolCalls: Array.from({ length: perBatch }, (_, i) => ({
           name: 'memory',
           arguments: { action: 'add', target: 'memory', content: `review entry ${b * perBatch + i}: uses zsh with oh-my-zsh` }
