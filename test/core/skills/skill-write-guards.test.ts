@@ -1,66 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
 import type { LearnedChange, LedgerEntry, WriteContext } from '../../../shared/ledger'
-import { openStateDb } from '../../../electron/core/db/state-db'
-import { ensureHome } from '../../../electron/core/home'
 import { Ledger, type ChangeRecorder } from '../../../electron/core/learning/ledger'
-import { SkillStore, createSkillTools } from '../../../electron/core/skills'
 import { newTurnState, type ToolContext } from '../../../electron/core/tools/types'
-
-const skillText = (name: string, description = `How to ${name}`, body = '# Steps\n1. Check the cluster.\n2. Apply the manifest.\n') =>
-  `---\nname: ${name}\ndescription: ${description}\n---\n${body}`
-
-type Json = Record<string, any>
-
-function put(root: string, rel: string, text: string): string {
-  const path = join(root, ...rel.split('/'))
-  mkdirSync(dirname(path), { recursive: true })
-  writeFileSync(path, text)
-  return path
-}
-
-const cleanups: (() => void)[] = []
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!()
-})
-
-function setup(options: { allowCreate?: boolean; recorder?: (ledger: Ledger) => ChangeRecorder } = {}) {
-  const root = mkdtempSync(join(tmpdir(), 'cairn-'))
-  const paths = ensureHome(root)
-  const extra = join(root, 'extra-skills')
-  const outside = join(root, 'outside')
-  mkdirSync(outside)
-  writeFileSync(join(outside, 'target.md'), 'OUTSIDE ORIGINAL\n')
-  const db = openStateDb(paths.stateDb)
-  const ledger = new Ledger(db)
-  const store = new SkillStore({
-    dataHome: root,
-    skillsDir: paths.skillsDir,
-    extraDirs: [extra],
-    locksDir: paths.locksDir,
-    db,
-    recorder: options.recorder ? options.recorder(ledger) : ledger
-  })
-  cleanups.push(() => {
-    db.close()
-    rmSync(root, { recursive: true, force: true })
-  })
-  const byName = Object.fromEntries(createSkillTools(store, { allowCreate: options.allowCreate ?? true }).map((tool) => [tool.name, tool]))
-  const ctx: ToolContext = { write: { source: 'agent', sessionId: 's1' }, turn: newTurnState() }
-  const manage = async (args: Json, context: ToolContext = ctx) => (await byName.skill_manage.run(args, context)) as Json
-  const view = async (args: Json, context: ToolContext = ctx) => (await byName.skill_view.run(args, context)) as Json
-  const load = () => store.load()
-  load()
-  return { root, paths, extra, outside, db, ledger, store, manage, view, ctx, load }
-}
-
-async function withDeploy(env: ReturnType<typeof setup>, body?: string) {
-  const result = await env.manage({ action: 'create', name: 'deploy', category: 'devops', content: skillText('deploy', undefined, body) })
-  expect(result.success).toBe(true)
-  return join(env.paths.skillsDir, 'devops', 'deploy')
-}
+import { put, skillEnv as setup, skillText, withDeploy } from '../../helpers/skill-env'
 
 describe('security scan', () => {
   it('blocks injection in create, edit, patch and write_file, leaving the disk as it was', async () => {
