@@ -40,6 +40,9 @@ export interface CairnAppOptions {
   env?: NodeJS.ProcessEnv
 }
 
+/** `true` only when `T` has no key that is not a contract route. */
+type NoExtraRoutes<T> = [Exclude<keyof T, keyof IpcHandlers>] extends [never] ? true : never
+
 export type AppEvent = { [K in IpcEventName]: { name: K; payload: IpcEvents[K] } }[IpcEventName]
 
 /**
@@ -65,7 +68,7 @@ export class CairnApp {
       core.ledger.onRecord((entry) => this.emit('ledger.changed', { entry })),
       core.skills.onChange((event) => this.emit('skills.changed', { name: event.name ?? null }))
     )
-    this.handlers = {
+    const handlers = {
       ...appInfoHandler(this),
       ...chatHandlers(this),
       ...sessionHandlers(this),
@@ -76,6 +79,11 @@ export class CairnApp {
       ...learningHandlers(this),
       ...windowHandlers(this)
     }
+    // A missing handler fails the assignment below; an extra one (a route the contract does not
+    // declare) fails this line, since spreads escape TypeScript's excess-property check.
+    const onlyContractRoutes: NoExtraRoutes<typeof handlers> = true
+    void onlyContractRoutes
+    this.handlers = handlers
   }
 
   get core(): CairnCore {
