@@ -1,7 +1,8 @@
 import { useEffect } from 'react'
 import { useApp, useSettings, useT, useUi } from '../../app/context'
 import { Segmented } from '../../components/Controls'
-import { Notice, Spinner } from '../../components/Feedback'
+import { Notice } from '../../components/Feedback'
+import { Pane, PaneBody, PaneLoading } from '../../components/Pane'
 import type { Language, Theme } from '../../stores/ui'
 import { LearningSection } from './LearningSection'
 import { ProviderSection } from './ProviderSection'
@@ -20,28 +21,21 @@ export function SettingsView(): React.JSX.Element {
   }, [settings])
 
   return (
-    <section className="pane" aria-label={t('nav.settings')}>
-      <header className="pane-header">
-        <h1 className="pane-title">{t('settings.title')}</h1>
-      </header>
-      <div className="pane-scroll">
-        <div className="pane-content narrow">
-          {loadError ? <Notice tone="error">{loadError}</Notice> : null}
-          {view ? (
-            <>
-              <ProviderSection />
-              <LearningSection />
-              <AppearanceSection />
-              <AboutSection />
-            </>
-          ) : loadError ? null : (
-            <div className="pane-center">
-              <Spinner label={t('common.loading')} />
-            </div>
-          )}
-        </div>
-      </div>
-    </section>
+    <Pane label={t('nav.settings')} title={t('settings.title')}>
+      <PaneBody narrow>
+        {loadError ? <Notice tone="error">{loadError}</Notice> : null}
+        {view ? (
+          <>
+            <ProviderSection />
+            <LearningSection />
+            <AppearanceSection />
+            <AboutSection />
+          </>
+        ) : loadError ? null : (
+          <PaneLoading label={t('common.loading')} />
+        )}
+      </PaneBody>
+    </Pane>
   )
 }
 

@@ -1,6 +1,7 @@
 import { useEffect } from 'react'
 import { useApp, useSkills, useT } from '../../app/context'
-import { EmptyState, Notice, Spinner } from '../../components/Feedback'
+import { EmptyState, Notice } from '../../components/Feedback'
+import { Pane, PaneLoading } from '../../components/Pane'
 import { SkillDetail } from './SkillDetail'
 import { SkillList } from './SkillList'
 
@@ -18,19 +19,13 @@ export function SkillsView(): React.JSX.Element {
   }, [skills])
 
   return (
-    <section className="pane" aria-label={t('nav.skills')}>
-      <header className="pane-header">
-        <h1 className="pane-title">{t('skills.title')}</h1>
-        {loaded ? <span className="pane-count">{t('skills.count', { count })}</span> : null}
-      </header>
+    <Pane label={t('nav.skills')} title={t('skills.title')} extra={loaded ? <span className="pane-count">{t('skills.count', { count })}</span> : null}>
       {loadError ? (
         <div className="pane-content">
           <Notice tone="error">{loadError}</Notice>
         </div>
       ) : !loaded ? (
-        <div className="pane-center">
-          <Spinner label={t('common.loading')} />
-        </div>
+        <PaneLoading label={t('common.loading')} />
       ) : !count && !diagnostics ? (
         <div className="pane-center">
           <EmptyState icon="skills" title={t('skills.empty')}>
@@ -47,6 +42,6 @@ export function SkillsView(): React.JSX.Element {
           </div>
         </div>
       )}
-    </section>
+    </Pane>
   )
 }

@@ -1,7 +1,8 @@
 import { useEffect, useMemo } from 'react'
 import type { ReviewRun } from '../../../../shared/ipc/domain'
 import { useApp, useLocale, useT, useTimeline } from '../../app/context'
-import { EmptyState, Notice, Spinner } from '../../components/Feedback'
+import { EmptyState, Notice } from '../../components/Feedback'
+import { Pane, PaneBody, PaneLoading } from '../../components/Pane'
 import { Icon } from '../../components/Icon'
 import { GlyphFreeText } from '../../components/GlyphFreeText'
 import { fullTime, relativeTime, useNow } from '../../lib/time'
@@ -34,63 +35,55 @@ export function TimelineView(): React.JSX.Element {
   ]
 
   return (
-    <section className="pane" aria-label={t('nav.timeline')}>
-      <header className="pane-header">
-        <h1 className="pane-title">{t('timeline.title')}</h1>
-      </header>
-      <div className="pane-scroll">
-        <div className="pane-content">
-          <p className="pane-lead">{t('timeline.lead')}</p>
-          <div className="filter-bar" role="group" aria-label={t('timeline.filters')}>
-            {kinds.map(({ kind, label }) => (
-              <button key={kind} type="button" className={filters.kinds.includes(kind) ? 'chip active' : 'chip'} aria-pressed={filters.kinds.includes(kind)} onClick={() => timeline.getState().toggleKind(kind)}>
-                {label}
-              </button>
-            ))}
-            <span className="filter-divider" />
-            {allSources.map((source) => (
-              <button key={source} type="button" className={filters.sources.includes(source) ? 'chip active' : 'chip'} aria-pressed={filters.sources.includes(source)} onClick={() => timeline.getState().toggleSource(source)}>
-                {t(sourceLabel[source])}
-              </button>
-            ))}
-            {filtered ? (
-              <button type="button" className="ghost-button small" onClick={() => timeline.getState().clearFilters()}>
-                {t('timeline.clearFilters')}
+    <Pane label={t('nav.timeline')} title={t('timeline.title')}>
+      <PaneBody lead={t('timeline.lead')}>
+        <div className="filter-bar" role="group" aria-label={t('timeline.filters')}>
+          {kinds.map(({ kind, label }) => (
+            <button key={kind} type="button" className={filters.kinds.includes(kind) ? 'chip active' : 'chip'} aria-pressed={filters.kinds.includes(kind)} onClick={() => timeline.getState().toggleKind(kind)}>
+              {label}
+            </button>
+          ))}
+          <span className="filter-divider" />
+          {allSources.map((source) => (
+            <button key={source} type="button" className={filters.sources.includes(source) ? 'chip active' : 'chip'} aria-pressed={filters.sources.includes(source)} onClick={() => timeline.getState().toggleSource(source)}>
+              {t(sourceLabel[source])}
+            </button>
+          ))}
+          {filtered ? (
+            <button type="button" className="ghost-button small" onClick={() => timeline.getState().clearFilters()}>
+              {t('timeline.clearFilters')}
+            </button>
+          ) : null}
+        </div>
+        {loadError ? <Notice tone="error">{loadError}</Notice> : null}
+        {!loaded ? (
+          <PaneLoading label={t('common.loading')} />
+        ) : !groups.length ? (
+          <EmptyState icon="timeline" title={filtered ? t('timeline.emptyFiltered') : t('timeline.empty')}>
+            {filtered ? null : t('timeline.emptyBody')}
+          </EmptyState>
+        ) : (
+          <div className="timeline">
+            {groups.map((group) =>
+              group.type === 'entry' ? (
+                <TimelineEntry key={group.key} entry={group.entry} now={now} />
+              ) : (
+                <ReviewGroup key={group.key} review={group.review} count={group.entries.length} now={now}>
+                  {group.entries.map((entry) => (
+                    <TimelineEntry key={entry.id} entry={entry} now={now} />
+                  ))}
+                </ReviewGroup>
+              )
+            )}
+            {hasMore ? (
+              <button type="button" className="secondary-button load-more" disabled={loading} onClick={() => void timeline.getState().loadMore()}>
+                {loading ? t('common.loading') : t('timeline.loadMore')}
               </button>
             ) : null}
           </div>
-          {loadError ? <Notice tone="error">{loadError}</Notice> : null}
-          {!loaded ? (
-            <div className="pane-center">
-              <Spinner label={t('common.loading')} />
-            </div>
-          ) : !groups.length ? (
-            <EmptyState icon="timeline" title={filtered ? t('timeline.emptyFiltered') : t('timeline.empty')}>
-              {filtered ? null : t('timeline.emptyBody')}
-            </EmptyState>
-          ) : (
-            <div className="timeline">
-              {groups.map((group) =>
-                group.type === 'entry' ? (
-                  <TimelineEntry key={group.key} entry={group.entry} now={now} />
-                ) : (
-                  <ReviewGroup key={group.key} review={group.review} count={group.entries.length} now={now}>
-                    {group.entries.map((entry) => (
-                      <TimelineEntry key={entry.id} entry={entry} now={now} />
-                    ))}
-                  </ReviewGroup>
-                )
-              )}
-              {hasMore ? (
-                <button type="button" className="secondary-button load-more" disabled={loading} onClick={() => void timeline.getState().loadMore()}>
-                  {loading ? t('common.loading') : t('timeline.loadMore')}
-                </button>
-              ) : null}
-            </div>
-          )}
-        </div>
-      </div>
-    </section>
+        )}
+      </PaneBody>
+    </Pane>
   )
 }
 
