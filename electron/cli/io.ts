@@ -1,3 +1,5 @@
+import { ellipsize } from '../core/text/cut'
+
 /** Where the CLI writes; injectable so commands can be run in-process. */
 export interface CliIO {
   out(text: string): void
@@ -34,9 +36,7 @@ export function printJson(io: CliIO, value: unknown): void {
 
 /** Shortens text to one line of at most `max` characters for tables. */
 export function oneLine(text: string | null | undefined, max = 80): string {
-  if (!text) return ''
-  const flat = text.replace(/\s+/g, ' ').trim()
-  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat
+  return ellipsize(text, max)
 }
 
 export function formatTime(iso: string | number): string {

@@ -1,5 +1,5 @@
 import type { ReviewEvent } from '../../shared/review-protocol'
-import { resolveProviderSettings } from '../core/agent/provider-settings'
+import { resolveProviderSettings } from '../core/provider/provider-settings'
 import type { CairnCore } from '../core/cairn'
 import { LearningLoop } from '../core/learning/learning-loop'
 import { ReviewHost } from '../core/learning/review-host'

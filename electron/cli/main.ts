@@ -1,16 +1,11 @@
 import { CairnCore } from '../core/cairn'
 import { ConfigError } from '../core/config/config-store'
-import { resolveHome } from '../core/home'
+import { resolveHome } from '../core/config/home'
 import { CliFailure, processIO, UsageError, type CliIO } from './io'
 import { commands, usageText } from './commands'
+import type { CliContext } from './commands/types'
 
-export interface CliContext {
-  io: CliIO
-  env: NodeJS.ProcessEnv
-  home: string
-  /** Opens the core for the data home on first use; closed when the command ends. */
-  core(options?: { watchSkills?: boolean }): Promise<CairnCore>
-}
+export type { CliContext } from './commands/types'
 
 /** Runs one CLI invocation and returns its exit code (0 ok, 1 failure, 2 bad usage). */
 export async function runCli(argv: string[], io: CliIO = processIO, env: NodeJS.ProcessEnv = process.env): Promise<number> {

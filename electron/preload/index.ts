@@ -4,7 +4,7 @@
  * Main checks every request's sender and validates its input; this side only keeps the shape honest.
  */
 import { contextBridge, ipcRenderer } from 'electron'
-import { EVENT_CHANNEL, REQUEST_CHANNEL } from '../main/ipc/channels'
+import { EVENT_CHANNEL, REQUEST_CHANNEL } from '../../shared/ipc/channels'
 
 type Listener = (payload: unknown) => void
 

@@ -20,8 +20,8 @@ import {
   type ParsedHostMessage,
   type WorkerMessage
 } from '../../shared/review-protocol'
-import { ChatProvider } from '../core/agent/provider'
-import { ProviderError } from '../core/agent/provider-errors'
+import { ChatProvider } from '../core/provider/provider'
+import { ProviderError } from '../core/provider/provider-errors'
 import { CairnCore } from '../core/cairn'
 import { LockTimeoutError } from '../core/fs/lock'
 import { ReviewCancelledError, runReview } from '../core/learning/review-runner'

@@ -16,10 +16,10 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { composeSystemPrompt, indexSkills } from '../../electron/core/agent/prompt-context'
 import { renderSkillsIndex, type IndexSkill } from '../../electron/core/agent/skills-index'
-import { estimateTokens } from '../../electron/core/agent/tokens'
+import { estimateTokens } from '../../electron/core/provider/tokens'
 import { CairnCore } from '../../electron/core/cairn'
 import { ConfigStore } from '../../electron/core/config/config-store'
-import { createWorkspaceTools } from '../../electron/core/tools/workspace'
+import { createWorkspaceTools } from '../../electron/core/workspace'
 import { skillCorpusDir } from '../helpers/shared-data'
 
 // shared/ sits beside the repository (in CI too).

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { openStateDb } from '../../electron/core/db/state-db'
-import { ensureHome } from '../../electron/core/home'
+import { ensureHome } from '../../electron/core/config/home'
 import { parseEntries, readMemoryText } from '../../electron/core/memory/memory-file'
 
 const repoRoot = resolve(__dirname, '..', '..')

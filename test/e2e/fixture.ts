@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { CairnCore } from '../../electron/core/cairn'
 import { ConfigStore } from '../../electron/core/config/config-store'
-import { ensureHome } from '../../electron/core/home'
+import { ensureHome } from '../../electron/core/config/home'
 import type { ConfigPatch } from '../../shared/config'
 import { startScriptedServer, type ScriptedServer, type ScriptedServerOptions } from '../scripted-provider'
 

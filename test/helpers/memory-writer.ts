@@ -9,8 +9,8 @@
 import { createInterface } from 'node:readline'
 import { parseArgs } from 'node:util'
 import { openStateDb } from '../../electron/core/db/state-db'
-import { ensureHome } from '../../electron/core/home'
-import { Ledger } from '../../electron/core/learning/ledger'
+import { ensureHome } from '../../electron/core/config/home'
+import { Ledger } from '../../electron/core/ledger/ledger'
 import { MemoryStore } from '../../electron/core/memory'
 
 export function writerEntry(id: number, index: number): string {

@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline/promises'
+import { ellipsize } from '../../core/text/cut'
 import type { AgentEvent, ApprovalDecision } from '../../../shared/agent-events'
 import type { AgentSession } from '../../core/agent/agent-session'
 import { createAgentSession } from '../../core/agent/create-agent'
@@ -98,8 +99,7 @@ function textPrinter(io: CliIO) {
 }
 
 function short(text: string, max = 120): string {
-  const flat = text.replace(/\s+/g, ' ')
-  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat
+  return ellipsize(text, max)
 }
 
 async function askApproval(io: CliIO, event: Extract<AgentEvent, { type: 'approval_needed' }>): Promise<ApprovalDecision> {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
+import { ellipsize } from '../text/cut'
 import type { AgentEvent, ApprovalDecision, TurnEndReason, TurnUsage } from '../../../shared/agent-events'
 import type { CairnCore } from '../cairn'
 import type { MessageRecord, SessionRecord } from '../sessions'
@@ -7,13 +8,14 @@ import { toolParametersSchema } from '../tools/run-tool'
 import { newTurnState, type ToolDef, type TurnState } from '../tools/types'
 import { ApprovalBroker } from './approvals'
 import { planCompression, summarizeMiddle } from './compression'
-import { EventBus } from './event-bus'
-import { orderForModel, summaryCoversThrough, toChatMessages, userWords } from './history'
+import { EventBus } from '../events/event-bus'
+import { orderForModel, summaryCoversThrough, userWords } from '../sessions/stored-messages'
+import { toChatMessages } from './history'
 import { composeSystemPrompt, indexSkills } from './prompt-context'
-import { ProviderError } from './provider-errors'
-import type { ChatProvider, ModelToolCall } from './provider'
+import { ProviderError } from '../provider/provider-errors'
+import type { ChatProvider, ModelToolCall } from '../provider/provider'
 import { formatSkillHint, relevantSkills } from './skill-hints'
-import { estimatePromptTokens } from './tokens'
+import { estimatePromptTokens } from '../provider/tokens'
 import { executeToolCalls, type ToolCallOutcome } from './tool-executor'
 
 /** What a finished turn did, for the learning loop's triggers. */
@@ -351,6 +353,5 @@ function resolveProvider(provider: ChatProvider | (() => ChatProvider)): ChatPro
 }
 
 function titleFrom(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
-  return flat.length > 60 ? flat.slice(0, 59).trimEnd() + '…' : flat
+  return ellipsize(text, 60)
 }

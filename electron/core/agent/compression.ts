@@ -1,7 +1,7 @@
 import type { MessageRecord } from '../sessions'
 import { SUMMARY_PREFIX, toChatMessages } from './history'
-import type { ChatProvider } from './provider'
-import { estimateMessageTokens, estimateTokens } from './tokens'
+import type { ChatProvider } from '../provider/provider'
+import { estimateMessageTokens, estimateTokens } from '../provider/tokens'
 
 export interface CompressionPlan {
   /** Kept verbatim at the start: the first exchange. */

@@ -1,8 +1,8 @@
 import type { CairnCore } from '../cairn'
-import { createWorkspaceTools } from '../tools/workspace'
+import { createWorkspaceTools } from '../workspace'
 import { AgentSession, type AgentHooks } from './agent-session'
-import { ChatProvider } from './provider'
-import { resolveProviderSettings } from './provider-settings'
+import { ChatProvider } from '../provider/provider'
+import { resolveProviderSettings } from '../provider/provider-settings'
 
 export interface CreateAgentOptions {
   core: CairnCore

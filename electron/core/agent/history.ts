@@ -1,5 +1,6 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions'
 import type { MessageRecord } from '../sessions'
+import { orderForModel } from '../sessions/stored-messages'
 
 /** Sent in front of a compression summary so the model treats it as background, not instructions. */
 export const SUMMARY_PREFIX =
@@ -9,39 +10,6 @@ export const INTERRUPTED_TOOL_RESULT = JSON.stringify({
   success: false,
   error: 'No result: the turn was interrupted before this tool finished.'
 })
-
-/** The user's own words of a stored user message: the skill hint Cairn appended is left out. */
-export function userWords(record: Pick<MessageRecord, 'content' | 'meta'>): string {
-  const content = record.content ?? ''
-  const hint = record.meta?.hint
-  return typeof hint === 'string' && hint && content.endsWith(hint) ? content.slice(0, -hint.length) : content
-}
-
-/** Where a summary belongs in the history: it stands for every message up to this id. */
-export function summaryCoversThrough(record: MessageRecord): number {
-  const value = record.meta?.coversThrough
-  return typeof value === 'number' ? value : record.id
-}
-
-/**
- * The conversation as the model sees it: live (not compacted) messages in order, each summary placed
- * where the messages it replaced were, and every tool call paired with a result (a crash between the
- * call and its result would otherwise make the provider reject the history).
- */
-export function orderForModel(records: MessageRecord[]): MessageRecord[] {
-  const live = records.filter((r) => !r.compacted && r.role !== 'system')
-  const summaries = live.filter((r) => r.role === 'summary')
-  const others = live.filter((r) => r.role !== 'summary')
-  const ordered: MessageRecord[] = []
-  for (const record of others) {
-    for (const summary of summaries) {
-      if (!ordered.includes(summary) && summaryCoversThrough(summary) < record.id) ordered.push(summary)
-    }
-    ordered.push(record)
-  }
-  for (const summary of summaries) if (!ordered.includes(summary)) ordered.push(summary)
-  return ordered
-}
 
 export function toChatMessages(records: MessageRecord[]): ChatCompletionMessageParam[] {
   const messages: ChatCompletionMessageParam[] = []

@@ -1,4 +1,5 @@
-import { estimateTokens } from './tokens'
+import { ellipsize } from '../text/cut'
+import { estimateTokens } from '../provider/tokens'
 
 export interface IndexSkill {
   name: string
@@ -150,8 +151,7 @@ function renderCategories(groups: Map<string, IndexSkill[]>, shown: Set<string>)
 }
 
 function shorten(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
-  return flat.length > DESCRIPTION_CHARS ? flat.slice(0, DESCRIPTION_CHARS - 1).trimEnd() + '…' : flat
+  return ellipsize(text, DESCRIPTION_CHARS)
 }
 
 function byUsage(a: IndexSkill, b: IndexSkill): number {

@@ -1,8 +1,9 @@
 import type { AgentEvent } from '../../../shared/agent-events'
 import type { MessageRecord, SessionStore } from '../sessions'
+import { cutMiddle } from '../text/cut'
 import { runTool } from '../tools/run-tool'
 import type { ToolContext, ToolDef } from '../tools/types'
-import type { ModelToolCall } from './provider'
+import type { ModelToolCall } from '../provider/provider'
 
 /** Longest tool result the model gets back; the rest is cut with a note (the full text is not kept either). */
 export const MAX_TOOL_RESULT_CHARS = 50_000
@@ -71,8 +72,6 @@ function succeeded(result: unknown): boolean {
 }
 
 function capResult(text: string): string {
-  if (text.length <= MAX_TOOL_RESULT_CHARS) return text
-  const head = text.slice(0, MAX_TOOL_RESULT_CHARS - 2000)
-  const tail = text.slice(-1500)
-  return `${head}\n…[${text.length - head.length - tail.length} chars cut: the result was too long]…\n${tail}`
+  // Mostly head: a long result's start (the file, the listing) is what the model asked for.
+  return cutMiddle(text, MAX_TOOL_RESULT_CHARS, { headShare: 0.95, reason: 'the result was too long' })
 }

@@ -1,11 +1,11 @@
 import type { IpcEventName, IpcEvents, IpcHandlers } from '../../../shared/ipc/contract'
-import type { KeyStorage } from '../../../shared/ipc/domain'
-import { EventBus } from '../agent/event-bus'
-import { providerProblem, resolveProviderSettings, type ProviderSettings } from '../agent/provider-settings'
+import { EventBus } from '../events/event-bus'
+import { providerProblem, resolveProviderSettings, type ProviderSettings } from '../provider/provider-settings'
 import type { CairnCore } from '../cairn'
 import { LearningLoop } from '../learning/learning-loop'
 import { ReviewHost } from '../learning/review-host'
 import type { WorkerSpawner } from '../learning/spawn-worker'
+import type { AppContext, AppEvent, CairnAppOptions } from './app-context'
 import { ChatManager } from './chat-manager'
 import { chatHandlers } from './handlers/chat'
 import { learningHandlers } from './handlers/learning'
@@ -16,41 +16,15 @@ import { skillHandlers } from './handlers/skills'
 import { timelineHandlers } from './handlers/timeline'
 import { windowHandlers } from './handlers/window'
 
-/** Where the provider API key lives: the OS keyring in the app, the process in browser mode. */
-export interface SecretStore {
-  getApiKey(): string | null
-  setApiKey(key: string | null): Promise<void>
-  storage(): KeyStorage
-}
-
-/** What only the shell can do (desktop windows, the system browser). Browser mode leaves these out. */
-export interface AppPlatform {
-  mode: 'desktop' | 'browser'
-  openMain?(sessionId?: string): void
-  hideQuick?(): void
-  openExternal?(url: string): Promise<void>
-}
-
-export interface CairnAppOptions {
-  core: CairnCore
-  spawnWorker: WorkerSpawner
-  secrets: SecretStore
-  platform: AppPlatform
-  version: string
-  env?: NodeJS.ProcessEnv
-}
-
 /** `true` only when `T` has no key that is not a contract route. */
 type NoExtraRoutes<T> = [Exclude<keyof T, keyof IpcHandlers>] extends [never] ? true : never
-
-export type AppEvent = { [K in IpcEventName]: { name: K; payload: IpcEvents[K] } }[IpcEventName]
 
 /**
  * Everything the UI can ask for, behind the typed contract, with no Electron in it: the desktop main
  * process routes IPC here, `cairn serve` routes its WebSocket here. Owns the live chat sessions, the
  * review host and the learning loop for one data home, and broadcasts every change as an event.
  */
-export class CairnApp {
+export class CairnApp implements AppContext {
   readonly events = new EventBus<AppEvent>()
   readonly host: ReviewHost
   readonly loop: LearningLoop
@@ -62,7 +36,15 @@ export class CairnApp {
     const { core } = options
     this.host = new ReviewHost({ core, spawn: options.spawnWorker, provider: () => this.providerSettings() })
     this.loop = new LearningLoop(core, this.host)
-    this.chats = new ChatManager(this)
+    this.chats = new ChatManager({
+      core,
+      hooks: this.loop.hooks,
+      mode: options.platform.mode,
+      env: options.env,
+      apiKey: () => options.secrets.getApiKey(),
+      providerSettings: () => this.providerSettings(),
+      emit: (name, payload) => this.emit(name, payload)
+    })
     this.unsubscribe.push(
       this.host.events.on((event) => this.emit('review.event', event)),
       core.ledger.onRecord((entry) => this.emit('ledger.changed', { entry })),
@@ -106,7 +88,7 @@ export class CairnApp {
   }
 }
 
-function appInfoHandler(app: CairnApp): Pick<IpcHandlers, 'app.info'> {
+function appInfoHandler(app: AppContext): Pick<IpcHandlers, 'app.info'> {
   return {
     'app.info': async () => {
       return {
@@ -119,3 +101,5 @@ function appInfoHandler(app: CairnApp): Pick<IpcHandlers, 'app.info'> {
     }
   }
 }
+
+export type { AppEvent, AppPlatform, CairnAppOptions, SecretStore } from './app-context'

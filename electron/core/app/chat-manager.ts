@@ -1,9 +1,11 @@
 import type { AgentEvent } from '../../../shared/agent-events'
 import { IpcError } from '../../../shared/ipc/define'
-import type { AgentSession } from '../agent/agent-session'
+import type { AgentHooks, AgentSession } from '../agent/agent-session'
 import { createAgentSession } from '../agent/create-agent'
-import { providerProblem } from '../agent/provider-settings'
-import type { CairnApp } from './cairn-app'
+import { providerProblem } from '../provider/provider-settings'
+import type { IpcEventName, IpcEvents } from '../../../shared/ipc/contract'
+import type { CairnCore } from '../cairn'
+import type { ProviderSettings } from '../provider/provider-settings'
 
 interface LiveChat {
   session: AgentSession
@@ -18,10 +20,21 @@ interface LiveChat {
  * The conversations open in this process. A turn runs in the background; its events go to every
  * window and into a buffer, so a window opened or reloaded mid-turn can catch up.
  */
+/** What the chats need from the app around them. */
+export interface ChatManagerDeps {
+  core: CairnCore
+  hooks: AgentHooks
+  mode: 'desktop' | 'browser'
+  env?: NodeJS.ProcessEnv
+  apiKey(): string | null
+  providerSettings(): ProviderSettings
+  emit<K extends IpcEventName>(name: K, payload: IpcEvents[K]): void
+}
+
 export class ChatManager {
   private readonly chats = new Map<string, LiveChat>()
 
-  constructor(private readonly app: CairnApp) {}
+  constructor(private readonly app: ChatManagerDeps) {}
 
   /** Starts a turn and returns at once; the answer streams as `chat.event` events. */
   send(sessionId: string | null, text: string, source: 'main' | 'quick' = 'main'): { sessionId: string; turnId: string } {
@@ -85,12 +98,12 @@ export class ChatManager {
     }
     const session = createAgentSession({
       core: this.app.core,
-      apiKey: () => this.app.options.secrets.getApiKey(),
-      env: this.app.options.env,
+      apiKey: () => this.app.apiKey(),
+      env: this.app.env,
       sessionId: sessionId ?? undefined,
       // Where a new conversation started: the desktop app, browser mode, or either one's quick prompt.
-      source: `${this.app.options.platform.mode === 'desktop' ? 'desktop' : 'browser'}${origin === 'quick' ? '-quick' : ''}`,
-      hooks: this.app.loop.hooks
+      source: `${this.app.mode === 'desktop' ? 'desktop' : 'browser'}${origin === 'quick' ? '-quick' : ''}`,
+      hooks: this.app.hooks
     })
     const chat: LiveChat = { session, buffer: [], running: false, done: Promise.resolve() }
     session.events.on((event) => {

@@ -1,6 +1,6 @@
 import type { ReviewKind } from '../../../shared/review-protocol'
 import type { AgentHooks, CompressionEvent, TurnSummary } from '../agent/agent-session'
-import { orderForModel } from '../agent/history'
+import { orderForModel } from '../sessions/stored-messages'
 import type { CairnCore } from '../cairn'
 import type { MessageRecord } from '../sessions'
 import type { ReviewHost } from './review-host'

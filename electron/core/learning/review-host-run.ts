@@ -1,5 +1,5 @@
 import { REVIEW_PROTOCOL, REVIEW_PROTOCOL_VERSION, type HostMessage, type ReviewJob, type ReviewKind, type ReviewOutcome } from '../../../shared/review-protocol'
-import type { ProviderSettings } from '../agent/provider-settings'
+import type { ProviderSettings } from '../provider/provider-settings'
 import type { WorkerHandle } from './spawn-worker'
 
 export type ReviewResult = 'done' | 'failed' | 'timeout' | 'crashed' | 'skipped'

@@ -10,8 +10,8 @@ import {
   type ReviewJob,
   type ReviewKind
 } from '../../../shared/review-protocol'
-import { EventBus } from '../agent/event-bus'
-import type { ProviderSettings } from '../agent/provider-settings'
+import { EventBus } from '../events/event-bus'
+import type { ProviderSettings } from '../provider/provider-settings'
 import type { CairnCore } from '../cairn'
 import { buildStartMessage, exitEnding, newRun, type ActiveRun, type ReviewHostLimits, type ReviewHostStatus, type ReviewResult, type RunEnding } from './review-host-run'
 import { ReviewRuns, type ReviewFailureStatus, type StaleRecovery } from './review-runs'

@@ -1,6 +1,7 @@
 import type { ReviewMessage } from '../../../shared/review-protocol'
 import type { MessageRecord } from '../sessions'
-import { userWords } from '../agent/history'
+import { cutEnd, cutMiddle } from '../text/cut'
+import { userWords } from '../sessions/stored-messages'
 
 /** Longest tool-call argument text kept per call. */
 export const MAX_CALL_ARGUMENT_CHARS = 1_500
@@ -8,22 +9,6 @@ export const MAX_CALL_ARGUMENT_CHARS = 1_500
 export const MAX_TOOL_RESULT_CHARS = 2_000
 /** Rough per-message overhead of the transcript rendering (role header, separators). */
 const MESSAGE_OVERHEAD = 20
-
-/** Cuts the middle out of `text` so it fits `max` characters, saying how much went. */
-export function cutMiddle(text: string, max: number): string {
-  if (text.length <= max) return text
-  const note = (cut: number) => `\n…[${cut} chars cut]…\n`
-  const room = Math.max(0, max - note(text.length).length)
-  const head = text.slice(0, Math.ceil(room * 0.6))
-  const tail = room - head.length > 0 ? text.slice(-(room - head.length)) : ''
-  return head + note(text.length - head.length - tail.length) + tail
-}
-
-/** Cuts the end of `text` so it fits `max` characters. */
-export function cutEnd(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`
-}
-
 
 function toReviewMessage(record: MessageRecord): ReviewMessage | null {
   switch (record.role) {

@@ -1,7 +1,7 @@
 import { basename, join, relative, sep } from 'node:path'
 import type { LedgerEntry, WriteContext } from '../../../shared/ledger'
 import { LockTimeoutError, withLock } from '../fs/lock'
-import type { BatchChangeRecorder } from '../learning/ledger'
+import type { BatchChangeRecorder } from '../ledger/recorder'
 import { dedupeEntries, type EntryChange } from './entry-ops'
 import {
   hasExternalDrift,

@@ -1,5 +1,5 @@
 import type { LedgerEntry, RevertResult } from '../../../shared/ledger'
-import type { BatchChangeRecorder } from '../learning/ledger'
+import type { BatchChangeRecorder } from '../ledger/recorder'
 import { scanForThreats, threatMessage } from '../security/threats'
 import { findEntry, planBatch, trimmedText } from './entry-ops'
 import { MemoryFiles, type PlanOutcome, type TransactionOutcome } from './memory-files'

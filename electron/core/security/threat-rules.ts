@@ -1,5 +1,7 @@
 import { chain, chars, words, type Chain } from './rule-engine'
-import type { ThreatCategory, ThreatScope } from './threats'
+
+export type ThreatScope = 'all' | 'context' | 'strict'
+export type ThreatCategory = 'injection' | 'role_hijack' | 'c2' | 'exfiltration' | 'persistence' | 'secret' | 'invisible'
 
 /**
  * The threat rules: Hermes's 36 patterns (tools/threat_patterns.py) with the same ids, scopes and

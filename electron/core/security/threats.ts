@@ -1,13 +1,13 @@
 import { prepareMatchText } from './match-text'
 import { ChainMatcher } from './rule-engine'
-import { threatRules, type ThreatRule } from './threat-rules'
+import { threatRules, type ThreatCategory, type ThreatRule, type ThreatScope } from './threat-rules'
+
+export type { ThreatCategory, ThreatScope } from './threat-rules'
 
 /**
  * Threat scanner for text that ends up in the system prompt: memory entries (on write and at load)
  * and agent-written skills. Scans the whole text (no size cut-off) in time linear in its length.
  */
-export type ThreatScope = 'all' | 'context' | 'strict'
-export type ThreatCategory = 'injection' | 'role_hijack' | 'c2' | 'exfiltration' | 'persistence' | 'secret' | 'invisible'
 
 export interface ThreatFinding {
   id: string

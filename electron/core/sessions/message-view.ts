@@ -1,3 +1,4 @@
+import { cutMiddle } from '../text/cut'
 import type { MessageRow } from './session-store'
 import type { MessageRole, ToolCallRecord } from './types'
 
@@ -30,25 +31,17 @@ export function messageText(row: Pick<MessageRow, 'content' | 'tool_calls'>): st
 export function toView(row: MessageRow, options: { anchor?: boolean; terms?: string[]; maxChars?: number } = {}): MessageView {
   const text = messageText(row)
   const maxChars = options.maxChars ?? (options.anchor ? ANCHOR_MESSAGE_CHARS : CONTEXT_MESSAGE_CHARS)
-  const content = options.anchor && options.terms?.length ? excerptAround(text, options.terms, maxChars) : truncateMiddle(text, maxChars)
+  const content = options.anchor && options.terms?.length ? excerptAround(text, options.terms, maxChars) : cutMiddle(text, maxChars)
   const view: MessageView = { id: row.id, role: row.role, content, toolName: row.tool_name }
   if (options.anchor) view.anchor = true
   return view
-}
-
-/** Keeps the head and the tail (where tool output usually says what happened). */
-export function truncateMiddle(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text
-  const marker = `\n…[${text.length - maxChars} chars truncated]…\n`
-  const half = Math.max(0, Math.floor((maxChars - marker.length) / 2))
-  return text.slice(0, half) + marker + text.slice(text.length - half)
 }
 
 /** A window of `maxChars` around the first occurrence of any term (plain head/tail cut when none occurs). */
 export function excerptAround(text: string, terms: string[], maxChars: number): string {
   if (text.length <= maxChars) return text
   const at = firstMatch(text, terms)
-  if (at < 0) return truncateMiddle(text, maxChars)
+  if (at < 0) return cutMiddle(text, maxChars)
   const start = Math.max(0, Math.min(at - Math.floor(maxChars / 4), text.length - maxChars))
   const end = Math.min(text.length, start + maxChars)
   return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`

@@ -1,5 +1,6 @@
 import type { StateDb } from '../db/state-db'
-import { toView, truncateMiddle, type MessageView } from './message-view'
+import { cutMiddle } from '../text/cut'
+import { toView, type MessageView } from './message-view'
 import { SessionNotFoundError, type MessageRow, type SessionRow } from './session-store'
 import { windowAround } from './session-search'
 
@@ -102,7 +103,7 @@ export function recentSessions(
   )
   return rows.map((row) => ({
     ...headerOf(row),
-    preview: truncateMiddle(((opening.get(row.id) as { content: string } | undefined)?.content ?? '').trim(), 200)
+    preview: cutMiddle(((opening.get(row.id) as { content: string } | undefined)?.content ?? '').trim(), 200)
   }))
 }
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { writeFileAtomicText } from '../fs/atomic'
-import { fuzzyReplace } from './fuzzy-replace'
+import { fuzzyReplace } from '../text/fuzzy-replace'
 import { contentSizeError, isStructural, skillIssues, validateSkillContent } from './skill-file'
 import { listSkillFiles, groupFiles, readSkillFile, removeEmptyDirs } from './skill-dir-files'
 import {

@@ -4,7 +4,7 @@ import type { CairnApp } from '../../core/app/cairn-app'
 import { dispatch } from '../../core/app/router'
 import { log } from '../log'
 import type { AppOrigin } from '../windows/app-origin'
-import { REQUEST_CHANNEL } from './channels'
+import { REQUEST_CHANNEL } from '../../../shared/ipc/channels'
 import { checkSender, type SenderFacts, type WindowKind } from './validate-sender'
 
 export interface IpcBridgeOptions {

@@ -1,4 +1,5 @@
 import { basename, dirname } from 'node:path'
+import { ellipsize } from '../../core/text/cut'
 import type { MenuItemConstructorOptions } from 'electron'
 import type { LedgerEntry } from '../../../shared/ledger'
 
@@ -83,8 +84,7 @@ export function ledgerLabel(entry: LedgerEntry): string {
 }
 
 function shorten(text: string, width: number): string {
-  const line = text.replace(/\s+/g, ' ').trim()
-  return line.length > width ? `${line.slice(0, Math.max(1, width - 1)).trimEnd()}…` : line
+  return ellipsize(text, Math.max(2, width))
 }
 
 /** Windows reads `&` in a menu label as a mnemonic marker. */

@@ -1,6 +1,6 @@
 import type { BrowserWindow } from 'electron'
 import type { IpcEvents } from '../../../shared/ipc/contract'
-import { EVENT_CHANNEL } from '../ipc/channels'
+import { EVENT_CHANNEL } from '../../../shared/ipc/channels'
 import type { WindowKind } from '../ipc/validate-sender'
 import type { AppOrigin } from './app-origin'
 import { sendWhenLoaded } from './load-page'

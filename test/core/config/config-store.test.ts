@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { ConfigError, ConfigStore } from '../../../electron/core/config/config-store'
-import { ensureHome, expandTilde, resolveHome } from '../../../electron/core/home'
+import { ensureHome, expandTilde, resolveHome } from '../../../electron/core/config/home'
 
 let home: string
 let path: string

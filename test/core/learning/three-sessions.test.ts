@@ -9,7 +9,7 @@ import { CairnCore } from '../../../electron/core/cairn'
 import { LearningLoop } from '../../../electron/core/learning/learning-loop'
 import { ReviewHost } from '../../../electron/core/learning/review-host'
 import { forkReviewWorker } from '../../../electron/core/learning/spawn-worker'
-import { resolveProviderSettings } from '../../../electron/core/agent/provider-settings'
+import { resolveProviderSettings } from '../../../electron/core/provider/provider-settings'
 import { startScriptedServer, type RecordedChatRequest, type ScriptedReply, type ScriptedServer } from '../../scripted-provider'
 import { isReviewRequest, reviewUserText } from '../../helpers/review-fixture'
 

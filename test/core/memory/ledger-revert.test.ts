@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { LedgerEntry, RevertResult } from '../../../shared/ledger'
 import { openStateDb, type StateDb } from '../../../electron/core/db/state-db'
-import { ensureHome, type HomePaths } from '../../../electron/core/home'
-import { Ledger } from '../../../electron/core/learning/ledger'
-import { revertLedgerEntry } from '../../../electron/core/learning/revert'
+import { ensureHome, type HomePaths } from '../../../electron/core/config/home'
+import { Ledger } from '../../../electron/core/ledger/ledger'
+import { revertLedgerEntry } from '../../../electron/core/ledger/revert'
 import { MemoryStore, type MemoryCallContext } from '../../../electron/core/memory'
 
 let home: string

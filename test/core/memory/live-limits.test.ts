@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { parseConfig, type SettingsStore } from '../../../electron/core/config/config-store'
 import { CairnCore } from '../../../electron/core/cairn'
 import { openStateDb, type StateDb } from '../../../electron/core/db/state-db'
-import { ensureHome, type HomePaths } from '../../../electron/core/home'
-import { Ledger } from '../../../electron/core/learning/ledger'
+import { ensureHome, type HomePaths } from '../../../electron/core/config/home'
+import { Ledger } from '../../../electron/core/ledger/ledger'
 import { MemoryStore, type MemoryCallContext } from '../../../electron/core/memory'
 
 let home: string

@@ -4,8 +4,8 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStateDb, type StateDb } from '../../../electron/core/db/state-db'
-import { ensureHome, type HomePaths } from '../../../electron/core/home'
-import { Ledger } from '../../../electron/core/learning/ledger'
+import { ensureHome, type HomePaths } from '../../../electron/core/config/home'
+import { Ledger } from '../../../electron/core/ledger/ledger'
 import {
   MemoryStore,
   createMemoryTool,

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openStateDb } from '../../../electron/core/db/state-db'
-import { ensureHome } from '../../../electron/core/home'
-import { Ledger } from '../../../electron/core/learning/ledger'
+import { ensureHome } from '../../../electron/core/config/home'
+import { Ledger } from '../../../electron/core/ledger/ledger'
 import { SkillStore, type SkillChangeEvent } from '../../../electron/core/skills'
 
 const skillText = (name: string, description = `How to ${name}`) => `---\nname: ${name}\ndescription: ${description}\n---\n# Steps\n1. Go.\n`

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { LearnedChange, LedgerEntry, WriteContext } from '../../../shared/ledger'
-import { Ledger, type ChangeRecorder } from '../../../electron/core/learning/ledger'
+import { Ledger, type ChangeRecorder } from '../../../electron/core/ledger/ledger'
 import { newTurnState, type ToolContext } from '../../../electron/core/tools/types'
 import { put, skillEnv as setup, skillText, withDeploy } from '../../helpers/skill-env'
 

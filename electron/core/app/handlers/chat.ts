@@ -1,7 +1,7 @@
 import type { IpcHandlers } from '../../../../shared/ipc/contract'
-import type { CairnApp } from '../cairn-app'
+import type { AppContext } from '../app-context'
 
-export function chatHandlers(app: CairnApp): Pick<IpcHandlers, 'chat.send' | 'chat.cancel' | 'chat.regenerate' | 'chat.approve' | 'chat.attach'> {
+export function chatHandlers(app: AppContext): Pick<IpcHandlers, 'chat.send' | 'chat.cancel' | 'chat.regenerate' | 'chat.approve' | 'chat.attach'> {
   return {
     'chat.send': async ({ sessionId, text, source }) => app.chats.send(sessionId, text, source),
     'chat.cancel': async ({ sessionId }) => ({ cancelled: app.chats.cancel(sessionId) }),

@@ -3,9 +3,9 @@ import { IpcError } from '../../../../shared/ipc/define'
 import type { LearningStatus, ReviewRun } from '../../../../shared/ipc/domain'
 import type { ReviewHostStatus } from '../../learning/review-host'
 import type { ReviewRun as StoredRun } from '../../learning/review-runs'
-import type { CairnApp } from '../cairn-app'
+import type { AppContext } from '../app-context'
 
-export function learningHandlers(app: CairnApp): Pick<IpcHandlers, 'learning.status' | 'learning.setEnabled' | 'learning.resume' | 'learning.reviewNow'> {
+export function learningHandlers(app: AppContext): Pick<IpcHandlers, 'learning.status' | 'learning.setEnabled' | 'learning.resume' | 'learning.reviewNow'> {
   // The host's own state: rows other processes left 'running' or 'queued' are not this app's reviews.
   const status = (): LearningStatus => {
     const host = app.host.status()

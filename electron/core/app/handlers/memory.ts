@@ -1,9 +1,9 @@
 import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import type { MemoryStoreView, MemoryTargetName } from '../../../../shared/ipc/domain'
-import type { CairnApp } from '../cairn-app'
+import type { AppContext } from '../app-context'
 
 /** Hand edits from the Memory screen: recorded in the ledger with source `user`. */
-export function memoryHandlers(app: CairnApp): Pick<IpcHandlers, 'memory.get' | 'memory.add' | 'memory.replace' | 'memory.remove'> {
+export function memoryHandlers(app: AppContext): Pick<IpcHandlers, 'memory.get' | 'memory.add' | 'memory.replace' | 'memory.remove'> {
   const user = { write: { source: 'user' as const, sessionId: null } }
   const view = (target: MemoryTargetName): MemoryStoreView => {
     const config = app.core.config.get().memory

@@ -1,11 +1,11 @@
 import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import { IpcError } from '../../../../shared/ipc/define'
 import type { DisplayMessage, SessionSummary } from '../../../../shared/ipc/domain'
-import { userWords } from '../../agent/history'
+import { userWords } from '../../sessions/stored-messages'
 import { searchSessions, type MessageRecord, type SessionRecord } from '../../sessions'
-import type { CairnApp } from '../cairn-app'
+import type { AppContext } from '../app-context'
 
-export function sessionHandlers(app: CairnApp): Pick<IpcHandlers, 'sessions.list' | 'sessions.get' | 'sessions.search' | 'sessions.rename' | 'sessions.delete'> {
+export function sessionHandlers(app: AppContext): Pick<IpcHandlers, 'sessions.list' | 'sessions.get' | 'sessions.search' | 'sessions.rename' | 'sessions.delete'> {
   const sessions = () => app.core.sessions
   const requireSession = (id: string) => {
     const session = sessions().get(id)

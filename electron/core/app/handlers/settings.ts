@@ -2,12 +2,12 @@ import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import { IpcError } from '../../../../shared/ipc/define'
 import type { SettingsView } from '../../../../shared/ipc/domain'
 import { presetBaseURLs, providerPresets, type ConfigPatch, type ProviderPreset } from '../../../../shared/config'
-import { ChatProvider } from '../../agent/provider'
-import { ProviderError } from '../../agent/provider-errors'
+import { ChatProvider } from '../../provider/provider'
+import { ProviderError } from '../../provider/provider-errors'
 import { ConfigError } from '../../config/config-store'
-import type { CairnApp } from '../cairn-app'
+import type { AppContext } from '../app-context'
 
-export function settingsHandlers(app: CairnApp): Pick<IpcHandlers, 'settings.get' | 'settings.update' | 'settings.setApiKey' | 'settings.testConnection' | 'settings.detectLocal'> {
+export function settingsHandlers(app: AppContext): Pick<IpcHandlers, 'settings.get' | 'settings.update' | 'settings.setApiKey' | 'settings.testConnection' | 'settings.detectLocal'> {
   const view = (): SettingsView => {
     const key = app.options.secrets.getApiKey()
     return {

@@ -4,9 +4,9 @@ import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import { IpcError } from '../../../../shared/ipc/define'
 import { skillsWithStats } from '../../learning/skill-stats'
 import { listSkillFiles } from '../../skills/skill-dir-files'
-import type { CairnApp } from '../cairn-app'
+import type { AppContext } from '../app-context'
 
-export function skillHandlers(app: CairnApp): Pick<IpcHandlers, 'skills.list' | 'skills.get' | 'skills.history'> {
+export function skillHandlers(app: AppContext): Pick<IpcHandlers, 'skills.list' | 'skills.get' | 'skills.history'> {
   const strip = <T extends { root?: unknown; frontmatterName?: unknown }>(skill: T) => {
     const { root: _root, frontmatterName: _fm, ...rest } = skill
     return rest

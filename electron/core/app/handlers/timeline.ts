@@ -1,9 +1,9 @@
 import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import { IpcError } from '../../../../shared/ipc/define'
-import type { CairnApp } from '../cairn-app'
+import type { AppContext } from '../app-context'
 import { toReviewRun } from './learning'
 
-export function timelineHandlers(app: CairnApp): Pick<IpcHandlers, 'timeline.list' | 'timeline.get' | 'timeline.revert'> {
+export function timelineHandlers(app: AppContext): Pick<IpcHandlers, 'timeline.list' | 'timeline.get' | 'timeline.revert'> {
   return {
     'timeline.list': async ({ limit, beforeId, kinds, sources }) => {
       const entries = app.core.ledger.list({ limit, beforeId, kinds, sources })

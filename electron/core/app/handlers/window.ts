@@ -1,8 +1,8 @@
 import type { IpcHandlers } from '../../../../shared/ipc/contract'
-import type { CairnApp } from '../cairn-app'
+import type { AppContext } from '../app-context'
 
 /** Window and shell actions only the desktop shell can perform; browser mode ignores them. */
-export function windowHandlers(app: CairnApp): Pick<IpcHandlers, 'window.openMain' | 'window.hideQuick' | 'shell.openExternal'> {
+export function windowHandlers(app: AppContext): Pick<IpcHandlers, 'window.openMain' | 'window.hideQuick' | 'shell.openExternal'> {
   const platform = app.options.platform
   return {
     'window.openMain': async ({ sessionId }) => {

@@ -1,0 +1,82 @@
+import { z } from 'zod'
+import { fuzzyReplace, type FuzzyWording } from '../text/fuzzy-replace'
+import { defineTool, type ToolDef } from '../tools/types'
+import { diffStats, unifiedDiff } from './approval'
+import { notFoundMessage, statOrNull } from './fs-info'
+import { resolveToolPath, type WorkspaceEnv } from './paths'
+import { capHead, formatCount } from './text'
+import { approveAndWrite, readCurrent } from './write-file'
+
+/** The diff handed back to the model so it can check the edit without reading the file again. */
+const RESULT_DIFF_CHARS = 4_000
+
+/** fuzzyReplace's retry advice, pointed at the workspace tools. */
+const FILE_WORDING: FuzzyWording = { subject: 'file', reader: 'read_file', retry: 'call edit_file again', change: 'edit' }
+
+const editFileSchema = z.object({
+  path: z.string().min(1).describe('File to edit: relative to the workspace folder, absolute, or starting with ~.'),
+  old_string: z
+    .string()
+    .describe('The exact text to replace, copied from the file (without read_file line numbers). Include enough surrounding lines to make it unique.'),
+  new_string: z.string().describe('The text to put in its place (empty to delete old_string).'),
+  replace_all: z.boolean().optional().describe('Replace every occurrence instead of requiring exactly one (default false).')
+})
+
+export function createEditFileTool(env: WorkspaceEnv): ToolDef<typeof editFileSchema> {
+  return defineTool({
+    name: 'edit_file',
+    description:
+      'Replace text in a file: old_string must match one place (small whitespace, indentation or quote differences are tolerated, a merely similar passage is not). ' +
+      'The user is asked first and sees the diff. Line endings and a byte-order mark are kept. To create a file, use write_file.',
+    schema: editFileSchema,
+    async run(args, ctx) {
+      const target = resolveToolPath(args.path, ctx, env)
+      const stats = statOrNull(target.abs)
+      if (!stats) return { success: false, error: `${notFoundMessage(target.abs, target.display, 'File')} To create a new file, use write_file.` }
+      if (!stats.isFile()) return { success: false, error: `${target.display} is not a regular file${stats.isDirectory() ? ' but a folder' : ''}; edit_file only edits text files.` }
+
+      const before = await readCurrent(target.abs)
+      if (!before.exists) return { success: false, error: notFoundMessage(target.abs, target.display, 'File') }
+      if (before.binary) {
+        return { success: false, error: `${target.display} is a binary file (${formatCount(before.bytes.length)} bytes); edit_file only edits text. Use write_file to replace it entirely if that is really intended.` }
+      }
+
+      if (!before.utf8) {
+        return {
+          success: false,
+          error: `${target.display} is not valid UTF-8 (perhaps Latin-1 or another legacy encoding), and editing it as text would corrupt the bytes that do not decode. Convert it first (e.g. run_command with iconv), or leave it unchanged.`
+        }
+      }
+
+      const replaced = fuzzyReplace(before.text, args.old_string, args.new_string, args.replace_all ?? false, FILE_WORDING)
+      if (!replaced.ok) {
+        return { success: false, code: replaced.code, error: replaced.error, ...(replaced.candidates.length > 0 ? { candidates: replaced.candidates } : {}) }
+      }
+      if (replaced.alreadyApplied || replaced.content === before.text) {
+        return {
+          success: true,
+          path: target.display,
+          replacements: 0,
+          already_applied: true,
+          note:
+            'old_string is not in the file but new_string already is, so this edit looks applied already; nothing was changed. ' +
+            'If that is not what you meant, read the file and retry with its exact current text.'
+        }
+      }
+
+      const diff = unifiedDiff(target.display, before.text, replaced.content)
+      const { added, removed } = diffStats(diff)
+      const plural = replaced.replacements === 1 ? '' : 's'
+      const summary = `Edit ${target.display} (${replaced.replacements} replacement${plural}, +${added} −${removed} lines)`
+      const refusal = await approveAndWrite(ctx, 'edit_file', target, before, replaced.content, summary, diff)
+      if (refusal) return refusal
+      return {
+        success: true,
+        path: target.display,
+        replacements: replaced.replacements,
+        strategy: replaced.strategy,
+        diff: capHead(diff, RESULT_DIFF_CHARS)
+      }
+    }
+  })
+}

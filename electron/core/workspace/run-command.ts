@@ -1,0 +1,88 @@
+import { z } from 'zod'
+import { defineTool, type ToolDef } from '../tools/types'
+import { requestApproval } from './approval'
+import { notFoundMessage, statOrNull } from './fs-info'
+import { resolveToolPath, type WorkspaceEnv } from './paths'
+import { runShellCommand } from './shell-process'
+import { capLine, formatCount } from './text'
+
+export const COMMAND_DEFAULT_TIMEOUT_MS = 60_000
+export const COMMAND_MAX_TIMEOUT_MS = 600_000
+export const COMMAND_MAX_OUTPUT_CHARS = 20_000
+
+const runCommandSchema = z.object({
+  command: z.string().trim().min(1).describe('Shell command line, run with /bin/sh -c (cmd.exe on Windows). It gets no input: pass non-interactive flags (e.g. -y).'),
+  cwd: z.string().optional().describe('Folder to run in (default: the workspace folder). Relative, absolute, or starting with ~.'),
+  timeout_ms: z
+    .number()
+    .int()
+    .min(1)
+    .max(COMMAND_MAX_TIMEOUT_MS)
+    .optional()
+    .describe(`Kill the command (and everything it started) after this many milliseconds (default ${formatCount(COMMAND_DEFAULT_TIMEOUT_MS)}, max ${formatCount(COMMAND_MAX_TIMEOUT_MS)}).`)
+})
+
+export interface RunCommandToolOptions {
+  /** Time between SIGTERM and SIGKILL when a command is stopped (tests shorten it). */
+  killGraceMs?: number
+}
+
+export function createRunCommandTool(env: WorkspaceEnv, options: RunCommandToolOptions = {}): ToolDef<typeof runCommandSchema> {
+  return defineTool({
+    name: 'run_command',
+    description:
+      'Run a shell command after the user approves it. Returns exit_code, stdout and stderr (long output keeps its head and tail). ' +
+      'A non-zero exit code is reported, not treated as a failure of the tool. Commands that outlive timeout_ms are killed; do not start servers or watchers here.',
+    schema: runCommandSchema,
+    async run(args, ctx) {
+      const cwd = resolveToolPath(args.cwd ?? '.', ctx, env)
+      const stats = statOrNull(cwd.abs)
+      if (!stats) return { success: false, error: notFoundMessage(cwd.abs, cwd.display, 'Folder') }
+      if (!stats.isDirectory()) return { success: false, error: `cwd ${cwd.display} is a file, not a folder. Pass the folder that contains it.` }
+
+      const shortCommand = capLine(args.command.split('\n')[0], 120) + (args.command.includes('\n') ? ' …' : '')
+      const refusal = await requestApproval(
+        ctx,
+        { kind: 'command', tool: 'run_command', summary: `Run \`${shortCommand}\` in ${cwd.abs}`, command: args.command, cwd: cwd.abs, preview: args.command },
+        `run \`${shortCommand}\``
+      )
+      if (refusal) return refusal
+      if (ctx.signal?.aborted) return { success: false, cancelled: true, error: 'The turn was stopped before the command started; it did not run.' }
+
+      const timeoutMs = args.timeout_ms ?? COMMAND_DEFAULT_TIMEOUT_MS
+      let result
+      try {
+        result = await runShellCommand({
+          command: args.command,
+          cwd: cwd.abs,
+          timeoutMs,
+          signal: ctx.signal,
+          maxOutputChars: COMMAND_MAX_OUTPUT_CHARS,
+          killGraceMs: options.killGraceMs
+        })
+      } catch (error) {
+        return { success: false, error: `Could not start the shell to run the command: ${(error as Error).message}.` }
+      }
+
+      const fields = {
+        exit_code: result.exitCode,
+        signal: result.signal,
+        timed_out: result.timedOut,
+        stdout: result.stdout,
+        stderr: result.stderr,
+        duration_ms: result.durationMs,
+        cwd: cwd.display
+      }
+      if (result.cancelled) {
+        return { success: false, cancelled: true, error: 'The command was stopped by the user; it and everything it started were killed.', ...fields }
+      }
+      let note: string | undefined
+      if (result.timedOut) {
+        note = `Killed after ${formatCount(timeoutMs)} ms (timeout), with everything it started. If it needs longer, raise timeout_ms (max ${formatCount(COMMAND_MAX_TIMEOUT_MS)}); long-running servers should be started by the user instead.`
+      } else if (result.backgroundLeft) {
+        note = 'The command exited but left background processes running; their later output is not captured and they are not stopped by Cairn.'
+      }
+      return { success: true, ...fields, ...(note ? { note } : {}) }
+    }
+  })
+}

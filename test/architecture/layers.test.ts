@@ -1,0 +1,92 @@
+import { execFile } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+const repo = join(__dirname, '..', '..')
+const depcruise = join(repo, 'node_modules', '.bin', 'depcruise')
+const config = join(repo, '.dependency-cruiser.cjs')
+const run = promisify(execFile)
+
+interface Violation {
+  rule: string
+  from: string
+  to: string
+}
+
+/** Runs the lint's dependency rules over a small tree of files and returns what they flag. */
+async function violations(cwd: string): Promise<Violation[]> {
+  const result = await run(depcruise, ['electron', 'shared', 'renderer', '--config', config, '--output-type', 'json'], {
+    cwd,
+    maxBuffer: 64 * 1024 * 1024
+  }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }))
+  const report = JSON.parse(result.stdout) as { summary: { violations: { rule: { name: string }; from: string; to: string }[] } }
+  return report.summary.violations.map((v) => ({ rule: v.rule.name, from: v.from, to: v.to }))
+}
+
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'cairn-layers-'))
+  const all = { 'tsconfig.node.json': JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'bundler' } }), ...files }
+  for (const [path, text] of Object.entries(all)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true })
+    writeFileSync(join(root, path), text)
+  }
+  return root
+}
+
+describe('the layering lint', () => {
+  let bad: string
+  let good: string
+
+  beforeAll(() => {
+    bad = tree({
+      // A store reaching up into the learning loop that sits above it.
+      'electron/core/memory/store.ts': `import { review } from '../learning/review'\nexport const store = () => review()\n`,
+      'electron/core/learning/review.ts': `export const review = () => 1\n`,
+      // Two sibling stores of one layer importing each other (a cycle, and a sibling import).
+      'electron/core/skills/a.ts': `import { b } from '../sessions/b'\nexport const a = () => b()\n`,
+      'electron/core/sessions/b.ts': `import { a } from '../skills/a'\nexport const b = (): number => a()\n`,
+      // The Electron-free core loading Electron.
+      'electron/core/agent/window.ts': `import { BrowserWindow } from 'electron'\nexport const w = BrowserWindow\n`,
+      'node_modules/electron/package.json': JSON.stringify({ name: 'electron', main: 'index.js' }),
+      'node_modules/electron/index.js': 'module.exports = {}\n',
+      // The renderer importing the core instead of speaking the contract.
+      'renderer/src/view.ts': `import { review } from '../../electron/core/learning/review'\nexport const v = review\n`,
+      // shared/ importing a side.
+      'shared/types.ts': `import { store } from '../electron/core/memory/store'\nexport const s = store\n`
+    })
+    good = tree({
+      'electron/core/learning/review.ts': `import { store } from '../memory/store'\nexport const review = () => store()\n`,
+      'electron/core/memory/store.ts': `import { cut } from '../text/cut'\nexport const store = () => cut()\n`,
+      'electron/core/text/cut.ts': `export const cut = () => 1\n`,
+      'electron/cli/main.ts': `import { review } from '../core/learning/review'\nexport const main = review\n`,
+      'renderer/src/view.ts': `import { contract } from '../../shared/contract'\nexport const v = contract\n`,
+      'shared/contract.ts': `export const contract = 1\n`
+    })
+  })
+
+  afterAll(() => {
+    for (const dir of [bad, good]) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('fails an upward import, a cycle, electron in the core, and the renderer or shared/ reaching into the core', async () => {
+    const found = await violations(bad)
+    const has = (rule: string, from: string) => found.some((v) => v.rule === rule && v.from === from)
+    expect(has('core-layer:memory', 'electron/core/memory/store.ts')).toBe(true)
+    expect(has('core-layer:skills', 'electron/core/skills/a.ts')).toBe(true)
+    expect(found.some((v) => v.rule === 'no-circular')).toBe(true)
+    expect(has('core-is-electron-free', 'electron/core/agent/window.ts')).toBe(true)
+    expect(has('renderer-speaks-the-contract', 'renderer/src/view.ts')).toBe(true)
+    expect(has('shared-is-the-bottom', 'shared/types.ts')).toBe(true)
+  })
+
+  it('passes a tree that only imports downwards', async () => {
+    expect(await violations(good)).toEqual([])
+  })
+
+  it('passes the real source tree', async () => {
+    expect(await violations(repo)).toEqual([])
+  })
+})

@@ -1,0 +1,173 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { runTool } from '../../../electron/core/tools/run-tool'
+import { newTurnState, type ApprovalRequest, type ToolContext, type ToolDef } from '../../../electron/core/tools/types'
+import { createRunCommandTool } from '../../../electron/core/workspace/run-command'
+
+type Result = Record<string, any>
+
+const posix = process.platform !== 'win32'
+let workspace: string
+let requests: ApprovalRequest[]
+const tool = createRunCommandTool({}, { killGraceMs: 300 }) as ToolDef
+
+function ctx(extra: Partial<ToolContext> = {}): ToolContext {
+  return {
+    write: { source: 'agent' },
+    turn: newTurnState(),
+    workspace,
+    approve: async (request) => {
+      requests.push(request)
+      return true
+    },
+    ...extra
+  }
+}
+
+async function run(args: unknown, extra: Partial<ToolContext> = {}): Promise<Result> {
+  return (await runTool(tool, args, ctx(extra))) as Result
+}
+
+/** Processes of a group that are still running (zombies are dead, just not yet reaped by their new parent). */
+function livingInGroup(pgid: number): number[] {
+  const living: number[] = []
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    let stat: string
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8')
+    } catch {
+      continue
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z') living.push(Number(name))
+  }
+  return living
+}
+
+/**
+ * A killed process closes its pipes a moment before it leaves the process table, so poll briefly; the
+ * commands under test sleep for 30 s, so anything still there after this was never killed.
+ */
+async function survivorsOf(pgid: number): Promise<number[]> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    if (livingInGroup(pgid).length === 0) return []
+    await sleep(50)
+  }
+  return livingInGroup(pgid)
+}
+
+beforeEach(() => {
+  workspace = mkdtempSync(join(tmpdir(), 'cairn-'))
+  requests = []
+})
+
+describe.runIf(posix)('run_command', () => {
+  it('asks for approval, then returns exit code, stdout and stderr', async () => {
+    const result = await run({ command: 'echo hello; echo oops >&2' })
+    expect(result).toMatchObject({ success: true, exit_code: 0, signal: null, timed_out: false, stdout: 'hello\n', stderr: 'oops\n' })
+    expect(typeof result.duration_ms).toBe('number')
+    expect(requests).toEqual([
+      expect.objectContaining({ kind: 'command', tool: 'run_command', command: 'echo hello; echo oops >&2', cwd: workspace, preview: 'echo hello; echo oops >&2' })
+    ])
+    expect(requests[0].summary).toContain('echo hello')
+  })
+
+  it("never passes Cairn's provider keys to the command", async () => {
+    const saved = { CAIRN_API_KEY: process.env.CAIRN_API_KEY, OPENAI_API_KEY: process.env.OPENAI_API_KEY }
+    process.env.CAIRN_API_KEY = 'sk-cairn-secret'
+    process.env.OPENAI_API_KEY = 'sk-openai-secret'
+    try {
+      const result = await run({ command: 'env; echo "key=${CAIRN_API_KEY}${OPENAI_API_KEY}"' })
+      expect(result.stdout).toContain('key=\n')
+      expect(result.stdout).not.toContain('secret')
+      expect(result.stdout).toContain('PATH=')
+    } finally {
+      for (const [key, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[key]
+        else process.env[key] = value
+      }
+    }
+  })
+
+  it('reports a non-zero exit as a successful run', async () => {
+    const result = await run({ command: 'echo partial; exit 2' })
+    expect(result).toMatchObject({ success: true, exit_code: 2, stdout: 'partial\n' })
+  })
+
+  it('runs in cwd, resolved against the workspace', async () => {
+    mkdirSync(join(workspace, 'sub'))
+    const result = await run({ command: 'pwd', cwd: 'sub' })
+    expect(realpathSync(result.stdout.trim())).toBe(realpathSync(join(workspace, 'sub')))
+    expect((await run({ command: 'pwd', cwd: 'nope' })).error).toContain('Folder not found: nope')
+  })
+
+  it('keeps the head and tail of huge output with a marker', async () => {
+    const result = await run({ command: 'echo FIRST; yes filler-line | head -n 100000; echo LAST; yes err | head -n 50000 >&2' })
+    expect(result.exit_code).toBe(0)
+    expect(result.stdout.startsWith('FIRST\n')).toBe(true)
+    expect(result.stdout.endsWith('LAST\n')).toBe(true)
+    expect(result.stdout).toMatch(/…\[[\d,]+ chars omitted\]…/)
+    expect(result.stdout.length + result.stderr.length).toBeLessThan(20_200)
+    expect(result.stderr).toMatch(/chars omitted/)
+  })
+
+  it('kills the whole process group on timeout, including children that ignore SIGTERM', async () => {
+    const result = await run({ command: `echo $$; trap '' TERM; sh -c 'sleep 30 & sleep 30'`, timeout_ms: 500 })
+    expect(result).toMatchObject({ success: true, timed_out: true, exit_code: null })
+    expect(result.note).toContain('timeout')
+    const pgid = Number(result.stdout.trim())
+    expect(pgid).toBeGreaterThan(1)
+    expect(await survivorsOf(pgid)).toEqual([])
+  })
+
+  it('stops the command and its children when the turn is aborted', async () => {
+    const controller = new AbortController()
+    const pending = run({ command: 'echo $$ > pid.txt; sleep 30 & sleep 30' }, { signal: controller.signal })
+    const pidFile = join(workspace, 'pid.txt')
+    while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === '') await sleep(20)
+    controller.abort()
+    const result = await pending
+    expect(result).toMatchObject({ success: false, cancelled: true, timed_out: false })
+    expect(await survivorsOf(Number(readFileSync(pidFile, 'utf8')))).toEqual([])
+  })
+
+  it('does not start when the turn is already aborted', async () => {
+    const controller = new AbortController()
+    controller.abort()
+    const result = await run({ command: 'touch ran.txt' }, { signal: controller.signal })
+    expect(result).toMatchObject({ success: false, cancelled: true })
+    expect(existsSync(join(workspace, 'ran.txt'))).toBe(false)
+  })
+
+  it('returns when the shell exits even if a background child keeps the output open', async () => {
+    const result = await run({ command: 'echo $$; (sleep 20; echo late) &' })
+    expect(result).toMatchObject({ success: true, exit_code: 0 })
+    expect(result.note).toContain('background processes')
+    process.kill(-Number(result.stdout.trim()), 'SIGKILL')
+  })
+
+  it('does not run when the user declines', async () => {
+    const result = await run({ command: 'touch ran.txt' }, { approve: async () => false })
+    expect(result).toMatchObject({ success: false, denied: true })
+    expect(result.error).toContain('The user declined')
+    expect(existsSync(join(workspace, 'ran.txt'))).toBe(false)
+  })
+
+  it('refuses when nobody can approve', async () => {
+    const result = await run({ command: 'touch ran.txt' }, { approve: undefined })
+    expect(result.success).toBe(false)
+    expect(result.denied).toBeUndefined()
+    expect(result.error).toContain('nobody can approve')
+    expect(existsSync(join(workspace, 'ran.txt'))).toBe(false)
+  })
+
+  it('rejects an empty command and a timeout over 10 minutes', async () => {
+    expect((await run({ command: '   ' })).error).toContain('command')
+    expect((await run({ command: 'true', timeout_ms: 700_000 })).error).toContain('timeout_ms')
+    expect(requests).toEqual([])
+  })
+})
