@@ -19,8 +19,8 @@ const childSource = `
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { openStateDb } from ${JSON.stringify(join(core, 'db', 'state-db.ts'))}
-import { homePaths } from ${JSON.stringify(join(core, 'home.ts'))}
-import { Ledger } from ${JSON.stringify(join(core, 'learning', 'ledger.ts'))}
+import { homePaths } from ${JSON.stringify(join(core, 'config', 'home.ts'))}
+import { Ledger } from ${JSON.stringify(join(core, 'ledger', 'ledger.ts'))}
 import { SkillStore } from ${JSON.stringify(join(core, 'skills', 'index.ts'))}
 
 const [home, id, action, payload] = process.argv.slice(2)
