@@ -23,7 +23,7 @@ const layerRules = CORE_LAYERS.flatMap((layer, index) => {
   return layer.map((unit) => ({
     name: `core-layer:${unit}`,
     severity: 'error',
-    comment: `electron/core/${unit} (layer ${index}) may import only its own folder and lower layers: ${below.join(', ') || 'none'}.`,
+    comment: `electron/core/${unit} (layer ${index + 1}) may import only its own folder and lower layers: ${below.join(', ') || 'none'}.`,
     from: { path: corePath(unit) },
     to: { path: '^electron/core/', pathNot: anyOf([unit, ...below]) }
   }))

@@ -1,4 +1,4 @@
-import { skillsWithStats } from '../../core/learning/skill-stats'
+import { skillsWithStats } from '../../core/skills/skill-stats'
 import { parseCommandArgs } from '../args'
 import { formatTime, oneLine, printJson } from '../io'
 import type { CliCommand } from './types'

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import { IpcError } from '../../../../shared/ipc/define'
-import { skillsWithStats } from '../../learning/skill-stats'
+import { skillsWithStats } from '../../skills/skill-stats'
 import { listSkillFiles } from '../../skills/skill-dir-files'
 import type { AppContext } from '../app-context'
 

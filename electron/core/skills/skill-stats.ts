@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs'
-import type { CairnCore } from '../cairn'
-import type { SkillSummary } from '../skills'
+import type { SkillSummary } from './skill-index'
+import type { SkillStore } from './skill-store'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -21,8 +21,14 @@ export interface SkillStats {
 
 export type SkillWithStats = SkillSummary & { stats: SkillStats }
 
+/** What the figures are read from: the skill store and the stale setting (a CairnCore fits). */
+export interface SkillStatsSource {
+  skills: Pick<SkillStore, 'list' | 'getUsage'>
+  config: { get(): { skills: { staleAfterDays: number } } }
+}
+
 /** Every skill with its usage figures and stale mark, for `cairn skills` and the app's skill browser. */
-export function skillsWithStats(core: CairnCore, now = Date.now()): SkillWithStats[] {
+export function skillsWithStats(core: SkillStatsSource, now = Date.now()): SkillWithStats[] {
   const staleAfterMs = core.config.get().skills.staleAfterDays * DAY_MS
   return core.skills.list().map((skill) => {
     const usage = core.skills.getUsage(skill.name)

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { CairnCore } from '../../../electron/core/cairn'
-import { skillsWithStats } from '../../../electron/core/learning/skill-stats'
+import { skillsWithStats } from '../../../electron/core/skills/skill-stats'
 
 let core: CairnCore
 const DAY = 24 * 60 * 60 * 1000
