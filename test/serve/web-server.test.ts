@@ -63,6 +63,20 @@ function request(ws: WebSocket, id: number, route: string, input?: unknown): Pro
   })
 }
 
+/** The payload of the next event frame with this name (the test fails by timing out if none comes). */
+function nextEvent(ws: WebSocket, name: string): Promise<unknown> {
+  return new Promise((resolve) => {
+    const onMessage = (data: WebSocket.RawData) => {
+      const frame = JSON.parse(String(data))
+      if (frame.type === 'event' && frame.name === name) {
+        ws.off('message', onMessage)
+        resolve(frame.payload)
+      }
+    }
+    ws.on('message', onMessage)
+  })
+}
+
 describe('cairn serve', () => {
   it('listens on 127.0.0.1 and prints a URL that carries the token in the fragment', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]{20,}$/)
@@ -95,17 +109,13 @@ describe('cairn serve', () => {
 
   it('answers requests through the same contract and pushes events', async () => {
     const ws = await connect(`token=${token()}`, { Origin: base() })
-    const events: Array<{ name: string }> = []
-    ws.on('message', (data) => {
-      const frame = JSON.parse(String(data))
-      if (frame.type === 'event') events.push(frame)
-    })
     const info = await request(ws, 1, 'app.info')
     expect(info).toMatchObject({ ok: true, data: { mode: 'browser', home: fx.home } })
     expect(await request(ws, 2, 'no.such.route')).toMatchObject({ ok: false, error: { code: 'ROUTE_NOT_FOUND' } })
-    await request(ws, 3, 'memory.add', { target: 'user', content: 'Uses a standing desk.' })
-    await new Promise((r) => setTimeout(r, 50))
-    expect(events.map((e) => e.name)).toEqual(expect.arrayContaining(['ledger.changed', 'memory.changed']))
+    const pushed = Promise.all([nextEvent(ws, 'ledger.changed'), nextEvent(ws, 'memory.changed')])
+    expect(await request(ws, 3, 'memory.add', { target: 'user', content: 'Uses a standing desk.' })).toMatchObject({ ok: true, data: { success: true } })
+    const [ledgerChanged] = await pushed
+    expect(ledgerChanged).toMatchObject({ entry: { kind: 'memory.add', after: 'Uses a standing desk.' } })
     ws.close()
   })
 })

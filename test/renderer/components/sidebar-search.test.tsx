@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, within } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { message, session } from '../helpers/fixtures'
 import { renderApp, settle } from '../helpers/render-app'
 
@@ -19,12 +19,19 @@ async function search(query: string) {
     'sessions.search': { query, hits: [hit] },
     'sessions.get': { session: session('s2', 'Kubernetes upgrade'), messages: [message('user', 'How do I drain?', { id: 42 })], running: false }
   })
+  // The box searches once typing pauses: run that debounce on a fake clock instead of waiting it out.
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
   fireEvent.change(screen.getByRole('searchbox', { name: 'Search conversations' }), { target: { value: query } })
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 260))
-  })
+  expect(harness.bridge.callsTo('sessions.search')).toEqual([])
+  act(() => vi.runOnlyPendingTimers())
+  vi.useRealTimers()
+  await screen.findByRole('list', { name: 'Search results' })
   return harness
 }
+
+afterEach(() => {
+  vi.useRealTimers()
+})
 
 describe('session search', () => {
   it('searches past conversations and highlights matches as elements, never HTML', async () => {

@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, within } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { LedgerEntry } from '../../../shared/ledger'
 import { ledger, review, skill } from '../helpers/fixtures'
 import { renderApp, settle } from '../helpers/render-app'
@@ -22,6 +22,10 @@ async function openTimeline(entries: LedgerEntry[] = [memoryChange, skillChange,
   await settle()
   return harness
 }
+
+afterEach(() => {
+  vi.useRealTimers()
+})
 
 describe('learning timeline', () => {
   it('groups a review’s changes under its summary and reasons, and shows memory before → after', async () => {
@@ -97,11 +101,14 @@ describe('learning timeline', () => {
     const harness = await openTimeline([userChange])
     const fresh = ledger(10, { kind: 'memory.add', after: 'Works in UTC+8', source: 'agent' })
     harness.bridge.set('timeline.list', { entries: [fresh, userChange], reviews: [] })
+    const loads = harness.bridge.callsTo('timeline.list').length
+    // The reload is debounced (a burst of changes reloads once): run that timer on a fake clock.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     act(() => harness.bridge.emit('ledger.changed', { entry: fresh }))
-    await act(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 200))
-    })
-    expect(screen.getByText('Works in UTC+8')).toBeTruthy()
+    act(() => vi.advanceTimersToNextTimer())
+    vi.useRealTimers()
+    expect(harness.bridge.callsTo('timeline.list')).toHaveLength(loads + 1)
+    expect(await screen.findByText('Works in UTC+8')).toBeTruthy()
     expect(screen.getByText('Saved a new memory')).toBeTruthy()
   })
 })
