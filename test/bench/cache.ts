@@ -143,7 +143,7 @@ async function runSession(mode: Mode): Promise<RunFigures> {
         session = open(session.id)
       }
       server.enqueue(...turn.replies)
-      const summary = await session.runTurn(turn.user)
+      const summary = await session.runTurn(turn.user).done
       if (summary.reason !== 'completed') throw new Error(`turn "${turn.user}" ended ${summary.reason}`)
       if (summary.toolCalls.some((c) => !c.ok)) throw new Error(`a tool failed in turn "${turn.user}": ${JSON.stringify(summary.toolCalls)}`)
     }

@@ -50,7 +50,7 @@ Provider: config.json provider.*, overridden by CAIRN_BASE_URL and CAIRN_MODEL; 
     })
     const onSigint = () => session.cancel()
     process.once('SIGINT', onSigint)
-    const summary = await session.runTurn(prompt).finally(() => process.off('SIGINT', onSigint))
+    const summary = await session.runTurn(prompt).done.finally(() => process.off('SIGINT', onSigint))
     await learning.finish()
     if (summary.reason === 'failed') return 1
     if (summary.reason === 'cancelled') return 130

@@ -1,34 +1,23 @@
-import { randomUUID } from 'node:crypto'
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
-import { ellipsize } from '../text/cut'
-import type { AgentEvent, ApprovalDecision, TurnEndReason, TurnUsage } from '../../../shared/agent-events'
-import type { CairnCore } from '../cairn'
-import type { MessageRecord, SessionRecord } from '../sessions'
-import { toolParametersSchema } from '../tools/run-tool'
-import { newTurnState, type ToolDef, type TurnState } from '../tools/types'
-import { ApprovalBroker } from './approvals'
-import { planCompression, summarizeMiddle } from './compression'
+import type { AgentEvent, ApprovalDecision } from '../../../shared/agent-events'
 import { EventBus } from '../events/event-bus'
+import { modelStep, type ModelStep } from '../provider/model-step'
+import type { ChatProvider, ModelToolCall } from '../provider/provider'
+import { estimatePromptTokens } from '../provider/tokens'
+import type { MessageRecord, SessionRecord } from '../sessions'
 import { orderForModel, summaryCoversThrough, userWords } from '../sessions/stored-messages'
+import { toolSchema } from '../tools/run-tool'
+import type { ToolDef } from '../tools/types'
+import type { ConversationStores } from './agent-stores'
+import { chatApprovals, type ApprovalBroker } from './approvals'
+import { planCompression, summarizeMiddle } from './compression'
 import { toChatMessages } from './history'
 import { composeSystemPrompt, indexSkills } from './prompt-context'
-import { ProviderError } from '../provider/provider-errors'
-import type { ChatProvider, ModelToolCall } from '../provider/provider'
 import { formatSkillHint, relevantSkills } from './skill-hints'
-import { estimatePromptTokens } from '../provider/tokens'
-import { executeToolCalls, type ToolCallOutcome } from './tool-executor'
+import { executeToolCalls } from './tool-executor'
+import { TurnProgress, isCancellation, stepLimitAnswer, titleFrom, turnFailure, type TurnEvent, type TurnHandle, type TurnSummary } from './turn'
 
-/** What a finished turn did, for the learning loop's triggers. */
-export interface TurnSummary {
-  sessionId: string
-  turnId: string
-  reason: TurnEndReason
-  userText: string
-  answer: string
-  iterations: number
-  toolCalls: Array<{ name: string; ok: boolean; arguments: string }>
-  usage: TurnUsage
-}
+export type { TurnHandle, TurnSummary } from './turn'
 
 export interface CompressionEvent {
   sessionId: string
@@ -42,7 +31,7 @@ export interface AgentHooks {
 }
 
 export interface AgentSessionOptions {
-  core: CairnCore
+  stores: ConversationStores
   /** The provider for the next model call: resolved per turn, so a changed key, model or URL applies at once. */
   provider: ChatProvider | (() => ChatProvider)
   tools: ToolDef[]
@@ -52,6 +41,13 @@ export interface AgentSessionOptions {
   source?: string
   autoApprove?: boolean
   hooks?: AgentHooks
+}
+
+/** What a turn settles once, when it starts. */
+interface TurnSetup {
+  provider: ChatProvider
+  maxIterations: number
+  signal: AbortSignal
 }
 
 /**
@@ -65,57 +61,34 @@ export class AgentSession {
   private readonly toolSchemas: ChatCompletionTool[]
   private history: MessageRecord[]
   private running: AbortController | null = null
+  /** Id of the running (or last) turn, stamped on every event. */
   private turnId = ''
   /** Turn whose compression failed: not retried on its later steps (a failing summariser would cost a call each step). */
   private compressionFailedTurn = ''
 
   private constructor(private readonly options: AgentSessionOptions, private session: SessionRecord) {
+    const { stores } = options
     this.tools = new Map(options.tools.map((tool) => [tool.name, tool]))
-    this.toolSchemas = options.tools.map((tool) => ({
-      type: 'function' as const,
-      function: { name: tool.name, description: tool.description, parameters: toolParametersSchema(tool) }
-    }))
-    this.history = orderForModel(options.core.sessions.messages(session.id))
-    this.approvals = new ApprovalBroker({
-      autoApprove: options.autoApprove,
-      commandPrefixes: () => options.core.config.get().agent.allowedCommandPrefixes,
-      savePrefix: async (prefix) => {
-        const current = options.core.config.get().agent.allowedCommandPrefixes
-        if (!current.includes(prefix)) await options.core.config.update({ agent: { allowedCommandPrefixes: [...current, prefix] } })
-      },
-      onRequest: (pending) =>
-        this.emit({
-          type: 'approval_needed',
-          requestId: pending.requestId,
-          callId: pending.callId ?? '',
-          kind: pending.request.kind,
-          tool: pending.request.tool,
-          summary: pending.request.summary,
-          command: pending.request.command,
-          cwd: pending.request.cwd,
-          path: pending.request.path,
-          preview: pending.request.preview,
-          prefix: pending.prefix
-        }),
-      onResolved: (requestId, allowed, remembered) => this.emit({ type: 'approval_resolved', requestId, allowed, remembered })
-    })
+    this.toolSchemas = options.tools.map((tool) => toolSchema(tool))
+    this.history = orderForModel(stores.sessions.messages(session.id))
+    this.approvals = chatApprovals({ settings: stores.config, autoApprove: options.autoApprove, emit: (event) => this.emit(event) })
   }
 
   static open(options: AgentSessionOptions): AgentSession {
-    const { core } = options
+    const { stores } = options
     const toolNames = new Set(options.tools.map((t) => t.name))
     if (options.sessionId) {
-      const existing = core.sessions.get(options.sessionId)
+      const existing = stores.sessions.get(options.sessionId)
       if (!existing) throw new Error(`There is no session ${options.sessionId}. List them with: cairn sessions`)
       const session = existing.systemPrompt
         ? existing
-        : core.sessions.update(existing.id, { systemPrompt: composeSystemPrompt(core, toolNames, options.workspace) })
+        : stores.sessions.update(existing.id, { systemPrompt: composeSystemPrompt(stores, toolNames, options.workspace) })
       return new AgentSession(options, session)
     }
-    const session = core.sessions.create({
+    const session = stores.sessions.create({
       source: options.source ?? 'cli',
       model: resolveProvider(options.provider).settings.model,
-      systemPrompt: composeSystemPrompt(core, toolNames, options.workspace)
+      systemPrompt: composeSystemPrompt(stores, toolNames, options.workspace)
     })
     return new AgentSession(options, session)
   }
@@ -132,26 +105,30 @@ export class AgentSession {
     return this.running !== null
   }
 
-  /** Id of the running (or last) turn; set synchronously when runTurn starts. */
-  get currentTurnId(): string {
-    return this.turnId
-  }
-
   /** The user's words of the last turn (without the skill hint Cairn added), or null. */
   lastUserText(): string | null {
     const last = [...this.history].reverse().find((r) => r.role === 'user')
     return last ? userWords(last) : null
   }
 
+  /**
+   * Starts a user turn and returns at once with its id; `done` gives its summary once it has ended.
+   * Every failure (provider, tool, database) ends the turn with an `error` event and `turn_finished`;
+   * only starting while another turn runs throws.
+   */
+  runTurn(text: string, options: { signal?: AbortSignal } = {}): TurnHandle {
+    return this.startTurn(text, options)
+  }
+
   /** Answers the last user message again: drops that turn (its answer and tool calls) and runs it anew. */
-  async regenerate(options: { signal?: AbortSignal } = {}): Promise<TurnSummary> {
-    if (this.running) throw new Error('A turn is already running in this session.')
+  regenerate(options: { signal?: AbortSignal } = {}): TurnHandle {
     const index = this.history.map((r) => r.role).lastIndexOf('user')
     if (index < 0) throw new Error('There is no message to answer again.')
-    const text = this.lastUserText() ?? ''
-    this.options.core.sessions.truncateFrom(this.id, this.history[index].id)
-    this.history = this.history.slice(0, index)
-    return this.runTurn(text, options)
+    const dropFrom = this.history[index]
+    return this.startTurn(userWords(dropFrom), options, () => {
+      this.options.stores.sessions.truncateFrom(this.id, dropFrom.id)
+      this.history = this.history.slice(0, index)
+    })
   }
 
   /** Stops the running turn (streaming, tools and pending approvals). */
@@ -169,114 +146,155 @@ export class AgentSession {
     return [{ role: 'system', content: this.systemPrompt }, ...toChatMessages(this.history)]
   }
 
-  /** Runs one user turn to the end. Never throws for provider or tool failures: they end the turn with an event. */
-  async runTurn(text: string, options: { signal?: AbortSignal } = {}): Promise<TurnSummary> {
+  private startTurn(text: string, options: { signal?: AbortSignal }, beforeUserMessage?: () => void): TurnHandle {
     if (this.running) throw new Error('A turn is already running in this session.')
     const controller = new AbortController()
+    this.running = controller
+    const turn = new TurnProgress(this.id, text)
+    this.turnId = turn.id
     const onOuterAbort = () => this.cancel()
     options.signal?.addEventListener('abort', onOuterAbort, { once: true })
-    this.running = controller
-    const signal = controller.signal
-    const turnId = randomUUID()
-    this.turnId = turnId
-    const { core } = this.options
-    const config = core.config.get()
-    const usage: TurnUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0 }
-    const calls: TurnSummary['toolCalls'] = []
-    const turn: TurnState = newTurnState()
-    let answer = ''
-    let streamed = '' // text of the model call in progress, kept if the turn is cancelled mid-stream
-    let iterations = 0
-    let reason: TurnEndReason = 'completed'
-
-    const provider = resolveProvider(this.options.provider)
-    const hint = formatSkillHint(relevantSkills(text, indexSkills(core)))
-    const userRecord = core.sessions.append(this.id, { role: 'user', content: text + hint, meta: hint ? { hint } : undefined })
-    this.history.push(userRecord)
-    if (!this.session.title) this.session = core.sessions.update(this.id, { title: titleFrom(text) })
-    this.emit({ type: 'turn_started', userMessageId: userRecord.id })
-
-    try {
-      for (;;) {
-        if (iterations >= config.agent.maxIterations) {
-          reason = 'max_iterations'
-          answer = `I stopped after ${iterations} steps without finishing (the limit is agent.maxIterations = ${config.agent.maxIterations}). Tell me to continue if you want me to go on.`
-          this.emit({ type: 'text_delta', text: answer })
-          const record = core.sessions.append(this.id, { role: 'assistant', content: answer, finishReason: 'max_iterations' })
-          this.history.push(record)
-          break
-        }
-        iterations++
-        await this.compressIfNeeded(signal)
-        streamed = ''
-        const result = await provider.chat({
-          messages: this.modelMessages(),
-          tools: this.toolSchemas,
-          signal,
-          onTextDelta: (delta) => {
-            streamed += delta
-            this.emit({ type: 'text_delta', text: delta })
-          },
-          onRetry: (notice) => {
-            if (notice.discardPartial) streamed = ''
-            this.emit({ type: 'retry', ...notice })
-          }
-        })
-        if (result.usage) {
-          usage.promptTokens += result.usage.promptTokens
-          usage.completionTokens += result.usage.completionTokens
-          usage.cachedTokens += result.usage.cachedTokens
-          this.emit({ type: 'usage', usage: { ...result.usage } })
-        }
-        const assistant = core.sessions.append(this.id, {
-          role: 'assistant',
-          content: result.content,
-          toolCalls: result.toolCalls.length ? result.toolCalls : null,
-          finishReason: result.finishReason,
-          promptTokens: result.usage?.promptTokens,
-          completionTokens: result.usage?.completionTokens,
-          cachedTokens: result.usage?.cachedTokens
-        })
-        streamed = ''
-        this.history.push(assistant)
-        this.emit({ type: 'assistant_message', messageId: assistant.id, content: result.content, toolCallCount: result.toolCalls.length })
-        if (result.content) answer = result.content
-        if (!result.toolCalls.length) break
-
-        const outcomes = await this.runTools(result.toolCalls, turn, signal)
-        for (const outcome of outcomes) {
-          calls.push({ name: outcome.call.name, ok: outcome.ok, arguments: outcome.call.arguments })
-          this.history.push(outcome.record)
-        }
-        if (signal.aborted) {
-          reason = 'cancelled'
-          break
-        }
-      }
-    } catch (error) {
-      if (signal.aborted || (error instanceof ProviderError && error.code === 'cancelled')) {
-        reason = 'cancelled'
-        if (streamed) {
-          // Keep what the user already saw; the next turn's history stays valid (no tool calls).
-          this.history.push(core.sessions.append(this.id, { role: 'assistant', content: streamed, finishReason: 'cancelled' }))
-          answer = streamed
-        }
-      } else {
-        reason = 'failed'
-        const providerError = error instanceof ProviderError ? error : null
-        this.emit({
-          type: 'error',
-          code: providerError?.code ?? 'internal',
-          message: providerError?.message ?? `Something went wrong: ${(error as Error).message}`,
-          retryable: providerError?.retryable ?? false
-        })
-      }
-    } finally {
+    const release = () => {
       options.signal?.removeEventListener('abort', onOuterAbort)
       this.running = null
     }
-    const summary: TurnSummary = { sessionId: this.id, turnId, reason, userText: text, answer, iterations, toolCalls: calls, usage }
-    this.emit({ type: 'turn_finished', reason, text: answer, usage, toolCalls: calls.length })
+    return { turnId: turn.id, done: this.playTurn(turn, controller.signal, release, beforeUserMessage) }
+  }
+
+  /** Runs a started turn to its end; setup happens inside, so a failing first write ends the turn like any other failure. */
+  private async playTurn(turn: TurnProgress, signal: AbortSignal, release: () => void, beforeUserMessage?: () => void): Promise<TurnSummary> {
+    try {
+      const setup: TurnSetup = {
+        provider: resolveProvider(this.options.provider),
+        maxIterations: this.options.stores.config.get().agent.maxIterations,
+        signal
+      }
+      beforeUserMessage?.()
+      this.beginTurn(turn)
+      let going = true
+      while (going) going = await this.step(turn, setup)
+    } catch (error) {
+      this.endEarly(turn, error, signal)
+    } finally {
+      release()
+    }
+    return this.finishTurn(turn)
+  }
+
+  /** Saves the user's message, with hints to skills relevant to it, and names a new conversation after it. */
+  private beginTurn(turn: TurnProgress): void {
+    const { sessions } = this.options.stores
+    const hint = formatSkillHint(relevantSkills(turn.userText, indexSkills(this.options.stores)))
+    const userRecord = sessions.append(this.id, { role: 'user', content: turn.userText + hint, meta: hint ? { hint } : undefined })
+    this.history.push(userRecord)
+    this.emit({ type: 'turn_started', userMessageId: userRecord.id })
+    if (!this.session.title) this.session = sessions.update(this.id, { title: titleFrom(turn.userText) })
+  }
+
+  /** One model call and the tools it asks for. Returns whether the turn goes on. */
+  private async step(turn: TurnProgress, setup: TurnSetup): Promise<boolean> {
+    if (turn.iterations >= setup.maxIterations) {
+      this.stopAtStepLimit(turn, setup.maxIterations)
+      return false
+    }
+    turn.iterations++
+    await this.compressIfNeeded(setup.signal)
+    const reply = await this.callModel(turn, setup)
+    this.recordReply(turn, reply)
+    if (!reply.toolCalls.length) return false
+    await this.runTools(turn, reply.toolCalls, setup.signal)
+    if (!setup.signal.aborted) return true
+    turn.reason = 'cancelled'
+    return false
+  }
+
+  private stopAtStepLimit(turn: TurnProgress, limit: number): void {
+    turn.reason = 'max_iterations'
+    turn.answer = stepLimitAnswer(turn.iterations, limit)
+    this.emit({ type: 'text_delta', text: turn.answer })
+    this.history.push(this.options.stores.sessions.append(this.id, { role: 'assistant', content: turn.answer, finishReason: 'max_iterations' }))
+  }
+
+  /** Streams one response to the user, keeping the text shown so far in case the turn is stopped mid-stream. */
+  private async callModel(turn: TurnProgress, setup: TurnSetup): Promise<ModelStep> {
+    turn.streamed = ''
+    const reply = await modelStep(setup.provider, {
+      messages: this.modelMessages(),
+      tools: this.toolSchemas,
+      signal: setup.signal,
+      onTextDelta: (delta) => {
+        turn.streamed += delta
+        this.emit({ type: 'text_delta', text: delta })
+      },
+      onRetry: (notice) => {
+        if (notice.discardPartial) turn.streamed = ''
+        this.emit({ type: 'retry', ...notice })
+      }
+    })
+    if (reply.usage) {
+      turn.addUsage(reply.usage)
+      this.emit({ type: 'usage', usage: { ...reply.usage } })
+    }
+    return reply
+  }
+
+  private recordReply(turn: TurnProgress, reply: ModelStep): void {
+    const assistant = this.options.stores.sessions.append(this.id, {
+      role: 'assistant',
+      content: reply.content,
+      toolCalls: reply.toolCalls.length ? reply.toolCalls : null,
+      finishReason: reply.finishReason,
+      promptTokens: reply.usage?.promptTokens,
+      completionTokens: reply.usage?.completionTokens,
+      cachedTokens: reply.usage?.cachedTokens
+    })
+    turn.streamed = ''
+    this.history.push(assistant)
+    this.emit({ type: 'assistant_message', messageId: assistant.id, content: reply.content, toolCallCount: reply.toolCalls.length })
+    if (reply.content) turn.answer = reply.content
+  }
+
+  private async runTools(turn: TurnProgress, calls: ModelToolCall[], signal: AbortSignal): Promise<void> {
+    const outcomes = await executeToolCalls(calls, {
+      sessionId: this.id,
+      turnId: turn.id,
+      tools: this.tools,
+      sessions: this.options.stores.sessions,
+      emit: (event) => this.events.emit(event),
+      signal,
+      context: (call) => ({
+        write: { source: 'agent', sessionId: this.id },
+        turn: turn.toolState,
+        signal,
+        workspace: this.options.workspace,
+        approve: (request) => this.approvals.request(request, signal, call.id)
+      })
+    })
+    turn.addToolOutcomes(outcomes)
+    for (const outcome of outcomes) this.history.push(outcome.record)
+  }
+
+  /** A turn cut short: stopped by the user (keeping the text already shown), or failed, which the user is told. */
+  private endEarly(turn: TurnProgress, error: unknown, signal: AbortSignal): void {
+    if (!isCancellation(error, signal)) {
+      turn.reason = 'failed'
+      this.emit({ type: 'error', ...turnFailure(error) })
+      return
+    }
+    turn.reason = 'cancelled'
+    if (!turn.streamed) return
+    turn.answer = turn.streamed
+    try {
+      // Keep what the user already saw; the next turn's history stays valid (no tool calls).
+      this.history.push(this.options.stores.sessions.append(this.id, { role: 'assistant', content: turn.streamed, finishReason: 'cancelled' }))
+    } catch (saveError) {
+      console.error('cairn: could not save the interrupted answer:', saveError)
+    }
+  }
+
+  private finishTurn(turn: TurnProgress): TurnSummary {
+    const summary = turn.summary()
+    this.emit({ type: 'turn_finished', reason: turn.reason, text: turn.answer, usage: turn.usage, toolCalls: turn.toolCalls.length })
     try {
       this.options.hooks?.onTurnFinished?.(summary)
     } catch (error) {
@@ -285,31 +303,13 @@ export class AgentSession {
     return summary
   }
 
-  private runTools(calls: ModelToolCall[], turn: TurnState, signal: AbortSignal): Promise<ToolCallOutcome[]> {
-    return executeToolCalls(calls, {
-      sessionId: this.id,
-      turnId: this.turnId,
-      tools: this.tools,
-      sessions: this.options.core.sessions,
-      emit: (event) => this.events.emit(event),
-      signal,
-      context: (call) => ({
-        write: { source: 'agent', sessionId: this.id },
-        turn,
-        signal,
-        workspace: this.options.workspace,
-        approve: (request) => this.approvals.request(request, signal, call.id)
-      })
-    })
-  }
-
   /** Summarises the middle of the conversation when the next call would pass `context.compressAt` of the window. */
   private async compressIfNeeded(signal: AbortSignal): Promise<void> {
-    const { core } = this.options
-    const { compressAt, windowTokens } = core.config.get().context
+    const { stores } = this.options
+    const { compressAt, windowTokens } = stores.config.get().context
     const threshold = Math.floor(compressAt * windowTokens)
     const tokensBefore = estimatePromptTokens(this.modelMessages(), this.toolSchemas)
-    if (tokensBefore <= threshold || this.compressionFailedTurn === this.currentTurnId) return
+    if (tokensBefore <= threshold || this.compressionFailedTurn === this.turnId) return
     const plan = planCompression(this.history, Math.floor(threshold * 0.25))
     if (!plan) return
     try {
@@ -322,17 +322,17 @@ export class AgentSession {
       summaryText = await summarizeMiddle(resolveProvider(this.options.provider), plan.middle, signal)
     } catch (error) {
       if (signal.aborted) throw error
-      this.compressionFailedTurn = this.currentTurnId
+      this.compressionFailedTurn = this.turnId
       this.emit({ type: 'error', code: 'compression_failed', message: `Could not condense the conversation: ${(error as Error).message}`, retryable: false })
       return
     }
     // An earlier summary in the middle has a newer id than the tail it preceded: use what it covered.
     const coversThrough = Math.max(...plan.middle.map((r) => (r.role === 'summary' ? summaryCoversThrough(r) : r.id)))
-    core.sessions.markCompacted(this.id, plan.middle.map((r) => r.id))
-    const summary = core.sessions.append(this.id, { role: 'summary', content: summaryText, meta: { coversThrough } })
+    stores.sessions.markCompacted(this.id, plan.middle.map((r) => r.id))
+    const summary = stores.sessions.append(this.id, { role: 'summary', content: summaryText, meta: { coversThrough } })
     this.history = [...plan.head, summary, ...plan.tail]
     const toolNames = new Set(this.tools.keys())
-    this.session = core.sessions.update(this.id, { systemPrompt: composeSystemPrompt(core, toolNames, this.options.workspace) })
+    this.session = stores.sessions.update(this.id, { systemPrompt: composeSystemPrompt(stores, toolNames, this.options.workspace) })
     this.emit({
       type: 'compressed',
       summarizedMessages: plan.middle.length,
@@ -341,17 +341,11 @@ export class AgentSession {
     })
   }
 
-  private emit(event: DistributiveOmit<AgentEvent, 'sessionId' | 'turnId'>): void {
+  private emit(event: TurnEvent): void {
     this.events.emit({ ...event, sessionId: this.id, turnId: this.turnId } as AgentEvent)
   }
 }
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
-
 function resolveProvider(provider: ChatProvider | (() => ChatProvider)): ChatProvider {
   return typeof provider === 'function' ? provider() : provider
-}
-
-function titleFrom(text: string): string {
-  return ellipsize(text, 60)
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { ApprovalDecision, ApprovalScope } from '../../../shared/agent-events'
+import type { SettingsStore } from '../config/config-store'
 import type { ApprovalRequest } from '../tools/types'
+import type { TurnEvent } from './turn'
 
 export interface PendingApproval {
   requestId: string
@@ -99,6 +101,37 @@ export class ApprovalBroker {
     entry.resolve(allowed)
     this.options.onResolved?.(requestId, allowed, scope)
   }
+}
+
+/**
+ * The broker of one chat: always-allowed command prefixes are read from and saved to the settings,
+ * and each request and answer becomes a turn event.
+ */
+export function chatApprovals(options: { settings: SettingsStore; autoApprove?: boolean; emit: (event: TurnEvent) => void }): ApprovalBroker {
+  const { settings, emit } = options
+  return new ApprovalBroker({
+    autoApprove: options.autoApprove,
+    commandPrefixes: () => settings.get().agent.allowedCommandPrefixes,
+    savePrefix: async (prefix) => {
+      const current = settings.get().agent.allowedCommandPrefixes
+      if (!current.includes(prefix)) await settings.update({ agent: { allowedCommandPrefixes: [...current, prefix] } })
+    },
+    onRequest: ({ requestId, callId, request, prefix }) =>
+      emit({
+        type: 'approval_needed',
+        requestId,
+        callId: callId ?? '',
+        kind: request.kind,
+        tool: request.tool,
+        summary: request.summary,
+        command: request.command,
+        cwd: request.cwd,
+        path: request.path,
+        preview: request.preview,
+        prefix
+      }),
+    onResolved: (requestId, allowed, remembered) => emit({ type: 'approval_resolved', requestId, allowed, remembered })
+  })
 }
 
 // Chaining, substitution and redirection would let an allowed prefix smuggle in another command.

@@ -1,11 +1,12 @@
-import type { CairnCore } from '../cairn'
 import { createWorkspaceTools } from '../workspace'
 import { AgentSession, type AgentHooks } from './agent-session'
+import type { AgentHome } from './agent-stores'
 import { ChatProvider } from '../provider/provider'
 import { resolveProviderSettings } from '../provider/provider-settings'
 
 export interface CreateAgentOptions {
-  core: CairnCore
+  /** The data home's stores and learning tools (a CairnCore fits). */
+  core: AgentHome
   env?: NodeJS.ProcessEnv
   /** The key from the app's encrypted store (read when each turn starts); the CLI leaves it out and uses the environment. */
   apiKey?: string | null | (() => string | null)
@@ -29,7 +30,7 @@ export function createAgentSession(options: CreateAgentOptions): AgentSession {
   let session: AgentSession | null = null
   const tools = [...core.learningTools(() => session?.id ?? null), ...createWorkspaceTools({ workspace })]
   session = AgentSession.open({
-    core,
+    stores: core,
     provider,
     tools,
     workspace,

@@ -1,4 +1,5 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions'
+import { assistantMessage, toolResultMessage } from '../provider/model-step'
 import type { MessageRecord } from '../sessions'
 import { orderForModel } from '../sessions/stored-messages'
 
@@ -15,14 +16,14 @@ export function toChatMessages(records: MessageRecord[]): ChatCompletionMessageP
   const messages: ChatCompletionMessageParam[] = []
   let open = new Set<string>() // tool call ids still waiting for a result
   const closeOpen = () => {
-    for (const id of open) messages.push({ role: 'tool', tool_call_id: id, content: INTERRUPTED_TOOL_RESULT })
+    for (const id of open) messages.push(toolResultMessage(id, INTERRUPTED_TOOL_RESULT))
     open = new Set()
   }
   for (const record of orderForModel(records)) {
     if (record.role === 'tool') {
       if (!record.toolCallId || !open.has(record.toolCallId)) continue // orphaned result
       open.delete(record.toolCallId)
-      messages.push({ role: 'tool', tool_call_id: record.toolCallId, content: record.content ?? '' })
+      messages.push(toolResultMessage(record.toolCallId, record.content ?? ''))
       continue
     }
     closeOpen()
@@ -30,13 +31,7 @@ export function toChatMessages(records: MessageRecord[]): ChatCompletionMessageP
     else if (record.role === 'summary') messages.push({ role: 'user', content: SUMMARY_PREFIX + (record.content ?? '') })
     else if (record.role === 'assistant') {
       const calls = record.toolCalls ?? []
-      messages.push({
-        role: 'assistant',
-        content: record.content || (calls.length ? null : ''),
-        ...(calls.length
-          ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) }
-          : {})
-      })
+      messages.push(assistantMessage(record.content, calls))
       open = new Set(calls.map((c) => c.id))
     }
   }

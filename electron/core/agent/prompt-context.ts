@@ -1,12 +1,12 @@
 import { platform, release } from 'node:os'
-import type { CairnCore } from '../cairn'
+import type { PromptSources } from './agent-stores'
 import { renderSkillsIndex, type IndexSkill } from './skills-index'
 import { buildSystemPrompt } from './system-prompt'
 
 /** The catalogue of skills with their usage, for the index and for per-message hints. */
-export function indexSkills(core: CairnCore): IndexSkill[] {
-  return core.skills.list().map((skill) => {
-    const usage = core.skills.getUsage(skill.name)
+export function indexSkills({ skills }: Pick<PromptSources, 'skills'>): IndexSkill[] {
+  return skills.list().map((skill) => {
+    const usage = skills.getUsage(skill.name)
     return {
       name: skill.name,
       description: skill.description,
@@ -27,10 +27,10 @@ export function describeOS(): string {
  * Reads memory and skills from disk now and renders the system prompt. Called once at session start
  * and again only after a context compression.
  */
-export function composeSystemPrompt(core: CairnCore, toolNames: ReadonlySet<string>, workspace: string, now = new Date()): string {
-  const config = core.config.get()
-  const snapshot = core.memory.loadSnapshot()
-  const index = renderSkillsIndex(indexSkills(core), config.skills.indexTokenBudget)
+export function composeSystemPrompt(sources: PromptSources, toolNames: ReadonlySet<string>, workspace: string, now = new Date()): string {
+  const config = sources.config.get()
+  const snapshot = sources.memory.loadSnapshot()
+  const index = renderSkillsIndex(indexSkills(sources), config.skills.indexTokenBudget)
   return buildSystemPrompt({
     toolNames,
     memoryBlock: config.memory.enabled ? snapshot.memory : null,

@@ -19,7 +19,7 @@ export interface ExecuteOptions {
   sessionId: string
   turnId: string
   tools: Map<string, ToolDef>
-  sessions: SessionStore
+  sessions: Pick<SessionStore, 'append'>
   context: (call: ModelToolCall) => ToolContext
   emit: (event: AgentEvent) => void
   signal?: AbortSignal

@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../../../shared/agent-events'
 import { IpcError } from '../../../shared/ipc/define'
-import type { AgentHooks, AgentSession } from '../agent/agent-session'
+import type { AgentHooks, AgentSession, TurnHandle } from '../agent/agent-session'
 import { createAgentSession } from '../agent/create-agent'
 import { providerProblem } from '../provider/provider-settings'
 import type { IpcEventName, IpcEvents } from '../../../shared/ipc/contract'
@@ -16,10 +16,6 @@ interface LiveChat {
   done: Promise<void>
 }
 
-/**
- * The conversations open in this process. A turn runs in the background; its events go to every
- * window and into a buffer, so a window opened or reloaded mid-turn can catch up.
- */
 /** What the chats need from the app around them. */
 export interface ChatManagerDeps {
   core: CairnCore
@@ -31,6 +27,10 @@ export interface ChatManagerDeps {
   emit<K extends IpcEventName>(name: K, payload: IpcEvents[K]): void
 }
 
+/**
+ * The conversations open in this process. A turn runs in the background; its events go to every
+ * window and into a buffer, so a window opened or reloaded mid-turn can catch up.
+ */
 export class ChatManager {
   private readonly chats = new Map<string, LiveChat>()
 
@@ -107,7 +107,6 @@ export class ChatManager {
     })
     const chat: LiveChat = { session, buffer: [], running: false, done: Promise.resolve() }
     session.events.on((event) => {
-      if (event.type === 'turn_started') chat.buffer = []
       chat.buffer.push(event)
       this.app.emit('chat.event', event)
     })
@@ -115,21 +114,30 @@ export class ChatManager {
     return chat
   }
 
-  private start(chat: LiveChat, run: (session: AgentSession) => Promise<unknown>): { sessionId: string; turnId: string } {
-    chat.running = true
+  private start(chat: LiveChat, run: (session: AgentSession) => TurnHandle): { sessionId: string; turnId: string } {
     const sessionId = chat.session.id
+    chat.running = true
+    chat.buffer = []
     this.app.emit('chat.status', { sessionId, running: true })
-    // The turn's synchronous start assigns its id and emits turn_started before the first await.
-    const turn = run(chat.session)
-    const turnId = chat.session.currentTurnId
-    chat.done = turn
+    let turn: TurnHandle
+    try {
+      turn = run(chat.session)
+    } catch (error) {
+      // Refused before it started (nothing to answer again, a turn already running): nothing is left marked as running.
+      this.settle(chat)
+      throw error
+    }
+    chat.done = turn.done
       .then(() => undefined)
       .catch((error: unknown) => console.error('cairn: turn failed unexpectedly:', error))
-      .finally(() => {
-        chat.running = false
-        this.app.emit('chat.status', { sessionId, running: false })
-        this.app.emit('sessions.changed', { sessionId })
-      })
-    return { sessionId, turnId }
+      .finally(() => this.settle(chat))
+    return { sessionId, turnId: turn.turnId }
+  }
+
+  private settle(chat: LiveChat): void {
+    const sessionId = chat.session.id
+    chat.running = false
+    this.app.emit('chat.status', { sessionId, running: false })
+    this.app.emit('sessions.changed', { sessionId })
   }
 }

@@ -1,3 +1,4 @@
+import type { ChatCompletionTool } from 'openai/resources/chat/completions'
 import { z } from 'zod'
 import type { ToolContext, ToolDef } from './types'
 
@@ -53,4 +54,9 @@ export function toolParametersSchema(tool: ToolDef): Record<string, unknown> {
   const schema = z.toJSONSchema(tool.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>
   delete schema.$schema
   return schema
+}
+
+/** How the model is offered a tool; `description` replaces the tool's own (a review words it differently). */
+export function toolSchema(tool: ToolDef, description: string = tool.description): ChatCompletionTool {
+  return { type: 'function', function: { name: tool.name, description, parameters: toolParametersSchema(tool) } }
 }

@@ -25,7 +25,7 @@ describe('a turn with tools', () => {
       { text: 'Noted: you prefer tea. You have no skills yet.', chunks: ['Noted: you prefer tea. ', 'You have no skills yet.'] }
     )
     const { session, events, ofType } = fx.open()
-    const summary = await session.runTurn('I prefer tea, by the way. What skills do you have?')
+    const summary = await session.runTurn('I prefer tea, by the way. What skills do you have?').done
 
     expect(summary.reason).toBe('completed')
     expect(summary.answer).toBe('Noted: you prefer tea. You have no skills yet.')
@@ -56,7 +56,7 @@ describe('a turn with tools', () => {
       { text: 'Sorry, I could not save that.' }
     )
     const { session, ofType } = fx.open()
-    const summary = await session.runTurn('remember that I like tea')
+    const summary = await session.runTurn('remember that I like tea').done
     expect(summary.reason).toBe('completed')
     const results = ofType('tool_call_finished')
     expect(results.map((r) => r.ok)).toEqual([false, false])
@@ -69,7 +69,7 @@ describe('a turn with tools', () => {
   it('tells the model about a tool that does not exist', async () => {
     fx.server.enqueue({ toolCalls: [{ name: 'teleport', arguments: {} }] }, { text: 'I cannot do that.' })
     const { session, ofType } = fx.open()
-    await session.runTurn('teleport me')
+    await session.runTurn('teleport me').done
     expect(JSON.parse(ofType('tool_call_finished')[0].result).error).toMatch(/no tool named "teleport".*Available tools: .*memory/)
   })
 
@@ -77,7 +77,7 @@ describe('a turn with tools', () => {
     await fx.core.config.update({ agent: { maxIterations: 3 } })
     for (let i = 0; i < 3; i++) fx.server.enqueue({ toolCalls: [{ name: 'skills_list', arguments: {} }] })
     const { session } = fx.open()
-    const summary = await session.runTurn('loop please')
+    const summary = await session.runTurn('loop please').done
     expect(summary.reason).toBe('max_iterations')
     expect(summary.answer).toMatch(/stopped after 3 steps/)
     expect(fx.server.chatRequests()).toHaveLength(3)
@@ -88,10 +88,10 @@ describe('a turn with tools', () => {
   it('resumes a session with its stored prompt and history', async () => {
     fx.server.enqueue({ text: 'Hi Ada.' }, { text: 'You told me your name is Ada.' })
     const first = fx.open()
-    await first.session.runTurn('My name is Ada.')
+    await first.session.runTurn('My name is Ada.').done
     const resumed = fx.open({ sessionId: first.session.id })
     expect(resumed.session.systemPrompt).toBe(first.session.systemPrompt)
-    await resumed.session.runTurn('What is my name?')
+    await resumed.session.runTurn('What is my name?').done
     const request = fx.server.lastChatRequest()!.body.messages as Array<{ role: string; content: string }>
     expect(request.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user'])
     expect(request[1].content).toContain('My name is Ada.')

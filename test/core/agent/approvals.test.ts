@@ -46,7 +46,7 @@ describe('approvals', () => {
     fx.server.enqueue(runCommand('sh check.sh --all'), { text: 'Understood, I will not run it.' })
     const recorded = fx.open()
     answerApprovals(recorded, () => ({ allow: false }))
-    const summary = await recorded.session.runTurn('run the checks')
+    const summary = await recorded.session.runTurn('run the checks').done
 
     const [asked] = recorded.ofType('approval_needed')
     expect(asked).toMatchObject({
@@ -76,7 +76,7 @@ describe('approvals', () => {
     )
     const recorded = fx.open()
     answerApprovals(recorded, () => ({ allow: false }))
-    await recorded.session.runTurn('fix the notes')
+    await recorded.session.runTurn('fix the notes').done
 
     const [asked] = recorded.ofType('approval_needed')
     expect(asked).toMatchObject({ kind: 'write', tool: 'write_file', path: notes, summary: 'Overwrite notes.md (+1 −1 lines)' })
@@ -91,7 +91,7 @@ describe('approvals', () => {
     fx.server.enqueue(runCommand('sh check.sh first'), runCommand('sh check.sh second'), { text: 'Both ran.' })
     const recorded = fx.open()
     answerApprovals(recorded, () => ({ allow: true }))
-    await recorded.session.runTurn('run the checks twice')
+    await recorded.session.runTurn('run the checks twice').done
     expect(recorded.ofType('approval_needed').map((e) => e.command)).toEqual(['sh check.sh first', 'sh check.sh second'])
     expect(ranLog()).toBe('ran first\nran second\n')
     expect(JSON.parse(lastToolResult())).toMatchObject({ success: true, exit_code: 0 })
@@ -106,9 +106,9 @@ describe('approvals', () => {
     )
     const recorded = fx.open()
     answerApprovals(recorded, () => ({ allow: true, remember: 'session' }))
-    await recorded.session.runTurn('write a and b')
+    await recorded.session.runTurn('write a and b').done
     fx.server.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'c.txt', content: 'C' } }] }, { text: 'Wrote c.' })
-    await recorded.session.runTurn('and c')
+    await recorded.session.runTurn('and c').done
     expect(recorded.ofType('approval_needed').map((e) => e.path)).toEqual([join(fx.workspace, 'a.txt')])
     expect(recorded.ofType('approval_resolved')[0].remembered).toBe('session')
     for (const [file, text] of [['a.txt', 'A'], ['b.txt', 'B'], ['c.txt', 'C']]) expect(readFileSync(join(fx.workspace, file), 'utf8')).toBe(text)
@@ -117,7 +117,7 @@ describe('approvals', () => {
     fx.server.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'd.txt', content: 'D' } }] }, { text: 'Not written.' })
     const next = fx.open()
     answerApprovals(next, () => ({ allow: false }))
-    await next.session.runTurn('write d')
+    await next.session.runTurn('write d').done
     expect(next.ofType('approval_needed')).toHaveLength(1)
     expect(existsSync(join(fx.workspace, 'd.txt'))).toBe(false)
   })
@@ -127,7 +127,7 @@ describe('approvals', () => {
     fx.server.enqueue(runCommand('sh check.sh once'), { text: 'Done.' })
     const first = fx.open()
     answerApprovals(first, (event) => ({ allow: true, remember: 'prefix', prefix: event.prefix }))
-    await first.session.runTurn('run the checks')
+    await first.session.runTurn('run the checks').done
     expect(first.ofType('approval_resolved')[0]).toMatchObject({ allowed: true, remembered: 'prefix' })
     expect(fx.core.config.get().agent.allowedCommandPrefixes).toEqual(['sh check.sh'])
     // Saved in config.json, where another Cairn process reads it.
@@ -136,7 +136,7 @@ describe('approvals', () => {
     fx.server.enqueue(runCommand('sh check.sh --watch'), runCommand('sh check.sh && rm -rf x'), { text: 'The second one was declined.' })
     const later = fx.open()
     answerApprovals(later, () => ({ allow: false }))
-    await later.session.runTurn('run the checks in watch mode, then clean up')
+    await later.session.runTurn('run the checks in watch mode, then clean up').done
     expect(later.ofType('approval_needed').map((e) => e.command)).toEqual(['sh check.sh && rm -rf x'])
     expect(ranLog()).toBe('ran once\nran --watch\n')
     expect(existsSync(join(fx.workspace, 'x'))).toBe(true)
@@ -150,7 +150,7 @@ describe('approvals', () => {
     )
     const recorded = fx.open()
     answerApprovals(recorded, () => ({ allow: true, remember: 'prefix' }))
-    await recorded.session.runTurn('write a and b')
+    await recorded.session.runTurn('write a and b').done
     expect(recorded.ofType('approval_needed')).toHaveLength(2)
     expect(recorded.ofType('approval_resolved').map((e) => e.remembered)).toEqual(['once', 'once'])
     expect(fx.core.config.get().agent.allowedCommandPrefixes).toEqual([])
@@ -161,7 +161,7 @@ describe('approvals', () => {
     fx.server.enqueue(runCommand('sh check.sh slow'), { text: 'never sent' })
     const recorded = fx.open()
     answerApprovals(recorded, () => 'cancel')
-    const summary = await recorded.session.runTurn('run the checks')
+    const summary = await recorded.session.runTurn('run the checks').done
 
     expect(summary.reason).toBe('cancelled')
     expect(recorded.ofType('approval_resolved')).toEqual([expect.objectContaining({ allowed: false })])
@@ -182,7 +182,7 @@ describe('approvals', () => {
       { text: 'All done.' }
     )
     const recorded = fx.open({ autoApprove: true })
-    const summary = await recorded.session.runTurn('do it all')
+    const summary = await recorded.session.runTurn('do it all').done
     expect(summary.toolCalls.map((c) => c.ok)).toEqual([true, true])
     expect(recorded.ofType('approval_needed')).toEqual([])
     expect(ranLog()).toBe('ran auto\n')

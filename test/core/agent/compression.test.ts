@@ -145,7 +145,7 @@ async function turnsUntilCompressed(r: CompressionRig, recorded: Recorded, from:
   let turn = from
   while (r.compressions.length < count) {
     if (turn - from > maxTurns) throw new Error(`no compression after ${maxTurns} turns`)
-    const summary = await recorded.session.runTurn(userText(turn))
+    const summary = await recorded.session.runTurn(userText(turn)).done
     expect(summary.reason).toBe('completed')
     turn++
   }
@@ -158,8 +158,8 @@ describe('context compression', () => {
     const recorded = r.open()
     const { session } = recorded
     const promptAtStart = session.systemPrompt
-    await session.runTurn(userText(1))
-    await session.runTurn('Please remember that the staging host is stg-7.internal. quokka')
+    await session.runTurn(userText(1)).done
+    await session.runTurn('Please remember that the staging host is stg-7.internal. quokka').done
     expect(session.systemPrompt).toBe(promptAtStart) // frozen until the compression
     const allBefore = () => r.f.core.sessions.messages(session.id)
     let lastTurn = 2
@@ -167,7 +167,7 @@ describe('context compression', () => {
     while (r.compressions.length === 0) {
       before = allBefore()
       lastTurn++
-      await session.runTurn(userText(lastTurn))
+      await session.runTurn(userText(lastTurn)).done
       if (lastTurn > 25) throw new Error('never compressed')
     }
 
@@ -241,7 +241,7 @@ describe('context compression', () => {
     const resumed = r.open(session.id).session
     expect(resumed.systemPrompt).toBe(session.systemPrompt)
     expect(resumed.modelMessages()).toEqual(session.modelMessages())
-    await resumed.runTurn(userText(turn++))
+    await resumed.runTurn(userText(turn++)).done
     const resumedRequest = messagesOf(r.mainRequests().at(-1)!)
     const compactedIds = new Set(r.compressions[0].messages.map((m) => m.id))
     for (const record of r.compressions[0].messages) {
@@ -315,7 +315,7 @@ describe('context compression', () => {
     })
     for (let i = 1; i <= 16; i++) writeFileSync(join(r.f.workspace, `part-${i}.txt`), `part ${i}\n${filler(i, 2400)}\n`)
     const recorded = r.open()
-    const summary = await recorded.session.runTurn('Read part-1.txt to part-16.txt and tell me what they describe.')
+    const summary = await recorded.session.runTurn('Read part-1.txt to part-16.txt and tell me what they describe.').done
 
     expect(summary.reason).toBe('completed')
     expect(summary.answer).toBe('I read all sixteen parts: they describe the rivers.')
@@ -356,9 +356,9 @@ describe('context compression', () => {
     )
     const recorded = r.open()
     const { session } = recorded
-    for (let turn = 1; turn <= 2; turn++) await session.runTurn(userText(turn))
+    for (let turn = 1; turn <= 2; turn++) await session.runTurn(userText(turn)).done
     expect(r.summaryRequests()).toHaveLength(0)
-    const summary = await session.runTurn('Run two lookups.')
+    const summary = await session.runTurn('Run two lookups.').done
 
     expect(summary.reason).toBe('completed')
     expect(summary.answer).toBe('Both lookups done.')
@@ -376,7 +376,7 @@ describe('context compression', () => {
 
     // The next turn tries again, and this time the summariser works.
     failSummaries = false
-    const next = await session.runTurn(userText(3))
+    const next = await session.runTurn(userText(3)).done
     expect(next.reason).toBe('completed')
     expect(recorded.ofType('compressed')).toHaveLength(1)
     expect(r.f.core.sessions.messages(session.id).some((m) => m.role === 'summary')).toBe(true)
@@ -390,7 +390,7 @@ describe('regenerating after a compression', () => {
     const { session } = r.open()
     let turn = 1
     while (r.compressions.length === 0 && turn < 20) {
-      const summary = await session.runTurn(userText(turn))
+      const summary = await session.runTurn(userText(turn)).done
       expect(summary.reason).toBe('completed')
       turn++
     }
@@ -399,7 +399,7 @@ describe('regenerating after a compression', () => {
     const before = session.modelMessages()
     expect(before.some((m) => typeof m.content === 'string' && m.content.startsWith(SUMMARY_PREFIX))).toBe(true)
 
-    const again = await session.regenerate()
+    const again = await session.regenerate().done
     expect(again.reason).toBe('completed')
     const stored = r.f.core.sessions.messages(session.id)
     expect(stored.filter((m) => m.role === 'summary')).toHaveLength(1)

@@ -65,7 +65,7 @@ describe('the frozen system prompt', () => {
       { toolCalls: [{ name: 'memory', arguments: { action: 'add', target: 'user', content: 'Name is Ada' } }] },
       { text: 'Nice to meet you, Ada.' }
     )
-    await session.runTurn('My name is Ada.')
+    await session.runTurn('My name is Ada.').done
     // Turn 2: the agent writes a skill.
     f.server.enqueue(
       {
@@ -78,7 +78,7 @@ describe('the frozen system prompt', () => {
       },
       { text: 'Saved the procedure as deploy-blog.' }
     )
-    await session.runTurn('Save how we deploy the blog as a skill.')
+    await session.runTurn('Save how we deploy the blog as a skill.').done
     // Another writer on the same data home (as the review worker will be) adds memory and a skill.
     const other = await CairnCore.open({ home: f.home })
     extraCores.push(other)
@@ -87,7 +87,7 @@ describe('the frozen system prompt', () => {
     expect((await other.skills.create({ name: 'rotate-keys', content: skillMd('rotate-keys', 'Rotate the SSH deploy keys') }, { source: 'review' })).success).toBe(true)
     await indexed
     f.server.enqueue({ text: 'Nothing new from my side.' })
-    await session.runTurn('Anything new?')
+    await session.runTurn('Anything new?').done
     // Turn 4: the agent reads and patches its skill, changing the description.
     f.server.enqueue(
       { toolCalls: [{ name: 'skill_view', arguments: { name: 'deploy-blog' } }] },
@@ -101,15 +101,15 @@ describe('the frozen system prompt', () => {
       },
       { text: 'Patched.' }
     )
-    await session.runTurn('We use flyctl for the deploy, please fix the skill.')
+    await session.runTurn('We use flyctl for the deploy, please fix the skill.').done
     // Turn 5: the agent corrects the memory entry.
     f.server.enqueue(
       { toolCalls: [{ name: 'memory', arguments: { action: 'replace', target: 'user', old_text: 'Name is Ada', content: 'Name is Ada Lovelace' } }] },
       { text: 'Updated.' }
     )
-    await session.runTurn('Actually my full name is Ada Lovelace.')
+    await session.runTurn('Actually my full name is Ada Lovelace.').done
     f.server.enqueue({ text: 'Bye.' })
-    await session.runTurn('Thanks, bye.')
+    await session.runTurn('Thanks, bye.').done
 
     // Every write landed.
     expect(f.core.memory.read('user').entries).toEqual(['Name is Ada Lovelace'])
@@ -140,7 +140,7 @@ describe('the frozen system prompt', () => {
     expect(next.systemPrompt).toMatch(/  - deploy-blog: Deploy the Hugo blog to Fly\.io with flyctl/)
     expect(next.systemPrompt).toMatch(/rotate-keys/)
     f.server.enqueue({ text: 'Hello Ada Lovelace.' })
-    await next.runTurn('Hi again.')
+    await next.runTurn('Hi again.').done
     expect(requestMessages(f).at(-1)![0]).toEqual({ role: 'system', content: next.systemPrompt })
   })
 
@@ -171,7 +171,7 @@ describe('the frozen system prompt', () => {
     await f.core.memory.add('memory', 'A note that must not show', { write: { source: 'user' } })
     f.server.enqueue({ text: 'Hi.' })
     const { session } = f.open()
-    await session.runTurn('hello')
+    await session.runTurn('hello').done
     const request = f.server.lastChatRequest()!.body
     const toolNames = (request.tools ?? []).map((tool) => (tool.type === 'function' ? tool.function.name : ''))
     expect(toolNames).not.toContain('memory')
@@ -189,7 +189,7 @@ describe('the frozen system prompt', () => {
     await f.core.skills.create({ name: 'deploy-blog', content: skillMd('deploy-blog', 'Deploy the Hugo blog to Fly.io') }, { source: 'user' })
     const provider = new ChatProvider(resolveProviderSettings(f.core.config.get(), f.env))
     const readOnlySkills = f.core.learningTools().filter((tool) => tool.name !== 'skill_manage' && tool.name !== 'session_search')
-    const session = AgentSession.open({ core: f.core, provider, tools: readOnlySkills, workspace: f.workspace })
+    const session = AgentSession.open({ stores: f.core, provider, tools: readOnlySkills, workspace: f.workspace })
     const prompt = session.systemPrompt
     expect(prompt).toContain('## Memory')
     expect(prompt).toContain('load any relevant skill with skill_view(name)')
@@ -198,7 +198,7 @@ describe('the frozen system prompt', () => {
     expect(prompt).not.toContain('## Working on the computer')
     expect(prompt).toContain('deploy-blog')
 
-    const noSkills = AgentSession.open({ core: f.core, provider, tools: f.core.learningTools().filter((tool) => !tool.name.startsWith('skill')), workspace: f.workspace })
+    const noSkills = AgentSession.open({ stores: f.core, provider, tools: f.core.learningTools().filter((tool) => !tool.name.startsWith('skill')), workspace: f.workspace })
     expect(noSkills.systemPrompt).not.toContain('## Skills')
     expect(noSkills.systemPrompt).not.toContain('<available_skills>')
   })
@@ -210,8 +210,8 @@ describe('the frozen system prompt', () => {
     const { session } = f.open()
     const frozen = session.systemPrompt
     f.server.enqueue({ text: 'Loading the skill.' }, { text: 'Sure.' })
-    await session.runTurn('How do I deploy the hugo blog?')
-    await session.runTurn('What time is it?')
+    await session.runTurn('How do I deploy the hugo blog?').done
+    await session.runTurn('What time is it?').done
 
     const users = f.core.sessions.messages(session.id).filter((m) => m.role === 'user')
     expect(users[0].content).toMatch(/^How do I deploy the hugo blog\?\n\n\[Cairn: skills that may help with this: deploy-blog \(Deploy the Hugo blog/)

@@ -1,4 +1,6 @@
+import { existsSync, watch } from 'node:fs'
 import { createServer } from 'node:net'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { agentFixture, type AgentFixture } from '../../helpers/agent-fixture'
 
@@ -24,7 +26,7 @@ describe('provider faults', () => {
     f.server.enqueue({ fault: { type: 'http', status: 429, headers: { 'Retry-After': '1' } } }, { text: 'Here you go.' })
     const { session, ofType } = f.open()
     const started = Date.now()
-    const summary = await session.runTurn('hello')
+    const summary = await session.runTurn('hello').done
     expect(summary.reason).toBe('completed')
     expect(summary.answer).toBe('Here you go.')
     expect(ofType('retry')[0]).toMatchObject({ attempt: 1, delayMs: 1000 })
@@ -40,7 +42,7 @@ describe('provider faults', () => {
       { text: 'Complete answer.' }
     )
     const { session, ofType } = f.open()
-    const summary = await session.runTurn('hello')
+    const summary = await session.runTurn('hello').done
     expect(summary.answer).toBe('Complete answer.')
     const retries = ofType('retry')
     expect(retries).toHaveLength(2)
@@ -55,7 +57,7 @@ describe('provider faults', () => {
     const f = await setup({ config: { provider: { maxRetries: 1 } } })
     f.server.enqueue({ fault: { type: 'http', status: 503 } }, { fault: { type: 'http', status: 503 } })
     const { session, ofType } = f.open()
-    const summary = await session.runTurn('please answer')
+    const summary = await session.runTurn('please answer').done
     expect(summary.reason).toBe('failed')
     const [error] = ofType('error')
     expect(error.code).toBe('server')
@@ -66,7 +68,7 @@ describe('provider faults', () => {
   it('says plainly when the API key is wrong', async () => {
     const f = await setup({ server: { apiKey: 'the-right-key' } })
     const { session, ofType } = f.open()
-    const summary = await session.runTurn('hi')
+    const summary = await session.runTurn('hi').done
     expect(summary.reason).toBe('failed')
     expect(ofType('error')[0]).toMatchObject({ code: 'auth', retryable: false })
     expect(ofType('error')[0].message).toMatch(/rejected the API key \(401.*CAIRN_API_KEY/)
@@ -77,7 +79,7 @@ describe('provider faults', () => {
   it('says plainly when the model does not exist', async () => {
     const f = await setup({ server: { models: ['gpt-real'] } })
     const { session, ofType } = f.open()
-    await session.runTurn('hi')
+    await session.runTurn('hi').done
     expect(ofType('error')[0]).toMatchObject({ code: 'model_not_found' })
     expect(ofType('error')[0].message).toMatch(/model "scripted" was not found/)
   })
@@ -87,7 +89,7 @@ describe('provider faults', () => {
     const port = await closedPort()
     await f.core.config.update({ provider: { baseURL: `http://127.0.0.1:${port}/v1` } })
     const { session, ofType } = f.open()
-    await session.runTurn('hi')
+    await session.runTurn('hi').done
     expect(ofType('error')[0]).toMatchObject({ code: 'unreachable' })
     expect(ofType('error')[0].message).toMatch(/Cannot reach http:\/\/127\.0\.0\.1:\d+\/v1 \(connection refused\)/)
   })
@@ -96,7 +98,7 @@ describe('provider faults', () => {
     const f = await setup({ config: { provider: { maxRetries: 0, requestTimeoutMs: 1000 } } })
     f.server.enqueue({ text: 'too late', fault: { type: 'slowFirstByte', ms: 3000 } })
     const { session, ofType } = f.open()
-    const summary = await session.runTurn('hi')
+    const summary = await session.runTurn('hi').done
     expect(summary.reason).toBe('failed')
     expect(ofType('error')[0]).toMatchObject({ code: 'timeout' })
     expect(ofType('error')[0].message).toMatch(/within 1 s/)
@@ -105,7 +107,7 @@ describe('provider faults', () => {
   it('explains what to configure when no model is set', async () => {
     const f = await setup({ config: { provider: { model: '' } } })
     const { session, ofType } = f.open()
-    await session.runTurn('hi')
+    await session.runTurn('hi').done
     expect(ofType('error')[0]).toMatchObject({ code: 'not_configured' })
     expect(ofType('error')[0].message).toMatch(/No model is chosen/)
     expect(f.server.chatRequests()).toHaveLength(0)
@@ -124,35 +126,50 @@ describe('cancellation', () => {
     session.events.on((e) => {
       if (e.type === 'text_delta' && events.filter((x) => x.type === 'text_delta').length === 3) controller.abort()
     })
-    const summary = await session.runTurn('count to ten slowly', { signal: controller.signal })
+    const summary = await session.runTurn('count to ten slowly', { signal: controller.signal }).done
     expect(summary.reason).toBe('cancelled')
     expect(ofType('error')).toHaveLength(0)
     const stored = f.core.sessions.messages(session.id)
     expect(stored.at(-1)).toMatchObject({ role: 'assistant', finishReason: 'cancelled' })
     expect(stored.at(-1)!.content).toMatch(/^one two/)
 
-    const next = await session.runTurn('something else')
+    const next = await session.runTurn('something else').done
     expect(next.reason).toBe('completed')
     expect(next.answer).toBe('Fine, a new answer.')
   })
 
   it('cancels a running command and closes the open tool call with a result', async () => {
     const f = await setup()
-    f.server.enqueue({ toolCalls: [{ name: 'run_command', arguments: { command: 'sleep 20' } }] }, { text: 'ok' })
+    f.server.enqueue({ toolCalls: [{ name: 'run_command', arguments: { command: 'touch running && sleep 20' } }] }, { text: 'ok' })
     const { session, ofType } = f.open({ autoApprove: true })
-    // Cancel once the command is running (not on a clock: a slow machine may still be streaming).
-    session.events.on((event) => {
-      if (event.type === 'tool_call_started') setTimeout(() => session.cancel(), 200)
-    })
+    // Cancel once the command is running: its first act is to create a file, which the test watches for.
+    const running = fileAppears(f.workspace, 'running')
     const started = Date.now()
-    const summary = await session.runTurn('sleep')
+    const turn = session.runTurn('sleep')
+    await running
+    session.cancel()
+    const summary = await turn.done
     expect(summary.reason).toBe('cancelled')
     expect(Date.now() - started).toBeLessThan(10_000)
     expect(ofType('tool_call_finished')).toHaveLength(1)
+    expect(ofType('tool_call_finished')[0].result).toMatch(/stopped by the user/)
     const messages = session.modelMessages()
     expect(messages.at(-1)).toMatchObject({ role: 'tool' })
   })
 })
+
+/** Resolves once `name` exists in `dir` (watched, not polled). */
+function fileAppears(dir: string, name: string): Promise<void> {
+  return new Promise((resolve) => {
+    const check = (): void => {
+      if (!existsSync(join(dir, name))) return
+      watcher.close()
+      resolve()
+    }
+    const watcher = watch(dir, check)
+    check()
+  })
+}
 
 function closedPort(): Promise<number> {
   return new Promise((resolve) => {

@@ -1,0 +1,25 @@
+import type { SettingsStore } from '../config/config-store'
+import type { MemoryStore } from '../memory'
+import type { SessionStore } from '../sessions'
+import type { SkillStore } from '../skills'
+import type { ToolDef } from '../tools/types'
+
+// The parts of the data home the agent uses, so it depends on these stores rather than on all of CairnCore.
+
+/** What the system prompt is built from: the settings, the memory snapshot and the skill catalogue with its usage. */
+export interface PromptSources {
+  config: Pick<SettingsStore, 'get'>
+  memory: Pick<MemoryStore, 'loadSnapshot'>
+  skills: Pick<SkillStore, 'list' | 'getUsage'>
+}
+
+/** What one conversation reads and writes: its messages, and the settings (it saves "always allow" command prefixes). */
+export interface ConversationStores extends PromptSources {
+  config: SettingsStore
+  sessions: Pick<SessionStore, 'get' | 'create' | 'update' | 'messages' | 'append' | 'truncateFrom' | 'markCompacted'>
+}
+
+/** A data home a chat can be opened on: the conversation's stores and the learning tools offered to the model. */
+export interface AgentHome extends ConversationStores {
+  learningTools(currentSessionId: () => string | null): ToolDef[]
+}
