@@ -19,8 +19,8 @@ import type { ProviderSettings } from '../../electron/core/provider/provider-set
 import { CairnCore } from '../../electron/core/cairn'
 import { ConfigStore } from '../../electron/core/config/config-store'
 import { ensureHome } from '../../electron/core/config/home'
-import { ReviewHost } from '../../electron/core/learning/review-host'
-import { runReview } from '../../electron/core/learning/review-runner'
+import { ReviewHost, reviewHostDepsOf } from '../../electron/core/learning/review-host'
+import { reviewDepsOf, runReview } from '../../electron/core/learning/review-runner'
 import { forkReviewWorker } from '../../electron/core/learning/spawn-worker'
 import type { ScriptFile, ScriptedReply } from '../scripted-provider'
 
@@ -150,10 +150,10 @@ async function runMode(mode: 'worker' | 'in-process', skills: number, batch: num
     let failure: string | null = null
     const result = await measure(async () => {
       if (mode === 'in-process') {
-        await runReview({ core, provider: new ChatProvider(settings), job: { ...job(), reviewId: 'bench-in-process' }, maxIterations, allowSkillCreation: false })
+        await runReview({ deps: reviewDepsOf(core), provider: new ChatProvider(settings), job: { ...job(), reviewId: 'bench-in-process' }, maxIterations, allowSkillCreation: false })
         return
       }
-      const host = new ReviewHost({ core, spawn: () => forkReviewWorker(), provider: () => settings, limits: { maxIterations, timeoutMs: 900_000 } })
+      const host = new ReviewHost({ ...reviewHostDepsOf(core), spawn: () => forkReviewWorker(), provider: () => settings, limits: { maxIterations, timeoutMs: 900_000 } })
       host.events.on((event) => {
         if (event.type === 'review_failed') failure = event.error
       })

@@ -1,7 +1,5 @@
 import type { ReviewJob, ReviewKind, ReviewMessage } from '../../../shared/review-protocol'
-
-/** The only tools a review has; anything else is refused by the runner, whatever the prompt says. */
-export const REVIEW_TOOL_NAMES = ['memory', 'skills_list', 'skill_view', 'skill_manage'] as const
+import { REVIEW_TOOL_LIST } from './review-policy'
 
 const INTRO = `You are Cairn's background review. Cairn is a desktop assistant; a conversation between it and the user has just happened, and its transcript is in the next message. Your job is to decide whether anything in it is worth keeping for future conversations, save that, and stop.
 
@@ -31,7 +29,7 @@ const SKILLS_CREATE = `- Patch before you create. Before creating a skill, call 
 const SKILLS_NO_CREATE = `- Creating new skills is turned off: you may only patch existing skills (find the closest with \`skills_list\`, read it with \`skill_view\`). If no existing skill fits, save nothing.`
 
 const TOOLS = `## Tools
-You can only call memory, skills_list, skill_view and skill_manage. No other tools exist here: you cannot read files, run commands or browse. Work from the transcript alone.`
+You can only call ${REVIEW_TOOL_LIST}. No other tools exist here: you cannot read files, run commands or browse. Work from the transcript alone.`
 
 const ENDING = `## Finish
 When you are done, reply in one line with what you saved, or exactly "Nothing to save." if you saved nothing.`

@@ -5,28 +5,46 @@ import type { ReviewJob, ReviewOutcome } from '../../../shared/review-protocol'
 import type { ChatProvider, ModelToolCall } from '../provider/provider'
 import type { CairnCore } from '../cairn'
 import { withLock } from '../fs/lock'
+import type { Ledger } from '../ledger/ledger'
+import type { MemoryStore, MemoryToolOptions } from '../memory'
+import type { SkillStore } from '../skills'
 import { cutMiddle } from '../text/cut'
-import { createMemoryTool } from '../memory'
-import { createSkillTools } from '../skills'
 import { runTool, toolParametersSchema } from '../tools/run-tool'
-import { newTurnState, type ToolContext, type ToolDef } from '../tools/types'
-import { REVIEW_TOOL_NAMES, parseSkillOutcomes, reviewSystemPrompt, reviewUserMessage } from './review-prompts'
+import { newTurnState, type ToolContext } from '../tools/types'
+import { ReviewPolicy, reviewTools } from './review-policy'
+import { parseSkillOutcomes, reviewSystemPrompt, reviewUserMessage } from './review-prompts'
 import { summarizeReview } from './review-summary'
 
 /** Longest tool result the review model gets back (skills_list over a big library is long). */
 export const MAX_REVIEW_TOOL_RESULT_CHARS = 50_000
 
-export const REFUSED_TOOL_MESSAGE = 'The background review may only use memory, skills_list, skill_view and skill_manage.'
+/** What a review uses of a data home: its two learning stores, the ledger's feed, the memory switches and the lock folder. */
+export interface ReviewDeps {
+  memory: MemoryStore
+  skills: SkillStore
+  /** Where the review's ledger rows are seen as they are written. */
+  ledger: Pick<Ledger, 'onRecord'>
+  /** Read once the review lock is held, so a settings change made while it waited applies. */
+  memorySettings: () => Pick<MemoryToolOptions, 'enabled' | 'userProfileEnabled'>
+  locksDir: string
+}
 
-export const LIST_BEFORE_CREATE_MESSAGE =
-  'Look before you create: call skills_list first and skill_view the closest existing skills. ' +
-  "If one covers the same class of task, patch it with action='patch' instead; create only when nothing fits, then send this create again."
-
-export const NO_DELETE_MESSAGE =
-  "The background review does not delete skills or their files. If a skill is wrong or stale, skill_view it and fix it with action='patch'."
+/** The {@link ReviewDeps} of an open core. */
+export function reviewDepsOf(core: CairnCore): ReviewDeps {
+  return {
+    memory: core.memory,
+    skills: core.skills,
+    ledger: core.ledger,
+    memorySettings: () => {
+      const { enabled, userProfileEnabled } = core.config.get().memory
+      return { enabled, userProfileEnabled }
+    },
+    locksDir: core.paths.locksDir
+  }
+}
 
 export interface RunReviewOptions {
-  core: CairnCore
+  deps: ReviewDeps
   provider: Pick<ChatProvider, 'chat'>
   job: ReviewJob
   /** Model calls allowed (config `learning.reviewMaxIterations`). */
@@ -64,61 +82,25 @@ function argumentsOf(call: ModelToolCall): Record<string, unknown> {
   }
 }
 
-function skillAction(call: ModelToolCall): unknown {
-  return call.name === 'skill_manage' ? argumentsOf(call).action : null
-}
-
-/**
- * The chat tools' descriptions urge saving ("save proactively", "create a skill when…") and asking
- * the user; a review has no user and should lean the other way, so those lines are left out.
- */
-function reviewDescription(tool: ToolDef): string {
-  if (tool.name === 'memory') return tool.description.split('\n\n').filter((part) => !part.startsWith('WHEN:')).join('\n\n')
-  if (tool.name === 'skill_manage') {
-    return tool.description
-      .split('\n')
-      .filter((line) => !/^(Create a skill when|Confirm with the user)/.test(line))
-      .join('\n')
-  }
-  return tool.description
-}
-
-function succeeded(result: unknown): boolean {
-  return !(typeof result === 'object' && result !== null && (result as { success?: unknown }).success === false)
-}
-
-/** Exactly the four learning tools: memory per the settings, skills with or without `create`. */
-function reviewTools(core: CairnCore, allowSkillCreation: boolean): Map<string, ToolDef> {
-  const config = core.config.get()
-  const memory = createMemoryTool(core.memory, { enabled: config.memory.enabled, userProfileEnabled: config.memory.userProfileEnabled })
-  const tools = [memory as ToolDef, ...createSkillTools(core.skills, { allowCreate: allowSkillCreation })]
-  const byName = new Map(tools.map((tool) => [tool.name, tool]))
-  for (const name of byName.keys()) {
-    if (!(REVIEW_TOOL_NAMES as readonly string[]).includes(name)) byName.delete(name)
-  }
-  return byName
-}
-
 /**
  * One background review: reads the job's transcript with a conservative prompt and lets the model
- * use only memory and skill tools (others are refused here, in code). Holds the data home's review
- * lock throughout, so at most one review writes per home even across processes. Never writes into
- * the user's session. Throws {@link ReviewCancelledError} when `signal` aborts, and provider errors as they come.
+ * use only memory and skill tools, under the rules of {@link ReviewPolicy} (enforced in code). Holds
+ * the data home's review lock throughout, so at most one review writes per home even across
+ * processes. Never writes into the user's session. Throws {@link ReviewCancelledError} when `signal` aborts, and provider errors as they come.
  */
 export async function runReview(options: RunReviewOptions): Promise<ReviewOutcome> {
-  const { core } = options
-  const lock = join(core.paths.locksDir, 'review')
+  const lock = join(options.deps.locksDir, 'review')
   options.onProgress?.('waiting', 'waiting for the review lock')
   return withLock(lock, () => runLocked(options), { timeoutMs: options.lockTimeoutMs ?? 120_000 })
 }
 
 async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
-  const { core, job, signal } = options
+  const { deps, job, signal } = options
   options.onLocked?.()
   if (signal?.aborted) throw new ReviewCancelledError()
   options.onProgress?.('started', job.reviewId)
   const entries: LedgerEntry[] = []
-  const unsubscribe = core.ledger.onRecord((entry) => {
+  const unsubscribe = deps.ledger.onRecord((entry) => {
     if (entry.reviewId !== job.reviewId) return
     entries.push(entry)
     try {
@@ -128,35 +110,37 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
     }
   })
   try {
-    const tools = reviewTools(core, options.allowSkillCreation)
+    const tools = reviewTools({
+      memory: deps.memory,
+      skills: deps.skills,
+      memorySettings: deps.memorySettings(),
+      allowSkillCreation: options.allowSkillCreation
+    })
     const schemas: ChatCompletionTool[] = [...tools.values()].map((tool) => ({
       type: 'function' as const,
-      function: { name: tool.name, description: reviewDescription(tool), parameters: toolParametersSchema(tool) }
+      function: { name: tool.name, description: tool.description, parameters: toolParametersSchema(tool) }
     }))
     const messages: ChatCompletionMessageParam[] = [
       { role: 'system', content: reviewSystemPrompt({ kinds: job.kinds, allowSkillCreation: options.allowSkillCreation }) },
       { role: 'user', content: reviewUserMessage(job) }
     ]
     const turn = newTurnState() // one turn for the whole run: a view early on allows a patch later
+    const policy = new ReviewPolicy(tools, turn)
     const context: ToolContext = { write: { source: 'review', sessionId: job.sessionId, reviewId: job.reviewId }, turn, signal }
     const refusedCalls: string[] = []
-    let listed = false
     let iterations = 0
     let toolCalls = 0
     let finalText = ''
 
     const runCall = async (call: ModelToolCall): Promise<unknown> => {
-      const tool = tools.get(call.name)
-      if (!tool) {
-        refusedCalls.push(call.name)
-        return { success: false, error: REFUSED_TOOL_MESSAGE }
+      const admission = policy.admit(call.name, argumentsOf(call))
+      if ('refusal' in admission) {
+        if (admission.refusal.rule === 'whitelist') refusedCalls.push(call.name)
+        return admission.refusal.result
       }
-      const action = skillAction(call)
-      if (action === 'delete' || action === 'remove_file') return { success: false, error: NO_DELETE_MESSAGE }
-      if (action === 'create' && !listed) return { success: false, error: LIST_BEFORE_CREATE_MESSAGE }
       options.onProgress?.('tool', call.name)
-      const result = await runTool(tool, call.arguments, context)
-      if (call.name === 'skills_list' && succeeded(result)) listed = true
+      const result = await runTool(admission.tool, call.arguments, context)
+      policy.ran(call.name, result)
       return result
     }
 
@@ -191,7 +175,7 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
     if (signal?.aborted) throw new ReviewCancelledError()
 
     const skillOutcomes = parseSkillOutcomes(finalText, job.skillsUsed)
-    for (const verdict of skillOutcomes) core.skills.recordUse(verdict.name, verdict.outcome)
+    for (const verdict of skillOutcomes) deps.skills.recordUse(verdict.name, verdict.outcome)
     return {
       summary: summarizeReview(entries),
       entries: [...entries],

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineTool, type ToolContext, type ToolDef } from '../tools/types'
+import { defineTool, describeFor, type DescriptionPart, type ToolAudience, type ToolContext, type ToolDef } from '../tools/types'
 import type { MemoryStore } from './memory-store'
 import { messages } from './messages'
 import { isMemoryTarget, type MemoryFailure, type MemoryReadResult, type MemoryResult } from './types'
@@ -9,17 +9,30 @@ export interface MemoryToolOptions {
   enabled: boolean
   /** `memory.userProfileEnabled`: the user profile (USER.md). */
   userProfileEnabled: boolean
+  /** Who gets the tool (default 'chat'): only the chat is told to save proactively. */
+  audience?: ToolAudience
 }
 
-export const MEMORY_TOOL_DESCRIPTION = [
+const DESCRIPTION_PARTS: readonly DescriptionPart[] = [
   'Save durable facts to persistent memory that survives across sessions. Memory is injected into every future conversation, so keep entries compact and high-signal.',
   "HOW: make ALL your changes in ONE call via an 'operations' array (each item: {action, content?, old_text?}). The batch applies atomically and the char limit is checked only on the FINAL result — so a single call can remove/replace stale entries to free room AND add new ones. When consolidating, always use one batch call. The response confirms completion; do not repeat it. Use the bare action/content/old_text fields only for a single lone change. replace/remove pick the entry by old_text: a short unique substring of it, or its full text (which picks that entry even if a longer one contains it).",
-  "WHEN: save proactively, without being asked, when the user states a preference, corrects you, or shares a personal detail, or when you learn a stable fact about their environment, conventions or workflow. Write declarative facts, not instructions ('User prefers concise answers', not 'Always answer concisely'). Priority: user preferences & corrections > environment facts.",
+  {
+    chatOnly:
+      "WHEN: save proactively, without being asked, when the user states a preference, corrects you, or shares a personal detail, or when you learn a stable fact about their environment, conventions or workflow. Write declarative facts, not instructions ('User prefers concise answers', not 'Always answer concisely'). Priority: user preferences & corrections > environment facts."
+  },
   "READ: call action='read' to see the current entries and the real usage before consolidating. Never guess that memory is full: the usage shown in the system prompt is from the start of the session. A change that removes more than half of a store that is under 80% full is refused unless force: true (use it only when the user asked for it or the entries are wrong).",
   'IF FULL: an add is rejected with the current entries shown. Reissue as ONE batch that removes or shortens enough stale entries and adds the new one together.',
   "TARGETS: 'user' = who the user is (name, role, preferences, style). 'memory' = your notes (environment, conventions, tool quirks, lessons).",
   'SKIP: trivial or easily re-discovered facts, raw data dumps, task progress, completed-work logs, todo state, PR/issue numbers, commit SHAs, anything that will be stale in 7 days (session_search finds past conversations when they matter). Reusable procedures belong in a skill, not memory.'
-].join('\n\n')
+]
+
+/** The memory tool's description for `audience`. */
+export function memoryToolDescription(audience: ToolAudience): string {
+  return describeFor(audience, DESCRIPTION_PARTS, '\n\n')
+}
+
+/** What the chat's model is told. */
+export const MEMORY_TOOL_DESCRIPTION = memoryToolDescription('chat')
 
 const operationSchema = z.object({
   action: z.enum(['add', 'replace', 'remove']),
@@ -62,7 +75,7 @@ export type MemoryToolResult = MemoryResult | MemoryReadResult
 export function createMemoryTool(store: MemoryStore | null, options: MemoryToolOptions): ToolDef<typeof memoryToolSchema> {
   return defineTool({
     name: 'memory',
-    description: MEMORY_TOOL_DESCRIPTION,
+    description: memoryToolDescription(options.audience ?? 'chat'),
     schema: memoryToolSchema,
     run: (args, ctx) => runMemoryTool(store, options, args, ctx)
   })

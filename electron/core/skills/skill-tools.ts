@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineTool, type ToolDef } from '../tools/types'
+import { defineTool, describeFor, type DescriptionPart, type ToolAudience, type ToolDef } from '../tools/types'
 import { truncateDescription } from './skill-file'
 import type { SkillStore } from './skill-store'
 import { fail, type SkillResult } from './skill-write-support'
@@ -37,6 +37,12 @@ export type SkillManageArgs = z.infer<typeof skillManageSchema>
 export interface SkillToolOptions {
   /** `learning.allowSkillCreation`: when false, `create` is refused and only existing skills can be patched. */
   allowCreate: boolean
+  /**
+   * Who gets the tools (default 'chat'). Only the chat is urged to create skills and told to confirm
+   * with the user, and only the chat's views count as use of a skill: another audience reads skills
+   * to judge them, which must not keep a stale skill looking fresh.
+   */
+  audience?: ToolAudience
 }
 
 /** Field names models send by mistake for patch, and the one they meant. */
@@ -123,16 +129,21 @@ async function manage(store: SkillStore, options: SkillToolOptions, args: SkillM
   }
 }
 
-const MANAGE_DESCRIPTION = [
+const MANAGE_DESCRIPTION_PARTS: readonly DescriptionPart[] = [
   'Create, update or delete skills: your procedural memory (SKILL.md files with YAML frontmatter name + description, then instructions).',
-  'Create a skill when a complex task succeeded (5+ calls), errors were overcome, a user-corrected approach worked, a non-trivial workflow was found, or the user asks you to remember a procedure.',
+  {
+    chatOnly:
+      'Create a skill when a complex task succeeded (5+ calls), errors were overcome, a user-corrected approach worked, a non-trivial workflow was found, or the user asks you to remember a procedure.'
+  },
   'Update one (patch) when its instructions are stale or wrong, missed a step, or failed on this OS. Always skill_view a skill before patching it, and copy old_string exactly from what you read.',
   "Actions: create (name, content, optional category), patch (name, old_string, new_string, optional replace_all, optional file_path), edit (name, content: full rewrite), delete (name), write_file (name, file_path under references/ templates/ scripts/ assets/, file_content), remove_file (name, file_path).",
-  'Confirm with the user before creating or deleting a skill.'
-].join('\n')
+  { chatOnly: 'Confirm with the user before creating or deleting a skill.' }
+]
 
 /** `skills_list`, `skill_view` and `skill_manage` over one store. */
 export function createSkillTools(store: SkillStore, options: SkillToolOptions): ToolDef[] {
+  const audience = options.audience ?? 'chat'
+  const viewCountsAsUse = audience === 'chat'
   const list = defineTool({
     name: 'skills_list',
     description: 'List the skills you have, grouped by category, with a short description of each. Read one with skill_view before using it.',
@@ -143,12 +154,11 @@ export function createSkillTools(store: SkillStore, options: SkillToolOptions): 
     name: 'skill_view',
     description: 'Read a skill: without file_path, its full SKILL.md and the list of its files; with file_path, one of those files.',
     schema: skillViewSchema,
-    // The review reads skills to judge and patch them: that is not use, and must not reset staleness.
-    run: (args, ctx) => store.view(args.name, args.file_path, ctx.turn, ctx.write.source !== 'review')
+    run: (args, ctx) => store.view(args.name, args.file_path, ctx.turn, viewCountsAsUse)
   })
   const manageTool = defineTool({
     name: 'skill_manage',
-    description: MANAGE_DESCRIPTION,
+    description: describeFor(audience, MANAGE_DESCRIPTION_PARTS, '\n'),
     schema: skillManageSchema,
     run: (args, ctx) => manage(store, options, args, ctx)
   })

@@ -12,6 +12,11 @@ export interface SkillViewDeps {
   usage: Pick<SkillUsageStore, 'recordView'>
 }
 
+/** How `TurnState.viewedSkills` records a read: the skill's name, or `name/file` for one of its files. */
+export function viewedKey(name: string, filePath?: string): string {
+  return filePath ? `${name}/${filePath}` : name
+}
+
 /** Finds a skill by folder name, `category/name`, or (for skills written elsewhere) its front-matter name. */
 export function resolveSkill(index: SkillIndex, name: string): SkillSummary | null {
   const direct = index.get(name)
@@ -71,7 +76,7 @@ export function viewSkill(deps: SkillViewDeps, name: string, filePath: string | 
     deps.index.refreshSkillFile(skill.path)
     return fail(`Skill '${skill.name}' could not be read from ${skill.path} (it was moved or deleted). Call skills_list to see what is there now.`)
   }
-  turn?.viewedSkills.add(skill.name)
+  turn?.viewedSkills.add(viewedKey(skill.name))
   deps.usage.recordView(skill.name)
   const files = listSkillFiles(dir)
   return {
@@ -106,7 +111,7 @@ function viewFile(deps: SkillViewDeps, skill: SkillSummary, dir: string, filePat
   }
   const read = readSkillFile(real)
   if (read.kind === 'missing' || read.kind === 'dir') return fail(`File '${rel}' not found in skill '${skill.name}'.`, available())
-  turn?.viewedSkills.add(`${skill.name}/${rel}`)
+  turn?.viewedSkills.add(viewedKey(skill.name, rel))
   deps.usage.recordView(skill.name)
   const common = { success: true as const, name: skill.name, file: rel, file_type: extname(rel).replace('.', '') || null }
   if (read.kind === 'binary') {

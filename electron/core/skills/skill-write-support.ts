@@ -108,27 +108,6 @@ export function readOnlyError(skill: SkillSummary): SkillFailure {
   )
 }
 
-/** "Read before you patch": the background review may only change a skill (or file) it viewed this turn. */
-export function reviewGuard(write: WriteContext, turn: TurnState | null, name: string, filePath?: string): SkillFailure | null {
-  if (write.source !== 'review') return null
-  const viewed = turn?.viewedSkills ?? new Set<string>()
-  if (!viewed.has(name)) {
-    return fail(
-      `Read before you patch: view skill '${name}' in this turn before changing it. ` +
-        `Call skill_view(name='${name}') first, then retry with text copied exactly from it.`,
-      { _read_before_write_required: true }
-    )
-  }
-  if (filePath && !viewed.has(`${name}/${filePath}`)) {
-    return fail(
-      `Read before you patch: view '${filePath}' of skill '${name}' in this turn before changing it. ` +
-        `Call skill_view(name='${name}', file_path='${filePath}') first, then retry with text copied exactly from it.`,
-      { _read_before_write_required: true }
-    )
-  }
-  return null
-}
-
 /** Threat categories that refuse a skill write; the others only warn (deployment skills name tokens). */
 const BLOCKING: ReadonlySet<ThreatCategory> = new Set(['injection', 'role_hijack', 'c2', 'invisible'])
 

@@ -5,7 +5,7 @@ import type { WriteContext } from '../../../shared/ledger'
 export interface TurnState {
   /** Failed memory consolidations this turn; after 3 the memory tool tells the model to stop retrying. */
   memoryFailures: number
-  /** Skills (and supporting files, as `name` or `name/file`) viewed this turn: the review must read before it patches. */
+  /** Skills (and supporting files, as `name` or `name/file`) viewed this turn: a caller can require a read before a write. */
   viewedSkills: Set<string>
 }
 
@@ -14,6 +14,22 @@ export function newTurnState(): TurnState {
 }
 
 import type { ApprovalRequest } from '../../../shared/agent-events'
+
+/**
+ * Who a tool is offered to: the chat's model, with a user to ask, or the background review, which
+ * has no user and should lean towards saving nothing. Factories shape descriptions and side effects by it.
+ */
+export type ToolAudience = 'chat' | 'review'
+
+/** A piece of a tool description: plain text for every audience, or text only the chat's model gets. */
+export type DescriptionPart = string | { chatOnly: string }
+
+/** Joins the parts `audience` gets (chat-only parts urge saving or asking the user, which only suits a chat). */
+export function describeFor(audience: ToolAudience, parts: readonly DescriptionPart[], separator: string): string {
+  return parts
+    .flatMap((part) => (typeof part === 'string' ? [part] : audience === 'chat' ? [part.chatOnly] : []))
+    .join(separator)
+}
 
 export type { ApprovalRequest }
 

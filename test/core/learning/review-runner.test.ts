@@ -2,14 +2,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { LedgerEntry } from '../../../shared/ledger'
-import {
-  LIST_BEFORE_CREATE_MESSAGE,
-  NO_DELETE_MESSAGE,
-  REFUSED_TOOL_MESSAGE,
-  ReviewCancelledError,
-  runReview,
-  type RunReviewOptions
-} from '../../../electron/core/learning/review-runner'
+import { LIST_BEFORE_CREATE_MESSAGE, NO_DELETE_MESSAGE, REFUSED_TOOL_MESSAGE } from '../../../electron/core/learning/review-policy'
+import { ReviewCancelledError, reviewDepsOf, runReview, type RunReviewOptions } from '../../../electron/core/learning/review-runner'
 import { reviewFixture, reviewUserText, type ReviewFixture } from '../../helpers/review-fixture'
 
 let fx: ReviewFixture
@@ -22,7 +16,7 @@ afterEach(async () => {
 })
 
 function run(overrides: Partial<RunReviewOptions> = {}) {
-  return runReview({ core: fx.core, provider: fx.provider(), job: fx.job(), maxIterations: 8, allowSkillCreation: true, ...overrides })
+  return runReview({ deps: reviewDepsOf(fx.core), provider: fx.provider(), job: fx.job(), maxIterations: 8, allowSkillCreation: true, ...overrides })
 }
 
 function toolResults(requestIndex: number): Array<{ success?: boolean; error?: string; message?: string }> {
@@ -174,8 +168,23 @@ describe('runReview in-process', () => {
     const description = (name: string) => tools.find((t) => t.function.name === name)!.function.description
     expect(description('memory')).not.toMatch(/save proactively/)
     expect(description('memory')).toMatch(/READ: call action='read'/)
+    expect(description('memory')).toMatch(/HOW: make ALL your changes in ONE call/)
+    expect(description('memory')).toMatch(/TARGETS: 'user' = who the user is/)
+    expect(description('memory')).toMatch(/SKIP: trivial or easily re-discovered facts/)
     expect(description('skill_manage')).not.toMatch(/Confirm with the user|Create a skill when/)
+    expect(description('skill_manage')).toMatch(/^Create, update or delete skills: your procedural memory/)
     expect(description('skill_manage')).toMatch(/Always skill_view a skill before patching it/)
+    expect(description('skill_manage')).toMatch(/Actions: create \(name, content, optional category\)/)
+    expect(description('skills_list')).toMatch(/List the skills you have/)
+  })
+
+  it("reading a skill to judge it is not a use: the review's skill_view leaves the skill's view count and staleness alone", async () => {
+    await fx.core.skills.create({ name: 'deploy', content: deploySkill }, { source: 'user' })
+    fx.server.enqueue({ toolCalls: [{ name: 'skill_view', arguments: { name: 'deploy' } }] }, { text: 'Nothing to save.' })
+    await run()
+
+    expect(toolResults(1)[0]).toMatchObject({ success: true })
+    expect(fx.core.skills.getUsage('deploy')).toMatchObject({ viewCount: 0, lastViewedAt: null, useCount: 0, lastUsedAt: null })
   })
 
   it('stops after maxIterations model calls', async () => {

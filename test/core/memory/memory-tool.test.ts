@@ -344,4 +344,13 @@ describe('schema', () => {
     expect(tool.description).toContain('skill')
     expect(tool.description).not.toContain('like a diary')
   })
+
+  it('tells only the chat to save proactively; the review keeps every other paragraph', () => {
+    const chat = createMemoryTool(store, { ...enabled, audience: 'chat' }).description.split('\n\n')
+    const review = createMemoryTool(store, { ...enabled, audience: 'review' }).description
+    expect(chat.filter((part) => part.startsWith('WHEN:'))).toHaveLength(1)
+    expect(review).not.toMatch(/save proactively|WHEN:/)
+    expect(review).toBe(chat.filter((part) => !part.startsWith('WHEN:')).join('\n\n'))
+    expect(createMemoryTool(store, enabled).description).toBe(chat.join('\n\n')) // the chat's is the default
+  })
 })

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { skillManageSchema } from '../../../electron/core/skills'
+import { createSkillTools, skillManageSchema } from '../../../electron/core/skills'
 import { put, skillEnv as setup, skillText, withDeploy, type Json } from '../../helpers/skill-env'
 
 describe('skill_manage dispatcher', () => {
@@ -35,6 +35,22 @@ describe('skill_manage dispatcher', () => {
     expect(result.success).toBe(false)
     expect(result.error).toMatch(/only patching existing skills is allowed/)
     expect(readdirSync(env.paths.skillsDir)).toEqual([])
+  })
+})
+
+describe('description by audience', () => {
+  const description = (audience: 'chat' | 'review') => {
+    const { store } = setup()
+    return createSkillTools(store, { allowCreate: true, audience }).find((tool) => tool.name === 'skill_manage')!.description
+  }
+
+  it('urges the chat to create skills and confirm with the user; the review gets the same text without those lines', () => {
+    const chat = description('chat').split('\n')
+    const review = description('review').split('\n')
+    expect(chat.filter((line) => /^(Create a skill when|Confirm with the user)/.test(line))).toHaveLength(2)
+    expect(review).toEqual(chat.filter((line) => !/^(Create a skill when|Confirm with the user)/.test(line)))
+    expect(review.join('\n')).toMatch(/Always skill_view a skill before patching it/)
+    expect(review.join('\n')).toMatch(/^Actions: create \(name, content, optional category\)/m)
   })
 })
 
