@@ -1,7 +1,8 @@
 import { join } from 'node:path'
-import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions'
 import type { LedgerEntry } from '../../../shared/ledger'
 import type { ReviewJob, ReviewOutcome } from '../../../shared/review-protocol'
+import { modelStep, toolResultMessage } from '../provider/model-step'
 import type { ChatProvider, ModelToolCall } from '../provider/provider'
 import type { CairnCore } from '../cairn'
 import { withLock } from '../fs/lock'
@@ -9,7 +10,7 @@ import type { Ledger } from '../ledger/ledger'
 import type { MemoryStore, MemoryToolOptions } from '../memory'
 import type { SkillStore } from '../skills'
 import { cutMiddle } from '../text/cut'
-import { runTool, toolParametersSchema } from '../tools/run-tool'
+import { runTool, toolSchema } from '../tools/run-tool'
 import { newTurnState, type ToolContext } from '../tools/types'
 import { ReviewPolicy, reviewTools } from './review-policy'
 import { parseSkillOutcomes, reviewSystemPrompt, reviewUserMessage } from './review-prompts'
@@ -116,10 +117,7 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
       memorySettings: deps.memorySettings(),
       allowSkillCreation: options.allowSkillCreation
     })
-    const schemas: ChatCompletionTool[] = [...tools.values()].map((tool) => ({
-      type: 'function' as const,
-      function: { name: tool.name, description: tool.description, parameters: toolParametersSchema(tool) }
-    }))
+    const schemas = [...tools.values()].map((tool) => toolSchema(tool))
     const messages: ChatCompletionMessageParam[] = [
       { role: 'system', content: reviewSystemPrompt({ kinds: job.kinds, allowSkillCreation: options.allowSkillCreation }) },
       { role: 'user', content: reviewUserMessage(job) }
@@ -148,15 +146,9 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
       if (signal?.aborted) throw new ReviewCancelledError()
       iterations++
       options.onProgress?.('thinking', `step ${iterations} of at most ${options.maxIterations}`)
-      const result = await options.provider.chat({ messages, tools: schemas, signal })
+      const result = await modelStep(options.provider, { messages, tools: schemas, signal })
       if (result.content) finalText = result.content
-      messages.push({
-        role: 'assistant',
-        content: result.content || (result.toolCalls.length ? null : ''),
-        ...(result.toolCalls.length
-          ? { tool_calls: result.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) }
-          : {})
-      })
+      messages.push(result.message)
       if (!result.toolCalls.length) break
       toolCalls += result.toolCalls.length
       const results = new Map<ModelToolCall, unknown>()
@@ -169,7 +161,7 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
       for (const call of result.toolCalls) {
         const value = results.get(call)
         const text = typeof value === 'string' ? value : JSON.stringify(value)
-        messages.push({ role: 'tool', tool_call_id: call.id, content: cutMiddle(text, MAX_REVIEW_TOOL_RESULT_CHARS) })
+        messages.push(toolResultMessage(call.id, cutMiddle(text, MAX_REVIEW_TOOL_RESULT_CHARS)))
       }
     }
     if (signal?.aborted) throw new ReviewCancelledError()
