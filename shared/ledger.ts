@@ -1,28 +1,38 @@
 import { z } from 'zod'
+import {
+  ledgerSources,
+  memoryKinds,
+  memoryStores,
+  skillKinds,
+  type LedgerSource,
+  type MemoryKind,
+  type MemoryMeta,
+  type SkillKind,
+  type SkillMeta
+} from './ledger-names'
 
-/** Every kind of learned change. Memory rows hold one entry's text; skill rows hold a whole file. */
-export const ledgerKinds = [
-  'memory.add',
-  'memory.replace',
-  'memory.remove',
-  'skill.create',
-  'skill.patch',
-  'skill.edit',
-  'skill.delete',
-  'skill.file_write',
-  'skill.file_remove'
-] as const
-export type LedgerKind = (typeof ledgerKinds)[number]
+export * from './ledger-names'
 
-/** Who made the change: the chatting agent, the background review, the user by hand, an import, or a revert. */
-export const ledgerSources = ['agent', 'review', 'user', 'import', 'revert'] as const
-export type LedgerSource = (typeof ledgerSources)[number]
+/** The id of the row a revert undid (only on rows with source `revert`). */
+const revertOf = z.number().int().optional()
 
-export const ledgerEntrySchema = z.object({
+/** The fields are described on MemoryMeta and SkillMeta (shared/ledger-names.ts). */
+export const memoryMetaSchema = z.object({ store: z.enum(memoryStores), revertOf }) satisfies z.ZodType<MemoryMeta>
+
+export const skillMetaSchema = z.object({
+  skill: z.string(),
+  category: z.string().nullable(),
+  revertOf,
+  archivePath: z.string().optional(),
+  absorbedInto: z.string().optional(),
+  restoredFrom: z.string().nullable().optional(),
+  encoding: z.literal('base64').optional()
+}) satisfies z.ZodType<SkillMeta>
+
+const entryFields = {
   id: z.number().int(),
   /** ISO 8601 time of the change. */
   at: z.string(),
-  kind: z.enum(ledgerKinds),
   /** Path of the changed file relative to the data home, e.g. `memories/USER.md`, `skills/devops/deploy/SKILL.md`. */
   target: z.string(),
   source: z.enum(ledgerSources),
@@ -31,11 +41,16 @@ export const ledgerEntrySchema = z.object({
   reviewId: z.string().nullable(),
   before: z.string().nullable(),
   after: z.string().nullable(),
-  /** Extra facts: skill name, archive path of a deleted skill, the row a revert undid, … */
-  meta: z.record(z.string(), z.unknown()),
   /** Id of the row that reverted this one, if any. */
   revertedBy: z.number().int().nullable()
-})
+}
+
+export const memoryLedgerEntrySchema = z.object({ ...entryFields, kind: z.enum(memoryKinds), meta: memoryMetaSchema })
+export const skillLedgerEntrySchema = z.object({ ...entryFields, kind: z.enum(skillKinds), meta: skillMetaSchema })
+/** A ledger row; its `meta` depends on its kind. */
+export const ledgerEntrySchema = z.discriminatedUnion('kind', [memoryLedgerEntrySchema, skillLedgerEntrySchema])
+export type MemoryLedgerEntry = z.infer<typeof memoryLedgerEntrySchema>
+export type SkillLedgerEntry = z.infer<typeof skillLedgerEntrySchema>
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>
 
 /** Where a write comes from; every store write carries one so the ledger can attribute it. */
@@ -45,14 +60,19 @@ export interface WriteContext {
   reviewId?: string | null
 }
 
-/** A change a store has just made, before the ledger gives it an id and a time. */
-export interface LearnedChange {
-  kind: LedgerKind
+interface ChangeFields {
   target: string
   before: string | null
   after: string | null
-  meta?: Record<string, unknown>
 }
+
+/**
+ * A change a store has just made, before the ledger gives it an id and a time. The ledger fills in
+ * what `meta` leaves out and the target implies (the skill's name and category, the memory file).
+ */
+export type LearnedChange =
+  | (ChangeFields & { kind: MemoryKind; meta?: Partial<MemoryMeta> })
+  | (ChangeFields & { kind: SkillKind; meta?: Partial<SkillMeta> })
 
 /** Why a revert could not be applied: the target changed since the row was written. */
 export interface RevertConflict {

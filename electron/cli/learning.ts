@@ -1,8 +1,10 @@
+import { translator, type Translate } from '../../shared/i18n'
+import { describeReviewReason, describeReviewSummary } from '../../shared/i18n/describe'
 import type { ReviewEvent } from '../../shared/review-protocol'
 import { resolveProviderSettings } from '../core/provider/provider-settings'
 import type { CairnCore } from '../core/cairn'
 import { LearningLoop } from '../core/learning/learning-loop'
-import { ReviewHost } from '../core/learning/review-host'
+import { ReviewHost, reviewHostDepsOf } from '../core/learning/review-host'
 import { forkReviewWorker } from '../core/learning/spawn-worker'
 import type { CliIO } from './io'
 
@@ -21,7 +23,7 @@ export interface CliLearning {
  */
 export function cliLearning(core: CairnCore, env: NodeJS.ProcessEnv, io: CliIO, options: { wait: boolean; json: boolean }): CliLearning {
   const host = new ReviewHost({
-    core,
+    ...reviewHostDepsOf(core),
     spawn: () => forkReviewWorker(),
     provider: () => resolveProviderSettings(core.config.get(), env),
     detached: !options.wait
@@ -30,7 +32,8 @@ export function cliLearning(core: CairnCore, env: NodeJS.ProcessEnv, io: CliIO, 
   host.events.on((event) => {
     if (event.type === 'review_queued' && !started.includes(event.reviewId)) started.push(event.reviewId)
     if (options.json) io.out(JSON.stringify(event) + '\n')
-    else if (options.wait) printReviewEvent(io, event)
+    // Read per event: the language may change in Settings while the CLI waits.
+    else if (options.wait) printReviewEvent(io, event, translator(core.config.get().ui.language))
   })
   return {
     loop: new LearningLoop(core, host),
@@ -48,13 +51,16 @@ export function cliLearning(core: CairnCore, env: NodeJS.ProcessEnv, io: CliIO, 
   }
 }
 
-export function printReviewEvent(io: CliIO, event: ReviewEvent): void {
+/** Review progress on stderr, in the user's language (`ui.language`). */
+export function printReviewEvent(io: CliIO, event: ReviewEvent, t: Translate): void {
   switch (event.type) {
-    case 'review_started':
-      io.err(`… reviewing the conversation to learn from it (${event.reasons.join('; ')})\n`)
+    case 'review_started': {
+      const reasons = event.reasons.map((reason) => describeReviewReason(reason, t)).join(t('review.reasonSeparator'))
+      io.err(`${t('review.reviewing', { reasons })}\n`)
       break
+    }
     case 'review_finished':
-      io.err(`${event.outcome.summary === 'Nothing to save.' ? '💾 Nothing new to learn.' : event.outcome.summary}\n`)
+      io.err(`💾 ${describeReviewSummary(event.outcome.summary, t) ?? t('review.nothing')}\n`)
       break
     case 'review_failed':
       io.err(`cairn: the background review failed: ${event.error.split('\n')[0]}\n`)

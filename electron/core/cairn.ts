@@ -17,8 +17,10 @@ export interface OpenCoreOptions {
   nativeBinding?: string
   /** Watch skill folders for outside edits (the app and long-running processes; not one-shot CLI calls). */
   watchSkills?: boolean
-  /** Settings backend; defaults to a {@link ConfigStore} on `config.json` (the app injects its electron-store). */
+  /** Settings backend; defaults to a {@link ConfigStore} on `config.json` (the app passes its own, which it watches). */
   settings?: SettingsStore
+  /** How long state.db waits on another process's lock (see openStateDb); the app's main process keeps it short. */
+  busyTimeoutMs?: number
 }
 
 /**
@@ -41,7 +43,7 @@ export class CairnCore {
     this.nativeBinding = options.nativeBinding
     this.config = options.settings ?? new ConfigStore(this.paths.configFile)
     const config = this.config.get()
-    this.db = openStateDb(this.paths.stateDb, { nativeBinding: options.nativeBinding })
+    this.db = openStateDb(this.paths.stateDb, { nativeBinding: options.nativeBinding, busyTimeoutMs: options.busyTimeoutMs })
     this.ledger = new Ledger(this.db)
     this.memory = new MemoryStore({
       dataHome: this.paths.root,
@@ -82,11 +84,12 @@ export class CairnCore {
       tools.push(
         createMemoryTool(this.memory, {
           enabled: config.memory.enabled,
-          userProfileEnabled: config.memory.userProfileEnabled
+          userProfileEnabled: config.memory.userProfileEnabled,
+          audience: 'chat'
         })
       )
     }
-    tools.push(...createSkillTools(this.skills, { allowCreate: config.learning.allowSkillCreation }))
+    tools.push(...createSkillTools(this.skills, { allowCreate: config.learning.allowSkillCreation, audience: 'chat' }))
     tools.push(createSessionSearchTool(this.db, currentSessionId))
     return tools
   }

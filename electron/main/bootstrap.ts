@@ -11,7 +11,7 @@ import { installIpcBridge } from './ipc/bridge'
 import { log } from './log'
 import { resolveNativeBinding } from './native'
 import { utilityReviewSpawner } from './review/utility-spawner'
-import { openElectronSettings } from './settings/open-settings'
+import { openSettings, openShellStore } from './settings/open-settings'
 import { electronKeyring } from './settings/os-keyring'
 import { KeyringSecretStore } from './settings/secrets'
 import { QuickPromptShortcut } from './shell/shortcut'
@@ -28,6 +28,12 @@ export interface RunningShell {
 
 /** Quitting never waits longer than this for the core to close (a review worker gets its own grace). */
 const STOP_BUDGET_MS = 15_000
+
+/**
+ * How long a state.db query on the main (UI) thread waits for another process's write lock before
+ * failing: short, so the windows never freeze for long; the CLI and the worker wait longer.
+ */
+const MAIN_PROCESS_DB_BUSY_MS = 1_500
 
 /**
  * Opens the data home and wires the Electron-free core into windows, IPC, tray and shortcut.
@@ -55,19 +61,19 @@ export async function openShell(): Promise<RunningShell> {
 
 async function start(undo: Array<[string, () => unknown]>): Promise<Omit<RunningShell, 'stop'>> {
   const home = resolveHome(null, process.env)
-  const settings = openElectronSettings(home)
+  const settings = openSettings(home)
   undo.push(['settings', () => settings.close()])
 
   const native = resolveNativeBinding({ packaged: app.isPackaged, appPath: app.getAppPath(), electronVersion: process.versions.electron, env: process.env })
   if (!native.ok) throw new Error(native.message)
-  const core = await CairnCore.open({ home, nativeBinding: native.path, watchSkills: true, settings })
+  const core = await CairnCore.open({ home, nativeBinding: native.path, watchSkills: true, settings, busyTimeoutMs: MAIN_PROCESS_DB_BUSY_MS })
   undo.push(['core', () => core.close()])
 
   const origin = appOrigin(join(__dirname, '..', 'renderer'))
   const windows = new AppWindows({
     origin,
     preload: join(__dirname, '..', 'preload', 'index.js'),
-    stateFile: join(app.getPath('userData'), 'window-state.json'),
+    shellState: openShellStore(app.getPath('userData')),
     icon: process.platform === 'linux' ? appIcon : undefined
   })
   undo.push(['windows', () => windows.prepareToQuit()])

@@ -3,10 +3,11 @@ import type { AgentEvent } from '../agent-events'
 import type { CairnConfig } from '../config'
 import { ledgerKinds, ledgerSources, type LedgerEntry } from '../ledger'
 import type { ReviewEvent } from '../review-protocol'
-import { defineRoute } from './define'
+import { defineRoute, type IpcSender } from './define'
 import {
   appInfoSchema,
   configSchema,
+  connectionTestSchema,
   displayMessageSchema,
   learningStatusSchema,
   ledgerEntrySchema,
@@ -24,7 +25,9 @@ import {
 
 /**
  * The whole renderer ↔ main contract, declared once. Requests are untrusted: main parses every input
- * with these schemas. Events come from main (trusted) and are declared as types only.
+ * with these schemas, and refuses a route to a window not allowed to call it (the quick-prompt window
+ * may call only the routes marked `quickWindow`: what its page needs to ask, show the answer, and hand
+ * over to the main window). Events come from main (trusted) and are declared as types only.
  * The renderer must `import type` from here so zod values stay out of its bundle.
  */
 
@@ -44,14 +47,20 @@ const revertResultSchema = z.union([
 const configPatchSchema = z.record(z.string(), z.unknown())
 
 export const ipcRoutes = {
-  'app.info': defineRoute({ input: z.void(), output: appInfoSchema }),
+  'app.info': defineRoute({ input: z.void(), output: appInfoSchema, quickWindow: true }),
 
+  /** Which window started a new conversation is taken from the sender, never from the input. */
   'chat.send': defineRoute({
-    input: z.object({ sessionId: sessionId.nullable(), text: text(100_000).min(1), source: z.enum(['main', 'quick']).default('main') }),
-    output: z.object({ sessionId: z.string(), turnId: z.string() })
+    input: z.object({ sessionId: sessionId.nullable(), text: text(100_000).min(1) }),
+    output: z.object({ sessionId: z.string(), turnId: z.string() }),
+    quickWindow: true
   }),
-  'chat.cancel': defineRoute({ input: z.object({ sessionId }), output: z.object({ cancelled: z.boolean() }) }),
-  'chat.regenerate': defineRoute({ input: z.object({ sessionId }), output: z.object({ sessionId: z.string(), turnId: z.string() }) }),
+  'chat.cancel': defineRoute({ input: z.object({ sessionId }), output: z.object({ cancelled: z.boolean() }), quickWindow: true }),
+  'chat.regenerate': defineRoute({
+    input: z.object({ sessionId }),
+    output: z.object({ sessionId: z.string(), turnId: z.string() }),
+    quickWindow: true
+  }),
   'chat.approve': defineRoute({
     input: z.object({
       sessionId,
@@ -60,21 +69,26 @@ export const ipcRoutes = {
       remember: z.enum(['once', 'session', 'prefix']).optional(),
       prefix: text(500).optional()
     }),
-    output: z.object({ accepted: z.boolean() })
+    output: z.object({ accepted: z.boolean() }),
+    quickWindow: true
   }),
   /** A window opened (or reloaded) mid-turn catches up: the turn's events so far and pending approvals. */
   'chat.attach': defineRoute({
     input: z.object({ sessionId }),
-    output: z.object({ running: z.boolean(), events: z.array(z.custom<AgentEvent>()) })
+    output: z.object({ running: z.boolean(), events: z.array(z.custom<AgentEvent>()) }),
+    quickWindow: true
   }),
 
+  // Every window loads the conversations list at start, and the quick window reloads its own conversation.
   'sessions.list': defineRoute({
     input: z.object({ limit: z.number().int().min(1).max(500).default(100), offset: z.number().int().min(0).default(0) }),
-    output: z.array(sessionSummarySchema)
+    output: z.array(sessionSummarySchema),
+    quickWindow: true
   }),
   'sessions.get': defineRoute({
     input: z.object({ sessionId }),
-    output: z.object({ session: sessionSummarySchema, messages: z.array(displayMessageSchema), running: z.boolean() })
+    output: z.object({ session: sessionSummarySchema, messages: z.array(displayMessageSchema), running: z.boolean() }),
+    quickWindow: true
   }),
   'sessions.search': defineRoute({
     input: z.object({ query: text(2000), limit: z.number().int().min(1).max(10).default(10) }),
@@ -111,27 +125,29 @@ export const ipcRoutes = {
   }),
   'memory.remove': defineRoute({ input: z.object({ target: memoryTargetSchema, text: text(20_000).min(1) }), output: memoryResultSchema }),
 
-  'settings.get': defineRoute({ input: z.void(), output: settingsViewSchema }),
+  // Read by every window at start (theme, language); changing settings belongs to the main window.
+  'settings.get': defineRoute({ input: z.void(), output: settingsViewSchema, quickWindow: true }),
   'settings.update': defineRoute({ input: z.object({ patch: configPatchSchema }), output: settingsViewSchema }),
   'settings.setApiKey': defineRoute({ input: z.object({ apiKey: text(1000).nullable() }), output: settingsViewSchema }),
   'settings.testConnection': defineRoute({
     input: z.object({ baseURL: text(2000).optional(), model: text(500).optional(), apiKey: text(1000).optional(), preset: z.string().max(50).optional() }),
-    output: z.object({ ok: z.boolean(), message: z.string(), models: z.array(z.string()) })
+    output: connectionTestSchema
   }),
   'settings.detectLocal': defineRoute({
     input: z.void(),
     output: z.object({ ollama: z.boolean(), lmstudio: z.boolean() })
   }),
 
-  'learning.status': defineRoute({ input: z.void(), output: learningStatusSchema }),
+  'learning.status': defineRoute({ input: z.void(), output: learningStatusSchema, quickWindow: true }),
   'learning.setEnabled': defineRoute({ input: z.object({ enabled: z.boolean() }), output: learningStatusSchema }),
   'learning.resume': defineRoute({ input: z.void(), output: learningStatusSchema }),
   'learning.reviewNow': defineRoute({ input: z.object({ sessionId }), output: z.object({ reviewId: z.string() }) }),
 
   /** Desktop only (no-ops in browser mode): window and shell actions. */
-  'window.openMain': defineRoute({ input: z.object({ sessionId: sessionId.optional() }), output: ok }),
-  'window.hideQuick': defineRoute({ input: z.void(), output: ok }),
-  'shell.openExternal': defineRoute({ input: z.object({ url: z.url({ protocol: /^https?$/ }).max(4000) }), output: ok })
+  'window.openMain': defineRoute({ input: z.object({ sessionId: sessionId.optional() }), output: ok, quickWindow: true }),
+  'window.hideQuick': defineRoute({ input: z.void(), output: ok, quickWindow: true }),
+  /** Links in an answer (the quick window shows answers too). */
+  'shell.openExternal': defineRoute({ input: z.object({ url: z.url({ protocol: /^https?$/ }).max(4000) }), output: ok, quickWindow: true })
 }
 
 export type IpcRoutes = typeof ipcRoutes
@@ -161,8 +177,8 @@ export type IpcHandlers = {
 }
 
 export interface IpcContext {
-  /** Which window asked (`main`, `quick`, `browser`), for routes that act on windows. */
-  sender: 'main' | 'quick' | 'browser'
+  /** Which window asked, as the transport established it (see {@link IpcSender}). */
+  sender: IpcSender
 }
 
 export { configSchema }

@@ -1,14 +1,27 @@
 import type { z } from 'zod'
 
+/**
+ * Which window sent a request, as main established it (never as the request says): the desktop's
+ * main window, its quick-prompt window, or a browser-mode page (the quick page says `quick`).
+ */
+export type IpcSender = 'main' | 'quick' | 'browser'
+
 /** One request route: what the renderer may send and what main answers. Both sides are zod schemas. */
 export interface RouteDef<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   input: I
   output: O
+  /** The quick-prompt window may call it too (it asks, answers, and hands over to the main window; nothing more). */
+  quickWindow: boolean
 }
 
-/** Identity function that pins a route's schemas in one place. */
-export function defineRoute<I extends z.ZodType, O extends z.ZodType>(def: { input: I; output: O }): RouteDef<I, O> {
-  return def
+/** Pins a route's schemas, and who may call it, in one place. Only the main window and browser pages unless `quickWindow`. */
+export function defineRoute<I extends z.ZodType, O extends z.ZodType>(def: { input: I; output: O; quickWindow?: boolean }): RouteDef<I, O> {
+  return { ...def, quickWindow: def.quickWindow ?? false }
+}
+
+/** Whether `sender` may call the route at all (checked before its input is even parsed). */
+export function mayCall(def: RouteDef, sender: IpcSender): boolean {
+  return sender !== 'quick' || def.quickWindow
 }
 
 /** Error codes every transport uses; domains may add their own strings. */
@@ -16,6 +29,7 @@ export type IpcErrorCode =
   | 'ROUTE_NOT_FOUND'
   | 'VALIDATION_FAILED'
   | 'FORBIDDEN_SENDER'
+  | 'FORBIDDEN_ROUTE'
   | 'NOT_FOUND'
   | 'CONFLICT'
   | 'BUSY'

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { configSchema } from '../config'
 import { ledgerEntrySchema } from '../ledger'
 import { reviewKindSchema } from '../review-protocol'
+import { reviewSummarySchema } from '../review-outcome'
 
 /** Shapes that cross the IPC boundary, as zod schemas (the renderer imports only their types). */
 
@@ -61,7 +62,8 @@ export const reviewRunSchema = z.object({
   queuedAt: z.number(),
   startedAt: z.number().nullable(),
   finishedAt: z.number().nullable(),
-  summary: z.string().nullable(),
+  /** What a finished review saved; null while it runs, or for an old run whose changes are gone. */
+  summary: reviewSummarySchema.nullable(),
   error: z.string().nullable()
 })
 export type ReviewRun = z.infer<typeof reviewRunSchema>
@@ -126,6 +128,38 @@ export const settingsViewSchema = z.object({
   keyStorage: keyStorageSchema
 })
 export type SettingsView = z.infer<typeof settingsViewSchema>
+
+/** Why a connection test failed, in the provider client's terms (see ProviderErrorCode). */
+export const connectionFailureCodes = [
+  'not_configured',
+  'auth',
+  'model_not_found',
+  'unreachable',
+  'timeout',
+  'rate_limited',
+  'server',
+  'bad_request',
+  'stream_cut',
+  'bad_response',
+  'cancelled'
+] as const
+
+/** A connection test's result as data; the renderer words it in the user's language. */
+export const connectionTestSchema = z.object({
+  ok: z.boolean(),
+  /** `connected`; `model_missing` (connected, but the chosen model is not listed); or why it failed. */
+  code: z.enum(['connected', 'model_missing', ...connectionFailureCodes]),
+  /** The address tested. */
+  baseURL: z.string(),
+  /** What the server lists (empty on failure). */
+  models: z.array(z.string()),
+  /** The model asked about (`model_missing`, `model_not_found`); null when none was chosen. */
+  model: z.string().nullable(),
+  /** The HTTP status of a refused request, when there was one. */
+  status: z.number().int().nullable()
+})
+export type ConnectionTest = z.infer<typeof connectionTestSchema>
+export type ConnectionTestCode = ConnectionTest['code']
 
 export const appInfoSchema = z.object({
   version: z.string(),

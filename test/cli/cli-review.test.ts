@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
@@ -11,14 +11,21 @@ let home: string
 let server: ScriptedServer
 let chat: ScriptedReply[]
 let review: ScriptedReply[]
+/** While set, review requests are held (unanswered) until it resolves. */
+let reviewGate: Promise<void> | undefined
 
 beforeEach(async () => {
   home = mkdtempSync(join(tmpdir(), 'cairn-cli-review-'))
   chat = []
   review = []
+  reviewGate = undefined
   server = await startScriptedServer({
     strict: true,
-    respond: (req: RecordedChatRequest) => (isReviewRequest(req) ? review.shift() : chat.shift())
+    respond: async (req: RecordedChatRequest) => {
+      if (!isReviewRequest(req)) return chat.shift()
+      await reviewGate
+      return review.shift()
+    }
   })
 })
 afterEach(async () => {
@@ -32,14 +39,20 @@ const saveTea: ScriptedReply[] = [
   { text: 'Saved that you prefer green tea.' }
 ]
 
-function reviewRuns(): Array<{ status: string; summary: string | null }> {
+/** What review_runs holds: each run's status and what it saved (stored as JSON data, not words). */
+function reviewRuns(): Array<{ status: string; summary: unknown }> {
   const db = new Database(join(home, 'state.db'), { readonly: true })
   try {
-    return db.prepare('SELECT status, summary FROM review_runs ORDER BY queued_at').all() as Array<{ status: string; summary: string | null }>
+    const rows = db.prepare('SELECT status, summary FROM review_runs ORDER BY queued_at').all() as Array<{ status: string; summary: string | null }>
+    return rows.map((row) => ({ status: row.status, summary: row.summary === null ? null : JSON.parse(row.summary) }))
   } finally {
     db.close()
   }
 }
+
+const none = { added: 0, replaced: 0, removed: 0 }
+const profileSaved = { saved: true, memory: none, user: { added: 1, replaced: 0, removed: 0 }, skills: [] }
+const nothingSaved = { saved: false, memory: none, user: none, skills: [] }
 
 describe('learning from the CLI', () => {
   it('chat --wait waits for the review the turn started and prints what it learned', async () => {
@@ -55,6 +68,17 @@ describe('learning from the CLI', () => {
     expect(timeline[0]).toMatchObject({ kind: 'memory.add', source: 'review' })
   })
 
+  it('chat --wait prints what it learned, and why it looked, in the language of ui.language', async () => {
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ ui: { language: 'zh-CN' } }))
+    chat.push({ text: 'Noted.' })
+    review.push(...saveTea)
+    const run = await cairn('chat', 'I prefer green tea over coffee.', '--wait')
+    expect(run.code).toBe(0)
+    expect(run.stderr).toMatch(/正在回顾这段对话以从中学习（用户表达了偏好）/)
+    expect(run.stderr).toMatch(/💾 用户资料已更新\n/)
+    expect(run.stderr).not.toMatch(/User profile updated|the user stated a preference/)
+  })
+
   it('chat without --wait exits after the answer; the review finishes in the background', async () => {
     chat.push({ text: 'Noted.' })
     review.push(...saveTea)
@@ -63,23 +87,30 @@ describe('learning from the CLI', () => {
     expect(run.stderr).toMatch(/Learning from this conversation in the background/)
     const deadline = Date.now() + 20_000
     while (Date.now() < deadline && reviewRuns()[0]?.status !== 'done') await new Promise((r) => setTimeout(r, 200))
-    expect(reviewRuns()).toEqual([{ status: 'done', summary: '💾 User profile updated' }])
+    expect(reviewRuns()).toEqual([{ status: 'done', summary: profileSaved }])
     expect(readFileSync(join(home, 'memories', 'USER.md'), 'utf8')).toBe('Prefers green tea.')
   })
 
   it('chat without --wait does not wait for a slow review: it exits cleanly and the worker records the review later', async () => {
     chat.push({ text: 'Noted.' })
-    review.push({ ...saveTea[0], delayMs: 6_000 }, saveTea[1])
+    review.push(...saveTea)
+    // The review's model call gets no answer until the CLI has exited, so a CLI that waited for it would
+    // never exit; the fallback release (a bound on failure only) turns that into a clear assertion failure.
+    let release!: () => void
+    reviewGate = new Promise((resolve) => (release = resolve))
+    const fallback = setTimeout(() => release(), 20_000)
     const run = await cairn('chat', 'I prefer green tea over coffee.')
+    clearTimeout(fallback)
     expect(run.code).toBe(0)
     expect(run.stderr).toMatch(/Learning from this conversation in the background/)
     expect(run.stderr).not.toMatch(/bookkeeping failed|database connection is not open/)
     // The CLI is gone while its review still runs in the detached worker…
     expect(reviewRuns()).toEqual([{ status: 'running', summary: null }])
+    release()
     // …which finishes it and records it on its own.
     const deadline = Date.now() + 30_000
     while (Date.now() < deadline && reviewRuns()[0]?.status === 'running') await new Promise((r) => setTimeout(r, 200))
-    expect(reviewRuns()).toEqual([{ status: 'done', summary: '💾 User profile updated' }])
+    expect(reviewRuns()).toEqual([{ status: 'done', summary: profileSaved }])
     expect(readFileSync(join(home, 'memories', 'USER.md'), 'utf8')).toBe('Prefers green tea.')
   }, 60_000)
 
@@ -99,7 +130,7 @@ describe('learning from the CLI', () => {
     expect(run.code).toBe(0)
     expect(run.stderr).toMatch(/requested by the user/)
     expect(run.stderr).toMatch(/Nothing new to learn/)
-    expect(reviewRuns().at(-1)).toEqual({ status: 'done', summary: 'Nothing to save.' })
+    expect(reviewRuns().at(-1)).toEqual({ status: 'done', summary: nothingSaved })
   })
 
   it('review says clearly when there is nothing to review', async () => {

@@ -8,7 +8,7 @@ import type { ProviderSettings } from '../../electron/core/provider/provider-set
 import { CairnCore } from '../../electron/core/cairn'
 import { ConfigStore } from '../../electron/core/config/config-store'
 import { ensureHome } from '../../electron/core/config/home'
-import { ReviewHost, type ReviewHostLimits } from '../../electron/core/learning/review-host'
+import { ReviewHost, reviewHostDepsOf, type ReviewHostLimits } from '../../electron/core/learning/review-host'
 import { forkReviewWorker, type WorkerSpawner } from '../../electron/core/learning/spawn-worker'
 import { startScriptedServer, type RecordedChatRequest, type ScriptedServer, type ScriptedServerOptions } from '../scripted-provider'
 
@@ -91,7 +91,7 @@ export async function reviewFixture(options: { server?: ScriptedServerOptions; c
       }
     },
     host(hostOptions = {}) {
-      const host = new ReviewHost({ core, spawn: hostOptions.spawn ?? (() => forkReviewWorker()), provider: settings, limits: hostOptions.limits })
+      const host = new ReviewHost({ ...reviewHostDepsOf(core), spawn: hostOptions.spawn ?? (() => forkReviewWorker()), provider: settings, limits: hostOptions.limits })
       const events: ReviewEvent[] = []
       host.events.on((event) => events.push(event))
       hosts.push(host)

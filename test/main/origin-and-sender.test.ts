@@ -1,8 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { IpcResult } from '../../shared/ipc/define'
 import { checkSender, type SenderFacts } from '../../electron/main/ipc/validate-sender'
 import { appOrigin, externalUrl, isAppUrl, pageLocation } from '../../electron/main/windows/app-origin'
+import { appFixture, type AppFixture } from '../helpers/app-fixture'
+import { installElectronStub, type ElectronStub } from './electron-stub'
 
 const rendererDir = join('/', 'opt', 'cairn', 'out', 'renderer')
 const built = appOrigin(rendererDir, {})
@@ -75,5 +80,71 @@ describe('checking an IPC sender', () => {
       expect(verdict.ok).toBe(false)
       expect(!verdict.ok && verdict.reason).toContain(reason)
     }
+  })
+})
+
+describe('routes a window may call, through the IPC bridge', () => {
+  const MAIN = 1
+  const QUICK = 2
+  let stub: ElectronStub
+  let fx: AppFixture
+  let userData: string
+  let ask: (contentsId: number, page: string, route: string, input?: unknown) => Promise<IpcResult<any>>
+  /** What a request answered, failing the test on a refusal. */
+  const dataOf = async (answer: Promise<IpcResult<any>>): Promise<any> => {
+    const result = await answer
+    if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`)
+    return result.data
+  }
+
+  beforeAll(async () => {
+    userData = mkdtempSync(join(tmpdir(), 'cairn-userdata-'))
+    stub = installElectronStub({ userData, appPath: rendererDir })
+    // The bridge imports electron: load it once the stub stands in for it.
+    const { answerRequest } = await import('../../electron/main/ipc/bridge')
+    fx = await appFixture()
+    const options = {
+      app: fx.app,
+      origin: built,
+      windowKind: (id: number) => (id === MAIN ? 'main' : id === QUICK ? 'quick' : null),
+      broadcast: () => {}
+    } as const
+    ask = (contentsId, name, route, input) => {
+      const event = { sender: { id: contentsId, getType: () => 'window' }, senderFrame: { url: page(name), parent: null } }
+      return answerRequest(options, event as never, route, input)
+    }
+  })
+
+  afterAll(async () => {
+    await fx?.close()
+    stub?.restore()
+    rmSync(userData, { recursive: true, force: true })
+  })
+
+  it('refuses the quick window everything but its own routes, and changes nothing', async () => {
+    for (const [route, input] of [
+      ['settings.setApiKey', { apiKey: 'sk-from-quick' }],
+      ['timeline.revert', { id: 1 }],
+      ['memory.add', { target: 'user', content: 'Planted by the quick window.' }],
+      ['settings.update', { patch: { ui: { theme: 'dark' } } }]
+    ] as const) {
+      const result = await ask(QUICK, 'quick.html', route, input)
+      expect(result, route).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_ROUTE' } })
+    }
+    const settings = await ask(MAIN, 'index.html', 'settings.get')
+    expect(settings).toMatchObject({ ok: true, data: { keyHint: 'test', config: { ui: { theme: 'system' } } } })
+    expect((await dataOf(ask(MAIN, 'index.html', 'memory.get'))).user.entries).toEqual([])
+    expect(await ask(QUICK, 'quick.html', 'app.info')).toMatchObject({ ok: true })
+    expect(await ask(MAIN, 'index.html', 'timeline.list', {})).toMatchObject({ ok: true })
+  })
+
+  it('marks a conversation started in the quick window as such, whatever the page says', async () => {
+    fx.server.enqueue({ text: 'Quick answer.' }, { text: 'Main answer.' })
+    const quick = await dataOf(ask(QUICK, 'quick.html', 'chat.send', { sessionId: null, text: 'hello', source: 'main' }))
+    const main = await dataOf(ask(MAIN, 'index.html', 'chat.send', { sessionId: null, text: 'hello', source: 'quick' }))
+    expect(fx.core.sessions.get(quick.sessionId)?.source).toMatch(/-quick$/)
+    expect(fx.core.sessions.get(main.sessionId)?.source).not.toMatch(/quick/)
+    await fx.waitFor('chat.status', (status) => status.sessionId === main.sessionId && !status.running)
+    await fx.waitFor('chat.status', (status) => status.sessionId === quick.sessionId && !status.running)
   })
 })

@@ -147,7 +147,7 @@ describe('the built shell', () => {
     expect(headers!['Content-Security-Policy'][0]).not.toMatch(/unsafe-eval/)
   })
 
-  it('refuses requests that do not come from the main frame of a Cairn page', async () => {
+  it('refuses requests that do not come from the main frame of a Cairn page, and the quick window what is not its own', async () => {
     const main = mainWindow().webContents
     const refusals = [
       await request('app.info', undefined, main, { url: 'https://evil.example/' }),
@@ -159,6 +159,9 @@ describe('the built shell', () => {
     ]
     for (const refusal of refusals) expect(refusal).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_SENDER' } })
     expect(await request('app.info', undefined, quickWindow().webContents)).toMatchObject({ ok: true, data: { mode: 'desktop' } })
+    // The quick prompt asks and answers; it cannot change settings or undo what was learned.
+    expect(await request('settings.setApiKey', { apiKey: 'sk-from-quick' }, quickWindow().webContents)).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_ROUTE' } })
+    expect(await request('timeline.revert', { id: 1 }, quickWindow().webContents)).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_ROUTE' } })
     expect(await request('no.such.route', {})).toMatchObject({ ok: false, error: { code: 'ROUTE_NOT_FOUND' } })
   })
 

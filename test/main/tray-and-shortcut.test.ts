@@ -1,23 +1,32 @@
 import { describe, expect, it } from 'vitest'
-import type { LedgerEntry } from '../../shared/ledger'
+import { normalizeLedgerMeta, type LedgerEntry, type LedgerKind } from '../../shared/ledger'
+import { translator } from '../../shared/i18n'
 import { QuickPromptShortcut, type GlobalShortcuts } from '../../electron/main/shell/shortcut'
-import { ledgerLabel, trayMenuTemplate, trayTooltip, type TrayActions, type TrayState } from '../../electron/main/shell/tray-menu'
+import { ledgerLabel as labelIn, trayMenuTemplate as templateIn, trayTooltip as tooltipIn, type TrayActions, type TrayState } from '../../electron/main/shell/tray-menu'
 
-function entry(overrides: Partial<LedgerEntry>): LedgerEntry {
+const en = translator('en')
+const ledgerLabel = (row: LedgerEntry) => labelIn(row, en)
+const trayMenuTemplate = (tray: TrayState, actions: TrayActions, platform?: NodeJS.Platform) => templateIn(tray, actions, en, platform)
+const trayTooltip = (tray: TrayState) => tooltipIn(tray, en)
+
+/** A row as the ledger returns it: `meta` carries what its kind implies (skill name, memory file). */
+function entry(overrides: Partial<Omit<LedgerEntry, 'kind' | 'meta'>> & { kind?: LedgerKind; meta?: Record<string, unknown> }): LedgerEntry {
+  const { kind = 'memory.add', meta = {}, ...rest } = overrides
+  const target = rest.target ?? 'memories/MEMORY.md'
   return {
     id: 1,
     at: '2026-11-29T10:00:00.000Z',
-    kind: 'memory.add',
-    target: 'memories/MEMORY.md',
+    target,
     source: 'review',
     sessionId: null,
     reviewId: null,
     before: null,
     after: null,
-    meta: {},
     revertedBy: null,
-    ...overrides
-  }
+    ...rest,
+    kind,
+    meta: normalizeLedgerMeta(kind, target, meta)
+  } as LedgerEntry
 }
 
 function recorder() {
@@ -78,11 +87,33 @@ describe('tray menu', () => {
   })
 
   it('explains a broken shortcut in the menu and the tooltip, and escapes & on Windows', () => {
-    const problem = 'The quick prompt shortcut Ctrl&K is taken by another application.'
-    const menu = trayMenuTemplate(state({ shortcut: null, shortcutProblem: problem }), recorder().actions, 'win32')
+    const problem = 'The quick prompt shortcut Ctrl&K is taken by another application. Choose another one in Settings.'
+    const taken = { requested: 'Ctrl&K', reason: 'taken', kept: null } as const
+    const menu = trayMenuTemplate(state({ shortcut: null, shortcutProblem: taken }), recorder().actions, 'win32')
     expect(menu.some((item) => item.label === problem.replace('&', '&&') && item.enabled === false)).toBe(true)
-    expect(trayTooltip(state({ shortcut: null, shortcutProblem: problem, learningEnabled: false }))).toBe(`Cairn\nLearning is paused\n${problem}`)
+    expect(trayTooltip(state({ shortcut: null, shortcutProblem: taken, learningEnabled: false }))).toBe(`Cairn\nLearning is paused\n${problem}`)
+    const invalidButKept = { requested: 'Ctrl+Banana', reason: 'invalid', kept: 'CommandOrControl+Shift+Space' } as const
+    expect(trayTooltip(state({ shortcutProblem: invalidButKept }))).toMatch(/Ctrl\+Banana is not a valid shortcut .*Cairn kept CommandOrControl\+Shift\+Space\.$/)
     expect(trayTooltip(state())).toBe('Cairn\nQuick prompt: CommandOrControl+Shift+Space')
+  })
+
+  it('speaks the language of ui.language: no English left in Chinese', () => {
+    const zh = translator('zh-CN')
+    const recent = [
+      entry({ id: 3, kind: 'skill.create', target: 'skills/devops/deploy/SKILL.md' }),
+      entry({ id: 2, kind: 'memory.add', target: 'memories/USER.md', after: '喜欢简短的回答' }),
+      entry({ id: 1, kind: 'skill.file_write', target: 'skills/devops/deploy/scripts/run.sh', source: 'revert' })
+    ]
+    const tray = state({ recent, learningEnabled: false, shortcutProblem: { requested: 'Alt+Space', reason: 'taken', kept: null } })
+    const menu = templateIn(tray, recorder().actions, zh, 'linux')
+    const labels = menu.flatMap((item) => [item.label ?? '', ...((item.submenu as Array<{ label: string }> | undefined) ?? []).map((sub) => sub.label)])
+    expect(labels).toContain('最近学到的')
+    expect(labels).toContain('已创建技能“deploy”')
+    expect(labels).toContain('资料 +“喜欢简短的回答”')
+    expect(labels).toContain('撤销：技能“deploy”：已写入 run.sh')
+    // Only names and keys stay in Latin letters: the skill name, the file, the accelerator, "Cairn".
+    const leftover = [...labels, tooltipIn(tray, zh)].join(' ').replace(/deploy|run\.sh|Alt\+Space|Cairn/g, '')
+    expect(leftover).not.toMatch(/[A-Za-z]/)
   })
 })
 
@@ -120,15 +151,21 @@ describe('quick prompt shortcut', () => {
     const shortcut = new QuickPromptShortcut(shortcuts, () => {})
     shortcut.apply('CommandOrControl+Shift+Space')
     const status = shortcut.apply('Alt+Space')
-    expect(status).toEqual({ active: 'CommandOrControl+Shift+Space', problem: 'The quick prompt shortcut Alt+Space is taken by another application. Cairn kept CommandOrControl+Shift+Space.' })
+    expect(status).toEqual({
+      active: 'CommandOrControl+Shift+Space',
+      problem: 'The quick prompt shortcut Alt+Space is taken by another application. Cairn kept CommandOrControl+Shift+Space.',
+      refusal: { requested: 'Alt+Space', reason: 'taken', kept: 'CommandOrControl+Shift+Space' }
+    })
     expect([...registered.keys()]).toEqual(['CommandOrControl+Shift+Space'])
   })
 
   it('reports a taken shortcut at start and an invalid one, with what to do', () => {
     const taken = new QuickPromptShortcut(fakeShortcuts(['CommandOrControl+Shift+Space']).shortcuts, () => {})
-    expect(taken.apply('CommandOrControl+Shift+Space')).toEqual({ active: null, problem: 'The quick prompt shortcut CommandOrControl+Shift+Space is taken by another application. Choose another one in Settings.' })
+    expect(taken.apply('CommandOrControl+Shift+Space')).toMatchObject({ active: null, problem: 'The quick prompt shortcut CommandOrControl+Shift+Space is taken by another application. Choose another one in Settings.' })
     const invalid = new QuickPromptShortcut(fakeShortcuts([], ['Ctrl+Banana']).shortcuts, () => {})
-    expect(invalid.apply('Ctrl+Banana').problem).toContain('is not a valid shortcut (example: CommandOrControl+Shift+Space)')
+    const refused = invalid.apply('Ctrl+Banana')
+    expect(refused.problem).toContain('is not a valid shortcut (example: CommandOrControl+Shift+Space)')
+    expect(refused.refusal).toEqual({ requested: 'Ctrl+Banana', reason: 'invalid', kept: null })
   })
 
   it('an empty setting turns the shortcut off; dispose releases it', () => {

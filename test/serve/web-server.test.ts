@@ -118,4 +118,13 @@ describe('cairn serve', () => {
     expect(ledgerChanged).toMatchObject({ entry: { kind: 'memory.add', after: 'Uses a standing desk.' } })
     ws.close()
   })
+
+  it('gives the quick-prompt page (?window=quick) only the quick window’s routes', async () => {
+    const ws = await connect(`token=${token()}&window=quick`, { Origin: base() })
+    expect(await request(ws, 1, 'app.info')).toMatchObject({ ok: true, data: { mode: 'browser' } })
+    expect(await request(ws, 2, 'settings.setApiKey', { apiKey: 'sk-from-quick' })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_ROUTE' } })
+    expect(await request(ws, 3, 'memory.add', { target: 'user', content: 'Planted.' })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_ROUTE' } })
+    expect(fx.core.ledger.list()).toEqual([])
+    ws.close()
+  })
 })

@@ -3,7 +3,7 @@ import { EventBus } from '../events/event-bus'
 import { providerProblem, resolveProviderSettings, type ProviderSettings } from '../provider/provider-settings'
 import type { CairnCore } from '../cairn'
 import { LearningLoop } from '../learning/learning-loop'
-import { ReviewHost } from '../learning/review-host'
+import { ReviewHost, reviewHostDepsOf } from '../learning/review-host'
 import type { WorkerSpawner } from '../learning/spawn-worker'
 import type { AppContext, AppEvent, CairnAppOptions } from './app-context'
 import { ChatManager } from './chat-manager'
@@ -34,7 +34,7 @@ export class CairnApp implements AppContext {
 
   constructor(readonly options: CairnAppOptions) {
     const { core } = options
-    this.host = new ReviewHost({ core, spawn: options.spawnWorker, provider: () => this.providerSettings() })
+    this.host = new ReviewHost({ ...reviewHostDepsOf(core), spawn: options.spawnWorker, provider: () => this.providerSettings() })
     this.loop = new LearningLoop(core, this.host)
     this.chats = new ChatManager({
       core,

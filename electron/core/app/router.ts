@@ -1,11 +1,12 @@
 import { z } from 'zod'
 import { ipcRoutes, type IpcContext, type IpcHandlers } from '../../../shared/ipc/contract'
-import { IpcError, type IpcResult } from '../../../shared/ipc/define'
+import { IpcError, mayCall, type IpcResult } from '../../../shared/ipc/define'
 
 /**
  * The one entry for every request, whatever the transport (Electron IPC or the browser-mode
- * WebSocket): checks the route exists (own property only, so `__proto__` is not a route), parses the
- * input with the route's schema, runs the handler, and always answers with an envelope.
+ * WebSocket): checks the route exists (own property only, so `__proto__` is not a route) and that the
+ * sender may call it (the transport says who sent it), parses the input with the route's schema, runs
+ * the handler, and always answers with an envelope.
  */
 export async function dispatch(handlers: IpcHandlers, route: unknown, input: unknown, ctx: IpcContext): Promise<IpcResult<unknown>> {
   if (typeof route !== 'string' || !Object.hasOwn(ipcRoutes, route)) {
@@ -13,6 +14,12 @@ export async function dispatch(handlers: IpcHandlers, route: unknown, input: unk
   }
   const name = route as keyof typeof ipcRoutes
   const def = ipcRoutes[name]
+  if (!mayCall(def, ctx.sender)) {
+    return {
+      ok: false,
+      error: { code: 'FORBIDDEN_ROUTE', message: `The quick prompt cannot ask for "${name}". Open the main Cairn window to do that.` }
+    }
+  }
   const parsed = def.input.safeParse(input)
   if (!parsed.success) {
     return { ok: false, error: { code: 'VALIDATION_FAILED', message: `Invalid input for ${name}: ${describeIssues(parsed.error)}` } }

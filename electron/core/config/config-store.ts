@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, statSync } from 'node:fs'
-import { join, dirname } from 'node:path'
+import { existsSync, mkdirSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { isDeepStrictEqual } from 'node:util'
 import { z } from 'zod'
 import { configSchema, type CairnConfig, type ConfigPatch } from '../../../shared/config'
 import { writeFileAtomicText } from '../fs/atomic'
@@ -13,25 +14,42 @@ export class ConfigError extends Error {
   }
 }
 
-/** Reads and writes `config.json`. The desktop app puts electron-store over the same file; this is the Node side. */
+/** Reads and writes `config.json` (a {@link ConfigStore}, or a stand-in in tests). */
 export interface SettingsStore {
   get(): CairnConfig
   update(patch: ConfigPatch): Promise<CairnConfig>
 }
 
+/** Editors save in several steps (truncate, write, rename): settle before reading. */
+const CHANGE_SETTLE_MS = 100
+
+/**
+ * The one owner of `config.json`, in every process (the app, the CLI, the review worker). Other
+ * processes' edits are picked up on read; a process that wants to hear about them (the app, to
+ * update its windows) subscribes with {@link onChange}, which starts watching the file.
+ */
 export class ConfigStore implements SettingsStore {
   private cached: CairnConfig | null = null
-  /** mtime and size of the file when it was last read: another process's edit changes them. */
+  /** Inode, size and times of the file when it was last read: any rewrite changes them. */
   private stamp = ''
   /** Why the latest edit on disk is not in effect (it is malformed); null when it is. */
   problem: string | null = null
+  private watcher: FSWatcher | null = null
+  private settleTimer: NodeJS.Timeout | null = null
+  /** The settings listeners last heard of (or this process wrote): what an outside edit is compared with. */
+  private lastAnnounced: CairnConfig | null = null
+  /** Updates in flight: the file may already hold our write while the cache does not yet. */
+  private writing = 0
+  private readonly changeListeners = new Set<(config: CairnConfig) => void>()
+  private readonly problemListeners = new Set<(message: string) => void>()
 
   constructor(readonly path: string) {}
 
   /**
    * Defaults when the file is missing; a clear {@link ConfigError} when it is malformed (never reset).
    * Picks up edits made by other processes (the app, a CLI). A malformed edit made while this process
-   * runs keeps the last good settings in effect and is reported in {@link problem}.
+   * runs keeps the last good settings in effect and is reported: in {@link problem}, to
+   * {@link onProblem} listeners (on stderr when there are none).
    */
   get(): CairnConfig {
     const stamp = this.fileStamp()
@@ -41,7 +59,7 @@ export class ConfigStore implements SettingsStore {
       this.problem = null
     } catch (error) {
       if (!this.cached || !(error instanceof ConfigError)) throw error
-      if (this.problem !== error.message) console.error(`cairn: ${error.message}\nKeeping the settings that were in effect.`)
+      if (this.problem !== error.message) this.report(error.message)
       this.problem = error.message
     }
     this.stamp = stamp
@@ -54,10 +72,86 @@ export class ConfigStore implements SettingsStore {
     return this.get()
   }
 
+  /**
+   * Settings changed by someone else (a CLI, an editor), after they settle; never this store's own
+   * updates (their caller announces them). The first listener starts watching the file.
+   */
+  onChange(listener: (config: CairnConfig) => void): () => void {
+    this.changeListeners.add(listener)
+    this.watch()
+    return () => this.changeListeners.delete(listener)
+  }
+
+  /** An outside edit left the file malformed (once per bad version); the last good settings stay in effect. */
+  onProblem(listener: (message: string) => void): () => void {
+    this.problemListeners.add(listener)
+    this.watch()
+    return () => this.problemListeners.delete(listener)
+  }
+
+  /** Stops watching the file. */
+  close(): void {
+    if (this.settleTimer) clearTimeout(this.settleTimer)
+    this.settleTimer = null
+    this.watcher?.close()
+    this.watcher = null
+  }
+
+  private watch(): void {
+    if (this.watcher) return
+    try {
+      this.lastAnnounced = this.get()
+    } catch {
+      // Malformed from the start: the first good edit is news.
+    }
+    mkdirSync(dirname(this.path), { recursive: true })
+    const name = basename(this.path)
+    // The folder, not the file: an atomic write replaces the file, which would end a watch on it.
+    this.watcher = watch(dirname(this.path), { persistent: false }, (_event, filename) => {
+      if (filename === null || filename === name) this.settleThenCheck()
+    })
+    this.watcher.on('error', (error) => {
+      console.error(`cairn: watching ${this.path} failed; edits made outside Cairn show up only when the settings are next read:`, error)
+      this.close()
+    })
+  }
+
+  private settleThenCheck(): void {
+    if (this.settleTimer) clearTimeout(this.settleTimer)
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = null
+      this.checkOutsideEdit()
+    }, CHANGE_SETTLE_MS)
+    this.settleTimer.unref()
+  }
+
+  private checkOutsideEdit(): void {
+    if (!this.watcher) return
+    if (this.writing > 0) return this.settleThenCheck()
+    let config: CairnConfig
+    try {
+      config = this.get()
+    } catch (error) {
+      // Malformed since before anything good was read: there are no settings to keep, only a problem to report.
+      const message = error instanceof Error ? error.message : String(error)
+      if (this.problem !== message) this.report(message)
+      this.problem = message
+      return
+    }
+    if (isDeepStrictEqual(config, this.lastAnnounced)) return
+    this.lastAnnounced = config
+    for (const listener of this.changeListeners) safely(() => listener(config))
+  }
+
+  private report(message: string): void {
+    if (this.problemListeners.size === 0) console.error(`cairn: ${message}\nKeeping the settings that were in effect.`)
+    for (const listener of this.problemListeners) safely(() => listener(message))
+  }
+
   private fileStamp(): string {
     try {
       const stat = statSync(this.path)
-      return `${stat.mtimeMs}:${stat.size}`
+      return `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`
     } catch {
       return 'missing'
     }
@@ -69,9 +163,15 @@ export class ConfigStore implements SettingsStore {
       const raw = this.readRaw()
       const merged = deepMerge(raw, patch as Record<string, unknown>)
       const parsed = parseConfig(merged, this.path)
-      await writeFileAtomicText(this.path, JSON.stringify(merged, null, 2) + '\n')
+      this.writing++
+      try {
+        await writeFileAtomicText(this.path, JSON.stringify(merged, null, 2) + '\n')
+      } finally {
+        this.writing--
+      }
       this.cached = parsed
       this.stamp = this.fileStamp()
+      this.lastAnnounced = parsed
       this.problem = null
       return parsed
     }, { lockfilePath: join(dirname(this.path), '.locks', 'config.lock') })
@@ -104,6 +204,14 @@ export function parseConfig(raw: unknown, source = 'config.json'): CairnConfig {
 
 function formatIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `  - ${issue.path.join('.') || '(root)'}: ${issue.message}`).join('\n')
+}
+
+function safely(run: () => void): void {
+  try {
+    run()
+  } catch (error) {
+    console.error('cairn: a settings listener failed:', error)
+  }
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -25,10 +25,13 @@ export class LearningLoop {
       onTurnFinished: (summary) => this.afterTurn(summary),
       beforeCompression: (event) => this.beforeCompression(event)
     }
-    // The worker wrote skill files from another process: rescan now rather than wait for the
-    // watcher, so the very next session's skills index already has them.
+    // The worker wrote skill files from another process: re-read those skills now rather than wait
+    // for the watcher, so the very next session's skills index already has them. Only those: this
+    // runs on the app's main thread, and a rescan of every skill root would block it.
     host.events.on((event) => {
-      if (event.type === 'review_finished' && event.outcome.entries.some((e) => e.kind.startsWith('skill.'))) this.core.skills.load()
+      if (event.type !== 'review_finished') return
+      const changed = event.outcome.entries.filter((entry) => entry.kind.startsWith('skill.')).map((entry) => entry.target)
+      if (changed.length > 0) this.core.skills.refreshPaths(changed)
     })
   }
 

@@ -1,18 +1,7 @@
-import type { LedgerEntry } from '../../../shared/ledger'
+import { isMemoryEntry, normalizeLedgerMeta, skillNameOf, type LedgerEntry, type MemoryKind } from '../../../shared/ledger'
+import { emptyReviewSummary, type ReviewSummary, type SkillVerb, type StoreChanges } from '../../../shared/review-outcome'
 
-export const NOTHING_SAVED = 'Nothing to save.'
-
-type SkillVerb = 'created' | 'updated' | 'deleted'
-
-/** The skill a ledger row is about: its `meta.skill`, else the folder holding the changed file. */
-function skillNameOf(entry: LedgerEntry): string {
-  if (typeof entry.meta.skill === 'string' && entry.meta.skill) return entry.meta.skill
-  const parts = entry.target.split('/')
-  const skillMd = parts.lastIndexOf('SKILL.md')
-  if (skillMd > 0) return parts[skillMd - 1]
-  // A supporting file: skills/<category…>/<name>/<references|templates|scripts|assets>/<file>
-  return parts.length >= 3 ? parts[parts.length - 3] : entry.target
-}
+const countOf: Record<MemoryKind, keyof StoreChanges> = { 'memory.add': 'added', 'memory.replace': 'replaced', 'memory.remove': 'removed' }
 
 function verbOf(entry: LedgerEntry): SkillVerb {
   if (entry.kind === 'skill.create') return 'created'
@@ -21,34 +10,30 @@ function verbOf(entry: LedgerEntry): SkillVerb {
 }
 
 /**
- * One line for the user about what a review changed, e.g.
- * `💾 Memory updated · User profile updated · Skill "docker-compose-debug" created · Skill "deploy" updated`.
- * Memory first, then skills in the order they were first touched; a skill created and then patched
- * in the same review reads as created. No rows → `Nothing to save.`
+ * What a review changed, as data the faces word for their user: entries added, replaced and removed
+ * per memory file, then skills in the order they were first touched; a skill created and then
+ * patched in the same review reads as created, one created and deleted again is left out.
+ * No rows → `saved: false` ("Nothing to save.").
  */
-export function summarizeReview(entries: LedgerEntry[]): string {
-  const ordered = [...entries].sort((a, b) => a.id - b.id)
-  let memory = false
-  let user = false
+export function summarizeReview(entries: LedgerEntry[]): ReviewSummary {
+  const summary = emptyReviewSummary()
   const skills = new Map<string, Set<SkillVerb>>()
-  for (const entry of ordered) {
-    if (entry.kind.startsWith('memory.')) {
-      if (entry.target.endsWith('USER.md')) user = true
-      else memory = true
+  for (const entry of [...entries].sort((a, b) => a.id - b.id)) {
+    if (isMemoryEntry(entry)) {
+      const { store } = normalizeLedgerMeta(entry.kind, entry.target, entry.meta)
+      summary[store][countOf[entry.kind]] += 1
       continue
     }
-    const name = skillNameOf(entry)
+    const name = skillNameOf(entry) ?? entry.target
     const verbs = skills.get(name) ?? new Set<SkillVerb>()
     verbs.add(verbOf(entry))
     skills.set(name, verbs)
   }
-  const parts: string[] = []
-  if (memory) parts.push('Memory updated')
-  if (user) parts.push('User profile updated')
   for (const [name, verbs] of skills) {
     if (verbs.has('created') && verbs.has('deleted')) continue // made and undone within one review: nothing remains
     const verb: SkillVerb = verbs.has('created') ? 'created' : verbs.has('deleted') ? 'deleted' : 'updated'
-    parts.push(`Skill "${name}" ${verb}`)
+    summary.skills.push({ name, verb })
   }
-  return parts.length ? `💾 ${parts.join(' · ')}` : NOTHING_SAVED
+  summary.saved = entries.some(isMemoryEntry) || summary.skills.length > 0
+  return summary
 }

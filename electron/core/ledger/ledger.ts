@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3'
-import type { LearnedChange, LedgerEntry, LedgerKind, LedgerSource, WriteContext } from '../../../shared/ledger'
+import { isMemoryKind, normalizeLedgerMeta, skillNameOf, type LearnedChange, type LedgerEntry, type LedgerKind, type LedgerSource, type WriteContext } from '../../../shared/ledger'
 import type { StateDb } from '../db/state-db'
 import type { BatchChangeRecorder } from './recorder'
 
@@ -67,7 +67,7 @@ export class Ledger implements BatchChangeRecorder {
       reviewId: ctx.reviewId ?? null,
       before: change.before,
       after: change.after,
-      meta: JSON.stringify(change.meta ?? {})
+      meta: JSON.stringify(normalizeLedgerMeta(change.kind, change.target, change.meta))
     })
     return this.get(Number(info.lastInsertRowid))!
   }
@@ -117,12 +117,20 @@ export class Ledger implements BatchChangeRecorder {
     return (this.db.prepare(sql).all(...params) as LedgerRow[]).map(toEntry)
   }
 
-  /** Every row that touched one skill (any of its files), newest first. */
+  /**
+   * Every row that touched one skill (any of its files), newest first. A row from an older Cairn
+   * without `meta.skill` is matched by its path, then named the way {@link toEntry} names it.
+   */
   forSkill(name: string, limit = 200): LedgerEntry[] {
+    const folder = `%/${name.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`
     const rows = this.db
-      .prepare(`SELECT * FROM ledger WHERE kind LIKE 'skill.%' AND json_extract(meta, '$.skill') = ? ORDER BY id DESC LIMIT ?`)
-      .all(name, limit) as LedgerRow[]
-    return rows.map(toEntry)
+      .prepare(
+        `SELECT * FROM ledger WHERE kind LIKE 'skill.%'
+           AND (json_extract(meta, '$.skill') = ? OR (json_extract(meta, '$.skill') IS NULL AND target LIKE ? ESCAPE '\\'))
+         ORDER BY id DESC LIMIT ?`
+      )
+      .all(name, folder, limit) as LedgerRow[]
+    return rows.map(toEntry).filter((entry) => skillNameOf(entry) === name)
   }
 
   markReverted(id: number, revertId: number): void {
@@ -136,18 +144,29 @@ export class Ledger implements BatchChangeRecorder {
   }
 }
 
+/** Rows are kept as written; older ones get the meta fields every row now carries (see normalizeLedgerMeta). */
 function toEntry(row: LedgerRow): LedgerEntry {
-  return {
+  const fields = {
     id: row.id,
     at: new Date(row.at).toISOString(),
-    kind: row.kind,
     target: row.target,
     source: row.source,
     sessionId: row.session_id,
     reviewId: row.review_id,
     before: row.before,
     after: row.after,
-    meta: JSON.parse(row.meta) as Record<string, unknown>,
     revertedBy: row.reverted_by
+  }
+  const meta = parseMeta(row.meta)
+  return isMemoryKind(row.kind)
+    ? { ...fields, kind: row.kind, meta: normalizeLedgerMeta(row.kind, row.target, meta) }
+    : { ...fields, kind: row.kind, meta: normalizeLedgerMeta(row.kind, row.target, meta) }
+}
+
+function parseMeta(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return {}
   }
 }

@@ -141,7 +141,7 @@ export class MemoryFiles {
           let recorded: LedgerEntry[]
           try {
             recorded = this.options.recorder.recordAll(
-              outcome.changes.map((change) => ({ ...change, target: ledgerTarget, meta: options.meta })),
+              outcome.changes.map((change) => ({ ...change, target: ledgerTarget, meta: { store: target, ...options.meta } })),
               options.write
             )
           } catch (error) {

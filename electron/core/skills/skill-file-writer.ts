@@ -10,7 +10,6 @@ import {
   ledgerTarget,
   locateWritable,
   missingDirs,
-  reviewGuard,
   scanSkillWrite,
   splitContext,
   withSkillLock,
@@ -41,8 +40,6 @@ export async function writeSkillFile(deps: SkillWriteDeps, input: WriteSkillFile
       }
       return located.result
     }
-    const guard = reviewGuard(write, turn, name)
-    if (guard) return guard
     const link = symlinkOnPath(deps.skillsDir, [...located.relParts, ...checked.parts])
     if (link) return fail(escapesMessage(checked.path, link))
     const path = join(located.dir, ...checked.parts)
@@ -83,7 +80,7 @@ export async function writeSkillFile(deps: SkillWriteDeps, input: WriteSkillFile
 }
 
 export async function removeSkillFile(deps: SkillWriteDeps, input: RemoveSkillFileInput, ctx: SkillCallContext): Promise<SkillResult> {
-  const { write, turn } = splitContext(ctx)
+  const { write } = splitContext(ctx)
   const { name } = input
   const nameError = validateSkillName(name)
   if (nameError) return fail(nameError)
@@ -95,8 +92,6 @@ export async function removeSkillFile(deps: SkillWriteDeps, input: RemoveSkillFi
   return withSkillLock(deps, name, async () => {
     const located = locateWritable(deps, name)
     if (!located.ok) return located.result
-    const guard = reviewGuard(write, turn, name)
-    if (guard) return guard
     const link = symlinkOnPath(deps.skillsDir, [...located.relParts, ...checked.parts])
     if (link) return fail(escapesMessage(checked.path, link))
     const path = join(located.dir, ...checked.parts)

@@ -275,6 +275,22 @@ export class SkillIndex {
     return { type: known ? 'change' : 'add', name: basename(dir) }
   }
 
+  /**
+   * The SKILL.md of the skill that `path` belongs to: `path` itself when it names one (present or
+   * not), else that of the nearest folder above it, inside its root, holding a SKILL.md. Null when
+   * the path is in no root or in no skill folder.
+   */
+  skillFileFor(path: string): string | null {
+    if (basename(path) === SKILL_FILE) return path
+    const rootIndex = this.rootIndexOf(path)
+    if (rootIndex < 0) return null
+    const inRoot = this.roots[rootIndex].path + sep
+    for (let dir = dirname(path); dir.startsWith(inRoot); dir = dirname(dir)) {
+      if (hasSkillFile(dir)) return join(dir, SKILL_FILE)
+    }
+    return null
+  }
+
   /** Drops every skill at or under `dir` (a folder was removed or renamed away). */
   removeUnder(dir: string): string[] {
     const removed: string[] = []

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import type { LearnedChange, LedgerEntry, RevertResult } from '../../../shared/ledger'
+import { skillNameOf, type LearnedChange, type LedgerEntry, type RevertResult } from '../../../shared/ledger'
 import { writeFileAtomicText } from '../fs/atomic'
 import { readSkillFile, removeEmptyDirs } from './skill-dir-files'
 import { SKILL_FILE, isInside, isSupportDir, symlinkOnPath, toPosixRelative } from './skill-paths'
@@ -32,7 +32,7 @@ function resolveTarget(deps: SkillWriteDeps, entry: LedgerEntry): RevertTarget |
     if (end < 1) return `Ledger row ${entry.id} has a target '${entry.target}' that is not inside a skill.`
   }
   const skillParts = below.slice(0, end)
-  const metaSkill = typeof entry.meta.skill === 'string' ? entry.meta.skill : null
+  const metaSkill = skillNameOf(entry)
   return {
     path,
     skillDir: join(deps.skillsDir, ...skillParts),

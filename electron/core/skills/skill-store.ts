@@ -71,6 +71,23 @@ export class SkillStore {
     this.index.loadAll()
   }
 
+  /**
+   * Re-reads only the skills these paths belong to (ledger targets, relative to the data home, or
+   * absolute), after another process (the review worker) changed them, and announces what changed.
+   * Unlike {@link load}, every other skill stays as it was read.
+   */
+  refreshPaths(paths: string[]): void {
+    const skillFiles = new Set<string>()
+    for (const path of paths) {
+      const skillFile = this.index.skillFileFor(resolve(this.deps.dataHome, path))
+      if (skillFile) skillFiles.add(skillFile)
+    }
+    for (const skillFile of skillFiles) {
+      const change = this.index.refreshSkillFile(skillFile)
+      if (change) this.emit({ name: change.name, path: skillFile, type: change.type })
+    }
+  }
+
   /** Visible skills (shadowed ones left out), sorted by category then name. */
   list(): SkillSummary[] {
     return this.index.list()
@@ -152,8 +169,8 @@ export class SkillStore {
   }
 
   /**
-   * Tier 2/3 read for `skill_view`: marks it read for this turn and, unless `countUse` is false (the
-   * background review reading before it patches), records the view as use of the skill.
+   * Tier 2/3 read for `skill_view`: marks it read for this turn and, unless `countUse` is false (a
+   * reader judging the skill rather than following it), records the view as use of the skill.
    */
   view(name: string, filePath?: string | null, turn: TurnState | null = null, countUse = true): SkillResult {
     const usage = countUse ? this.usage : { recordView: () => {} }

@@ -22,7 +22,6 @@ import {
   ledgerTarget,
   locateWritable,
   missingDirs,
-  reviewGuard,
   scanSkillWrite,
   splitContext,
   withSkillLock,
@@ -100,7 +99,7 @@ export async function createSkill(deps: SkillWriteDeps, input: CreateSkillInput,
 }
 
 export async function editSkill(deps: SkillWriteDeps, input: EditSkillInput, ctx: SkillCallContext): Promise<SkillResult> {
-  const { write, turn } = splitContext(ctx)
+  const { write } = splitContext(ctx)
   const { name, content } = input
   const invalid = validateSkillName(name) ?? validateSkillContent(content, name) ?? contentSizeError(SKILL_FILE, content)
   if (invalid) return fail(invalid)
@@ -108,8 +107,6 @@ export async function editSkill(deps: SkillWriteDeps, input: EditSkillInput, ctx
   return withSkillLock(deps, name, async () => {
     const located = locateWritable(deps, name)
     if (!located.ok) return located.result
-    const guard = reviewGuard(write, turn, name)
-    if (guard) return guard
     const link = symlinkOnPath(deps.skillsDir, [...located.relParts, SKILL_FILE])
     if (link) return fail(escapesMessage(SKILL_FILE, link))
     const before = readFileSync(located.skillMd, 'utf8')
@@ -138,7 +135,7 @@ function patchBreaks(original: string, patched: string, name: string): string | 
 }
 
 export async function patchSkill(deps: SkillWriteDeps, input: PatchSkillInput, ctx: SkillCallContext): Promise<SkillResult> {
-  const { write, turn } = splitContext(ctx)
+  const { write } = splitContext(ctx)
   const { name } = input
   const nameError = validateSkillName(name)
   if (nameError) return fail(nameError)
@@ -155,8 +152,6 @@ export async function patchSkill(deps: SkillWriteDeps, input: PatchSkillInput, c
   return withSkillLock(deps, name, async () => {
     const located = locateWritable(deps, name)
     if (!located.ok) return located.result
-    const guard = reviewGuard(write, turn, name, isMain ? undefined : fileLabel)
-    if (guard) return guard
     const link = symlinkOnPath(deps.skillsDir, [...located.relParts, ...fileParts])
     if (link) return fail(escapesMessage(fileLabel, link))
     const path = join(located.dir, ...fileParts)
@@ -228,7 +223,7 @@ function patchHint(code: string, name: string, filePath: string | null): string 
 }
 
 export async function deleteSkill(deps: SkillWriteDeps, input: DeleteSkillInput, ctx: SkillCallContext): Promise<SkillResult> {
-  const { write, turn } = splitContext(ctx)
+  const { write } = splitContext(ctx)
   const { name } = input
   const nameError = validateSkillName(name)
   if (nameError) return fail(nameError)
@@ -241,8 +236,6 @@ export async function deleteSkill(deps: SkillWriteDeps, input: DeleteSkillInput,
   return withSkillLock(deps, name, async () => {
     const located = locateWritable(deps, name)
     if (!located.ok) return located.result
-    const guard = reviewGuard(write, turn, name)
-    if (guard) return guard
     const link = symlinkOnPath(deps.skillsDir, located.relParts)
     if (link) return fail(escapesMessage(located.relParts.join('/'), link))
     const before = readFileSync(located.skillMd, 'utf8')

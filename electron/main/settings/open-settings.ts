@@ -1,30 +1,29 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Store from 'electron-store'
-import { ElectronSettings, settingsFileFormat, settingsReadError } from './electron-settings'
+import { ConfigStore } from '../../core/config/config-store'
+import { ShellStore, shellStoreOptions } from './shell-store'
 
 /**
- * Opens electron-store on `<home>/config.json` (the CLI's file too). `watch` picks up edits made by
- * other processes; `clearInvalidConfig: false` so a malformed file is reported, never reset.
- * Throws the core's ConfigError, naming the file, when it cannot be used.
+ * The app's settings: the core's ConfigStore on `<home>/config.json`, the one owner of that file in
+ * the app, the CLI and the review worker alike. On a first start the file is created empty, so there
+ * is one to edit; otherwise it is read once here, so a malformed file stops the start with a
+ * ConfigError naming it (never a reset). Close it when the app stops (it may be watching).
  */
-export function openElectronSettings(home: string): ElectronSettings {
-  const path = join(home, 'config.json')
-  let store: Store<Record<string, unknown>>
+export function openSettings(home: string): ConfigStore {
+  const settings = new ConfigStore(join(home, 'config.json'))
+  mkdirSync(home, { recursive: true })
   try {
-    store = new Store<Record<string, unknown>>({
-      cwd: home,
-      name: 'config',
-      watch: true,
-      clearInvalidConfig: false,
-      ...settingsFileFormat
-    })
+    // `wx`: only if there is none, so a file a CLI writes at the same moment is never replaced.
+    writeFileSync(settings.path, '{}\n', { flag: 'wx' })
   } catch (error) {
-    throw settingsReadError(error, path)
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
   }
-  try {
-    return new ElectronSettings(store)
-  } catch (error) {
-    store._closeWatcher()
-    throw settingsReadError(error, path)
-  }
+  settings.get()
+  return settings
+}
+
+/** The shell's own state (the main window's place) in electron-store, in Electron's userData folder. */
+export function openShellStore(userData: string): ShellStore {
+  return new ShellStore(new Store<Record<string, unknown>>({ cwd: userData, ...shellStoreOptions }))
 }

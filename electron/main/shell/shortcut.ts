@@ -7,8 +7,23 @@ export interface GlobalShortcuts {
 export interface ShortcutStatus {
   /** The accelerator that works now, or null. */
   active: string | null
-  /** What went wrong with the requested one, in words for the tray tooltip; null when all is well. */
+  /** What went wrong with the requested one, in English words for the log; null when all is well. */
   problem: string | null
+  /** The same as data, for the tray to word in the user's language. */
+  refusal?: ShortcutRefusal
+}
+
+/** A requested accelerator the system refused: another app owns it (`taken`) or it does not parse (`invalid`). */
+export interface ShortcutRefusal {
+  requested: string
+  reason: 'taken' | 'invalid'
+  /** The previous accelerator, still registered; null when none works now. */
+  kept: string | null
+}
+
+const refusalWords: Record<ShortcutRefusal['reason'], string> = {
+  taken: 'is taken by another application',
+  invalid: 'is not a valid shortcut (example: CommandOrControl+Shift+Space)'
 }
 
 /**
@@ -35,7 +50,7 @@ export class QuickPromptShortcut {
     if (!refusal) return this.set(wanted, null)
     const kept = previous && previous !== wanted && !this.tryRegister(previous) ? previous : null
     const keptText = kept ? ` Cairn kept ${kept}.` : ' Choose another one in Settings.'
-    return this.set(kept, `The quick prompt shortcut ${wanted} ${refusal}.${keptText}`)
+    return this.set(kept, `The quick prompt shortcut ${wanted} ${refusalWords[refusal]}.${keptText}`, { requested: wanted, reason: refusal, kept })
   }
 
   current(): ShortcutStatus {
@@ -48,11 +63,11 @@ export class QuickPromptShortcut {
   }
 
   /** Null on success, else why it failed. */
-  private tryRegister(accelerator: string): string | null {
+  private tryRegister(accelerator: string): ShortcutRefusal['reason'] | null {
     try {
-      return this.shortcuts.register(accelerator, this.onPress) ? null : 'is taken by another application'
+      return this.shortcuts.register(accelerator, this.onPress) ? null : 'taken'
     } catch {
-      return 'is not a valid shortcut (example: CommandOrControl+Shift+Space)'
+      return 'invalid'
     }
   }
 
@@ -65,9 +80,9 @@ export class QuickPromptShortcut {
     this.active = null
   }
 
-  private set(active: string | null, problem: string | null): ShortcutStatus {
+  private set(active: string | null, problem: string | null, refusal?: ShortcutRefusal): ShortcutStatus {
     this.active = active
-    this.status = { active, problem }
+    this.status = refusal ? { active, problem, refusal } : { active, problem }
     return this.status
   }
 }

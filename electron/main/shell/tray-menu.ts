@@ -1,7 +1,9 @@
-import { basename, dirname } from 'node:path'
+import { basename } from 'node:path'
 import { ellipsize } from '../../core/text/cut'
 import type { MenuItemConstructorOptions } from 'electron'
-import type { LedgerEntry } from '../../../shared/ledger'
+import { isMemoryEntry, skillNameOf, type LedgerEntry } from '../../../shared/ledger'
+import type { MessageKey, Translate } from '../../../shared/i18n'
+import type { ShortcutRefusal } from './shortcut'
 
 export interface TrayState {
   learningEnabled: boolean
@@ -10,7 +12,7 @@ export interface TrayState {
   /** The quick-prompt shortcut as registered, or null. */
   shortcut: string | null
   /** Why the shortcut is not working, for the tooltip and the menu. */
-  shortcutProblem: string | null
+  shortcutProblem: ShortcutRefusal | null
 }
 
 export interface TrayActions {
@@ -24,62 +26,71 @@ export interface TrayActions {
 const RECENT_LIMIT = 5
 const LABEL_WIDTH = 48
 
-export function trayMenuTemplate(state: TrayState, actions: TrayActions, platform: NodeJS.Platform = process.platform): MenuItemConstructorOptions[] {
+export function trayMenuTemplate(state: TrayState, actions: TrayActions, t: Translate, platform: NodeJS.Platform = process.platform): MenuItemConstructorOptions[] {
   const recent = state.recent.slice(0, RECENT_LIMIT)
   const recentItems: MenuItemConstructorOptions[] = recent.length
-    ? recent.map((entry) => ({ label: menuText(ledgerLabel(entry), platform), click: () => actions.openLedgerEntry(entry.id) }))
-    : [{ label: 'Nothing learned yet', enabled: false }]
+    ? recent.map((entry) => ({ label: menuText(ledgerLabel(entry, t), platform), click: () => actions.openLedgerEntry(entry.id) }))
+    : [{ label: t('tray.nothingLearned'), enabled: false }]
   return [
     {
-      label: 'Quick prompt',
+      label: t('tray.quickPrompt'),
       ...(state.shortcut && !state.shortcutProblem ? { accelerator: state.shortcut, registerAccelerator: false } : {}),
       click: () => actions.quickPrompt()
     },
-    { label: 'Open Cairn', click: () => actions.openMain() },
-    ...(state.shortcutProblem ? [{ label: menuText(state.shortcutProblem, platform), enabled: false } satisfies MenuItemConstructorOptions] : []),
+    { label: t('tray.open'), click: () => actions.openMain() },
+    ...(state.shortcutProblem ? [{ label: menuText(shortcutProblemText(state.shortcutProblem, t), platform), enabled: false } satisfies MenuItemConstructorOptions] : []),
     { type: 'separator' },
-    { label: 'Recently learned', submenu: recentItems },
+    { label: t('tray.recent'), submenu: recentItems },
     {
-      label: 'Pause learning',
+      label: t('tray.pause'),
       type: 'checkbox',
       checked: !state.learningEnabled,
       click: (item) => actions.setLearningPaused(item.checked)
     },
     { type: 'separator' },
-    { label: 'Quit Cairn', click: () => actions.quit() }
+    { label: t('tray.quit'), click: () => actions.quit() }
   ]
 }
 
-export function trayTooltip(state: TrayState): string {
+export function trayTooltip(state: TrayState, t: Translate): string {
   const lines = ['Cairn']
-  if (!state.learningEnabled) lines.push('Learning is paused')
-  if (state.shortcutProblem) lines.push(state.shortcutProblem)
-  else if (state.shortcut) lines.push(`Quick prompt: ${state.shortcut}`)
+  if (!state.learningEnabled) lines.push(t('tray.paused'))
+  if (state.shortcutProblem) lines.push(shortcutProblemText(state.shortcutProblem, t))
+  else if (state.shortcut) lines.push(t('tray.shortcut', { shortcut: state.shortcut }))
   return lines.join('\n')
 }
 
+function shortcutProblemText(problem: ShortcutRefusal, t: Translate): string {
+  const key: MessageKey = problem.kept ? `tray.shortcut.${problem.reason}Kept` : `tray.shortcut.${problem.reason}`
+  return t(key, { shortcut: problem.requested, kept: problem.kept ?? '' })
+}
+
 /** One short line for a learned change, e.g. `Memory + "prefers pnpm over npm"` or `Skill "deploy" updated`. */
-export function ledgerLabel(entry: LedgerEntry): string {
-  const prefix = entry.source === 'revert' ? 'Undo: ' : ''
-  if (entry.kind.startsWith('memory.')) {
-    const store = basename(entry.target) === 'USER.md' ? 'Profile' : 'Memory'
+export function ledgerLabel(entry: LedgerEntry, t: Translate): string {
+  const label = changeLabel(entry, t)
+  return entry.source === 'revert' ? t('tray.undo', { change: label }) : label
+}
+
+function changeLabel(entry: LedgerEntry, t: Translate): string {
+  if (isMemoryEntry(entry)) {
+    const store = t(entry.meta.store === 'user' ? 'tray.store.user' : 'tray.store.memory')
     const sign = entry.kind === 'memory.add' ? '+' : entry.kind === 'memory.remove' ? '−' : '~'
     const text = entry.kind === 'memory.remove' ? entry.before : entry.after
-    return `${prefix}${store} ${sign} "${shorten(text ?? '', LABEL_WIDTH - store.length - 6)}"`
+    return t('tray.memoryEntry', { store, sign, text: shorten(text ?? '', LABEL_WIDTH - store.length - 6) })
   }
-  const skill = typeof entry.meta.skill === 'string' ? entry.meta.skill : basename(dirname(entry.target))
-  const name = `Skill "${shorten(skill, 28)}"`
+  const name = shorten(skillNameOf(entry) ?? entry.target, 28)
+  const file = shorten(basename(entry.target), 20)
   switch (entry.kind) {
     case 'skill.create':
-      return `${prefix}${name} created`
+      return t('review.skill.created', { name })
     case 'skill.delete':
-      return `${prefix}${name} deleted`
+      return t('review.skill.deleted', { name })
     case 'skill.file_write':
-      return `${prefix}${name}: ${shorten(basename(entry.target), 20)} written`
+      return t('tray.fileWritten', { name, file })
     case 'skill.file_remove':
-      return `${prefix}${name}: ${shorten(basename(entry.target), 20)} removed`
+      return t('tray.fileRemoved', { name, file })
     default:
-      return `${prefix}${name} updated`
+      return t('review.skill.updated', { name })
   }
 }
 

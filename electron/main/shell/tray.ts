@@ -1,6 +1,7 @@
 import { Menu, Tray, nativeImage } from 'electron'
 import type { CairnApp } from '../../core/app/cairn-app'
 import type { LedgerEntry } from '../../../shared/ledger'
+import { translator, type Translate } from '../../../shared/i18n'
 import { log } from '../log'
 import type { AppWindows } from '../windows/app-windows'
 import type { ShortcutStatus } from './shortcut'
@@ -70,17 +71,23 @@ export class CairnTray {
     if (!this.tray || this.tray.isDestroyed()) return
     const state = this.state()
     const { app, windows } = this.options
+    // Rebuilt on settings.changed, so a new `ui.language` shows at once.
+    const t = languageOf(app)
     const menu = Menu.buildFromTemplate(
-      trayMenuTemplate(state, {
-        quickPrompt: () => windows.showQuick(),
-        openMain: () => windows.showMain(),
-        openLedgerEntry: (id) => windows.openTimeline(id),
-        setLearningPaused: (paused) => void this.setLearningPaused(app, paused),
-        quit: () => this.options.quit()
-      })
+      trayMenuTemplate(
+        state,
+        {
+          quickPrompt: () => windows.showQuick(),
+          openMain: () => windows.showMain(),
+          openLedgerEntry: (id) => windows.openTimeline(id),
+          setLearningPaused: (paused) => void this.setLearningPaused(app, paused),
+          quit: () => this.options.quit()
+        },
+        t
+      )
     )
     this.tray.setContextMenu(menu)
-    this.tray.setToolTip(trayTooltip(state))
+    this.tray.setToolTip(trayTooltip(state, t))
   }
 
   private async setLearningPaused(app: CairnApp, paused: boolean): Promise<void> {
@@ -100,8 +107,17 @@ export class CairnTray {
       learningEnabled: app.core.config.get().learning.enabled,
       recent: recentEntries(app),
       shortcut: shortcut.active,
-      shortcutProblem: shortcut.problem
+      // The status words its problem in English for the log; the menu says it in the user's language.
+      shortcutProblem: shortcut.refusal ?? null
     }
+  }
+}
+
+function languageOf(app: CairnApp): Translate {
+  try {
+    return translator(app.core.config.get().ui.language)
+  } catch {
+    return translator('en')
   }
 }
 

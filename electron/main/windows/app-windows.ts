@@ -2,6 +2,7 @@ import type { BrowserWindow } from 'electron'
 import type { IpcEvents } from '../../../shared/ipc/contract'
 import { EVENT_CHANNEL } from '../../../shared/ipc/channels'
 import type { WindowKind } from '../ipc/validate-sender'
+import type { ShellStore } from '../settings/shell-store'
 import type { AppOrigin } from './app-origin'
 import { sendWhenLoaded } from './load-page'
 import { createMainWindow, rememberPlace } from './main-window'
@@ -10,7 +11,8 @@ import { createQuickWindow, showQuickWindow } from './quick-window'
 export interface AppWindowsOptions {
   origin: AppOrigin
   preload: string
-  stateFile: string
+  /** Where the main window's place is remembered. */
+  shellState: ShellStore
   icon?: string
 }
 
@@ -83,7 +85,7 @@ export class AppWindows {
   /** From now on closing a window really closes it; the main window's place is saved now. */
   prepareToQuit(): void {
     this.quitting = true
-    if (live(this.main)) rememberPlace(this.main, this.options.stateFile)
+    if (live(this.main)) rememberPlace(this.main, this.options.shellState)
   }
 
   private navigate(window: BrowserWindow, navigation: Navigation): void {
@@ -95,7 +97,7 @@ export class AppWindows {
     const window = createMainWindow({
       origin: this.options.origin,
       preload: this.options.preload,
-      stateFile: this.options.stateFile,
+      shellState: this.options.shellState,
       icon: this.options.icon,
       hideOnClose: () => this.keepRunningInTray && !this.quitting
     })

@@ -2,14 +2,15 @@ import { BrowserWindow, screen } from 'electron'
 import type { AppOrigin } from './app-origin'
 import { hardenWebContents, secureWebPreferences } from './hardening'
 import { loadPage } from './load-page'
-import { placeWindow, readWindowState, writeWindowState } from './window-state'
+import { placeWindow } from './window-state'
 import { log } from '../log'
+import type { ShellStore } from '../settings/shell-store'
 
 export interface MainWindowOptions {
   origin: AppOrigin
   preload: string
-  /** JSON file remembering size and position (in Electron's userData folder). */
-  stateFile: string
+  /** Remembers the window's size and position between runs. */
+  shellState: ShellStore
   icon?: string
   /** True when closing should hide the window instead (the tray keeps the app reachable). */
   hideOnClose(): boolean
@@ -19,7 +20,7 @@ const DEFAULT_SIZE = { width: 1100, height: 760 }
 
 export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   const workAreas = screen.getAllDisplays().map((display) => display.workArea)
-  const placement = placeWindow(readWindowState(options.stateFile), workAreas, DEFAULT_SIZE)
+  const placement = placeWindow(options.shellState.windowState(), workAreas, DEFAULT_SIZE)
   const window = new BrowserWindow({
     ...placement.bounds,
     minWidth: 640,
@@ -35,7 +36,7 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
     window.show()
   })
   window.on('close', (event) => {
-    rememberPlace(window, options.stateFile)
+    rememberPlace(window, options.shellState)
     if (options.hideOnClose()) {
       event.preventDefault()
       window.hide()
@@ -49,12 +50,12 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
 }
 
 /** Writes the window's size and place for the next start (on close, and when quitting). */
-export function rememberPlace(window: BrowserWindow, file: string): void {
+export function rememberPlace(window: BrowserWindow, shellState: ShellStore): void {
   if (window.isDestroyed()) return
   try {
     const maximized = window.isMaximized()
     // getNormalBounds: the size to restore to, not the maximized one.
-    writeWindowState(file, { bounds: maximized ? window.getNormalBounds() : window.getBounds(), maximized })
+    shellState.saveWindowState({ bounds: maximized ? window.getNormalBounds() : window.getBounds(), maximized })
   } catch (error) {
     log.warn(`could not remember the window position: ${(error as Error).message}`)
   }

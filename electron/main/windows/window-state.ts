@@ -1,6 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
 import { z } from 'zod'
-import { writeFileAtomicTextSync } from '../../core/fs/atomic'
 
 export interface Rect {
   x: number
@@ -9,7 +7,7 @@ export interface Rect {
   height: number
 }
 
-/** The main window's last size and place (a small JSON file in Electron's userData folder). */
+/** The main window's last size and place (kept by the shell store, see settings/shell-store.ts). */
 export interface WindowState {
   bounds: Rect
   maximized: boolean
@@ -31,20 +29,15 @@ const windowStateSchema = z.object({
 /** At least this much of the window must be on some screen, or it is moved back to the centre. */
 const MIN_VISIBLE = { width: 120, height: 60 }
 
-/** The saved state, or null when there is none or it is unreadable (a fresh placement is harmless). */
-export function readWindowState(file: string): WindowState | null {
-  if (!existsSync(file)) return null
-  try {
-    const parsed = windowStateSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')))
-    return parsed.success ? parsed.data : null
-  } catch {
-    return null
-  }
+/** The saved state, or null when there is none or it is not a sensible one (a fresh placement is harmless). */
+export function parseWindowState(saved: unknown): WindowState | null {
+  const parsed = windowStateSchema.safeParse(saved)
+  return parsed.success ? parsed.data : null
 }
 
-export function writeWindowState(file: string, state: WindowState): void {
-  const checked = windowStateSchema.parse({ bounds: roundRect(state.bounds), maximized: state.maximized })
-  writeFileAtomicTextSync(file, JSON.stringify(checked, null, 2) + '\n')
+/** What to save: whole pixels, checked (throws on a size or place no screen could have). */
+export function windowStateToSave(state: WindowState): WindowState {
+  return windowStateSchema.parse({ bounds: roundRect(state.bounds), maximized: state.maximized })
 }
 
 /**

@@ -1,7 +1,7 @@
 import { ChatView } from '../features/chat/ChatView'
 import { ConnectionBanner, Toasts, useGlobalKeys } from './Chrome'
 import { useUi } from './context'
-import { translator } from '../i18n'
+import { translator } from '../../../shared/i18n'
 import type { Language } from '../stores/ui'
 import { Sidebar } from './Sidebar'
 import { TimelineView } from '../features/timeline/TimelineView'

@@ -2,7 +2,7 @@ import { memo } from 'react'
 import type { SessionSummary } from '../../../shared/ipc/domain'
 import { dateBucket, type DateBucket } from '../stores/sessions'
 import { shortTime, useNow } from '../lib/time'
-import type { MessageKey } from '../i18n'
+import type { MessageKey } from '../../../shared/i18n'
 import { useApp, useChat, useLocale, useSessions, useT, useUi } from './context'
 
 const bucketLabels: Record<DateBucket, MessageKey> = {

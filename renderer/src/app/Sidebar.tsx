@@ -1,4 +1,4 @@
-import type { MessageKey } from '../i18n'
+import type { MessageKey } from '../../../shared/i18n'
 import type { View } from '../stores/ui'
 import { Icon, Logo, type IconName } from '../components/Icon'
 import { useApp, useSessions, useSettings, useT, useUi } from './context'

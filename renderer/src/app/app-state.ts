@@ -29,7 +29,6 @@ export function createAppState(client: CairnClient, options: AppStateOptions = {
   const sessions = createSessionsStore(client)
   const chat = createChatStore({
     client,
-    source: options.windowKind === 'quick' ? 'quick' : 'main',
     frames: options.frames,
     onSessionStarted: () => void sessions.getState().load()
   })

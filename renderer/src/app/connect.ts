@@ -1,11 +1,9 @@
 import type { LedgerEntry } from '../../../shared/ledger'
-import { translator, type MessageKey } from '../i18n'
+import { skillNameOf } from '../../../shared/ledger-names'
+import { translator, type MessageKey } from '../../../shared/i18n'
+import { describeReviewSummary } from '../../../shared/i18n/describe'
 import { familyOf } from '../stores/timeline'
-import { skillNameOf } from '../stores/skills'
-import { withoutEmoji } from '../lib/summary'
 import type { AppState } from './app-state'
-
-const NOTHING_LEARNED = 'Nothing to save.'
 
 /**
  * Routes main's events into the stores, and loads what every screen needs at start. Returns a
@@ -41,10 +39,10 @@ export function connectApp(app: AppState): () => void {
       if (event.type === 'review_action') learnedChange(event.entry)
       if (event.type === 'review_finished') {
         timeline.getState().invalidate()
-        const summary = withoutEmoji(event.outcome.summary)
+        const summary = describeReviewSummary(event.outcome.summary, t())
         // The open conversation already shows it in its "Learned" chip; a toast would say it twice.
         const chipShows = ui.getState().view === 'chat' && chat.getState().learned?.reviewId === event.reviewId
-        if (summary && summary !== NOTHING_LEARNED && !chipShows) {
+        if (summary && !chipShows) {
           ui.getState().toast({ tone: 'learned', text: t()('toast.learned', { summary }), action: { label: t()('toast.viewTimeline'), view: 'timeline' } })
         }
       }

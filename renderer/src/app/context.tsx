@@ -7,7 +7,7 @@ import type { SettingsState } from '../stores/settings'
 import type { SkillsState } from '../stores/skills'
 import type { TimelineState } from '../stores/timeline'
 import type { UiState } from '../stores/ui'
-import { localeOf, translator, type Translate } from '../i18n'
+import { localeOf, translator, type Translate } from '../../../shared/i18n'
 import type { AppState } from './app-state'
 
 /** Exported for components that work with or without an app around them (markdown links). */

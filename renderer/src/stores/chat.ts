@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { AgentEvent, ApprovalScope } from '../../../shared/agent-events'
 import type { ReviewEvent } from '../../../shared/review-protocol'
+import type { ReviewSummary } from '../../../shared/review-outcome'
 import { errorCode, errorMessage, type CairnClient } from '../ipc/client'
 import { buildItems, lastIndexWhere, reconcileItems, type ChatItem } from './chat-items'
 import { applyAgentEvent, dropReplayed, type ChatError, type TurnSlice } from './chat-events'
@@ -8,7 +9,8 @@ import { animationFrames, createDeltaBuffer, type FrameScheduler } from './strea
 
 export interface LearnedNote {
   reviewId: string
-  summary: string
+  /** What the review saved; the chip words it in the UI language. */
+  summary: ReviewSummary
 }
 
 export interface ChatState extends TurnSlice {
@@ -42,13 +44,10 @@ export type ChatStore = StoreApi<ChatState>
 
 export interface ChatStoreOptions {
   client: CairnClient
-  source?: 'main' | 'quick'
   frames?: FrameScheduler
   /** A new conversation got its id (the sessions list should show it). */
   onSessionStarted?: (sessionId: string) => void
 }
-
-const NOTHING_LEARNED = 'Nothing to save.'
 
 const emptyTurn = (): TurnSlice => ({ items: [], streaming: '', running: false, turnId: null, approvals: [], error: null, retrying: null })
 
@@ -64,7 +63,6 @@ const turnOf = (state: ChatState): TurnSlice => ({
 
 export function createChatStore(options: ChatStoreOptions): ChatStore {
   const { client } = options
-  const source = options.source ?? 'main'
   // Events for a conversation this window is creating arrive before `chat.send` answers with its id.
   let awaitingNewSession = false
   let orphans: AgentEvent[] = []
@@ -173,7 +171,7 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
         set({ items: [...state.items, pending], draft: '' })
         const sessionId = state.sessionId
         await startTurn(
-          () => client.request('chat.send', { sessionId, text, source }),
+          () => client.request('chat.send', { sessionId, text }),
           (error) => {
             // Nothing is lost: the text goes back into the composer and Retry sends it again.
             const items = get().items.filter((item) => item !== pending)
@@ -255,9 +253,8 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
 
       handleReview(event) {
         if (event.type !== 'review_finished' || !event.sessionId || event.sessionId !== get().sessionId) return
-        const summary = event.outcome.summary.trim()
-        if (!summary || summary === NOTHING_LEARNED) return
-        set({ learned: { reviewId: event.reviewId, summary } })
+        if (!event.outcome.summary.saved) return
+        set({ learned: { reviewId: event.reviewId, summary: event.outcome.summary } })
       },
 
       async refresh() {

@@ -1,13 +1,10 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { CairnConfig, ConfigPatch } from '../../../shared/config'
-import type { AppInfo, LearningStatus, SettingsView } from '../../../shared/ipc/domain'
+import type { AppInfo, ConnectionTest as ConnectionTestResult, LearningStatus, SettingsView } from '../../../shared/ipc/domain'
 import { errorMessage, type CairnClient } from '../ipc/client'
 
-export interface ConnectionTest {
-  ok: boolean
-  message: string
-  models: string[]
-}
+/** What the last connection test found, or why the request itself failed (`message`, from the transport). */
+export type ConnectionTest = ConnectionTestResult | { ok: false; code: 'request_failed'; message: string; models: string[] }
 
 export interface SettingsState {
   view: SettingsView | null
@@ -107,7 +104,7 @@ export function createSettingsStore(client: CairnClient): SettingsStore {
       try {
         test = await client.request('settings.testConnection', input)
       } catch (error) {
-        test = { ok: false, message: errorMessage(error), models: [] }
+        test = { ok: false, code: 'request_failed', message: errorMessage(error), models: [] }
       }
       set({ testing: false, test, ...(test.models.length ? { models: test.models } : {}) })
       return test

@@ -87,9 +87,3 @@ export function byCategory(skills: SkillItem[]): Array<{ category: string | null
     .sort(([a], [b]) => (a === null ? 1 : b === null ? -1 : a.localeCompare(b)))
     .map(([category, list]) => ({ category, skills: list.sort((x, y) => x.name.localeCompare(y.name)) }))
 }
-
-/** The skill a ledger row belongs to (`meta.skill`), for timeline → skill links. */
-export function skillNameOf(entry: LedgerEntry): string | null {
-  const name = entry.meta?.skill
-  return typeof name === 'string' && name ? name : null
-}

@@ -1,10 +1,11 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { createJSONStorage, persist } from 'zustand/middleware'
+import type { Language } from '../../../shared/i18n'
 import type { ConnectionStatus } from '../ipc/transport'
 
 export type View = 'chat' | 'timeline' | 'skills' | 'memory' | 'settings'
 export type Theme = 'system' | 'light' | 'dark'
-export type Language = 'en' | 'zh-CN'
+export type { Language }
 
 export interface Toast {
   id: number

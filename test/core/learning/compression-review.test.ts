@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ReviewEvent } from '../../../shared/review-protocol'
 import { CairnCore } from '../../../electron/core/cairn'
 import { LearningLoop } from '../../../electron/core/learning/learning-loop'
-import { ReviewHost } from '../../../electron/core/learning/review-host'
+import { ReviewHost, reviewHostDepsOf } from '../../../electron/core/learning/review-host'
 import { chunkReviewMessages } from '../../../electron/core/learning/review-snapshot'
 import type { WorkerHandle } from '../../../electron/core/learning/spawn-worker'
 import type { MessageRecord } from '../../../electron/core/sessions'
@@ -59,7 +59,7 @@ describe('reviewing what compression condenses', () => {
   it('queues every chunk as its own review that later triggers never merge into', async () => {
     const events: ReviewEvent[] = []
     const host = new ReviewHost({
-      core,
+      ...reviewHostDepsOf(core),
       spawn: silentWorker,
       provider: () => ({ preset: 'custom', baseURL: 'http://127.0.0.1:1/v1', model: 'm', apiKey: null, requestTimeoutMs: 1000, maxRetries: 0 })
     })

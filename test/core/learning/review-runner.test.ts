@@ -15,6 +15,10 @@ afterEach(async () => {
   await fx.close()
 })
 
+const unchanged = { added: 0, replaced: 0, removed: 0 }
+/** What a review that saved nothing reports. */
+const nothingSaved = { saved: false, memory: unchanged, user: unchanged, skills: [] }
+
 function run(overrides: Partial<RunReviewOptions> = {}) {
   return runReview({ deps: reviewDepsOf(fx.core), provider: fx.provider(), job: fx.job(), maxIterations: 8, allowSkillCreation: true, ...overrides })
 }
@@ -49,7 +53,7 @@ describe('runReview in-process', () => {
     const outcome = await run({ job: fx.job({ reviewId: 'r-pref', sessionId }), onAction: (entry) => actions.push(entry) })
 
     expect(readFileSync(join(fx.home, 'memories', 'USER.md'), 'utf8')).toBe('User prefers pnpm over npm')
-    expect(outcome.summary).toBe('💾 User profile updated')
+    expect(outcome.summary).toEqual({ saved: true, memory: unchanged, user: { added: 1, replaced: 0, removed: 0 }, skills: [] })
     expect(outcome.entries).toHaveLength(1)
     expect(outcome.entries[0]).toMatchObject({ kind: 'memory.add', source: 'review', reviewId: 'r-pref', sessionId })
     expect(actions.map((a) => a.id)).toEqual(outcome.entries.map((e) => e.id))
@@ -94,7 +98,7 @@ describe('runReview in-process', () => {
     expect(toolResults(1)[0]).toMatchObject({ success: false, error: LIST_BEFORE_CREATE_MESSAGE })
     expect(toolResults(3)[2]).toMatchObject({ success: true })
     expect(readFileSync(join(fx.home, 'skills', 'devops', 'docker-compose-debugging', 'SKILL.md'), 'utf8')).toBe(content)
-    expect(outcome.summary).toBe('💾 Skill "docker-compose-debugging" created')
+    expect(outcome.summary).toMatchObject({ saved: true, skills: [{ name: 'docker-compose-debugging', verb: 'created' }] })
     expect(outcome.entries.map((e) => e.kind)).toEqual(['skill.create'])
   })
 
@@ -118,7 +122,7 @@ describe('runReview in-process', () => {
     expect(readFileSync(join(fx.home, 'skills', 'devops', 'deploy', 'SKILL.md'), 'utf8')).toContain('rsync -a --delete')
     expect(outcome.entries).toHaveLength(1)
     expect(outcome.entries[0]).toMatchObject({ kind: 'skill.patch', source: 'review', reviewId: 'r-patch' })
-    expect(outcome.summary).toBe('💾 Skill "deploy" updated')
+    expect(outcome.summary).toMatchObject({ saved: true, skills: [{ name: 'deploy', verb: 'updated' }] })
   })
 
   it('refuses every tool outside memory and skills in code, and runs none of them', async () => {
@@ -140,7 +144,7 @@ describe('runReview in-process', () => {
       { success: false, error: REFUSED_TOOL_MESSAGE }
     ])
     expect(existsSync(marker)).toBe(false)
-    expect(outcome.summary).toBe('Nothing to save.')
+    expect(outcome.summary).toEqual(nothingSaved)
   })
 
   it('never deletes: delete and remove_file are refused, and the skill stays', async () => {
@@ -213,7 +217,7 @@ describe('runReview in-process', () => {
   it('"Nothing to save." is a normal outcome: no ledger rows, summary says so', async () => {
     fx.server.enqueue({ text: 'Nothing to save.' })
     const outcome = await run({ job: fx.job({ reviewId: 'r-nothing' }) })
-    expect(outcome).toMatchObject({ summary: 'Nothing to save.', entries: [], finalText: 'Nothing to save.', iterations: 1 })
+    expect(outcome).toMatchObject({ summary: nothingSaved, entries: [], finalText: 'Nothing to save.', iterations: 1 })
     expect(fx.core.ledger.list()).toEqual([])
     const system = fx.server.chatRequests()[0].body.messages[0].content as string
     expect(system).toContain('"Nothing to save." is a normal, good outcome')

@@ -58,7 +58,7 @@ describe.skipIf(process.platform === 'win32')('signals to the host process', () 
 
     expect(lines.find((line) => line.type === 'result')).toEqual({ type: 'result', result: 'done' })
     expect(lines.some((line) => line.type === 'review_failed')).toBe(false)
-    expect(new ReviewRuns(fx.core.db).list()).toMatchObject([{ status: 'done', summary: 'Nothing to save.', pid: workerPid(lines) }])
+    expect(new ReviewRuns(fx.core.db).list()).toMatchObject([{ status: 'done', summary: { saved: false }, pid: workerPid(lines) }])
   }, 60_000)
 
   it('a host killed mid-review leaves a row the next host marks as crashed once its worker is gone', async () => {

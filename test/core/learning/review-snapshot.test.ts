@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { LedgerEntry } from '../../../shared/ledger'
+import { normalizeLedgerMeta, type LedgerEntry } from '../../../shared/ledger'
 import { openStateDb, type StateDb } from '../../../electron/core/db/state-db'
 import { parseSkillOutcomes, renderTranscript, reviewSystemPrompt, reviewUserMessage } from '../../../electron/core/learning/review-prompts'
 import { skillsUsedIn, toReviewMessages } from '../../../electron/core/learning/review-snapshot'
@@ -98,7 +98,8 @@ describe('skillsUsedIn', () => {
 })
 
 function entry(id: number, kind: LedgerEntry['kind'], target: string, meta: Record<string, unknown> = {}): LedgerEntry {
-  return { id, at: new Date().toISOString(), kind, target, source: 'review', sessionId: null, reviewId: 'r', before: null, after: null, meta, revertedBy: null }
+  const row = { id, at: new Date().toISOString(), kind, target, source: 'review', sessionId: null, reviewId: 'r', before: null, after: null, revertedBy: null }
+  return { ...row, meta: normalizeLedgerMeta(kind, target, meta) } as LedgerEntry
 }
 
 describe('summarizeReview', () => {
@@ -112,11 +113,19 @@ describe('summarizeReview', () => {
       entry(6, 'skill.file_write', 'skills/docker-compose-debug/references/volumes.md', { skill: 'docker-compose-debug' }),
       entry(7, 'skill.patch', 'skills/devops/deploy/SKILL.md', { skill: 'deploy' })
     ])
-    expect(summary).toBe('💾 Memory updated · User profile updated · Skill "docker-compose-debug" created · Skill "deploy" updated')
+    expect(summary).toEqual({
+      saved: true,
+      memory: { added: 2, replaced: 0, removed: 0 },
+      user: { added: 0, replaced: 1, removed: 0 },
+      skills: [
+        { name: 'docker-compose-debug', verb: 'created' },
+        { name: 'deploy', verb: 'updated' }
+      ]
+    })
   })
 
-  it('says "Nothing to save." when nothing changed', () => {
-    expect(summarizeReview([])).toBe('Nothing to save.')
+  it('says nothing was saved when nothing changed', () => {
+    expect(summarizeReview([])).toMatchObject({ saved: false, skills: [] })
   })
 })
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -7,7 +7,7 @@ import type { AgentSession } from '../../../electron/core/agent/agent-session'
 import { createAgentSession } from '../../../electron/core/agent/create-agent'
 import { CairnCore } from '../../../electron/core/cairn'
 import { LearningLoop } from '../../../electron/core/learning/learning-loop'
-import { ReviewHost } from '../../../electron/core/learning/review-host'
+import { ReviewHost, reviewHostDepsOf } from '../../../electron/core/learning/review-host'
 import { forkReviewWorker } from '../../../electron/core/learning/spawn-worker'
 import { resolveProviderSettings } from '../../../electron/core/provider/provider-settings'
 import { startScriptedServer, type RecordedChatRequest, type ScriptedReply, type ScriptedServer } from '../../scripted-provider'
@@ -31,6 +31,14 @@ description: Build the static site and copy it to the deploy target folder.
 3. Check: \`cat deploy-target/index.html\` prints "built".
 `
 
+/** A skill the story never touches: the app must not re-read it when a review changes another one. */
+const UNRELATED_SKILL = `---
+name: keep-notes
+description: Keep meeting notes in notes/YYYY-MM-DD.md.
+---
+# Keep notes
+`
+
 let home: string
 let workspace: string
 let server: ScriptedServer
@@ -51,13 +59,15 @@ beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'cairn-story-'))
   workspace = mkdtempSync(join(tmpdir(), 'cairn-story-ws-'))
   server = await startScriptedServer({ strict: true, apiKey: 'sk-story', respond })
+  mkdirSync(join(home, 'skills', 'notes', 'keep-notes'), { recursive: true })
+  writeFileSync(join(home, 'skills', 'notes', 'keep-notes', 'SKILL.md'), UNRELATED_SKILL)
   core = await CairnCore.open({ home })
   await core.config.update({
     provider: { preset: 'custom', baseURL: server.url, model: 'scripted', maxRetries: 0, requestTimeoutMs: 15_000 },
     skills: { extraDirs: [] }
   })
   const env = { CAIRN_API_KEY: 'sk-story' }
-  host = new ReviewHost({ core, spawn: () => forkReviewWorker(), provider: () => resolveProviderSettings(core.config.get(), env) })
+  host = new ReviewHost({ ...reviewHostDepsOf(core), spawn: () => forkReviewWorker(), provider: () => resolveProviderSettings(core.config.get(), env) })
   host.events.on((event) => reviewEvents.push(event))
   loop = new LearningLoop(core, host)
 })
@@ -93,16 +103,23 @@ describe('learned once, reused, patched, then done cleanly', () => {
       { toolCalls: [{ name: 'skill_manage', arguments: { action: 'create', name: 'deploy-static-site', category: 'devops', content: SKILL_V1 } }] },
       { text: 'Created the deploy-static-site skill.' }
     )
+    // Broken behind the store's back (this core has no watcher): only a full rescan would notice.
+    const unrelated = core.skills.get('keep-notes')!
+    writeFileSync(unrelated.path, '---\nname: keep-notes\ndescription: [broken\n---\n')
     const session = openSession()
-    const turn = await session.runTurn('Deploy the site to the deploy-target folder.')
+    const turn = await session.runTurn('Deploy the site to the deploy-target folder.').done
     expect(turn.reason).toBe('completed')
     expect(turn.toolCalls.filter((c) => !c.ok)).toHaveLength(2)
     await host.whenIdle()
 
     const [review] = finished()
-    expect(review.outcome.summary).toBe('💾 Skill "deploy-static-site" created')
+    expect(review.outcome.summary).toMatchObject({ saved: true, user: { added: 0 }, skills: [{ name: 'deploy-static-site', verb: 'created' }] })
     const skillPath = join(home, 'skills', 'devops', 'deploy-static-site', 'SKILL.md')
     expect(readFileSync(skillPath, 'utf8')).toBe(SKILL_V1)
+    // The app's index has the review's skill at once, and re-read only that: the unrelated one is as it was.
+    expect(core.skills.get('deploy-static-site')).toMatchObject({ category: 'devops', path: skillPath })
+    expect(core.skills.get('keep-notes')).toEqual(unrelated)
+    expect(core.skills.diagnostics()).toEqual([])
     const [row] = core.ledger.list({ kinds: ['skill.create'] })
     expect(row).toMatchObject({ source: 'review', sessionId: session.id, reviewId: review.reviewId, target: 'skills/devops/deploy-static-site/SKILL.md' })
     // The review ran in another process and saw why it was started.
@@ -141,12 +158,12 @@ describe('learned once, reused, patched, then done cleanly', () => {
     )
     const session = openSession()
     expect(session.systemPrompt).toContain('deploy-static-site')
-    const turn = await session.runTurn('Deploy again please. I prefer you always finish with a smoke check of the deployed page.')
+    const turn = await session.runTurn('Deploy again please. I prefer you always finish with a smoke check of the deployed page.').done
     expect(turn.reason).toBe('completed')
     await host.whenIdle()
 
     const review = finished()[1]
-    expect(review.outcome.summary).toBe('💾 User profile updated · Skill "deploy-static-site" updated')
+    expect(review.outcome.summary).toMatchObject({ saved: true, user: { added: 1 }, skills: [{ name: 'deploy-static-site', verb: 'updated' }] })
     const skill = readFileSync(join(home, 'skills', 'devops', 'deploy-static-site', 'SKILL.md'), 'utf8')
     expect(skill).toContain('mkdir -p deploy-target && cp dist/index.html deploy-target/')
     expect(skill).not.toContain('2. Copy: `cp dist/index.html deploy-target/`.')
@@ -171,7 +188,7 @@ describe('learned once, reused, patched, then done cleanly', () => {
     expect(session.systemPrompt).toContain('Wants a smoke check (cat the deployed index.html) after every deploy.')
     expect(session.systemPrompt).toContain('deploy-static-site')
     const before = finished().length
-    const turn = await session.runTurn('Deploy the site once more.')
+    const turn = await session.runTurn('Deploy the site once more.').done
     expect(turn.reason).toBe('completed')
     expect(turn.toolCalls.every((c) => c.ok)).toBe(true)
     const viewed = session.modelMessages().find((m) => m.role === 'tool' && typeof m.content === 'string' && m.content.includes('deploy-static-site'))

@@ -123,7 +123,7 @@ describe('revertChange', () => {
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0x10])
     writeFileSync(join(paths.skillsDir, 'deploy/references/logo.png'), png)
     await store.removeFile({ name: 'deploy', file_path: 'references/logo.png' }, agent)
-    expect(latest().meta.encoding).toBe('base64')
+    expect(latest().meta).toMatchObject({ encoding: 'base64' })
     expect((await store.revertChange(latest())).ok).toBe(true)
     expect(readFileSync(join(paths.skillsDir, 'deploy/references/logo.png'))).toEqual(png)
   })

@@ -27,7 +27,7 @@ function until(store: SkillStore, check: () => boolean): Promise<void> {
   })
 }
 
-async function setup() {
+async function setup(options: { watch?: boolean } = {}) {
   const root = mkdtempSync(join(tmpdir(), 'cairn-'))
   const paths = ensureHome(root)
   const extra = join(root, 'extra')
@@ -40,7 +40,7 @@ async function setup() {
   const db = openStateDb(paths.stateDb)
   const store = new SkillStore({ dataHome: root, skillsDir: paths.skillsDir, extraDirs: [extra], locksDir: paths.locksDir, db, recorder: new Ledger(db) })
   store.load()
-  await store.start()
+  if (options.watch !== false) await store.start()
   const events: SkillChangeEvent[] = []
   store.onChange((event) => events.push(event))
   cleanups.push(async () => {
@@ -90,5 +90,37 @@ describe('skill watcher', () => {
     writeFileSync(join(extra, 'vendor/SKILL.md'), skillText('vendor', 'Vendor updated'))
     await until(store, () => store.get('vendor')?.description === 'Vendor updated')
     expect(store.get('vendor')?.readOnly).toBe(true)
+  })
+})
+
+describe('refreshing only the skills another process changed', () => {
+  it('re-reads the named skills, announces what changed, and leaves every other skill as it was read', async () => {
+    const { paths, store, events } = await setup({ watch: false })
+    const skill = (rel: string) => join(paths.skillsDir, rel, 'SKILL.md')
+    // Another process (the review worker) edits alpha, adds gamma and deletes beta; unrelated to
+    // that, vendor is broken in an editor while no watcher runs.
+    writeFileSync(skill('ops/alpha'), skillText('alpha', 'Patched by the review'))
+    mkdirSync(join(paths.skillsDir, 'ops/gamma/references'), { recursive: true })
+    writeFileSync(skill('ops/gamma'), skillText('gamma'))
+    writeFileSync(join(paths.skillsDir, 'ops/gamma/references/notes.md'), 'notes')
+    rmSync(join(paths.skillsDir, 'ops/beta'), { recursive: true })
+    const vendor = store.get('vendor')!
+    writeFileSync(vendor.path, '---\nname: vendor\ndescription: [broken\n---\n')
+
+    store.refreshPaths(['skills/ops/alpha/SKILL.md', 'skills/ops/gamma/SKILL.md', 'skills/ops/gamma/references/notes.md', 'skills/ops/beta/SKILL.md', 'memories/USER.md'])
+
+    expect(store.get('alpha')?.description).toBe('Patched by the review')
+    expect(store.get('gamma')).toMatchObject({ category: 'ops', readOnly: false })
+    expect(store.get('beta')).toBeNull()
+    expect(store.get('vendor')).toEqual(vendor)
+    expect(store.diagnostics()).toEqual([])
+    expect(events).toEqual([
+      { name: 'alpha', path: skill('ops/alpha'), type: 'change' },
+      { name: 'gamma', path: skill('ops/gamma'), type: 'add' },
+      { name: 'beta', path: skill('ops/beta'), type: 'unlink' }
+    ])
+    // Nothing new the second time.
+    store.refreshPaths(['skills/ops/alpha/SKILL.md'])
+    expect(events).toHaveLength(3)
   })
 })

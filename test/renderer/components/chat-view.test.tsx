@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { FakeFailure } from '../helpers/fake-transport'
-import { appInfo, message, session, turnEvents } from '../helpers/fixtures'
+import { appInfo, config, learned, message, session, settingsView, turnEvents } from '../helpers/fixtures'
 import { renderApp, settle } from '../helpers/render-app'
 
 const user = message('user', 'Please deploy')
@@ -37,7 +37,7 @@ describe('composer', () => {
 
     fireEvent.keyDown(box, { key: 'Enter' })
     await settle()
-    expect(harness.bridge.callsTo('chat.send')).toEqual([{ sessionId: 's1', text: 'first line', source: 'main' }])
+    expect(harness.bridge.callsTo('chat.send')).toEqual([{ sessionId: 's1', text: 'first line' }])
     expect((box as HTMLTextAreaElement).value).toBe('')
     expect(screen.getByText('first line')).toBeTruthy()
   })
@@ -189,13 +189,27 @@ describe('errors and status', () => {
         type: 'review_finished',
         reviewId: 'rv1',
         sessionId: 's1',
-        outcome: { summary: '💾 Memory updated', entries: [], skillOutcomes: [], finalText: '', iterations: 2, toolCalls: 1, refusedCalls: [] }
+        outcome: { summary: learned({ memory: 1 }), entries: [], skillOutcomes: [], finalText: '', iterations: 2, toolCalls: 1, refusedCalls: [] }
       })
     )
-    const chip = screen.getByRole('button', { name: /Learned: 💾 Memory updated/ })
+    const chip = screen.getByRole('button', { name: /Learned: Memory updated/ })
     fireEvent.click(chip)
     await settle()
     expect(screen.getByRole('heading', { name: 'Learning timeline' })).toBeTruthy()
+  })
+
+  it('words the chip in the UI language from what the review saved', async () => {
+    const harness = await openChat({ 'settings.get': settingsView({ config: config((c) => (c.ui.language = 'zh-CN')) }) })
+    const summary = learned({ user: 1, skills: [{ name: 'deploy', verb: 'created' }] })
+    act(() =>
+      harness.bridge.emit('review.event', {
+        type: 'review_finished',
+        reviewId: 'rv1',
+        sessionId: 's1',
+        outcome: { summary, entries: [], skillOutcomes: [], finalText: '', iterations: 2, toolCalls: 1, refusedCalls: [] }
+      })
+    )
+    expect(screen.getByRole('button', { name: '已学到：用户资料已更新 · 已创建技能“deploy”' })).toBeTruthy()
   })
 })
 
@@ -217,7 +231,7 @@ describe('first run', () => {
         const provider = { ...view.config.provider, ...(input.patch.provider as object) }
         return { ...view, config: { ...view.config, provider } }
       },
-      'settings.testConnection': { ok: true, message: 'Connected: 2 models available.', models: ['llama3.2', 'qwen2.5'] }
+      'settings.testConnection': { ok: true, code: 'connected', baseURL: 'http://127.0.0.1:11434/v1', models: ['llama3.2', 'qwen2.5'], model: null, status: null }
     })
     harness.app.settings.setState((s) => ({ view: s.view && { ...s.view, config: { ...s.view.config, provider: { ...s.view.config.provider, model: '' } } } }))
     await settle()

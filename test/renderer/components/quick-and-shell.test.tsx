@@ -29,7 +29,7 @@ describe('quick prompt page', () => {
     fireEvent.change(box, { target: { value: 'What is 2+2?' } })
     fireEvent.keyDown(box, { key: 'Enter' })
     await settle()
-    expect(harness.bridge.callsTo('chat.send')).toEqual([{ sessionId: null, text: 'What is 2+2?', source: 'quick' }])
+    expect(harness.bridge.callsTo('chat.send')).toEqual([{ sessionId: null, text: 'What is 2+2?' }])
 
     act(() => {
       for (const event of turnEvents('q1', 't1', [

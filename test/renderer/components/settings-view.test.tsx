@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { SettingsView } from '../../../shared/ipc/domain'
-import { appInfo, learningStatus, settingsView } from '../helpers/fixtures'
+import type { ConnectionTest, SettingsView } from '../../../shared/ipc/domain'
+import { appInfo, config, learningStatus, settingsView } from '../helpers/fixtures'
 import { renderApp, settle } from '../helpers/render-app'
 
 async function openSettings(view: SettingsView = settingsView(), extra: Parameters<typeof renderApp>[0] = {}) {
@@ -17,7 +17,7 @@ async function openSettings(view: SettingsView = settingsView(), extra: Paramete
       current = { ...current, hasApiKey: Boolean(apiKey), keyHint: apiKey ? apiKey.slice(-4) : null, keyStorage: apiKey ? 'os' : 'none' }
       return current
     },
-    'settings.testConnection': { ok: true, message: 'Connected to https://openrouter.ai/api/v1: 2 models available.', models: ['anthropic/claude-sonnet', 'openai/gpt-4o'] },
+    'settings.testConnection': { ok: true, code: 'connected', baseURL: 'https://openrouter.ai/api/v1', models: ['anthropic/claude-sonnet', 'openai/gpt-4o'], model: 'gpt-test', status: null },
     ...extra
   })
   fireEvent.click(screen.getByRole('button', { name: 'Settings' }))
@@ -45,6 +45,17 @@ describe('settings: provider', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }))
     await settle()
     expect(harness.bridge.callsTo('settings.update')).toEqual([{ patch: { provider: { preset: 'openrouter', baseURL: '', model: 'openai/gpt-4o' } } }])
+  })
+
+  it('words a failed connection test from its code and data, in the UI language', async () => {
+    const failed: ConnectionTest = { ok: false, code: 'auth', baseURL: 'https://api.openai.com/v1', models: [], model: 'gpt-test', status: 401 }
+    await renderApp({ 'settings.get': settingsView({ config: config((c) => (c.ui.language = 'zh-CN')) }), 'settings.testConnection': failed })
+    fireEvent.click(screen.getByRole('button', { name: '设置' }))
+    await settle()
+    fireEvent.click(screen.getByRole('button', { name: '测试连接' }))
+    await settle()
+    expect(screen.getByText('连接失败。')).toBeTruthy()
+    expect(screen.getByText(/https:\/\/api\.openai\.com\/v1 拒绝了该 API 密钥（HTTP 401）/)).toBeTruthy()
   })
 
   it('lets a custom provider set its own base URL', async () => {

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { LedgerEntry } from '../../../shared/ledger'
-import { ledger, review, skill } from '../helpers/fixtures'
+import { config, learned, ledger, review, settingsView, skill } from '../helpers/fixtures'
 import { renderApp, settle } from '../helpers/render-app'
 
 const memoryChange = ledger(3, { kind: 'memory.replace', before: 'Uses vim', after: 'Uses Helix since May', source: 'review', reviewId: 'rv1', sessionId: 's1' })
@@ -16,8 +16,10 @@ const skillChange = ledger(2, {
 })
 const userChange = ledger(1, { kind: 'memory.add', after: 'Prefers tea', source: 'user' })
 
+const reviewRun = review('rv1', { summary: learned({ memory: 1, skills: [{ name: 'deploy', verb: 'updated' }] }), reasons: ['the user corrected the assistant', '12 turns since the last memory write'] })
+
 async function openTimeline(entries: LedgerEntry[] = [memoryChange, skillChange, userChange], extra: Parameters<typeof renderApp>[0] = {}) {
-  const harness = await renderApp({ 'timeline.list': { entries, reviews: [review('rv1', { summary: '💾 Memory updated · Skill "deploy" patched', reasons: ['user correction'] })] }, ...extra })
+  const harness = await renderApp({ 'timeline.list': { entries, reviews: [reviewRun] }, ...extra })
   fireEvent.click(screen.getByRole('button', { name: 'Timeline' }))
   await settle()
   return harness
@@ -31,14 +33,24 @@ describe('learning timeline', () => {
   it('groups a review’s changes under its summary and reasons, and shows memory before → after', async () => {
     await openTimeline()
     const group = screen.getByRole('region', { name: 'Background review' })
-    expect(within(group).getByText('💾 Memory updated · Skill "deploy" patched')).toBeTruthy()
-    expect(within(group).getByText('user correction')).toBeTruthy()
+    expect(within(group).getByText('Memory updated · Skill "deploy" updated')).toBeTruthy()
+    expect(within(group).getByText('the user corrected the assistant')).toBeTruthy()
     expect(within(group).getByText('2 changes')).toBeTruthy()
     expect(within(group).getByText('Uses vim')).toBeTruthy()
     expect(within(group).getByText('Uses Helix since May')).toBeTruthy()
     const standalone = screen.getAllByRole('article').filter((article) => !group.contains(article))
     expect(standalone).toHaveLength(1)
     expect(within(standalone[0]).getByText('You')).toBeTruthy()
+  })
+
+  it('words the review’s summary and reasons in Chinese when the UI speaks Chinese', async () => {
+    await renderApp({ 'timeline.list': { entries: [memoryChange, skillChange], reviews: [reviewRun] }, 'settings.get': settingsView({ config: config((c) => (c.ui.language = 'zh-CN')) }) })
+    fireEvent.click(screen.getByRole('button', { name: '时间线' }))
+    await settle()
+    const group = screen.getByRole('region', { name: '后台回顾' })
+    expect(within(group).getByText('记忆已更新 · 已更新技能“deploy”')).toBeTruthy()
+    expect(within(group).getByText('用户纠正了助手')).toBeTruthy()
+    expect(within(group).getByText('距上次写入记忆已有 12 轮对话')).toBeTruthy()
   })
 
   it('filters by kind and source through timeline.list', async () => {

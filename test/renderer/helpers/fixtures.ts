@@ -1,7 +1,8 @@
 import { defaultConfig, type CairnConfig } from '../../../shared/config'
 import type { AgentEvent } from '../../../shared/agent-events'
 import type { AppInfo, DisplayMessage, LearningStatus, ReviewRun, SessionSummary, SettingsView, SkillItem } from '../../../shared/ipc/domain'
-import type { LedgerEntry } from '../../../shared/ledger'
+import { normalizeLedgerMeta, type LedgerEntry, type LedgerKind } from '../../../shared/ledger'
+import type { ReviewSummary } from '../../../shared/review-outcome'
 import type { RouteHandlers } from './fake-transport'
 
 export const NOW = Date.UTC(2026, 5, 15, 12, 0, 0)
@@ -34,21 +35,34 @@ export function message(role: DisplayMessage['role'], content: string, extra: Pa
   return { id: nextMessage++, role, content, toolCalls: null, toolCallId: null, toolName: null, createdAt: NOW, finishReason: null, compacted: false, hint: null, ...extra }
 }
 
-export function ledger(id: number, overrides: Partial<LedgerEntry> = {}): LedgerEntry {
+/** A ledger row as main sends it: `meta` holds what its kind implies (skill name and category, memory file). */
+export function ledger(
+  id: number,
+  overrides: Partial<Omit<LedgerEntry, 'kind' | 'meta'>> & { kind?: LedgerKind; meta?: Record<string, unknown> } = {}
+): LedgerEntry {
+  const { kind = 'memory.add', meta = {}, ...rest } = overrides
+  const target = rest.target ?? 'memories/USER.md'
   return {
     id,
     at: new Date(NOW - id * 1000).toISOString(),
-    kind: 'memory.add',
-    target: 'memories/USER.md',
+    target,
     source: 'agent',
     sessionId: null,
     reviewId: null,
     before: null,
     after: `entry ${id}`,
-    meta: {},
     revertedBy: null,
-    ...overrides
-  }
+    ...rest,
+    kind,
+    meta: normalizeLedgerMeta(kind, target, meta)
+  } as LedgerEntry
+}
+
+/** What a review saved, e.g. `learned({ memory: 1, skills: [{ name: 'deploy', verb: 'updated' }] })`. */
+export function learned(saved: { memory?: number; user?: number; skills?: ReviewSummary['skills'] } = {}): ReviewSummary {
+  const changes = (added = 0) => ({ added, replaced: 0, removed: 0 })
+  const skills = saved.skills ?? []
+  return { saved: Boolean(saved.memory || saved.user || skills.length), memory: changes(saved.memory), user: changes(saved.user), skills }
 }
 
 export function review(id: string, overrides: Partial<ReviewRun> = {}): ReviewRun {
@@ -61,7 +75,7 @@ export function review(id: string, overrides: Partial<ReviewRun> = {}): ReviewRu
     queuedAt: NOW - 5000,
     startedAt: NOW - 4000,
     finishedAt: NOW - 1000,
-    summary: '💾 Memory updated',
+    summary: learned({ memory: 1 }),
     error: null,
     ...overrides
   }

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../../shared/agent-events'
+import type { ReviewSummary } from '../../../shared/review-outcome'
 import { createClient } from '../../../renderer/src/ipc/client'
 import { preloadTransport } from '../../../renderer/src/ipc/transport'
 import { createChatStore } from '../../../renderer/src/stores/chat'
 import { buildItems } from '../../../renderer/src/stores/chat-items'
 import { FakeBridge, FakeFailure, type RouteHandlers } from '../helpers/fake-transport'
-import { message, session, turnEvents } from '../helpers/fixtures'
+import { learned, message, session, turnEvents } from '../helpers/fixtures'
 import { manualFrames } from '../helpers/render-app'
 
 function setup(handlers: RouteHandlers = {}) {
@@ -177,7 +178,7 @@ describe('chat store: sending', () => {
     expect(state.items).toMatchObject([{ kind: 'user', id: 7, text: 'Hello', pending: false }])
     expect(state.streaming).toBe('Hi there')
     expect(state.running).toBe(true)
-    expect(bridge.callsTo('chat.send')).toEqual([{ sessionId: null, text: 'Hello', source: 'main' }])
+    expect(bridge.callsTo('chat.send')).toEqual([{ sessionId: null, text: 'Hello' }])
   })
 
   it('puts the text back and offers a retry when the provider is not set up', async () => {
@@ -205,19 +206,19 @@ describe('chat store: sending', () => {
   it('shows a learned note only for this conversation and only when something was saved', async () => {
     const { chat } = setup({ 'sessions.get': { session: session('s1', 'x'), messages: [], running: false } })
     await chat.getState().openSession('s1')
-    const finished = (sessionId: string, summary: string) =>
+    const finished = (sessionId: string, summary: ReviewSummary) =>
       chat.getState().handleReview({
         type: 'review_finished',
         reviewId: 'rv',
         sessionId,
         outcome: { summary, entries: [], skillOutcomes: [], finalText: '', iterations: 1, toolCalls: 0, refusedCalls: [] }
       })
-    finished('s1', 'Nothing to save.')
+    finished('s1', learned())
     expect(chat.getState().learned).toBeNull()
-    finished('other', '💾 Memory updated')
+    finished('other', learned({ memory: 1 }))
     expect(chat.getState().learned).toBeNull()
-    finished('s1', '💾 Memory updated')
-    expect(chat.getState().learned).toEqual({ reviewId: 'rv', summary: '💾 Memory updated' })
+    finished('s1', learned({ memory: 1 }))
+    expect(chat.getState().learned).toEqual({ reviewId: 'rv', summary: learned({ memory: 1 }) })
   })
 })
 

@@ -3,7 +3,7 @@ import { createClient } from '../../../renderer/src/ipc/client'
 import { preloadTransport } from '../../../renderer/src/ipc/transport'
 import { createTimelineStore, groupTimeline, matchesFilters } from '../../../renderer/src/stores/timeline'
 import { FakeBridge } from '../helpers/fake-transport'
-import { ledger, review } from '../helpers/fixtures'
+import { learned, ledger, review } from '../helpers/fixtures'
 
 describe('groupTimeline', () => {
   it('puts a review’s rows together where its newest row is, newest first, with the review attached', () => {
@@ -14,7 +14,7 @@ describe('groupTimeline', () => {
       ledger(4, { reviewId: 'rB' }),
       ledger(5, { source: 'user' })
     ]
-    const groups = groupTimeline(entries, { rA: review('rA', { summary: '💾 Memory updated · Skill "deploy" patched' }) })
+    const groups = groupTimeline(entries, { rA: review('rA', { summary: learned({ memory: 1, skills: [{ name: 'deploy', verb: 'updated' }] }) }) })
     expect(groups.map((g) => (g.type === 'entry' ? `e${g.entry.id}` : `${g.reviewId}:${g.entries.map((e) => e.id).join(',')}`))).toEqual([
       'e5',
       'rB:4',
@@ -22,7 +22,7 @@ describe('groupTimeline', () => {
       'e2'
     ])
     const groupA = groups[2]
-    expect(groupA.type === 'review' && groupA.review?.summary).toBe('💾 Memory updated · Skill "deploy" patched')
+    expect(groupA.type === 'review' && groupA.review?.id).toBe('rA')
     const groupB = groups[1]
     expect(groupB.type === 'review' && groupB.review).toBeNull()
   })

@@ -3,7 +3,8 @@ import type { AppContext } from '../app-context'
 
 export function chatHandlers(app: AppContext): Pick<IpcHandlers, 'chat.send' | 'chat.cancel' | 'chat.regenerate' | 'chat.approve' | 'chat.attach'> {
   return {
-    'chat.send': async ({ sessionId, text, source }) => app.chats.send(sessionId, text, source),
+    // The quick prompt's conversations are marked as such by who sent the request, not by what it says.
+    'chat.send': async ({ sessionId, text }, { sender }) => app.chats.send(sessionId, text, sender === 'quick' ? 'quick' : 'main'),
     'chat.cancel': async ({ sessionId }) => ({ cancelled: app.chats.cancel(sessionId) }),
     'chat.regenerate': async ({ sessionId }) => app.chats.regenerate(sessionId),
     'chat.approve': async ({ sessionId, requestId, allow, remember, prefix }) => ({

@@ -41,15 +41,16 @@ export function settingsHandlers(app: AppContext): Pick<IpcHandlers, 'settings.g
       // The saved key goes only to the server it was saved for; a newly typed URL needs a newly typed key.
       const apiKey = input.apiKey || (sameOrigin(baseURL, current.baseURL) ? current.apiKey : null)
       const provider = new ChatProvider({ ...current, preset, baseURL, model: input.model ?? current.model, apiKey, maxRetries: 0, requestTimeoutMs: 10_000 })
+      const model = input.model ?? current.model
       try {
         const models = await provider.listModels(AbortSignal.timeout(10_000))
-        const model = input.model ?? current.model
         const known = !model || models.length === 0 || models.includes(model)
-        const message = `Connected to ${baseURL}: ${models.length} model${models.length === 1 ? '' : 's'} available.${known ? '' : ` "${model}" is not among them.`}`
-        return { ok: known, message, models }
+        return { ok: known, code: known ? 'connected' : 'model_missing', baseURL, models, model: model || null, status: null }
       } catch (error) {
-        const message = error instanceof ProviderError ? error.message : `Could not connect: ${(error as Error).message}`
-        return { ok: false, message, models: [] }
+        // The renderer words the failure; anything the provider client did not classify reads as unreachable.
+        const code = error instanceof ProviderError ? error.code : 'unreachable'
+        const status = error instanceof ProviderError ? (error.status ?? null) : null
+        return { ok: false, code, baseURL, models: [], model: model || null, status }
       }
     },
     'settings.detectLocal': async () => {

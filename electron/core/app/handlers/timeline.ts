@@ -1,6 +1,7 @@
 import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import { IpcError } from '../../../../shared/ipc/define'
 import type { AppContext } from '../app-context'
+import { summarizeReview } from '../../learning/review-summary'
 import { toReviewRun } from './learning'
 
 export function timelineHandlers(app: AppContext): Pick<IpcHandlers, 'timeline.list' | 'timeline.get' | 'timeline.revert'> {
@@ -10,7 +11,10 @@ export function timelineHandlers(app: AppContext): Pick<IpcHandlers, 'timeline.l
       const reviewIds = [...new Set(entries.map((e) => e.reviewId).filter((id): id is string => Boolean(id)))]
       const reviews = reviewIds.flatMap((id) => {
         const run = app.host.runs.get(id)
-        return run ? [toReviewRun(run)] : []
+        if (!run) return []
+        // A run recorded before summaries were data has only an English line: rebuild it from its rows.
+        const summary = run.summary ?? (run.status === 'done' ? summarizeReview(app.core.ledger.list({ reviewId: id, limit: 500 })) : null)
+        return [{ ...toReviewRun(run), summary }]
       })
       return { entries, reviews }
     },

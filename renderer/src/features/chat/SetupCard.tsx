@@ -3,6 +3,7 @@ import type { ProviderPreset } from '../../../../shared/config'
 import { useApp, useSettings, useT } from '../../app/context'
 import { Icon, Logo } from '../../components/Icon'
 import { Notice } from '../../components/Feedback'
+import { connectionTestText } from '../settings/connection-test'
 
 /** First run: what is missing before Cairn can answer, and a one-click local model if one is running. */
 export function SetupCard({ problem }: { problem: string }): React.JSX.Element {
@@ -25,7 +26,7 @@ export function SetupCard({ problem }: { problem: string }): React.JSX.Element {
       const test = await state.testConnection({ preset })
       const model = settings.getState().view?.config.provider.model
       if (test.models.length && (!model || !test.models.includes(model))) await state.update({ provider: { model: test.models[0] } })
-      if (!test.ok && !test.models.length) setFailure(test.message)
+      if (!test.ok && !test.models.length) setFailure(connectionTestText(test, t))
     } else setFailure(settings.getState().saveError)
     setBusy(null)
   }

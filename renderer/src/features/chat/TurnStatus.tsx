@@ -1,7 +1,7 @@
 import { useApp, useChat, useT } from '../../app/context'
 import { Icon } from '../../components/Icon'
 import { Notice } from '../../components/Feedback'
-import { GlyphFreeText } from '../../components/GlyphFreeText'
+import { describeReviewSummary } from '../../../../shared/i18n/describe'
 import { ApprovalCard } from './ApprovalCard'
 
 /** Failures the user fixes in Settings (the provider is missing, rejects the key, or lacks the model). */
@@ -56,9 +56,7 @@ export function TurnStatus(): React.JSX.Element {
       {learned ? (
         <button type="button" className="learned-chip" onClick={() => ui.getState().navigate('timeline')} title={t('chat.learnedOpen')}>
           <Icon name="sparkle" size={14} />
-          <span>
-            <GlyphFreeText text={t('chat.learned', { summary: learned.summary })} />
-          </span>
+          <span>{t('chat.learned', { summary: describeReviewSummary(learned.summary, t) ?? '' })}</span>
           <Icon name="chevronRight" size={13} />
         </button>
       ) : null}

@@ -5,6 +5,7 @@ import { Segmented } from '../../components/Controls'
 import { Notice } from '../../components/Feedback'
 import { Icon } from '../../components/Icon'
 import { ApiKeyField } from './ApiKeyField'
+import { connectionTestText } from './connection-test'
 import { localPresetList, presetLabel, presetOrder, presetURLs } from './presets'
 
 interface Draft {
@@ -130,7 +131,7 @@ export function ProviderSection(): React.JSX.Element | null {
       </div>
       {test ? (
         <Notice tone={test.ok ? 'success' : 'error'}>
-          <strong>{test.ok ? t('settings.provider.testOk') : t('settings.provider.testFailed')}</strong> {test.message}
+          <strong>{test.ok ? t('settings.provider.testOk') : t('settings.provider.testFailed')}</strong> {connectionTestText(test, t)}
         </Notice>
       ) : null}
       {saveError ? <Notice tone="error">{saveError}</Notice> : null}

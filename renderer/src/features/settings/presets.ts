@@ -1,6 +1,6 @@
 import type { ProviderPreset } from '../../../../shared/config'
 import type { KeyStorage } from '../../../../shared/ipc/domain'
-import type { MessageKey } from '../../i18n'
+import type { MessageKey } from '../../../../shared/i18n'
 
 /**
  * Mirrors `presetBaseURLs`/`localPresets` in shared/config.ts (a test keeps them equal). Copied, not

@@ -4,7 +4,7 @@ import { useApp, useLocale, useT, useTimeline } from '../../app/context'
 import { EmptyState, Notice } from '../../components/Feedback'
 import { Pane, PaneBody, PaneLoading } from '../../components/Pane'
 import { Icon } from '../../components/Icon'
-import { GlyphFreeText } from '../../components/GlyphFreeText'
+import { describeReviewReason, describeReviewSummary } from '../../../../shared/i18n/describe'
 import { fullTime, relativeTime, useNow } from '../../lib/time'
 import { allSources, groupTimeline, type KindFilter } from '../../stores/timeline'
 import { sourceLabel } from './labels'
@@ -99,14 +99,14 @@ function ReviewGroup({ review, count, now, children }: { review: ReviewRun | nul
         </span>
         <div className="review-text">
           <div className="review-title">
-            <span>{review?.summary ? <GlyphFreeText text={review.summary} /> : t('timeline.review')}</span>
+            <span>{(review?.summary && describeReviewSummary(review.summary, t)) || t('timeline.review')}</span>
             <span className="review-count">{t('timeline.changes', { count })}</span>
           </div>
           {review?.reasons.length ? (
             <div className="review-reasons">
               {review.reasons.map((reason) => (
                 <span key={reason} className="reason">
-                  {reason}
+                  {describeReviewReason(reason, t)}
                 </span>
               ))}
             </div>

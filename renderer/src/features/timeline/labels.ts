@@ -1,5 +1,6 @@
 import type { LedgerEntry, LedgerKind, LedgerSource } from '../../../../shared/ledger'
-import type { MessageKey } from '../../i18n'
+import { isMemoryEntry, memoryStoreOfTarget, type MemoryStoreName } from '../../../../shared/ledger-names'
+import type { MessageKey } from '../../../../shared/i18n'
 
 export const kindLabel: Record<LedgerKind, MessageKey> = {
   'memory.add': 'kind.memory.add',
@@ -21,9 +22,9 @@ export const sourceLabel: Record<LedgerSource, MessageKey> = {
   revert: 'source.revert'
 }
 
-/** Which memory store a row touched, from its target path. */
-export function memoryStoreOf(entry: LedgerEntry): 'user' | 'memory' {
-  return /USER\.md$/i.test(entry.target) ? 'user' : 'memory'
+/** Which memory store a row touched. */
+export function memoryStoreOf(entry: LedgerEntry): MemoryStoreName {
+  return isMemoryEntry(entry) ? entry.meta.store : memoryStoreOfTarget(entry.target)
 }
 
 /** The file inside the skill folder (`SKILL.md`, `scripts/run.sh`), from `skills/<category>/<name>/<file>`. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { translate } from '../../../renderer/src/i18n'
-import { en } from '../../../renderer/src/i18n/en'
-import { zhCN } from '../../../renderer/src/i18n/zh-CN'
+import { translate } from '../../shared/i18n'
+import { en } from '../../shared/i18n/en'
+import { zhCN } from '../../shared/i18n/zh-CN'
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)(?:\|[^}]*)?\}/g)].map((m) => m[1]).sort()
 

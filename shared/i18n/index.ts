@@ -1,8 +1,10 @@
+import type { CairnConfig } from '../config'
 import { en, type MessageKey } from './en'
 import { zhCN } from './zh-CN'
-import type { Language } from '../stores/ui'
 
 export type { MessageKey }
+/** A language the faces speak (`ui.language` in config.json). */
+export type Language = CairnConfig['ui']['language']
 export type Params = Record<string, string | number>
 export type Translate = (key: MessageKey, params?: Params) => string
 

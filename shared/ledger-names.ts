@@ -1,0 +1,120 @@
+/**
+ * The ledger's vocabulary without zod, so the renderer can name rows (which skill, which memory
+ * file) without bundling the schemas; shared/ledger.ts builds its schemas from these.
+ */
+
+/** Changes to one entry of MEMORY.md or USER.md (a row holds that entry's text). */
+export const memoryKinds = ['memory.add', 'memory.replace', 'memory.remove'] as const
+/** Changes to one file of a skill (a row holds the whole file). */
+export const skillKinds = ['skill.create', 'skill.patch', 'skill.edit', 'skill.delete', 'skill.file_write', 'skill.file_remove'] as const
+/** Every kind of learned change. */
+export const ledgerKinds = [...memoryKinds, ...skillKinds] as const
+export type MemoryKind = (typeof memoryKinds)[number]
+export type SkillKind = (typeof skillKinds)[number]
+export type LedgerKind = (typeof ledgerKinds)[number]
+
+/** Who made the change: the chatting agent, the background review, the user by hand, an import, or a revert. */
+export const ledgerSources = ['agent', 'review', 'user', 'import', 'revert'] as const
+export type LedgerSource = (typeof ledgerSources)[number]
+
+/** The two memory files: `memory` is MEMORY.md (the environment), `user` is USER.md (who the user is). */
+export const memoryStores = ['memory', 'user'] as const
+export type MemoryStoreName = (typeof memoryStores)[number]
+
+/** `meta` of a memory row. */
+export interface MemoryMeta {
+  store: MemoryStoreName
+  /** The id of the row a revert undid (only on rows with source `revert`). */
+  revertOf?: number
+}
+
+/** `meta` of a skill row. */
+export interface SkillMeta {
+  /** The skill's name (its folder). */
+  skill: string
+  /** The folders between `skills/` and the skill's folder, e.g. `devops`; null at the top level. */
+  category: string | null
+  revertOf?: number
+  /** skill.delete: where the deleted folder was archived, so the delete can be reverted. */
+  archivePath?: string
+  /** skill.delete: the umbrella skill that took over the deleted one's content. */
+  absorbedInto?: string
+  /** skill.create by a revert of a delete: the archive the skill came back from. */
+  restoredFrom?: string | null
+  /** skill.file_*: the file is binary and `before`/`after` hold base64. */
+  encoding?: 'base64'
+}
+
+export function isMemoryKind(kind: LedgerKind): kind is MemoryKind {
+  return (memoryKinds as readonly string[]).includes(kind)
+}
+
+export function isMemoryEntry<E extends { kind: LedgerKind }>(entry: E): entry is Extract<E, { kind: MemoryKind }> {
+  return isMemoryKind(entry.kind)
+}
+
+export function isSkillEntry<E extends { kind: LedgerKind }>(entry: E): entry is Extract<E, { kind: SkillKind }> {
+  return !isMemoryKind(entry.kind)
+}
+
+/** The folders of a skill that hold supporting files (`skills/<category…>/<name>/<folder>/<file>`). */
+const SUPPORT_FOLDERS = ['assets', 'references', 'scripts', 'templates']
+
+/**
+ * The skill a ledger target belongs to, read from its path: `skills/<category…>/<name>/SKILL.md` or
+ * `skills/<category…>/<name>/<support folder>/<file…>`.
+ */
+export function skillOfTarget(target: string): { skill: string; category: string | null } {
+  const parts = target.split('/')
+  const below = parts[0] === 'skills' ? parts.slice(1) : parts
+  let end = below.length - 1
+  if (below[end] !== 'SKILL.md') {
+    end = below.findIndex((part, index) => index > 0 && SUPPORT_FOLDERS.includes(part))
+    if (end < 1) end = below.length - 1
+  }
+  const skill = below[end - 1] ?? below[below.length - 1] ?? target
+  const category = end > 1 ? below.slice(0, end - 1).join('/') : null
+  return { skill, category }
+}
+
+/** The memory file a ledger target names. */
+export function memoryStoreOfTarget(target: string): MemoryStoreName {
+  return /(^|\/)USER\.md$/i.test(target) ? 'user' : 'memory'
+}
+
+/**
+ * A row's `meta` in its kind's shape, whatever was stored: rows written before every row named its
+ * skill (or its memory file) get those from the target path; unknown or malformed fields are dropped.
+ */
+export function normalizeLedgerMeta(kind: MemoryKind, target: string, raw: unknown): MemoryMeta
+export function normalizeLedgerMeta(kind: SkillKind, target: string, raw: unknown): SkillMeta
+export function normalizeLedgerMeta(kind: LedgerKind, target: string, raw: unknown): MemoryMeta | SkillMeta
+export function normalizeLedgerMeta(kind: LedgerKind, target: string, raw: unknown): MemoryMeta | SkillMeta {
+  const meta = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>
+  const revert = Number.isInteger(meta.revertOf) ? { revertOf: meta.revertOf as number } : {}
+  if (isMemoryKind(kind)) {
+    const store = memoryStores.includes(meta.store as MemoryStoreName) ? (meta.store as MemoryStoreName) : memoryStoreOfTarget(target)
+    return { store, ...revert }
+  }
+  const text = (key: string): string | undefined => (typeof meta[key] === 'string' && meta[key] ? (meta[key] as string) : undefined)
+  const optional = (key: 'archivePath' | 'absorbedInto' | 'restoredFrom') => (text(key) ? { [key]: text(key) } : {})
+  const fromPath = skillOfTarget(target)
+  return {
+    skill: text('skill') ?? fromPath.skill,
+    category: 'category' in meta ? (text('category') ?? null) : fromPath.category,
+    ...revert,
+    ...optional('archivePath'),
+    ...optional('absorbedInto'),
+    ...optional('restoredFrom'),
+    ...(meta.encoding === 'base64' ? { encoding: 'base64' as const } : {})
+  }
+}
+
+/**
+ * The skill a ledger row is about, or null for a memory row. The one place every side (core, CLI,
+ * tray, renderer) asks; a row without `meta.skill` (written by an older Cairn) is named by its path.
+ */
+export function skillNameOf(entry: { kind: LedgerKind; target: string; meta?: unknown }): string | null {
+  if (isMemoryKind(entry.kind)) return null
+  return normalizeLedgerMeta(entry.kind, entry.target, entry.meta).skill
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest'
+import type { TurnSummary } from '../../electron/core/agent/agent-session'
+import { summarizeReview } from '../../electron/core/learning/review-summary'
+import { emptyCounters, evaluateTurn, type TriggerSettings } from '../../electron/core/learning/triggers'
+import { translator } from '../../shared/i18n'
+import { describeConnectionTest, describeReviewReason, describeReviewSummary } from '../../shared/i18n/describe'
+import { normalizeLedgerMeta, type LedgerEntry, type LedgerKind } from '../../shared/ledger'
+import { parseReviewReason } from '../../shared/review-reasons'
+
+const en = translator('en')
+const zh = translator('zh-CN')
+
+function row(id: number, kind: LedgerKind, target: string, meta: Record<string, unknown> = {}): LedgerEntry {
+  return {
+    id, at: '2026-01-01T00:00:00.000Z', kind, target, source: 'review', sessionId: null, reviewId: 'rv',
+    before: null, after: 'x', revertedBy: null, meta: normalizeLedgerMeta(kind, target, meta)
+  } as LedgerEntry
+}
+
+/** Latin letters left once names (skills, tools, URLs) are taken out: what a zh-CN user would see in English. */
+const english = (text: string, ...names: string[]) => names.reduce((rest, name) => rest.split(name).join(''), text).match(/[A-Za-z]+/g) ?? []
+
+describe('review summaries', () => {
+  const summary = summarizeReview([
+    row(4, 'skill.patch', 'skills/deploy/SKILL.md', { skill: 'deploy' }),
+    row(1, 'memory.add', 'memories/MEMORY.md'),
+    row(2, 'skill.create', 'skills/devops/docker-compose-debug/SKILL.md', { skill: 'docker-compose-debug', category: 'devops' }),
+    row(3, 'memory.replace', 'memories/USER.md'),
+    row(5, 'skill.patch', 'skills/devops/docker-compose-debug/SKILL.md', { skill: 'docker-compose-debug' })
+  ])
+
+  it('reads the same line as before in English, and a Chinese one without English words', () => {
+    expect(describeReviewSummary(summary, en)).toBe('Memory updated · User profile updated · Skill "docker-compose-debug" created · Skill "deploy" updated')
+    const chinese = describeReviewSummary(summary, zh)!
+    expect(chinese).toContain('已创建技能“docker-compose-debug”')
+    expect(english(chinese, 'docker-compose-debug', 'deploy')).toEqual([])
+  })
+
+  it('says nothing when the review saved nothing', () => {
+    expect(describeReviewSummary(summarizeReview([]), en)).toBeNull()
+    expect(zh('review.nothing')).toBe('没有新的可学内容。')
+  })
+})
+
+const settings: TriggerSettings = { enabled: true, memoryNudgeInterval: 2, skillNudgeInterval: 2, memoryAvailable: true, skillsAvailable: true }
+const call = (name: string, ok = true) => ({ name, ok, arguments: '{}' })
+
+describe('review reasons', () => {
+  it('knows every reason the learning loop gives, and words each in Chinese', () => {
+    const busyTurn = {
+      sessionId: 's', turnId: 't', reason: 'completed', answer: 'Done.', iterations: 4,
+      userText: "No, that's wrong. I prefer pnpm over npm.",
+      toolCalls: [call('run_command', false), call('run_command'), call('read_file'), call('read_file'), call('edit_file')],
+      usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0 }
+    } as unknown as TurnSummary
+    const warmedUp = { ...emptyCounters(), turnsSinceMemory: 5, itersSinceSkill: 5 }
+    const { reasons } = evaluateTurn(warmedUp, busyTurn, settings)
+    expect(reasons.length).toBeGreaterThanOrEqual(6)
+    const others = [
+      'requested by the user',
+      'before compression: the oldest part of the conversation is being condensed',
+      'before compression: the oldest part of the conversation is being condensed (part 2 of 3)'
+    ]
+    for (const reason of [...reasons, ...others]) {
+      expect(parseReviewReason(reason).code, reason).not.toBe('other')
+      expect(describeReviewReason(reason, en), reason).toBe(reason)
+      expect(english(describeReviewReason(reason, zh), 'run_command'), reason).toEqual([])
+    }
+  })
+
+  it('shows a reason it does not know as written', () => {
+    expect(describeReviewReason('a brand new reason', zh)).toBe('a brand new reason')
+  })
+})
+
+describe('connection tests', () => {
+  const base = { baseURL: 'https://api.example.com/v1', models: ['a', 'b'], model: 'gpt-9', status: null }
+
+  it('words each outcome from its code and data', () => {
+    expect(describeConnectionTest({ ...base, ok: true, code: 'connected', model: null }, en)).toBe('Connected to https://api.example.com/v1: 2 models available.')
+    expect(describeConnectionTest({ ...base, ok: false, code: 'model_missing' }, en)).toMatch(/"gpt-9" is not among them/)
+    expect(describeConnectionTest({ ...base, ok: false, code: 'auth', models: [], status: 401 }, en)).toMatch(/rejected the API key \(HTTP 401\)/)
+    const chinese = describeConnectionTest({ ...base, ok: false, code: 'unreachable', models: [] }, zh)
+    expect(english(chinese, base.baseURL)).toEqual([])
+  })
+})
