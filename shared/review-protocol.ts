@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { ledgerEntrySchema } from './ledger'
+import { reviewOutcomeSchema, type ReviewOutcome } from './review-outcome'
 
 /**
  * Messages between the host (the chat process) and the background review worker (an Electron
@@ -58,7 +59,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     allowSkillCreation: z.boolean(),
     /**
      * The host may exit before the review ends (a one-shot CLI): the worker then finishes on its own,
-     * records its outcome in `review_runs` itself and ignores the host going away.
+     * records the ending it reports in `review_runs` itself (saying so in `recorded`) and ignores
+     * the host going away.
      */
     detached: z.boolean().default(false),
     /** better-sqlite3 binary for this runtime (the Electron app's own build); the default one otherwise. */
@@ -71,30 +73,18 @@ export type HostMessage = z.input<typeof hostMessageSchema>
 /** …and what the worker reads after parsing (defaults filled in). */
 export type ParsedHostMessage = z.output<typeof hostMessageSchema>
 
-export const reviewOutcomeSchema = z.object({
-  /** One line for the user, e.g. `💾 Memory updated · Skill "docker-compose-debug" created`. */
-  summary: z.string(),
-  /** Ledger rows this review wrote. */
-  entries: z.array(ledgerEntrySchema),
-  /** Verdicts on skills the conversation followed. */
-  skillOutcomes: z.array(z.object({ name: z.string(), outcome: z.enum(['success', 'failure']) })),
-  /** The model's closing words (e.g. "Nothing to save."). */
-  finalText: z.string(),
-  iterations: z.number().int(),
-  toolCalls: z.number().int(),
-  /** Tool calls refused because the review may not use that tool. */
-  refusedCalls: z.array(z.string())
-})
-export type ReviewOutcome = z.infer<typeof reviewOutcomeSchema>
+export { reviewOutcomeSchema, type ReviewOutcome }
 
 const workerBase = { protocol: z.literal(REVIEW_PROTOCOL), version: z.literal(REVIEW_PROTOCOL_VERSION), reviewId: z.string() }
+/** On an ending (`done`, `error`): the worker wrote it to `review_runs` itself (a detached run), so the host must not. */
+const workerRecorded = z.boolean().optional()
 
 export const workerMessageSchema = z.discriminatedUnion('type', [
   z.object({ ...workerBase, type: z.literal('ready'), pid: z.number().int() }),
   z.object({ ...workerBase, type: z.literal('progress'), stage: z.string(), detail: z.string().optional() }),
   z.object({ ...workerBase, type: z.literal('action'), entry: ledgerEntrySchema }),
-  z.object({ ...workerBase, type: z.literal('done'), outcome: reviewOutcomeSchema }),
-  z.object({ ...workerBase, type: z.literal('error'), message: z.string(), code: z.string() })
+  z.object({ ...workerBase, type: z.literal('done'), outcome: reviewOutcomeSchema, recorded: workerRecorded }),
+  z.object({ ...workerBase, type: z.literal('error'), message: z.string(), code: z.string(), recorded: workerRecorded })
 ])
 export type WorkerMessage = z.infer<typeof workerMessageSchema>
 

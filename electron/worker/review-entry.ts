@@ -7,7 +7,10 @@
  * given home, runs the review, streams `progress` / `action`, sends `done` or `error`, exits 0.
  * A frame of another protocol or version → `error` + exit 70; an invalid frame → `error` + exit 65;
  * past `limits.timeoutMs` (counted from taking the review lock) → `error` (code `timeout`) + exit 124;
- * an uncaught exception → exit 73 (see WORKER_EXIT). A `detached` worker also records its own ending.
+ * an uncaught exception → exit 73 (see WORKER_EXIT). The budget is the worker's to keep: the host
+ * only kills a worker that overruns it by far. It reports exactly one ending (`done` or a final
+ * `error`); a `detached` worker, which may outlive its host, records that ending in `review_runs`
+ * itself first and says so (`recorded`), so the host never writes it too (see review-run-state.ts).
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -18,13 +21,14 @@ import {
   REVIEW_PROTOCOL_VERSION,
   hostMessageSchema,
   type ParsedHostMessage,
+  type ReviewOutcome,
   type WorkerMessage
 } from '../../shared/review-protocol'
 import { ChatProvider } from '../core/provider/provider'
 import { ProviderError } from '../core/provider/provider-errors'
 import { CairnCore } from '../core/cairn'
 import { LockTimeoutError } from '../core/fs/lock'
-import { ReviewCancelledError, runReview } from '../core/learning/review-runner'
+import { ReviewCancelledError, reviewDepsOf, runReview } from '../core/learning/review-runner'
 import { ReviewRuns, type ReviewFailureStatus } from '../core/learning/review-runs'
 import { WORKER_EXIT, createWorkerChannel } from '../core/learning/worker-channel'
 
@@ -39,10 +43,12 @@ const channel = createWorkerChannel()
 let reviewId = ''
 let running: { controller: AbortController; done: Promise<void> } | null = null
 let exiting = false
-/** Set by a `detached` start: the host may be gone by the end, so the worker records its own outcome. */
+/** Set by a `detached` start: the host may be gone by the end, so the worker records its own ending. */
 let detached = false
 /** The worker's own core, while open (a crash records through it). */
 let core: CairnCore | null = null
+/** How the review ended, once reported: whatever happens after (a failing close, a late timer) changes nothing. */
+let reported: 'done' | 'failed' | null = null
 
 function send(message: Outgoing): Promise<void> {
   return channel.send({ protocol: REVIEW_PROTOCOL, version: REVIEW_PROTOCOL_VERSION, reviewId, ...message })
@@ -88,21 +94,17 @@ async function onFrame(raw: unknown): Promise<void> {
   if (exiting) return
   const frame = (raw && typeof raw === 'object' ? raw : {}) as { protocol?: unknown; version?: unknown; type?: unknown }
   if (frame.protocol !== REVIEW_PROTOCOL || frame.version !== REVIEW_PROTOCOL_VERSION) {
-    await send({
-      type: 'error',
-      code: 'protocol_mismatch',
-      message: `The review worker speaks ${REVIEW_PROTOCOL} v${REVIEW_PROTOCOL_VERSION} but got a frame of ${String(frame.protocol)} v${String(frame.version)}. The app and its worker come from different builds: reinstall or restart Cairn.`
-    })
+    await reportError(
+      'protocol_mismatch',
+      `The review worker speaks ${REVIEW_PROTOCOL} v${REVIEW_PROTOCOL_VERSION} but got a frame of ${String(frame.protocol)} v${String(frame.version)}. The app and its worker come from different builds: reinstall or restart Cairn.`,
+      'crashed'
+    )
     await stop(WORKER_EXIT.protocolMismatch)
     return
   }
   const parsed = hostMessageSchema.safeParse(raw)
   if (!parsed.success) {
-    await send({
-      type: 'error',
-      code: 'invalid_frame',
-      message: `The review worker rejected a '${String(frame.type)}' frame: ${describeIssues(parsed.error)}.`
-    })
+    await reportError('invalid_frame', `The review worker rejected a '${String(frame.type)}' frame: ${describeIssues(parsed.error)}.`, 'failed')
     await stop(WORKER_EXIT.invalidFrame)
     return
   }
@@ -136,8 +138,7 @@ async function review(start: StartMessage, controller: AbortController): Promise
     timer = setTimeout(() => {
       timedOut = true
       const message = `The review took longer than its ${budgetSeconds} s budget (learning.reviewTimeoutMs) and was stopped.`
-      record('timeout', message)
-      void send({ type: 'error', code: 'timeout', message }).then(() => stop(WORKER_EXIT.timeout))
+      void reportError('timeout', message, 'timeout').then(() => stop(WORKER_EXIT.timeout))
     }, start.limits.timeoutMs)
   }
 
@@ -150,7 +151,7 @@ async function review(start: StartMessage, controller: AbortController): Promise
       : 'custom'
     const provider = new ChatProvider({ ...start.provider, preset })
     const outcome = await runReview({
-      core,
+      deps: reviewDepsOf(core),
       provider,
       job: start.job,
       maxIterations: start.limits.maxIterations,
@@ -161,18 +162,14 @@ async function review(start: StartMessage, controller: AbortController): Promise
       onLocked: () => {
         locked = true
         startBudget()
-        // The host restarts its kill timer on this stage.
+        // The host's run moves from waiting for the lock to running on this stage.
         void send({ type: 'progress', stage: 'locked', detail: 'holds the review lock; the time budget starts now' })
       },
       onProgress: (stage, detail) => void send({ type: 'progress', stage, ...(detail !== undefined ? { detail } : {}) }),
       onAction: (entry) => void send({ type: 'action', entry })
     })
     clearTimeout(timer)
-    if (detached) new ReviewRuns(core.db).finished(reviewId, outcome)
-    await send({ type: 'done', outcome })
-    await core.close()
-    core = null
-    await exit(0)
+    await reportDone(outcome)
   } catch (error) {
     clearTimeout(timer)
     if (timedOut) return // the timer already reported and is exiting
@@ -181,23 +178,43 @@ async function review(start: StartMessage, controller: AbortController): Promise
         ? `Another review of this data home held the review lock for this review's whole ${budgetSeconds} s budget, so it did not run. ` +
           'It is not retried; the next conversation worth learning from is reviewed as usual.'
         : (error as Error).message || String(error)
-    record('failed', message)
-    await send({ type: 'error', code: errorCode(error), message })
-    await core?.close().catch(() => {})
-    await exit(WORKER_EXIT.failed)
+    // A cancel is the host's doing (shutdown, or it went away): the host judges that ending, not the worker.
+    await reportError(errorCode(error), message, error instanceof ReviewCancelledError ? null : 'failed')
   }
+  await core?.close().catch(() => {})
+  core = null
+  await exit(reported === 'done' ? 0 : WORKER_EXIT.failed)
+}
+
+async function reportDone(outcome: ReviewOutcome): Promise<void> {
+  if (reported) return
+  reported = 'done'
+  const recorded = ownRow((runs) => runs.finished(reviewId, outcome))
+  await send({ type: 'done', outcome, recorded })
 }
 
 /**
- * A detached worker may have outlived its host, so it writes how the review ended itself (best
- * effort: a host that is still there records it too). Never throws.
+ * Reports the review's failure, once. `status`: how a detached worker records it itself; null for
+ * an ending only the host can judge (it asked the worker to stop, or is gone).
  */
-function record(status: ReviewFailureStatus, message: string): void {
-  if (!detached || !core || !reviewId) return
+async function reportError(code: string, message: string, status: ReviewFailureStatus | null): Promise<void> {
+  if (reported) return
+  reported = 'failed'
+  const recorded = status !== null && ownRow((runs) => runs.failed(reviewId, status, message))
+  await send({ type: 'error', code, message, recorded })
+}
+
+/**
+ * A detached worker owns its run's ending (its host may be gone by then): it writes it, best
+ * effort, and tells the host it did. Never throws; false when this worker does not or could not write.
+ */
+function ownRow(write: (runs: ReviewRuns) => void): boolean {
+  if (!detached || !core || !reviewId) return false
   try {
-    new ReviewRuns(core.db).failed(reviewId, status, message)
+    write(new ReviewRuns(core.db))
+    return true
   } catch {
-    // The database may be the thing that broke; the next host marks the row as crashed.
+    return false // the database may be the thing that broke; the next host marks the row as crashed
   }
 }
 
@@ -205,9 +222,8 @@ function record(status: ReviewFailureStatus, message: string): void {
 function crash(reason: unknown): void {
   const error = reason instanceof Error ? reason : new Error(String(reason))
   process.stderr.write(`review worker: ${error.stack ?? error.message}\n`)
-  record('crashed', `The review worker crashed: ${error.message}`)
   const fallback = setTimeout(() => process.exit(WORKER_EXIT.uncaught), 500)
-  void send({ type: 'error', code: 'uncaught', message: `The review worker crashed: ${error.message}` }).finally(() => {
+  void reportError('uncaught', `The review worker crashed: ${error.message}`, 'crashed').finally(() => {
     clearTimeout(fallback)
     process.exit(WORKER_EXIT.uncaught)
   })

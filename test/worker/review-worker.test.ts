@@ -59,7 +59,7 @@ describe('review worker process via ReviewHost', () => {
     expect(await host.wait(reviewId)).toBe('done')
     expect(alive(started.pid!)).toBe(false)
     const finished = ofType(events, 'review_finished')[0]
-    expect(finished.outcome.summary).toBe('💾 User profile updated')
+    expect(finished.outcome.summary).toMatchObject({ saved: true, user: { added: 1 }, skills: [] })
     expect(finished.outcome.entries).toHaveLength(1)
     expect(finished.outcome.entries[0]).toMatchObject({ kind: 'memory.add', source: 'review', reviewId, sessionId, after: 'User prefers pnpm over npm' })
     expect(ofType(events, 'review_action').map((e) => e.entry.id)).toEqual(finished.outcome.entries.map((e) => e.id))
@@ -67,7 +67,7 @@ describe('review worker process via ReviewHost', () => {
     expect(fx.core.memory.read('user').entries).toEqual(['User prefers pnpm over npm'])
     // Every request reached the provider with the key.
     expect(fx.server.chatRequests().map((r) => r.headers.authorization)).toEqual([`Bearer ${apiKey}`, `Bearer ${apiKey}`])
-    expect(host.runs.get(reviewId)).toMatchObject({ status: 'done', pid: started.pid, summary: '💾 User profile updated', sessionId, kinds: ['memory'] })
+    expect(host.runs.get(reviewId)).toMatchObject({ status: 'done', pid: started.pid, summary: { saved: true, user: { added: 1 }, skills: [] }, sessionId, kinds: ['memory'] })
   })
 
   it('loses no memory entry when the chat process and the worker write at the same time', async () => {

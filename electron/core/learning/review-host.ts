@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
+import type { CairnConfig } from '../../../shared/config'
 import {
   REVIEW_PROTOCOL,
   REVIEW_PROTOCOL_VERSION,
   reviewJobSchema,
   reviewKindSchema,
-  workerMessageSchema,
   type HostMessage,
   type ReviewEvent,
   type ReviewJob,
@@ -13,28 +13,67 @@ import {
 import { EventBus } from '../events/event-bus'
 import type { ProviderSettings } from '../provider/provider-settings'
 import type { CairnCore } from '../cairn'
-import { buildStartMessage, exitEnding, newRun, type ActiveRun, type ReviewHostLimits, type ReviewHostStatus, type ReviewResult, type RunEnding } from './review-host-run'
-import { ReviewRuns, type ReviewFailureStatus, type StaleRecovery } from './review-runs'
+import type { RunEnding, RunLimits } from './review-run-state'
+import { ReviewRuns, type StaleRecovery } from './review-runs'
 import type { WorkerHandle, WorkerSpawner } from './spawn-worker'
+import { WorkerRun } from './worker-run'
 
-export type { ReviewHostLimits, ReviewHostStatus, ReviewResult } from './review-host-run'
+export type ReviewResult = 'done' | 'failed' | 'timeout' | 'crashed' | 'skipped'
+
+/** The learning settings a host reads: whether to review at all, and each review's limits. */
+export type ReviewSettings = Pick<CairnConfig['learning'], 'enabled' | 'reviewTimeoutMs' | 'reviewMaxIterations' | 'allowSkillCreation'>
 
 export interface ReviewHostOptions {
-  core: CairnCore
+  /** The data home the worker opens: the root the host's own core opened. */
+  home: string
+  /** `review_runs`, where the host records the runs it owns (see review-run-state.ts). */
+  runs: ReviewRuns
+  /** Read when a review is queued and when it starts, so a settings change applies to the next one. */
+  settings: () => ReviewSettings
+  /** better-sqlite3 binary the worker's runtime needs (the Electron app's own build). */
+  nativeBinding?: string
   spawn: WorkerSpawner
   /** Provider settings, key included, read when each review starts (the key travels in the start message). */
   provider: () => ProviderSettings
   limits?: ReviewHostLimits
-  /**
-   * Workers finish on their own if this process exits first (the one-shot CLI): see {@link ReviewHost.release}.
-   */
+  /** Workers finish on their own if this process exits first (the one-shot CLI): see {@link ReviewHost.release}. */
   detached?: boolean
-  /** better-sqlite3 binary the worker's runtime needs; default: the one the host's core opened with. */
-  nativeBinding?: string
+}
+
+export interface ReviewHostLimits {
+  /** Time budget of one review, which the worker counts from taking the review lock; default: config `learning.reviewTimeoutMs`. */
+  timeoutMs?: number
+  /** Model calls per review; default: config `learning.reviewMaxIterations`. */
+  maxIterations?: number
+  /**
+   * The worker stops itself at its budget; the host kills it only this long past the most it may
+   * take (waiting for the lock, at most one budget, then the budget), or this long after its outcome.
+   */
+  killGraceMs?: number
+  /** On close: how long a worker gets to exit after `shutdown` before it is killed. */
+  stopGraceMs?: number
+  /** Crashes or timeouts in a row after which reviews pause until {@link ReviewHost.resume}. */
+  maxConsecutiveFailures?: number
+}
+
+/** What this host is doing now (its own state, not other processes' `review_runs` rows). */
+export interface ReviewHostStatus {
+  running: { reviewId: string; sessionId: string | null; kinds: ReviewKind[]; reasons: string[]; startedAt: number } | null
+  queued: number
+  paused: boolean
+  /** Why reviews are paused, as the host said in its `reviews_paused` event; null when not paused. */
+  pausedReason: string | null
+}
+
+/** What a host uses of an open core. */
+export function reviewHostDepsOf(core: CairnCore): Pick<ReviewHostOptions, 'home' | 'runs' | 'settings' | 'nativeBinding'> {
+  return { home: core.paths.root, runs: new ReviewRuns(core.db), settings: () => core.config.get().learning, nativeBinding: core.nativeBinding }
 }
 
 const KIND_ORDER: ReviewKind[] = reviewKindSchema.options
 const REMEMBERED_RESULTS = 500
+/** On close, past the stop grace: the most to wait for a killed worker's exit to be reported. */
+const EXIT_REPORT_SLACK_MS = 4_000
 
 function union<T>(a: T[], b: T[]): T[] {
   return [...new Set([...a, ...b])]
@@ -43,9 +82,10 @@ function union<T>(a: T[], b: T[]): T[] {
 /**
  * Runs background reviews for the chat process, each in a fresh worker process, one at a time.
  * Triggers that arrive while a review runs wait; several for the same session merge into one job.
- * A worker that crashes or overruns its time budget is ended and recorded (the job is not retried);
- * after three such failures in a row reviews pause until resumed. Nothing here throws into the chat:
- * every failure becomes an event and a `review_runs` row.
+ * A worker that crashes or overruns is ended and recorded (the job is not retried); after three
+ * such failures in a row reviews pause until resumed. Nothing here throws into the chat: every
+ * failure becomes an event and a `review_runs` row. Each run's worker process is supervised by a
+ * {@link WorkerRun} under the run state machine, which also says which `review_runs` writes are this host's.
  */
 export class ReviewHost {
   readonly events = new EventBus<ReviewEvent>()
@@ -54,7 +94,7 @@ export class ReviewHost {
   private queue: ReviewJob[] = []
   /** Jobs that must not be merged with others (see enqueue's `coalesce`). */
   private readonly standalone = new Set<string>()
-  private current: ActiveRun | null = null
+  private current: WorkerRun | null = null
   private readonly results = new Map<string, ReviewResult>()
   private readonly waiters = new Map<string, Array<(result: ReviewResult) => void>>()
   private idleWaiters: Array<() => void> = []
@@ -66,13 +106,9 @@ export class ReviewHost {
   readonly recovered: StaleRecovery
 
   constructor(private readonly options: ReviewHostOptions) {
-    this.runs = new ReviewRuns(options.core.db)
+    this.runs = options.runs
     this.limits = { killGraceMs: 5_000, stopGraceMs: 1_000, maxConsecutiveFailures: 3, ...options.limits }
     this.recovered = this.safely(() => this.runs.recoverStale({ budgetMs: this.budgetMs() })) ?? { crashed: [], failed: [] }
-  }
-
-  private get nativeBinding(): string | undefined {
-    return this.options.nativeBinding ?? this.options.core.nativeBinding
   }
 
   get paused(): boolean {
@@ -98,7 +134,7 @@ export class ReviewHost {
   enqueue(input: Omit<ReviewJob, 'reviewId'>, options: { coalesce?: boolean } = {}): string {
     const reviewId = randomUUID()
     try {
-      if (this.closed || !this.options.core.config.get().learning.enabled) {
+      if (this.closed || !this.options.settings().enabled) {
         this.settle(reviewId, 'skipped')
         return reviewId
       }
@@ -169,22 +205,15 @@ export class ReviewHost {
 
   /** Drops queued reviews, stops the running worker (politely, then by force) and waits for it to exit. */
   async close(): Promise<void> {
-    if (this.closed) return this.current?.exited
-    this.closed = true
-    for (const job of this.queue.splice(0)) {
-      this.safely(() => this.runs.failed(job.reviewId, 'failed', 'Cairn closed before this review started.'))
-      this.settle(job.reviewId, 'skipped')
-    }
     const run = this.current
-    if (run) {
-      run.stopping = true
-      if (run.handle) {
-        const handle = run.handle
-        this.send(handle, { protocol: REVIEW_PROTOCOL, version: REVIEW_PROTOCOL_VERSION, type: 'shutdown' })
-        const kill = setTimeout(() => this.safely(() => handle.kill()), this.limits.stopGraceMs)
-        await Promise.race([run.exited, new Promise((wake) => setTimeout(wake, this.limits.stopGraceMs + 4_000))])
-        clearTimeout(kill)
-      }
+    if (this.closed) return run?.when((phase) => phase === 'ended')
+    this.closed = true
+    this.dropQueue('Cairn closed before this review started.')
+    if (run?.stop()) {
+      let slack: NodeJS.Timeout | undefined
+      const gaveUp = new Promise<void>((wake) => (slack = setTimeout(wake, this.limits.stopGraceMs + EXIT_REPORT_SLACK_MS)))
+      await Promise.race([run.when((phase) => phase === 'ended'), gaveUp])
+      clearTimeout(slack)
     }
     this.checkIdle()
   }
@@ -199,20 +228,21 @@ export class ReviewHost {
   async release(): Promise<void> {
     if (this.closed) return
     this.closed = true
-    for (const job of this.queue.splice(0)) {
-      this.safely(() => this.runs.failed(job.reviewId, 'failed', 'Cairn exited before this review started.'))
-      this.settle(job.reviewId, 'skipped')
-    }
+    this.dropQueue('Cairn exited before this review started.')
     const run = this.current
-    if (!run?.handle) return this.checkIdle()
-    await Promise.race([run.started, run.exited])
-    if (this.current === run && this.options.detached) {
-      clearTimeout(run.timer)
-      run.released = true
-      this.safely(() => run.handle?.release?.())
-      this.current = null
+    if (run) {
+      await run.when((phase) => phase !== 'spawning')
+      // From here the worker records its own ending; the caller may close the core.
+      if (this.options.detached && run.release() && this.current === run) this.current = null
     }
     this.checkIdle()
+  }
+
+  private dropQueue(error: string): void {
+    for (const job of this.queue.splice(0)) {
+      this.safely(() => this.runs.failed(job.reviewId, 'failed', error))
+      this.settle(job.reviewId, 'skipped')
+    }
   }
 
   private orderKinds(kinds: ReviewKind[]): ReviewKind[] {
@@ -236,102 +266,75 @@ export class ReviewHost {
   }
 
   private start(job: ReviewJob): void {
-    const config = this.options.core.config.get()
-    const timeoutMs = this.budgetMs()
-    const run = newRun(job, timeoutMs)
-    this.current = run
+    const settings = this.options.settings()
+    const budgetMs = this.budgetMs()
+    // The worker waits for the review lock at most its budget (review-entry), then has the budget.
+    const limits: RunLimits = { budgetMs, lockWaitMs: budgetMs, killGraceMs: this.limits.killGraceMs, stopGraceMs: this.limits.stopGraceMs }
+    let startFrame: HostMessage
+    try {
+      startFrame = this.startFrame(job, settings, budgetMs)
+    } catch (error) {
+      return this.end(job, { status: 'failed', error: `Could not read the provider settings: ${(error as Error).message}` })
+    }
     let handle: WorkerHandle
     try {
       handle = this.options.spawn()
     } catch (error) {
-      this.end(run, { status: 'crashed', error: `Could not start the review worker: ${(error as Error).message}` })
-      return
+      return this.end(job, { status: 'crashed', error: `Could not start the review worker: ${(error as Error).message}` })
     }
-    run.handle = handle
-    this.safely(() => this.runs.started(job.reviewId, handle.pid ?? null))
-    this.events.emit({ type: 'review_started', reviewId: job.reviewId, sessionId: job.sessionId, kinds: job.kinds, reasons: job.reasons, pid: handle.pid ?? null })
-    // Until the worker holds the review lock: the lock wait (bounded by the budget) plus the budget.
-    this.killAfter(run, 2 * timeoutMs + this.limits.killGraceMs, true)
-    const startMessage = (): HostMessage =>
-      buildStartMessage({
-        home: this.options.core.paths.root,
-        provider: this.options.provider(),
-        job,
-        timeoutMs,
-        maxIterations: this.limits.maxIterations ?? config.learning.reviewMaxIterations,
-        allowSkillCreation: config.learning.allowSkillCreation,
-        detached: this.options.detached ?? false,
-        nativeBinding: this.nativeBinding
-      })
-    handle.onMessage((raw) => this.onWorkerMessage(run, raw, startMessage))
-    handle.onExit((code, signal) => this.onWorkerExit(run, code, signal))
+    const pid = handle.pid ?? null
+    this.safely(() => this.runs.started(job.reviewId, pid))
+    this.events.emit({ type: 'review_started', reviewId: job.reviewId, sessionId: job.sessionId, kinds: job.kinds, reasons: job.reasons, pid })
+    const run: WorkerRun = new WorkerRun(job, handle, startFrame, limits, {
+      report: (event) => this.events.emit(event),
+      end: (ending, record) => {
+        if (this.current === run) this.current = null
+        this.end(job, ending, record)
+      }
+    })
+    this.current = run
+    run.begin()
+  }
+
+  private startFrame(job: ReviewJob, settings: ReviewSettings, budgetMs: number): HostMessage {
+    const provider = this.options.provider()
+    return {
+      protocol: REVIEW_PROTOCOL,
+      version: REVIEW_PROTOCOL_VERSION,
+      type: 'start',
+      home: this.options.home,
+      provider: {
+        baseURL: provider.baseURL,
+        model: provider.model,
+        apiKey: provider.apiKey,
+        preset: provider.preset,
+        requestTimeoutMs: provider.requestTimeoutMs,
+        maxRetries: provider.maxRetries
+      },
+      job,
+      limits: { maxIterations: this.limits.maxIterations ?? settings.reviewMaxIterations, timeoutMs: budgetMs },
+      allowSkillCreation: settings.allowSkillCreation,
+      detached: this.options.detached ?? false,
+      ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {})
+    }
   }
 
   private budgetMs(): number {
-    return this.limits.timeoutMs ?? this.options.core.config.get().learning.reviewTimeoutMs
+    return this.limits.timeoutMs ?? this.options.settings().reviewTimeoutMs
   }
 
-  /** (Re)arms the run's kill timer; `timedOut` says whether firing means the budget ran out. */
-  private killAfter(run: ActiveRun, ms: number, timedOut: boolean): void {
-    clearTimeout(run.timer)
-    run.timer = setTimeout(() => {
-      if (timedOut) run.timedOut = true
-      this.safely(() => run.handle?.kill())
-    }, ms)
-  }
-
-  private onWorkerMessage(run: ActiveRun, raw: unknown, startMessage: () => HostMessage): void {
-    const parsed = workerMessageSchema.safeParse(raw)
-    if (!parsed.success || run !== this.current || run.released) return // not ours or not understood: dropped, never guessed at
-    const message = parsed.data
-    const { reviewId } = run.job
-    if (message.type !== 'ready' && message.reviewId !== reviewId && message.reviewId !== '') return
-    switch (message.type) {
-      case 'ready':
-        if (run.stopping || !run.handle) return
-        try {
-          this.send(run.handle, startMessage())
-          run.markStarted()
-        } catch (error) {
-          run.error = { code: 'provider', message: `Could not read the provider settings: ${(error as Error).message}` }
-          this.safely(() => run.handle?.kill())
-        }
-        return
-      case 'progress':
-        // The worker's budget starts now; so does the host's.
-        if (message.stage === 'locked') this.killAfter(run, run.timeoutMs + this.limits.killGraceMs, true)
-        this.events.emit({ type: 'review_progress', reviewId, stage: message.stage, ...(message.detail !== undefined ? { detail: message.detail } : {}) })
-        return
-      case 'action':
-        this.events.emit({ type: 'review_action', reviewId, entry: message.entry })
-        return
-      case 'done':
-        run.outcome = message.outcome
-        // The work is saved; a worker that then fails to exit must not hold up the next review.
-        this.killAfter(run, this.limits.killGraceMs, false)
-        return
-      case 'error':
-        run.error ??= { code: message.code, message: message.message }
-        return
-    }
-  }
-
-  private onWorkerExit(run: ActiveRun, code: number | null, signal: string | null): void {
-    clearTimeout(run.timer)
-    if (run.released) return // the worker records its own ending; the core may be closed by now
-    this.end(run, exitEnding(run, code, signal, run.outcome ? undefined : this.safely(() => run.handle?.output?.())))
-  }
-
-  private end(run: ActiveRun, ending: RunEnding): void {
-    clearTimeout(run.timer)
-    const { job } = run
-    if (ending.status === 'done' && run.outcome) {
+  /**
+   * Records how a job ended (when this host owns that write: see review-run-state.ts), announces
+   * it, counts it towards pausing and starts the next one. A job that never got a worker is the host's alone.
+   */
+  private end(job: ReviewJob, ending: RunEnding, record = true): void {
+    if (ending.status === 'done') {
       this.failures = 0
-      this.safely(() => this.runs.finished(job.reviewId, run.outcome!))
-      this.events.emit({ type: 'review_finished', reviewId: job.reviewId, sessionId: job.sessionId, outcome: run.outcome })
+      if (record) this.safely(() => this.runs.finished(job.reviewId, ending.outcome))
+      this.events.emit({ type: 'review_finished', reviewId: job.reviewId, sessionId: job.sessionId, outcome: ending.outcome })
     } else {
-      const error = ending.error ?? 'The review failed.'
-      this.safely(() => this.runs.failed(job.reviewId, ending.status as ReviewFailureStatus, error))
+      const { error } = ending
+      if (record) this.safely(() => this.runs.failed(job.reviewId, ending.status, error))
       this.events.emit({ type: 'review_failed', reviewId: job.reviewId, sessionId: job.sessionId, error, crashed: ending.status === 'crashed' })
       if (ending.status === 'crashed' || ending.status === 'timeout') this.failures++
       if (this.failures >= this.limits.maxConsecutiveFailures && !this.isPaused && !this.closed) {
@@ -341,15 +344,8 @@ export class ReviewHost {
         )
       }
     }
-    this.current = null
-    run.markStarted()
-    run.markExited()
     this.settle(job.reviewId, ending.status)
     this.pump()
-  }
-
-  private send(handle: WorkerHandle, message: HostMessage): void {
-    this.safely(() => handle.send(message))
   }
 
   private settle(reviewId: string, result: ReviewResult): void {

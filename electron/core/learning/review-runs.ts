@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3'
 import type { ReviewJob, ReviewKind, ReviewOutcome } from '../../../shared/review-protocol'
+import { parseStoredSummary, type ReviewSummary } from '../../../shared/review-outcome'
 import type { StateDb } from '../db/state-db'
 
 export type ReviewRunStatus = 'queued' | 'running' | 'done' | 'failed' | 'timeout' | 'crashed'
@@ -14,7 +15,7 @@ export interface ReviewRun {
   queuedAt: number
   startedAt: number | null
   finishedAt: number | null
-  summary: string | null
+  summary: ReviewSummary | null
   error: string | null
   pid: number | null
 }
@@ -60,7 +61,12 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-/** Every background review and how it ended (`review_runs` in state.db), for the timeline and diagnostics. */
+/**
+ * Every background review and how it ended (`review_runs` in state.db), for the timeline and
+ * diagnostics. One writer per row change: the host that queued a review writes `queued`, `running`
+ * and the ending of a run it is attached to; a detached worker writes the ending it reports itself
+ * (see review-run-state.ts); a later host ends, via {@link recoverStale}, rows nobody will finish.
+ */
 export class ReviewRuns {
   private readonly statements: Record<'queue' | 'start' | 'finish' | 'fail' | 'failIf' | 'get' | 'list' | 'open', Statement>
 
@@ -98,7 +104,7 @@ export class ReviewRuns {
   }
 
   finished(id: string, outcome: Pick<ReviewOutcome, 'summary'>, at = Date.now()): void {
-    this.statements.finish.run({ id, summary: outcome.summary, at })
+    this.statements.finish.run({ id, summary: JSON.stringify(outcome.summary), at })
   }
 
   failed(id: string, status: ReviewFailureStatus, error: string, at = Date.now()): void {
@@ -149,7 +155,7 @@ function toRun(row: RunRow): ReviewRun {
     queuedAt: row.queued_at,
     startedAt: row.started_at,
     finishedAt: row.finished_at,
-    summary: row.summary,
+    summary: parseStoredSummary(row.summary),
     error: row.error,
     pid: row.pid
   }

@@ -7,7 +7,7 @@
 import type { ReviewJob } from '../../../shared/review-protocol'
 import type { ProviderSettings } from '../../../electron/core/provider/provider-settings'
 import { CairnCore } from '../../../electron/core/cairn'
-import { ReviewHost, type ReviewHostLimits } from '../../../electron/core/learning/review-host'
+import { ReviewHost, reviewHostDepsOf, type ReviewHostLimits } from '../../../electron/core/learning/review-host'
 import { forkReviewWorker } from '../../../electron/core/learning/spawn-worker'
 
 export interface HostProcessInput {
@@ -22,7 +22,7 @@ const print = (line: unknown) => process.stdout.write(JSON.stringify(line) + '\n
 async function main(): Promise<void> {
   const input = JSON.parse(process.argv[2]) as HostProcessInput
   const core = await CairnCore.open({ home: input.home })
-  const host = new ReviewHost({ core, spawn: () => forkReviewWorker(), provider: () => input.provider, limits: input.limits })
+  const host = new ReviewHost({ ...reviewHostDepsOf(core), spawn: () => forkReviewWorker(), provider: () => input.provider, limits: input.limits })
   host.events.on(print)
   process.on('SIGINT', () => print({ type: 'sigint' }))
   const result = await host.wait(host.enqueue(input.job))

@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ReviewEvent } from '../../../shared/review-protocol'
+import { emptyReviewSummary } from '../../../shared/review-outcome'
 import type { CairnApp } from '../../../electron/core/app/cairn-app'
 import { learningHandlers } from '../../../electron/core/app/handlers/learning'
-import { ReviewHost } from '../../../electron/core/learning/review-host'
+import { ReviewHost, reviewHostDepsOf } from '../../../electron/core/learning/review-host'
 import { NEVER_STARTED_ERROR, ReviewRuns } from '../../../electron/core/learning/review-runs'
 import { forkReviewWorker } from '../../../electron/core/learning/spawn-worker'
-import { reviewFixture, until, type ReviewFixture } from '../../helpers/review-fixture'
+import { reviewFixture, type ReviewFixture } from '../../helpers/review-fixture'
 
 let fx: ReviewFixture | null = null
 
@@ -28,36 +29,48 @@ function deadPid(): number {
   return spawnSync(process.execPath, ['-e', '']).pid!
 }
 
-/** A host as the one-shot CLI makes it: its worker finishes on its own once released. */
-function detachedHost(fx: ReviewFixture, timeoutMs?: number): { host: ReviewHost; events: ReviewEvent[] } {
-  const host = new ReviewHost({ core: fx.core, spawn: () => forkReviewWorker(), provider: fx.settings, detached: true, limits: { timeoutMs } })
+/**
+ * A host as the one-shot CLI makes it: its worker finishes on its own once released. `exited`
+ * resolves when that worker's process is gone (its host had every chance to react by then).
+ */
+function detachedHost(fx: ReviewFixture, timeoutMs?: number): { host: ReviewHost; events: ReviewEvent[]; exited: Promise<void> } {
+  let workerExited: () => void = () => {}
+  const exited = new Promise<void>((resolve) => (workerExited = resolve))
+  const spawn = () => {
+    const handle = forkReviewWorker()
+    handle.onExit(() => workerExited())
+    return handle
+  }
+  const host = new ReviewHost({ ...reviewHostDepsOf(fx.core), spawn, provider: fx.settings, detached: true, limits: { timeoutMs } })
   const events: ReviewEvent[] = []
   host.events.on((event) => events.push(event))
-  return { host, events }
+  return { host, events, exited }
 }
 
 describe('a released (detached) review', () => {
   it('is left alone by its host after release(); the worker records the outcome itself', async () => {
-    fx = await reviewFixture()
-    fx.server.enqueue({ text: 'Nothing to save.', delayMs: 1_500 })
-    const { host, events } = detachedHost(fx)
+    // The model answers only once the host has let go, so the whole review happens after release().
+    let answer: () => void = () => {}
+    const released = new Promise<void>((resolve) => (answer = resolve))
+    fx = await reviewFixture({ server: { respond: async () => (await released, { text: 'Nothing to save.' }) } })
+    const { host, events, exited } = detachedHost(fx)
     const id = host.enqueue(job('s'))
     await host.release()
     const seen = events.length
-    await until(() => host.runs.get(id)?.status === 'done', 'the worker to record its review')
-    expect(host.runs.get(id)!.summary).toBe('Nothing to save.')
-    // The host recorded and announced nothing after letting go (it may be about to close its core).
-    await new Promise((wait) => setTimeout(wait, 300))
-    expect(events.slice(seen)).toEqual([])
     expect(host.status().running).toBeNull()
+    answer()
+    await exited
+    expect(host.runs.get(id)).toMatchObject({ status: 'done', summary: { saved: false } })
+    // The host recorded and announced nothing after letting go (it may be about to close its core).
+    expect(events.slice(seen)).toEqual([])
   }, 40_000)
 
   it('records its own timeout when it outlives the host', async () => {
     fx = await reviewFixture({ server: { respond: () => ({ fault: { type: 'hang' } }) } })
-    const { host } = detachedHost(fx, 1_000)
+    const { host, exited } = detachedHost(fx, 1_000)
     const id = host.enqueue(job('s'))
     await host.release()
-    await until(() => host.runs.get(id)?.status !== 'running', 'the worker to record how the review ended')
+    await exited
     expect(host.runs.get(id)).toMatchObject({ status: 'timeout', error: expect.stringMatching(/longer than its 1 s budget/) })
   }, 40_000)
 })
@@ -81,7 +94,7 @@ describe('rows no process will finish', () => {
     queued('queued-old', long)
     queued('queued-new')
     running('finished', deadPid())
-    runs.finished('finished', { summary: 'Nothing to save.' })
+    runs.finished('finished', { summary: emptyReviewSummary() })
 
     const { host } = fx.host({ limits: { timeoutMs: budget } })
     const status = (id: string) => runs.get(id)!.status

@@ -41,7 +41,7 @@ describe('two reviews of one home at once', () => {
     expect(failures(cli.events)).toEqual([])
     const stages = cli.events.flatMap((event) => (event.type === 'review_progress' ? [event.stage] : []))
     expect(stages.slice(0, 2)).toEqual(['waiting', 'locked'])
-    expect(cli.host.runs.get(second)).toMatchObject({ status: 'done', summary: 'Nothing to save.' })
+    expect(cli.host.runs.get(second)).toMatchObject({ status: 'done', summary: { saved: false } })
   }, 60_000)
 
   it('a lock wait longer than the budget ends as a plain failure that does not count towards pausing', async () => {
