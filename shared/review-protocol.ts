@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ledgerEntrySchema } from './ledger'
 import { reviewOutcomeSchema, type ReviewOutcome } from './review-outcome'
+import type { ReviewReason } from './review-reasons'
 
 /**
  * Messages between the host (the chat process) and the background review worker (an Electron
@@ -25,12 +26,35 @@ export const reviewMessageSchema = z.object({
 })
 export type ReviewMessage = z.infer<typeof reviewMessageSchema>
 
+/** Why a review runs, as a code with its figures (see review-reasons.ts). */
+export const reviewReasonSchema = z.discriminatedUnion('code', [
+  z.object({ code: z.literal('memory_interval'), count: z.number().int() }),
+  z.object({ code: z.literal('skill_interval'), count: z.number().int() }),
+  z.object({ code: z.literal('long_task'), count: z.number().int() }),
+  z.object({ code: z.literal('error_overcome'), tool: z.string() }),
+  z.object({ code: z.literal('correction') }),
+  z.object({ code: z.literal('preference') }),
+  z.object({ code: z.literal('compression'), part: z.number().int().nullable(), parts: z.number().int().nullable() }),
+  z.object({ code: z.literal('requested') }),
+  z.object({ code: z.literal('other'), text: z.string() })
+])
+// The schema and the zod-free type the renderer uses must describe the same values.
+const sameReason: [z.infer<typeof reviewReasonSchema>, ReviewReason] extends [ReviewReason, z.infer<typeof reviewReasonSchema>] ? true : never = true
+void sameReason
+
+/** Why reviews stopped starting: the user paused them, or too many failed in a row (with the latest error). */
+export const reviewsPausedReasonSchema = z.discriminatedUnion('code', [
+  z.object({ code: z.literal('requested') }),
+  z.object({ code: z.literal('failures'), count: z.number().int(), latest: z.string() })
+])
+export type ReviewsPausedReason = z.infer<typeof reviewsPausedReasonSchema>
+
 export const reviewJobSchema = z.object({
   reviewId: z.string(),
   sessionId: z.string().nullable(),
   kinds: z.array(reviewKindSchema).min(1),
-  /** Why the review runs, e.g. `memory interval reached`, `user correction`, `before compression`. */
-  reasons: z.array(z.string()),
+  /** Why the review runs: interval reached, a correction, a long task, before compression, … */
+  reasons: z.array(reviewReasonSchema),
   messages: z.array(reviewMessageSchema),
   /** Skills the conversation loaded (skill_view); the review judges whether following them worked. */
   skillsUsed: z.array(z.string())
@@ -90,12 +114,12 @@ export type WorkerMessage = z.infer<typeof workerMessageSchema>
 
 /** What the host tells the rest of the app about reviews (the CLI prints them, the app shows them). */
 export type ReviewEvent =
-  | { type: 'review_queued'; reviewId: string; sessionId: string | null; kinds: ReviewKind[]; reasons: string[] }
-  | { type: 'review_started'; reviewId: string; sessionId: string | null; kinds: ReviewKind[]; reasons: string[]; pid: number | null }
+  | { type: 'review_queued'; reviewId: string; sessionId: string | null; kinds: ReviewKind[]; reasons: ReviewReason[] }
+  | { type: 'review_started'; reviewId: string; sessionId: string | null; kinds: ReviewKind[]; reasons: ReviewReason[]; pid: number | null }
   | { type: 'review_progress'; reviewId: string; stage: string; detail?: string }
   | { type: 'review_action'; reviewId: string; entry: z.infer<typeof ledgerEntrySchema> }
   | { type: 'review_finished'; reviewId: string; sessionId: string | null; outcome: ReviewOutcome }
   | { type: 'review_failed'; reviewId: string; sessionId: string | null; error: string; crashed: boolean }
   /** Three reviews in a row crashed or timed out: learning waits until the user resumes it. */
-  | { type: 'reviews_paused'; reason: string }
+  | { type: 'reviews_paused'; reason: ReviewsPausedReason }
   | { type: 'reviews_resumed' }

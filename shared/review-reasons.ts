@@ -1,7 +1,7 @@
 /**
- * Why a review ran, as a code with its figures. The learning loop states its reasons in English
- * (the review model reads them); the faces read them back through {@link parseReviewReason} and word
- * them in the user's language. No zod here, so the renderer can use it without the schemas.
+ * Why a review ran, as a code with its figures: the learning loop decides them, the review prompt
+ * words them for the model, and every face words them in the user's language. No zod here, so the
+ * renderer can use it without the schemas (the schema is in review-protocol.ts).
  */
 export type ReviewReason =
   | { code: 'memory_interval'; count: number }
@@ -12,7 +12,7 @@ export type ReviewReason =
   | { code: 'preference' }
   | { code: 'compression'; part: number | null; parts: number | null }
   | { code: 'requested' }
-  /** A reason this version does not know: shown as it was written. */
+  /** A reason stored before reasons were codes, that {@link parseStoredReason} does not know: shown as written. */
   | { code: 'other'; text: string }
 
 const reasonPatterns: Array<[RegExp, (match: RegExpMatchArray) => ReviewReason]> = [
@@ -29,8 +29,13 @@ const reasonPatterns: Array<[RegExp, (match: RegExpMatchArray) => ReviewReason]>
   [/^requested by the user$/, () => ({ code: 'requested' })]
 ]
 
-/** The code of a reason as electron/core/learning (triggers.ts, learning-loop.ts) words it. */
-export function parseReviewReason(text: string): ReviewReason {
+/**
+ * A reason as `review_runs` holds it: a code, or (for rows written before reasons were codes) the
+ * English sentence the learning loop used to write, read back into its code.
+ */
+export function parseStoredReason(stored: unknown): ReviewReason {
+  if (typeof stored === 'object' && stored !== null && typeof (stored as { code?: unknown }).code === 'string') return stored as ReviewReason
+  const text = typeof stored === 'string' ? stored : JSON.stringify(stored)
   const trimmed = text.trim()
   for (const [pattern, toReason] of reasonPatterns) {
     const match = trimmed.match(pattern)

@@ -1,5 +1,5 @@
 import { translator, type Translate } from '../../shared/i18n'
-import { describeReviewReason, describeReviewSummary } from '../../shared/i18n/describe'
+import { describePauseReason, describeReviewReason, describeReviewSummary } from '../../shared/i18n/describe'
 import type { ReviewEvent } from '../../shared/review-protocol'
 import { resolveProviderSettings } from '../core/provider/provider-settings'
 import type { CairnCore } from '../core/cairn'
@@ -46,7 +46,7 @@ export function cliLearning(core: CairnCore, env: NodeJS.ProcessEnv, io: CliIO, 
         return host.close()
       }
       await host.release()
-      if (!options.json) io.err(`💾 Learning from this conversation in the background. See what it learned with: cairn timeline\n`)
+      if (!options.json) io.err(`💾 ${translator(core.config.get().ui.language)('review.background')}\n`)
     }
   }
 }
@@ -63,10 +63,10 @@ export function printReviewEvent(io: CliIO, event: ReviewEvent, t: Translate): v
       io.err(`💾 ${describeReviewSummary(event.outcome.summary, t) ?? t('review.nothing')}\n`)
       break
     case 'review_failed':
-      io.err(`cairn: the background review failed: ${event.error.split('\n')[0]}\n`)
+      io.err(`cairn: ${t('review.failed', { error: event.error.split('\n')[0] })}\n`)
       break
     case 'reviews_paused':
-      io.err(`cairn: ${event.reason}\n`)
+      io.err(`cairn: ${describePauseReason(event.reason, t)}\n`)
       break
   }
 }

@@ -1,6 +1,7 @@
 import type { ConnectionTest } from '../ipc/domain'
 import type { ReviewSummary, StoreChanges } from '../review-outcome'
-import { parseReviewReason } from '../review-reasons'
+import type { ReviewsPausedReason } from '../review-protocol'
+import type { ReviewReason } from '../review-reasons'
 import type { MessageKey, Translate } from './index'
 
 /**
@@ -23,8 +24,7 @@ function touched(changes: StoreChanges): boolean {
 }
 
 /** Why a review ran, in the user's language; a reason this version does not know is shown as written. */
-export function describeReviewReason(reason: string, t: Translate): string {
-  const parsed = parseReviewReason(reason)
+export function describeReviewReason(parsed: ReviewReason, t: Translate): string {
   switch (parsed.code) {
     case 'memory_interval':
     case 'skill_interval':
@@ -39,6 +39,11 @@ export function describeReviewReason(reason: string, t: Translate): string {
     default:
       return t(`reason.${parsed.code}`)
   }
+}
+
+/** Why background learning is paused, in the user's language. */
+export function describePauseReason(reason: ReviewsPausedReason, t: Translate): string {
+  return reason.code === 'failures' ? t('learning.paused.failures', { count: reason.count, latest: reason.latest }) : t('learning.paused.requested')
 }
 
 /** What a connection test found, e.g. `Connected to https://…: 3 models available.` */

@@ -301,6 +301,11 @@ export const en = {
   'review.separator': ' · ',
   'review.reviewing': '… reviewing the conversation to learn from it ({reasons})',
   'review.reasonSeparator': '; ',
+  'review.background': 'Learning from this conversation in the background. See what it learned with: cairn timeline',
+  'review.failed': 'The background review failed: {error}',
+  'learning.paused.requested': 'Background learning is paused.',
+  'learning.paused.failures':
+    'Background learning is paused: the last {count} reviews crashed or ran out of time (latest: {latest}). Your chats are not affected. Resume learning when you are ready; it also resumes the next time Cairn starts.',
 
   'reason.memory_interval': '{count} {count|turn|turns} since the last memory write',
   'reason.skill_interval': '{count} tool {count|iteration|iterations} since the last skill write',

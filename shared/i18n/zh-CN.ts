@@ -300,6 +300,11 @@ export const zhCN: Record<MessageKey, string> = {
   'review.separator': ' · ',
   'review.reviewing': '… 正在回顾这段对话以从中学习（{reasons}）',
   'review.reasonSeparator': '；',
+  'review.background': '正在后台从这段对话中学习。用 cairn timeline 查看学到了什么',
+  'review.failed': '后台回顾失败：{error}',
+  'learning.paused.requested': '后台学习已暂停。',
+  'learning.paused.failures':
+    '后台学习已暂停：最近 {count} 次回顾崩溃或超时（最近一次：{latest}）。你的对话不受影响。准备好后可恢复学习；下次启动 Cairn 时也会自动恢复。',
 
   'reason.memory_interval': '距上次写入记忆已有 {count} 轮对话',
   'reason.skill_interval': '距上次写入技能已有 {count} 轮工具调用',

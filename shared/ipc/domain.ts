@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { configSchema } from '../config'
 import { ledgerEntrySchema } from '../ledger'
-import { reviewKindSchema } from '../review-protocol'
+import { reviewKindSchema, reviewReasonSchema, reviewsPausedReasonSchema } from '../review-protocol'
 import { reviewSummarySchema } from '../review-outcome'
 
 /** Shapes that cross the IPC boundary, as zod schemas (the renderer imports only their types). */
@@ -57,7 +57,7 @@ export const reviewRunSchema = z.object({
   id: z.string(),
   sessionId: z.string().nullable(),
   kinds: z.array(reviewKindSchema),
-  reasons: z.array(z.string()),
+  reasons: z.array(reviewReasonSchema),
   status: z.enum(['queued', 'running', 'done', 'failed', 'timeout', 'crashed', 'skipped']),
   queuedAt: z.number(),
   startedAt: z.number().nullable(),
@@ -174,7 +174,7 @@ export type AppInfo = z.infer<typeof appInfoSchema>
 export const learningStatusSchema = z.object({
   enabled: z.boolean(),
   paused: z.boolean(),
-  pausedReason: z.string().nullable(),
+  pausedReason: reviewsPausedReasonSchema.nullable(),
   running: reviewRunSchema.nullable(),
   queued: z.number().int()
 })

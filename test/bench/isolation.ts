@@ -131,7 +131,7 @@ function job(): Omit<ReviewJob, 'reviewId'> {
   return {
     sessionId: null,
     kinds: ['skills'],
-    reasons: ['isolation benchmark'],
+    reasons: [{ code: 'requested' as const }],
     messages: [
       { role: 'user', content: 'The bench tool timed out again; retrying once with --verbose fixed it.' },
       { role: 'assistant', content: 'Good to know: a verbose retry fixes the timeout.' }

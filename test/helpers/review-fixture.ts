@@ -81,7 +81,7 @@ export async function reviewFixture(options: { server?: ScriptedServerOptions; c
         reviewId: `review-${jobs}`,
         sessionId: null,
         kinds: ['memory', 'skills'],
-        reasons: ['test'],
+        reasons: [{ code: 'requested' as const }],
         messages: [
           { role: 'user', content: 'I always use pnpm, never npm.' },
           { role: 'assistant', content: 'Noted, I will use pnpm.' }

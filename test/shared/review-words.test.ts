@@ -3,9 +3,10 @@ import type { TurnSummary } from '../../electron/core/agent/agent-session'
 import { summarizeReview } from '../../electron/core/learning/review-summary'
 import { emptyCounters, evaluateTurn, type TriggerSettings } from '../../electron/core/learning/triggers'
 import { translator } from '../../shared/i18n'
-import { describeConnectionTest, describeReviewReason, describeReviewSummary } from '../../shared/i18n/describe'
+import { describeConnectionTest, describePauseReason, describeReviewReason, describeReviewSummary } from '../../shared/i18n/describe'
 import { normalizeLedgerMeta, type LedgerEntry, type LedgerKind } from '../../shared/ledger'
-import { parseReviewReason } from '../../shared/review-reasons'
+import { parseStoredReason, type ReviewReason } from '../../shared/review-reasons'
+import { reasonForModel } from '../../electron/core/learning/review-prompts'
 
 const en = translator('en')
 const zh = translator('zh-CN')
@@ -56,20 +57,47 @@ describe('review reasons', () => {
     const warmedUp = { ...emptyCounters(), turnsSinceMemory: 5, itersSinceSkill: 5 }
     const { reasons } = evaluateTurn(warmedUp, busyTurn, settings)
     expect(reasons.length).toBeGreaterThanOrEqual(6)
-    const others = [
-      'requested by the user',
-      'before compression: the oldest part of the conversation is being condensed',
-      'before compression: the oldest part of the conversation is being condensed (part 2 of 3)'
+    const others: ReviewReason[] = [
+      { code: 'requested' },
+      { code: 'compression', part: null, parts: null },
+      { code: 'compression', part: 2, parts: 3 }
     ]
     for (const reason of [...reasons, ...others]) {
-      expect(parseReviewReason(reason).code, reason).not.toBe('other')
-      expect(describeReviewReason(reason, en), reason).toBe(reason)
-      expect(english(describeReviewReason(reason, zh), 'run_command'), reason).toEqual([])
+      const label = JSON.stringify(reason)
+      expect(describeReviewReason(reason, en), label).toBe(reasonForModel(reason))
+      expect(english(describeReviewReason(reason, zh), 'run_command'), label).toEqual([])
     }
   })
 
-  it('shows a reason it does not know as written', () => {
-    expect(describeReviewReason('a brand new reason', zh)).toBe('a brand new reason')
+  it('reads the English sentences older review_runs rows hold back into their codes', () => {
+    const all: ReviewReason[] = [
+      { code: 'memory_interval', count: 12 },
+      { code: 'skill_interval', count: 10 },
+      { code: 'long_task', count: 5 },
+      { code: 'error_overcome', tool: 'run_command' },
+      { code: 'correction' },
+      { code: 'preference' },
+      { code: 'compression', part: null, parts: null },
+      { code: 'compression', part: 2, parts: 3 },
+      { code: 'requested' }
+    ]
+    for (const reason of all) expect(parseStoredReason(reasonForModel(reason))).toEqual(reason)
+    expect(parseStoredReason({ code: 'preference' })).toEqual({ code: 'preference' })
+  })
+
+  it('shows an old reason it does not know as written', () => {
+    const unknown = parseStoredReason('a brand new reason')
+    expect(unknown).toEqual({ code: 'other', text: 'a brand new reason' })
+    expect(describeReviewReason(unknown, zh)).toBe('a brand new reason')
+  })
+})
+
+describe('paused learning', () => {
+  it('says why in the user\'s language, with the latest error as it came', () => {
+    const reason = { code: 'failures' as const, count: 3, latest: 'The review took longer than its 180 s budget.' }
+    expect(describePauseReason(reason, en)).toMatch(/last 3 reviews crashed or ran out of time \(latest: The review took longer/)
+    expect(english(describePauseReason(reason, zh), reason.latest, 'Cairn')).toEqual([])
+    expect(english(describePauseReason({ code: 'requested' }, zh), '')).toEqual([])
   })
 })
 

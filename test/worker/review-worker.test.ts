@@ -44,8 +44,8 @@ describe('review worker process via ReviewHost', () => {
     )
     const sessionId = fx.session()
     const { host, events } = fx.host()
-    const reviewId = host.enqueue({ sessionId, kinds: ['memory'], reasons: ['user correction'], messages: fx.job().messages, skillsUsed: [] })
-    expect(ofType(events, 'review_queued')).toEqual([{ type: 'review_queued', reviewId, sessionId, kinds: ['memory'], reasons: ['user correction'] }])
+    const reviewId = host.enqueue({ sessionId, kinds: ['memory'], reasons: [{ code: 'requested' as const }], messages: fx.job().messages, skillsUsed: [] })
+    expect(ofType(events, 'review_queued')).toEqual([{ type: 'review_queued', reviewId, sessionId, kinds: ['memory'], reasons: [{ code: 'requested' as const }] }])
 
     await fx.server.waitForChatRequests(1, 20_000)
     const started = ofType(events, 'review_started')[0]
@@ -86,7 +86,7 @@ describe('review worker process via ReviewHost', () => {
       { text: 'Saved environment notes.' }
     )
     const { host, events } = fx.host({ limits: { maxIterations: batches + 2 } })
-    const reviewId = host.enqueue({ sessionId: null, kinds: ['memory'], reasons: ['test'], messages: fx.job().messages, skillsUsed: [] })
+    const reviewId = host.enqueue({ sessionId: null, kinds: ['memory'], reasons: [{ code: 'requested' as const }], messages: fx.job().messages, skillsUsed: [] })
     await until(() => ofType(events, 'review_action').length > 0 || events.some((e) => e.type === 'review_failed'), 'the worker to write', 30_000)
     const mine: string[] = []
     for (let i = 0; i < 100; i++) {
@@ -121,10 +121,10 @@ describe('review worker process via ReviewHost', () => {
     fx = await reviewFixture({ server: { respond: (request) => (isReviewRequest(request) ? { text: 'Nothing to save.', delayMs: 200 } : undefined) } })
     const { host, events } = fx.host({ spawn })
     const user = (content: string) => [{ role: 'user' as const, content }]
-    const a1 = host.enqueue({ sessionId: 'sa', kinds: ['memory'], reasons: ['r1'], messages: user('first A'), skillsUsed: [] })
-    const a2 = host.enqueue({ sessionId: 'sa', kinds: ['memory'], reasons: ['r2'], messages: user('second A'), skillsUsed: ['x'] })
-    const b1 = host.enqueue({ sessionId: 'sb', kinds: ['skills'], reasons: ['rb'], messages: user('only B'), skillsUsed: [] })
-    const a3 = host.enqueue({ sessionId: 'sa', kinds: ['skills'], reasons: ['r3', 'r2'], messages: user('third A'), skillsUsed: ['y', 'x'] })
+    const a1 = host.enqueue({ sessionId: 'sa', kinds: ['memory'], reasons: [{ code: 'correction' as const }], messages: user('first A'), skillsUsed: [] })
+    const a2 = host.enqueue({ sessionId: 'sa', kinds: ['memory'], reasons: [{ code: 'preference' as const }], messages: user('second A'), skillsUsed: ['x'] })
+    const b1 = host.enqueue({ sessionId: 'sb', kinds: ['skills'], reasons: [{ code: 'requested' as const }], messages: user('only B'), skillsUsed: [] })
+    const a3 = host.enqueue({ sessionId: 'sa', kinds: ['skills'], reasons: [{ code: 'long_task' as const, count: 5 }, { code: 'preference' as const }], messages: user('third A'), skillsUsed: ['y', 'x'] })
     expect(a3).toBe(a2)
     expect(new Set([a1, a2, b1]).size).toBe(3)
     await host.whenIdle()
@@ -139,19 +139,19 @@ describe('review worker process via ReviewHost', () => {
     expect(texts[0]).toContain('first A')
     expect(texts[1]).toContain('third A')
     expect(texts[1]).not.toContain('second A')
-    expect(texts[1]).toContain('Why this review runs: r2; r3.')
+    expect(texts[1]).toContain('Why this review runs: the user stated a preference; long task: 5 tool calls.')
     expect(texts[1]).toMatch(/followed these skills: `x`, `y`/)
     expect(texts[2]).toContain('only B')
     const merged = fx.server.chatRequests()[1].body.messages[0].content as string
     expect(merged).toMatch(/## Memory[\s\S]*## Skills/) // memory + skills: the combined prompt
-    expect(host.runs.get(a2)).toMatchObject({ status: 'done', kinds: ['memory', 'skills'], reasons: ['r2', 'r3'] })
+    expect(host.runs.get(a2)).toMatchObject({ status: 'done', kinds: ['memory', 'skills'], reasons: [{ code: 'preference' }, { code: 'long_task', count: 5 }] })
   })
 
   it('skips reviews while learning is turned off, without starting a process', async () => {
     fx = await reviewFixture({ config: { learning: { enabled: false } } })
     let spawned = 0
     const { host, events } = fx.host({ spawn: () => (spawned++, forkReviewWorker()) })
-    const id = host.enqueue({ sessionId: 's', kinds: ['memory'], reasons: ['x'], messages: [], skillsUsed: [] })
+    const id = host.enqueue({ sessionId: 's', kinds: ['memory'], reasons: [{ code: 'requested' as const }], messages: [], skillsUsed: [] })
     expect(await host.wait(id)).toBe('skipped')
     expect(spawned).toBe(0)
     expect(events).toEqual([])
@@ -161,8 +161,8 @@ describe('review worker process via ReviewHost', () => {
   it('close() stops a running worker and waits for it to exit', async () => {
     fx = await reviewFixture({ server: { respond: () => ({ fault: { type: 'hang' } }) } })
     const { host } = fx.host()
-    const id = host.enqueue({ sessionId: 's', kinds: ['memory'], reasons: ['x'], messages: fx.job().messages, skillsUsed: [] })
-    const queued = host.enqueue({ sessionId: 'other', kinds: ['memory'], reasons: ['x'], messages: fx.job().messages, skillsUsed: [] })
+    const id = host.enqueue({ sessionId: 's', kinds: ['memory'], reasons: [{ code: 'requested' as const }], messages: fx.job().messages, skillsUsed: [] })
+    const queued = host.enqueue({ sessionId: 'other', kinds: ['memory'], reasons: [{ code: 'requested' as const }], messages: fx.job().messages, skillsUsed: [] })
     await fx.server.waitForChatRequests(1, 20_000)
     const pid = host.runs.get(id)!.pid!
     await host.close()

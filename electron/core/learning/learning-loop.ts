@@ -1,4 +1,5 @@
 import type { ReviewKind } from '../../../shared/review-protocol'
+import type { ReviewReason } from '../../../shared/review-reasons'
 import type { AgentHooks, CompressionEvent, TurnSummary } from '../agent/agent-session'
 import { orderForModel } from '../sessions/stored-messages'
 import type { CairnCore } from '../cairn'
@@ -37,7 +38,7 @@ export class LearningLoop {
 
   /** Queues a review of a session right now (the user asked for it). Returns the review id. */
   reviewNow(sessionId: string, kinds: ReviewKind[] = ['memory', 'skills']): string {
-    return this.enqueue(sessionId, this.liveMessages(sessionId), kinds, ['requested by the user'])
+    return this.enqueue(sessionId, this.liveMessages(sessionId), kinds, [{ code: 'requested' }])
   }
 
   private afterTurn(turn: TurnSummary): void {
@@ -62,12 +63,11 @@ export class LearningLoop {
     const chunks = chunkReviewMessages(event.messages)
     const skillsUsed = skillsUsedIn(event.messages)
     chunks.forEach((messages, i) => {
-      const part = chunks.length > 1 ? ` (part ${i + 1} of ${chunks.length})` : ''
       this.host.enqueue(
         {
           sessionId: event.sessionId,
           kinds: ['memory', 'skills'],
-          reasons: [`before compression: the oldest part of the conversation is being condensed${part}`],
+          reasons: [{ code: 'compression', part: chunks.length > 1 ? i + 1 : null, parts: chunks.length > 1 ? chunks.length : null }],
           messages,
           skillsUsed
         },
@@ -76,7 +76,7 @@ export class LearningLoop {
     })
   }
 
-  private enqueue(sessionId: string, records: MessageRecord[], kinds: ReviewKind[], reasons: string[]): string {
+  private enqueue(sessionId: string, records: MessageRecord[], kinds: ReviewKind[], reasons: ReviewReason[]): string {
     return this.host.enqueue({
       sessionId,
       kinds,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { ReviewReason } from '../../../shared/review-reasons'
 import type { CairnConfig } from '../../../shared/config'
 import {
   REVIEW_PROTOCOL,
@@ -8,7 +9,8 @@ import {
   type HostMessage,
   type ReviewEvent,
   type ReviewJob,
-  type ReviewKind
+  type ReviewKind,
+  type ReviewsPausedReason
 } from '../../../shared/review-protocol'
 import { EventBus } from '../events/event-bus'
 import type { ProviderSettings } from '../provider/provider-settings'
@@ -58,11 +60,11 @@ export interface ReviewHostLimits {
 
 /** What this host is doing now (its own state, not other processes' `review_runs` rows). */
 export interface ReviewHostStatus {
-  running: { reviewId: string; sessionId: string | null; kinds: ReviewKind[]; reasons: string[]; startedAt: number } | null
+  running: { reviewId: string; sessionId: string | null; kinds: ReviewKind[]; reasons: ReviewReason[]; startedAt: number } | null
   queued: number
   paused: boolean
   /** Why reviews are paused, as the host said in its `reviews_paused` event; null when not paused. */
-  pausedReason: string | null
+  pausedReason: ReviewsPausedReason | null
 }
 
 /** What a host uses of an open core. */
@@ -77,6 +79,12 @@ const EXIT_REPORT_SLACK_MS = 4_000
 
 function union<T>(a: T[], b: T[]): T[] {
   return [...new Set([...a, ...b])]
+}
+
+function unionBy<T>(a: T[], b: T[], key: (item: T) => string): T[] {
+  const seen = new Map<string, T>()
+  for (const item of [...a, ...b]) if (!seen.has(key(item))) seen.set(key(item), item)
+  return [...seen.values()]
 }
 
 /**
@@ -100,7 +108,7 @@ export class ReviewHost {
   private idleWaiters: Array<() => void> = []
   private failures = 0
   private isPaused = false
-  private pauseReason: string | null = null
+  private pauseReason: ReviewsPausedReason | null = null
   private closed = false
   /** Rows of earlier processes this host found abandoned and ended when it was made. */
   readonly recovered: StaleRecovery
@@ -184,7 +192,7 @@ export class ReviewHost {
   }
 
   /** Lets the running review finish but starts no other until {@link resume}. */
-  pause(reason = 'Background learning is paused.'): void {
+  pause(reason: ReviewsPausedReason = { code: 'requested' }): void {
     if (this.isPaused) return
     this.isPaused = true
     this.pauseReason = reason
@@ -252,7 +260,7 @@ export class ReviewHost {
   /** A later trigger for a session already waiting: one job that sees the newest messages and every reason. */
   private merge(queued: ReviewJob, next: ReviewJob): ReviewJob {
     queued.kinds = this.orderKinds(union(queued.kinds, next.kinds))
-    queued.reasons = union(queued.reasons, next.reasons)
+    queued.reasons = unionBy(queued.reasons, next.reasons, (reason) => JSON.stringify(reason))
     queued.messages = next.messages
     queued.skillsUsed = union(queued.skillsUsed, next.skillsUsed)
     return queued
@@ -338,10 +346,7 @@ export class ReviewHost {
       this.events.emit({ type: 'review_failed', reviewId: job.reviewId, sessionId: job.sessionId, error, crashed: ending.status === 'crashed' })
       if (ending.status === 'crashed' || ending.status === 'timeout') this.failures++
       if (this.failures >= this.limits.maxConsecutiveFailures && !this.isPaused && !this.closed) {
-        this.pause(
-          `Background learning is paused: the last ${this.failures} reviews crashed or ran out of time (latest: ${error.split('\n')[0]}). ` +
-            'Your chats are not affected. Resume learning when you are ready; it also resumes the next time Cairn starts.'
-        )
+        this.pause({ code: 'failures', count: this.failures, latest: error.split('\n')[0] })
       }
     }
     this.settle(job.reviewId, ending.status)

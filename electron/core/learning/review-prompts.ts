@@ -1,4 +1,5 @@
 import type { ReviewJob, ReviewKind, ReviewMessage } from '../../../shared/review-protocol'
+import type { ReviewReason } from '../../../shared/review-reasons'
 import { REVIEW_TOOL_LIST } from './review-policy'
 
 const INTRO = `You are Cairn's background review. Cairn is a desktop assistant; a conversation between it and the user has just happened, and its transcript is in the next message. Your job is to decide whether anything in it is worth keeping for future conversations, save that, and stop.
@@ -87,10 +88,34 @@ export function renderTranscript(messages: ReviewMessage[]): string {
   return messages.map(renderMessage).join('\n\n')
 }
 
+/** A reason in the words the review model reads (English, like the rest of its prompt). */
+export function reasonForModel(reason: ReviewReason): string {
+  switch (reason.code) {
+    case 'memory_interval':
+      return `${reason.count} turns since the last memory write`
+    case 'skill_interval':
+      return `${reason.count} tool iterations since the last skill write`
+    case 'long_task':
+      return `long task: ${reason.count} tool calls`
+    case 'error_overcome':
+      return `error overcome: ${reason.tool} failed, then the task went on`
+    case 'correction':
+      return 'the user corrected the assistant'
+    case 'preference':
+      return 'the user stated a preference'
+    case 'compression':
+      return `before compression: the oldest part of the conversation is being condensed${reason.part !== null && reason.parts !== null ? ` (part ${reason.part} of ${reason.parts})` : ''}`
+    case 'requested':
+      return 'requested by the user'
+    case 'other':
+      return reason.text
+  }
+}
+
 /** The user message of a review: why it runs, the skills to judge, and the transcript. */
 export function reviewUserMessage(job: Pick<ReviewJob, 'reasons' | 'messages' | 'skillsUsed'>): string {
   const parts: string[] = []
-  if (job.reasons.length) parts.push(`Why this review runs: ${job.reasons.join('; ')}.`)
+  if (job.reasons.length) parts.push(`Why this review runs: ${job.reasons.map(reasonForModel).join('; ')}.`)
   parts.push(`<transcript>\n${renderTranscript(job.messages) || '(empty)'}\n</transcript>`)
   if (job.skillsUsed.length) {
     const names = job.skillsUsed.map((name) => `\`${name}\``).join(', ')

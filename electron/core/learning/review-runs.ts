@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3'
+import { parseStoredReason, type ReviewReason } from '../../../shared/review-reasons'
 import type { ReviewJob, ReviewKind, ReviewOutcome } from '../../../shared/review-protocol'
 import { parseStoredSummary, type ReviewSummary } from '../../../shared/review-outcome'
 import type { StateDb } from '../db/state-db'
@@ -10,7 +11,7 @@ export interface ReviewRun {
   id: string
   sessionId: string | null
   kinds: ReviewKind[]
-  reasons: string[]
+  reasons: ReviewReason[]
   status: ReviewRunStatus
   queuedAt: number
   startedAt: number | null
@@ -150,7 +151,7 @@ function toRun(row: RunRow): ReviewRun {
     id: row.id,
     sessionId: row.session_id,
     kinds: JSON.parse(row.kinds) as ReviewKind[],
-    reasons: JSON.parse(row.reasons) as string[],
+    reasons: (JSON.parse(row.reasons) as unknown[]).map(parseStoredReason),
     status: row.status,
     queuedAt: row.queued_at,
     startedAt: row.started_at,

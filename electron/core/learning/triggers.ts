@@ -1,4 +1,5 @@
 import type { ReviewKind } from '../../../shared/review-protocol'
+import type { ReviewReason } from '../../../shared/review-reasons'
 import type { TurnSummary } from '../agent/agent-session'
 
 /**
@@ -27,7 +28,7 @@ export interface TriggerDecision {
   counters: LearningCounters
   /** What the review should look at; empty when no review is due. */
   kinds: ReviewKind[]
-  reasons: string[]
+  reasons: ReviewReason[]
 }
 
 /** A turn needing this many tool calls is worth a look at what procedure it followed. */
@@ -104,23 +105,23 @@ export function evaluateTurn(previous: LearningCounters, turn: TurnSummary, sett
   // Only a finished answer is reviewed; a cancelled or failed turn keeps the counters for later.
   if (!settings.enabled || turn.reason !== 'completed') return { counters, kinds: [], reasons: [] }
 
-  const memory: string[] = []
-  const skills: string[] = []
+  const memory: ReviewReason[] = []
+  const skills: ReviewReason[] = []
   if (memoryInterval > 0 && counters.turnsSinceMemory >= memoryInterval) {
-    memory.push(`${counters.turnsSinceMemory} turns since the last memory write`)
+    memory.push({ code: 'memory_interval', count: counters.turnsSinceMemory })
   }
   if (skillInterval > 0 && counters.itersSinceSkill >= skillInterval) {
-    skills.push(`${counters.itersSinceSkill} tool iterations since the last skill write`)
+    skills.push({ code: 'skill_interval', count: counters.itersSinceSkill })
   }
-  if (turn.toolCalls.length >= LONG_TOOL_CHAIN) skills.push(`long task: ${turn.toolCalls.length} tool calls`)
+  if (turn.toolCalls.length >= LONG_TOOL_CHAIN) skills.push({ code: 'long_task', count: turn.toolCalls.length })
   const overcome = errorOvercome(turn.toolCalls)
-  if (overcome) skills.push(`error overcome: ${overcome} failed, then the task went on`)
+  if (overcome) skills.push({ code: 'error_overcome', tool: overcome })
   const signals = detectUserSignals(turn.userText)
   if (signals.correction) {
-    memory.push('the user corrected the assistant')
-    skills.push('the user corrected the assistant')
+    memory.push({ code: 'correction' })
+    skills.push({ code: 'correction' })
   }
-  if (signals.preference) memory.push('the user stated a preference')
+  if (signals.preference) memory.push({ code: 'preference' })
 
   // The model already saved memory itself this turn: a memory review would only repeat it.
   const wantMemory = settings.memoryAvailable && memory.length > 0 && !savedMemory
@@ -134,7 +135,8 @@ export function evaluateTurn(previous: LearningCounters, turn: TurnSummary, sett
     kinds.push('skills')
     counters.itersSinceSkill = 0
   }
-  const reasons = [...new Set([...(wantMemory ? memory : []), ...(wantSkills ? skills : [])])]
+  const wanted = [...(wantMemory ? memory : []), ...(wantSkills ? skills : [])]
+  const reasons = wanted.filter((reason, i) => wanted.findIndex((other) => other.code === reason.code) === i)
   return { counters, kinds, reasons }
 }
 

@@ -67,13 +67,13 @@ describe('reviewing what compression condenses', () => {
     const loop = new LearningLoop(core, host)
     const session = core.sessions.create({ source: 'test' })
     // Something is already being reviewed, so everything below waits in the queue.
-    host.enqueue({ sessionId: 'busy', kinds: ['memory'], reasons: ['first'], messages: [], skillsUsed: [] })
+    host.enqueue({ sessionId: 'busy', kinds: ['memory'], reasons: [{ code: 'requested' as const }], messages: [], skillsUsed: [] })
     await loop.hooks.beforeCompression!({ sessionId: session.id, messages: longMiddle() })
     const chunkJobs = events.filter((e): e is Extract<ReviewEvent, { type: 'review_queued' }> => e.type === 'review_queued' && e.sessionId === session.id)
     expect(chunkJobs.length).toBeGreaterThan(2)
-    expect(chunkJobs[0].reasons[0]).toMatch(/before compression.*part 1 of/)
+    expect(chunkJobs[0].reasons[0]).toMatchObject({ code: 'compression', part: 1 })
     // An ordinary end-of-turn trigger for the same session gets a review of its own.
-    const later = host.enqueue({ sessionId: session.id, kinds: ['skills'], reasons: ['long task'], messages: [], skillsUsed: [] })
+    const later = host.enqueue({ sessionId: session.id, kinds: ['skills'], reasons: [{ code: 'requested' as const }], messages: [], skillsUsed: [] })
     expect(chunkJobs.map((e) => e.reviewId)).not.toContain(later)
     expect(host.status().queued).toBe(chunkJobs.length + 1)
     await host.close()

@@ -71,7 +71,7 @@ describe('a review worker that dies', () => {
     })
     const core = fx.core
     const { host, events } = fx.host({ limits: { maxIterations: 40 } })
-    const crashed = host.enqueue({ sessionId: 's1', kinds: ['memory', 'skills'], reasons: ['test'], messages: fx.job().messages, skillsUsed: [] })
+    const crashed = host.enqueue({ sessionId: 's1', kinds: ['memory', 'skills'], reasons: [{ code: 'requested' as const }], messages: fx.job().messages, skillsUsed: [] })
     await until(() => ofType(events, 'review_action').length >= 25, 'the worker to be busy writing', 30_000)
     const pid = ofType(events, 'review_started')[0].pid!
     process.kill(pid, 'SIGKILL')
@@ -115,7 +115,7 @@ describe('a review worker that dies', () => {
 
     // Restart the process, not the work: the next review is a new process and succeeds.
     nextReview = 'nothing'
-    const next = host.enqueue({ sessionId: 's2', kinds: ['memory'], reasons: ['test'], messages: fx.job().messages, skillsUsed: [] })
+    const next = host.enqueue({ sessionId: 's2', kinds: ['memory'], reasons: [{ code: 'requested' as const }], messages: fx.job().messages, skillsUsed: [] })
     expect(await host.wait(next)).toBe('done')
     const pids = ofType(events, 'review_started').map((e) => e.pid)
     expect(pids).toHaveLength(2)
@@ -128,7 +128,7 @@ describe('a review worker that dies', () => {
     fx = await reviewFixture({ server: { respond: () => (mode === 'hang' ? { fault: { type: 'hang' } } : { text: 'Nothing to save.' }) } })
     let spawned = 0
     const { host, events } = fx.host({ limits: { timeoutMs: 1_000, killGraceMs: 3_000 }, spawn: () => (spawned++, forkReviewWorker()) })
-    const ids = ['a', 'b', 'c'].map((sessionId) => host.enqueue({ sessionId, kinds: ['memory'], reasons: ['test'], messages: fx!.job().messages, skillsUsed: [] }))
+    const ids = ['a', 'b', 'c'].map((sessionId) => host.enqueue({ sessionId, kinds: ['memory'], reasons: [{ code: 'requested' as const }], messages: fx!.job().messages, skillsUsed: [] }))
     await host.whenIdle()
 
     expect(await Promise.all(ids.map((id) => host.wait(id)))).toEqual(['timeout', 'timeout', 'timeout'])
@@ -136,11 +136,11 @@ describe('a review worker that dies', () => {
     expect(host.runs.get(ids[0])!.error).toMatch(/longer than its 1 s budget/)
     const paused = ofType(events, 'reviews_paused')
     expect(paused).toHaveLength(1)
-    expect(paused[0].reason).toMatch(/paused: the last 3 reviews crashed or ran out of time.*chats are not affected/i)
+    expect(paused[0].reason).toMatchObject({ code: 'failures', count: 3, latest: expect.stringMatching(/longer than its 1 s budget/) })
     expect(host.paused).toBe(true)
 
     // While paused a new review waits; nothing is started.
-    const waiting = host.enqueue({ sessionId: 'd', kinds: ['memory'], reasons: ['test'], messages: fx.job().messages, skillsUsed: [] })
+    const waiting = host.enqueue({ sessionId: 'd', kinds: ['memory'], reasons: [{ code: 'requested' as const }], messages: fx.job().messages, skillsUsed: [] })
     await host.whenIdle()
     expect(spawned).toBe(3)
     expect(host.runs.get(waiting)!.status).toBe('queued')

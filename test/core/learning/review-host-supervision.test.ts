@@ -81,7 +81,7 @@ function setup(options: Partial<ReviewHostOptions> = {}) {
   })
   const events: ReviewEvent[] = []
   host.events.on((event) => events.push(event))
-  const id = host.enqueue({ sessionId: 's', kinds: ['memory'], reasons: ['test'], messages: [], skillsUsed: [] })
+  const id = host.enqueue({ sessionId: 's', kinds: ['memory'], reasons: [{ code: 'requested' as const }], messages: [], skillsUsed: [] })
   const say = (frame: Record<string, unknown>) => worker.say({ reviewId: id, ...frame })
   return { host, worker, events, id, say }
 }

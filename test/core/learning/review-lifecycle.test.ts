@@ -19,7 +19,7 @@ afterEach(async () => {
 const job = (sessionId: string) => ({
   sessionId,
   kinds: ['memory' as const],
-  reasons: ['test'],
+  reasons: [{ code: 'requested' as const }],
   messages: [{ role: 'user' as const, content: 'I use pnpm.' }],
   skillsUsed: []
 })
@@ -82,7 +82,7 @@ describe('rows no process will finish', () => {
     const budget = 5_000
     const now = Date.now()
     const long = now - 3 * budget
-    const queued = (id: string, at = now) => runs.queued({ reviewId: id, sessionId: null, kinds: ['memory'], reasons: ['test'] }, at)
+    const queued = (id: string, at = now) => runs.queued({ reviewId: id, sessionId: null, kinds: ['memory'], reasons: [{ code: 'requested' as const }] }, at)
     const running = (id: string, pid: number | null, at = now) => {
       queued(id, at)
       runs.started(id, pid, at)
@@ -113,9 +113,9 @@ describe("the host's own status", () => {
     fx = await reviewFixture({ server: { respond: () => ({ fault: { type: 'hang' } }) } })
     // Another process's review, still running and alive, and one it queued: not this app's.
     const runs = new ReviewRuns(fx.core.db)
-    runs.queued({ reviewId: 'other-running', sessionId: null, kinds: ['memory'], reasons: ['cli'] })
+    runs.queued({ reviewId: 'other-running', sessionId: null, kinds: ['memory'], reasons: [{ code: 'requested' as const }] })
     runs.started('other-running', process.pid)
-    runs.queued({ reviewId: 'other-queued', sessionId: null, kinds: ['memory'], reasons: ['cli'] })
+    runs.queued({ reviewId: 'other-queued', sessionId: null, kinds: ['memory'], reasons: [{ code: 'requested' as const }] })
     const { host } = fx.host()
     const app = { host, core: fx.core } as unknown as CairnApp
     const route = learningHandlers(app)['learning.status']
@@ -126,16 +126,13 @@ describe("the host's own status", () => {
     host.enqueue(job('s2'))
     await fx.server.waitForChatRequests(1, 20_000)
     const busy = await status()
-    expect(busy.running).toMatchObject({ id: running, sessionId: 's1', kinds: ['memory'], reasons: ['test'], status: 'running' })
+    expect(busy.running).toMatchObject({ id: running, sessionId: 's1', kinds: ['memory'], reasons: [{ code: 'requested' as const }], status: 'running' })
     expect(busy.running!.startedAt).toEqual(expect.any(Number))
     expect(busy.queued).toBe(1)
     expect(host.status()).toMatchObject({ running: { reviewId: running, sessionId: 's1' }, queued: 1 })
 
-    host.pause('Background learning is paused: the provider kept refusing the key.')
-    expect(await status()).toMatchObject({
-      paused: true,
-      pausedReason: 'Background learning is paused: the provider kept refusing the key.'
-    })
+    host.pause()
+    expect(await status()).toMatchObject({ paused: true, pausedReason: { code: 'requested' } })
     host.resume()
     expect(host.status()).toMatchObject({ paused: false, pausedReason: null })
   }, 40_000)

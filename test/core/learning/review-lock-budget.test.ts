@@ -12,7 +12,7 @@ afterEach(async () => {
 const job = (sessionId: string) => ({
   sessionId,
   kinds: ['memory' as const],
-  reasons: ['test'],
+  reasons: [{ code: 'requested' as const }],
   messages: [{ role: 'user' as const, content: 'I use pnpm.' }],
   skillsUsed: []
 })

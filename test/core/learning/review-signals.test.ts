@@ -44,7 +44,7 @@ function workerPid(lines: Line[]): number | undefined {
   return started?.pid ?? undefined
 }
 
-const job = { sessionId: 's', kinds: ['memory' as const], reasons: ['test'], messages: [{ role: 'user' as const, content: 'I use pnpm.' }], skillsUsed: [] }
+const job = { sessionId: 's', kinds: ['memory' as const], reasons: [{ code: 'requested' as const }], messages: [{ role: 'user' as const, content: 'I use pnpm.' }], skillsUsed: [] }
 
 describe.skipIf(process.platform === 'win32')('signals to the host process', () => {
   it('Ctrl+C in the terminal (SIGINT to the host process group) does not reach the review worker', async () => {

@@ -46,7 +46,7 @@ describe('the start message', () => {
       detached: true,
       nativeBinding: '/opt/cairn/better_sqlite3.node'
     })
-    host.enqueue({ sessionId: null, kinds: ['memory'], reasons: ['test'], messages: [], skillsUsed: [] })
+    host.enqueue({ sessionId: null, kinds: ['memory'], reasons: [{ code: 'requested' as const }], messages: [], skillsUsed: [] })
     expect(await started).toMatchObject({
       type: 'start',
       home: core.paths.root,

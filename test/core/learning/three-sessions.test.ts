@@ -125,7 +125,7 @@ describe('learned once, reused, patched, then done cleanly', () => {
     // The review ran in another process and saw why it was started.
     const started = reviewEvents.find((e) => e.type === 'review_started') as Extract<ReviewEvent, { type: 'review_started' }>
     expect(started.pid).not.toBe(process.pid)
-    expect(started.reasons).toEqual(expect.arrayContaining(['long task: 5 tool calls', 'error overcome: run_command failed, then the task went on']))
+    expect(started.reasons).toEqual(expect.arrayContaining([{ code: 'long_task', count: 5 }, { code: 'error_overcome', tool: 'run_command' }]))
     const reviewRequest = server.chatRequests().find(isReviewRequest)!
     expect(reviewUserText(reviewRequest)).toContain('cp dist/index.html deploy-target/')
   })

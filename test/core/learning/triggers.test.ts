@@ -42,7 +42,7 @@ describe('counters (Hermes semantics)', () => {
     const { decisions, counters } = run(Array.from({ length: 10 }, () => turn()))
     expect(decisions.slice(0, 9).every((d) => d.kinds.length === 0)).toBe(true)
     expect(decisions[9].kinds).toEqual(['memory'])
-    expect(decisions[9].reasons).toEqual(['10 turns since the last memory write'])
+    expect(decisions[9].reasons).toEqual([{ code: 'memory_interval', count: 10 }])
     expect(counters).toEqual({ userTurns: 10, turnsSinceMemory: 0, itersSinceSkill: 0 })
   })
 
@@ -53,7 +53,7 @@ describe('counters (Hermes semantics)', () => {
     expect(decisions[0].kinds).toEqual([])
     expect(decisions[1].kinds).toEqual([])
     expect(decisions[2].kinds).toEqual(['skills'])
-    expect(decisions[2].reasons[0]).toBe('12 tool iterations since the last skill write')
+    expect(decisions[2].reasons[0]).toEqual({ code: 'skill_interval', count: 12 })
   })
 
   it('resets a counter when the model uses the tool itself', () => {
@@ -107,13 +107,13 @@ describe('signals that trigger early', () => {
   it('a long tool chain (5 or more calls) starts a skill review', () => {
     const d = evaluateTurn(emptyCounters(), turn({ iterations: 6, toolCalls: Array.from({ length: 5 }, () => call('run_command')) }), settings)
     expect(d.kinds).toEqual(['skills'])
-    expect(d.reasons).toContain('long task: 5 tool calls')
+    expect(d.reasons).toContainEqual({ code: 'long_task', count: 5 })
   })
 
   it('an error that was overcome starts a skill review; an error left standing does not', () => {
     const overcome = evaluateTurn(emptyCounters(), turn({ iterations: 3, toolCalls: [call('run_command', false), call('run_command', true)] }), settings)
     expect(overcome.kinds).toEqual(['skills'])
-    expect(overcome.reasons).toContain('error overcome: run_command failed, then the task went on')
+    expect(overcome.reasons).toContainEqual({ code: 'error_overcome', tool: 'run_command' })
     const stuck = evaluateTurn(emptyCounters(), turn({ iterations: 2, toolCalls: [call('run_command', true), call('run_command', false)] }), settings)
     expect(stuck.kinds).toEqual([])
   })

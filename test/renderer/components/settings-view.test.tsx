@@ -110,7 +110,7 @@ describe('settings: learning and appearance', () => {
 
   it('shows paused learning with a Resume button', async () => {
     const harness = await openSettings(undefined, {
-      'learning.status': learningStatus({ paused: true, pausedReason: 'Background learning is paused: the last 3 reviews crashed.' }),
+      'learning.status': learningStatus({ paused: true, pausedReason: { code: 'failures', count: 3, latest: 'The review took longer than its budget.' } }),
       'learning.resume': learningStatus()
     })
     const section = screen.getByRole('region', { name: 'Learning' })

@@ -16,7 +16,7 @@ const skillChange = ledger(2, {
 })
 const userChange = ledger(1, { kind: 'memory.add', after: 'Prefers tea', source: 'user' })
 
-const reviewRun = review('rv1', { summary: learned({ memory: 1, skills: [{ name: 'deploy', verb: 'updated' }] }), reasons: ['the user corrected the assistant', '12 turns since the last memory write'] })
+const reviewRun = review('rv1', { summary: learned({ memory: 1, skills: [{ name: 'deploy', verb: 'updated' }] }), reasons: [{ code: 'correction' }, { code: 'memory_interval', count: 12 }] })
 
 async function openTimeline(entries: LedgerEntry[] = [memoryChange, skillChange, userChange], extra: Parameters<typeof renderApp>[0] = {}) {
   const harness = await renderApp({ 'timeline.list': { entries, reviews: [reviewRun] }, ...extra })

@@ -70,7 +70,7 @@ export function review(id: string, overrides: Partial<ReviewRun> = {}): ReviewRu
     id,
     sessionId: 's1',
     kinds: ['memory', 'skills'],
-    reasons: ['memory interval reached'],
+    reasons: [{ code: 'requested' as const }],
     status: 'done',
     queuedAt: NOW - 5000,
     startedAt: NOW - 4000,

@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react'
 import { useApp, useSettings, useT } from '../../app/context'
 import { Switch } from '../../components/Controls'
 import { Notice } from '../../components/Feedback'
+import { describePauseReason } from '../../../../shared/i18n/describe'
 
 /** Background learning: on/off, skill creation, how often reviews run, and whether it is paused. */
 export function LearningSection(): React.JSX.Element | null {
@@ -29,7 +30,7 @@ export function LearningSection(): React.JSX.Element | null {
             </button>
           }
         >
-          {status.pausedReason ?? t('settings.learning.paused')}
+          {status.pausedReason ? describePauseReason(status.pausedReason, t) : t('settings.learning.paused')}
         </Notice>
       ) : status ? (
         <p className="status-line">

@@ -105,7 +105,7 @@ function ReviewGroup({ review, count, now, children }: { review: ReviewRun | nul
           {review?.reasons.length ? (
             <div className="review-reasons">
               {review.reasons.map((reason) => (
-                <span key={reason} className="reason">
+                <span key={JSON.stringify(reason)} className="reason">
                   {describeReviewReason(reason, t)}
                 </span>
               ))}
