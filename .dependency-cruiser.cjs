@@ -18,6 +18,11 @@ const CORE_LAYERS = [
 const corePath = (unit) => (unit.endsWith('.ts') ? `^electron/core/${unit.replace(/\./g, '\\.')}$` : `^electron/core/${unit}/`)
 const anyOf = (units) => `(${units.map(corePath).join('|')})`
 
+/** npm packages that load Electron (or need its runtime): never in code that runs under plain Node or in a page. */
+const ELECTRON_PACKAGES = '(^|/)node_modules/(electron|electron-[^/]+|@electron/[^/]+)/|^electron$'
+/** npm packages that need Node (native addons, the file system): never in the sandboxed renderer. */
+const NODE_ONLY_PACKAGES = '(^|/)node_modules/(better-sqlite3|proper-lockfile|write-file-atomic|chokidar|openai|ws|gray-matter)/'
+
 const layerRules = CORE_LAYERS.flatMap((layer, index) => {
   const below = CORE_LAYERS.slice(0, index).flat()
   return layer.map((unit) => ({
@@ -44,7 +49,7 @@ module.exports = {
       comment: 'The core, the CLI, browser mode, the worker and shared/ run under plain Node: no electron import.',
       from: { path: '^(electron/(core|cli|serve|worker)|shared)/' },
       // The package resolves into node_modules when installed; unresolved it keeps its bare name.
-      to: { path: '(^|/)node_modules/electron/|^electron$' }
+      to: { path: ELECTRON_PACKAGES }
     },
     {
       name: 'core-stays-in-core',
@@ -56,9 +61,9 @@ module.exports = {
     {
       name: 'renderer-speaks-the-contract',
       severity: 'error',
-      comment: 'The renderer reaches the core only over the typed contract in shared/.',
+      comment: 'The renderer reaches the core only over the typed contract in shared/, and loads no Electron or Node package.',
       from: { path: '^renderer/' },
-      to: { path: '^electron/' }
+      to: { path: `^electron/|${ELECTRON_PACKAGES}|${NODE_ONLY_PACKAGES}` }
     },
     {
       name: 'renderer-has-no-node',
@@ -88,7 +93,7 @@ module.exports = {
         'Each process shell (main, worker, serve) stands alone; only the CLI starts browser mode. The utility spawner ' +
         'names the worker entry with `?modulePath`, which bundles it as a separate chunk rather than importing it.',
       from: { path: '^electron/(main|worker|serve)/', pathNot: '^electron/main/review/utility-spawner\\.ts$' },
-      to: { path: '^electron/(main|worker|serve|cli)/', pathNot: '^electron/$1/' }
+      to: { path: '^(electron/(main|worker|serve|cli)|renderer)/', pathNot: '^electron/$1/' }
     },
     {
       name: 'cli-is-a-shell',
@@ -96,6 +101,13 @@ module.exports = {
       comment: 'The CLI may start browser mode, but never loads the Electron shell or the worker entry.',
       from: { path: '^electron/cli/' },
       to: { path: '^electron/(main|worker|preload)/' }
+    },
+    {
+      name: 'core-unit-has-a-layer',
+      severity: 'error',
+      comment: 'Every folder (and top-level file) of electron/core belongs to a layer: add it to CORE_LAYERS in .dependency-cruiser.cjs.',
+      from: { path: '^electron/core/', pathNot: anyOf(CORE_LAYERS.flat()) },
+      to: {}
     },
     ...layerRules
   ],

@@ -3,7 +3,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 
 export const MAX_LINES = 400
-const ROOTS = ['electron', 'shared', 'renderer', 'scripts']
+const ROOTS = ['electron', 'shared', 'renderer', 'scripts', 'test']
 const SOURCE = /\.(ts|tsx|mts|cts|mjs|cjs|js)$/
 
 function sourceFiles(dir) {

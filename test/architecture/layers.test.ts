@@ -26,6 +26,13 @@ async function violations(cwd: string): Promise<Violation[]> {
   return report.summary.violations.map((v) => ({ rule: v.rule.name, from: v.from, to: v.to }))
 }
 
+function fakePackage(name: string): Record<string, string> {
+  return {
+    [`node_modules/${name}/package.json`]: JSON.stringify({ name, main: 'index.js' }),
+    [`node_modules/${name}/index.js`]: 'module.exports = {}\n'
+  }
+}
+
 function tree(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'cairn-layers-'))
   const all = { 'tsconfig.node.json': JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'bundler' } }), ...files }
@@ -39,6 +46,7 @@ function tree(files: Record<string, string>): string {
 describe('the layering lint', () => {
   let bad: string
   let good: string
+  let badFound: Promise<Violation[]>
 
   beforeAll(() => {
     bad = tree({
@@ -50,8 +58,17 @@ describe('the layering lint', () => {
       'electron/core/sessions/b.ts': `import { a } from '../skills/a'\nexport const b = (): number => a()\n`,
       // The Electron-free core loading Electron.
       'electron/core/agent/window.ts': `import { BrowserWindow } from 'electron'\nexport const w = BrowserWindow\n`,
-      'node_modules/electron/package.json': JSON.stringify({ name: 'electron', main: 'index.js' }),
-      'node_modules/electron/index.js': 'module.exports = {}\n',
+      ...fakePackage('electron'),
+      ...fakePackage('electron-store'),
+      ...fakePackage('better-sqlite3'),
+      // A package that loads Electron, from the core.
+      'electron/core/config/settings.ts': `import Store from 'electron-store'\nexport const s = Store\n`,
+      // The renderer loading Electron or a native Node package.
+      'renderer/src/native.ts': `import Database from 'better-sqlite3'\nimport { ipcRenderer } from 'electron'\nexport const d = [Database, ipcRenderer]\n`,
+      // A process shell reaching into the renderer's source.
+      'electron/main/page.ts': `import { v } from '../../renderer/src/view'\nexport const p = v\n`,
+      // A new core folder nobody gave a layer.
+      'electron/core/util/helpers.ts': `import { review } from '../learning/review'\nexport const h = review\n`,
       // The renderer importing the core instead of speaking the contract.
       'renderer/src/view.ts': `import { review } from '../../electron/core/learning/review'\nexport const v = review\n`,
       // shared/ importing a side.
@@ -67,12 +84,16 @@ describe('the layering lint', () => {
     })
   })
 
+  beforeAll(() => {
+    badFound = violations(bad)
+  })
+
   afterAll(() => {
     for (const dir of [bad, good]) rmSync(dir, { recursive: true, force: true })
   })
 
   it('fails an upward import, a cycle, electron in the core, and the renderer or shared/ reaching into the core', async () => {
-    const found = await violations(bad)
+    const found = await badFound
     const has = (rule: string, from: string) => found.some((v) => v.rule === rule && v.from === from)
     expect(has('core-layer:memory', 'electron/core/memory/store.ts')).toBe(true)
     expect(has('core-layer:skills', 'electron/core/skills/a.ts')).toBe(true)
@@ -80,6 +101,16 @@ describe('the layering lint', () => {
     expect(has('core-is-electron-free', 'electron/core/agent/window.ts')).toBe(true)
     expect(has('renderer-speaks-the-contract', 'renderer/src/view.ts')).toBe(true)
     expect(has('shared-is-the-bottom', 'shared/types.ts')).toBe(true)
+  })
+
+  it('fails Electron-loading packages in the core, native packages in the renderer, shells reaching into the renderer, and unlayered core folders', async () => {
+    const found = await badFound
+    const has = (rule: string, from: string, to?: RegExp) => found.some((v) => v.rule === rule && v.from === from && (!to || to.test(v.to)))
+    expect(has('core-is-electron-free', 'electron/core/config/settings.ts', /electron-store/)).toBe(true)
+    expect(has('renderer-speaks-the-contract', 'renderer/src/native.ts', /better-sqlite3/)).toBe(true)
+    expect(has('renderer-speaks-the-contract', 'renderer/src/native.ts', /node_modules\/electron\//)).toBe(true)
+    expect(has('shells-are-separate', 'electron/main/page.ts')).toBe(true)
+    expect(has('core-unit-has-a-layer', 'electron/core/util/helpers.ts')).toBe(true)
   })
 
   it('passes a tree that only imports downwards', async () => {
