@@ -54,6 +54,12 @@ export interface ReviewHostLimits {
   killGraceMs?: number
   /** On close: how long a worker gets to exit after `shutdown` before it is killed. */
   stopGraceMs?: number
+  /**
+   * How long a new worker has to say `ready` (load its runtime) before it is killed and the run
+   * recorded as a crash ("did not start"); default {@link DEFAULT_READY_TIMEOUT_MS}. Its budget's
+   * clock only starts after that, so this bounds how long a stuck start can hold up the queue or {@link ReviewHost.release}.
+   */
+  readyTimeoutMs?: number
   /** Crashes or timeouts in a row after which reviews pause until {@link ReviewHost.resume}. */
   maxConsecutiveFailures?: number
 }
@@ -72,9 +78,11 @@ export function reviewHostDepsOf(core: CairnCore): Pick<ReviewHostOptions, 'home
   return { home: core.paths.root, runs: new ReviewRuns(core.db), settings: () => core.config.get().learning, nativeBinding: core.nativeBinding }
 }
 
+/** A worker starts in well under a second; this is for a slow, loaded machine, not for a review. */
+export const DEFAULT_READY_TIMEOUT_MS = 15_000
 const KIND_ORDER: ReviewKind[] = reviewKindSchema.options
 const REMEMBERED_RESULTS = 500
-/** On close, past the stop grace: the most to wait for a killed worker's exit to be reported. */
+/** Past the stop grace (close) or the ready deadline (release): the most to wait for a killed worker's exit to be reported. */
 const EXIT_REPORT_SLACK_MS = 4_000
 
 function union<T>(a: T[], b: T[]): T[] {
@@ -90,15 +98,15 @@ function unionBy<T>(a: T[], b: T[], key: (item: T) => string): T[] {
 /**
  * Runs background reviews for the chat process, each in a fresh worker process, one at a time.
  * Triggers that arrive while a review runs wait; several for the same session merge into one job.
- * A worker that crashes or overruns is ended and recorded (the job is not retried); after three
- * such failures in a row reviews pause until resumed. Nothing here throws into the chat: every
+ * A worker that crashes, does not start in time or overruns is ended and recorded (the job is not
+ * retried); after three such failures in a row reviews pause until resumed. Nothing here throws into the chat: every
  * failure becomes an event and a `review_runs` row. Each run's worker process is supervised by a
  * {@link WorkerRun} under the run state machine, which also says which `review_runs` writes are this host's.
  */
 export class ReviewHost {
   readonly events = new EventBus<ReviewEvent>()
   readonly runs: ReviewRuns
-  private readonly limits: Required<Pick<ReviewHostLimits, 'killGraceMs' | 'stopGraceMs' | 'maxConsecutiveFailures'>> & ReviewHostLimits
+  private readonly limits: Required<Pick<ReviewHostLimits, 'killGraceMs' | 'stopGraceMs' | 'readyTimeoutMs' | 'maxConsecutiveFailures'>> & ReviewHostLimits
   private queue: ReviewJob[] = []
   /** Jobs that must not be merged with others (see enqueue's `coalesce`). */
   private readonly standalone = new Set<string>()
@@ -115,7 +123,7 @@ export class ReviewHost {
 
   constructor(private readonly options: ReviewHostOptions) {
     this.runs = options.runs
-    this.limits = { killGraceMs: 5_000, stopGraceMs: 1_000, maxConsecutiveFailures: 3, ...options.limits }
+    this.limits = { killGraceMs: 5_000, stopGraceMs: 1_000, readyTimeoutMs: DEFAULT_READY_TIMEOUT_MS, maxConsecutiveFailures: 3, ...options.limits }
     this.recovered = this.safely(() => this.runs.recoverStale({ budgetMs: this.budgetMs() })) ?? { crashed: [], failed: [] }
   }
 
@@ -217,12 +225,7 @@ export class ReviewHost {
     if (this.closed) return run?.when((phase) => phase === 'ended')
     this.closed = true
     this.dropQueue('Cairn closed before this review started.')
-    if (run?.stop()) {
-      let slack: NodeJS.Timeout | undefined
-      const gaveUp = new Promise<void>((wake) => (slack = setTimeout(wake, this.limits.stopGraceMs + EXIT_REPORT_SLACK_MS)))
-      await Promise.race([run.when((phase) => phase === 'ended'), gaveUp])
-      clearTimeout(slack)
-    }
+    if (run?.stop()) await run.within(this.limits.stopGraceMs + EXIT_REPORT_SLACK_MS, (phase) => phase === 'ended')
     this.checkIdle()
   }
 
@@ -232,17 +235,21 @@ export class ReviewHost {
    * are dropped and recorded as not started. The host is closed afterwards and keeps no timer, listener
    * or database write for the released worker (which records its own outcome), so the caller may close
    * the core and exit at once.
+   *
+   * A worker still starting is waited for, never longer than the ready deadline: if it says `ready`
+   * in time it gets its start message and is let go; if not, it is killed at the deadline as usual
+   * and its crash is recorded here (the worker never knew its review, so it cannot record it) before
+   * this resolves. Should even its exit go unreported, this gives up a little later, leaving the row
+   * for the next host to recover as abandoned.
    */
   async release(): Promise<void> {
     if (this.closed) return
     this.closed = true
     this.dropQueue('Cairn exited before this review started.')
     const run = this.current
-    if (run) {
-      await run.when((phase) => phase !== 'spawning')
-      // From here the worker records its own ending; the caller may close the core.
-      if (this.options.detached && run.release() && this.current === run) this.current = null
-    }
+    if (run?.phase === 'spawning') await run.within(this.limits.readyTimeoutMs + EXIT_REPORT_SLACK_MS, (phase) => phase !== 'spawning')
+    // From here the worker records its own ending; the caller may close the core.
+    if (run && this.options.detached && run.release() && this.current === run) this.current = null
     this.checkIdle()
   }
 
@@ -277,7 +284,8 @@ export class ReviewHost {
     const settings = this.options.settings()
     const budgetMs = this.budgetMs()
     // The worker waits for the review lock at most its budget (review-entry), then has the budget.
-    const limits: RunLimits = { budgetMs, lockWaitMs: budgetMs, killGraceMs: this.limits.killGraceMs, stopGraceMs: this.limits.stopGraceMs }
+    const { readyTimeoutMs: readyMs, killGraceMs, stopGraceMs } = this.limits
+    const limits: RunLimits = { readyMs, budgetMs, lockWaitMs: budgetMs, killGraceMs, stopGraceMs }
     let startFrame: HostMessage
     try {
       startFrame = this.startFrame(job, settings, budgetMs)

@@ -12,9 +12,11 @@ import type { ReviewFailureStatus } from './review-runs'
  *   any live phase ─exit→ ended (a crash, a kill, the worker's own timeout or failure)
  *
  * Time: the worker owns the review's budget (it starts its clock once it holds the review lock, so
- * waiting for another review is never counted). The host only keeps one backstop deadline, past
- * the longest the worker may legitimately take (lock wait + budget + grace), after which it kills
- * the process; and, once the worker has sent its outcome or been told to shut down, a short grace to exit.
+ * waiting for another review is never counted). The host keeps one deadline at a time: while
+ * spawning, a short ready deadline (a worker that cannot even load must not hold up the queue, or a
+ * releasing host, for the length of a review); from the start message, a backstop past the longest
+ * the worker may legitimately take (lock wait + budget + grace); once the worker has sent its outcome
+ * or been told to shut down, a short grace to exit. When a deadline passes the host kills the process.
  *
  * Who writes a run's `review_runs` row: the host writes `queued` and `running`, and the ending of
  * an attached run. A detached worker (the one-shot CLI's, which may outlive its host) records the
@@ -28,6 +30,8 @@ export type RunPhase = 'spawning' | 'waitingLock' | 'running' | 'finishing' | 's
 export type RunEnding = { status: 'done'; outcome: ReviewOutcome } | { status: ReviewFailureStatus; error: string }
 
 export interface RunLimits {
+  /** How long a new worker has to say `ready` (load its runtime) before it is killed. */
+  readyMs: number
   /** The review's time budget, which the worker enforces from the moment it holds the review lock. */
   budgetMs: number
   /** How long the worker waits for the review lock before it gives up (a plain failure, not a timeout). */
@@ -53,8 +57,11 @@ export interface RunState {
   readonly outcomeRecorded: boolean
   /** The first error the worker reported. */
   readonly error: WorkerError | null
-  /** The backstop killed the worker before it sent an outcome. */
-  readonly killedAtBackstop: boolean
+  /**
+   * Which deadline killed the worker before it sent an outcome (null: none did, or it was being
+   * stopped, or its outcome was in): `ready`, it never said `ready`; `backstop`, it overran.
+   */
+  readonly killedAt: 'ready' | 'backstop' | null
   readonly ending: RunEnding | null
 }
 
@@ -100,10 +107,18 @@ export function backstopMs(limits: RunLimits): number {
   return limits.lockWaitMs + limits.budgetMs + limits.killGraceMs
 }
 
-/** A worker process was just started: it has until the backstop to get going. */
+/**
+ * A worker process was just started: it has the ready deadline to say `ready`. The backstop is
+ * armed only with the start message, when the worker's own clocks (lock wait, budget) begin.
+ */
 export function startRun(limits: RunLimits): { state: RunState; effects: RunEffect[] } {
-  const state: RunState = { phase: 'spawning', limits, outcome: null, outcomeRecorded: false, error: null, killedAtBackstop: false, ending: null }
-  return { state, effects: [{ type: 'armDeadline', ms: backstopMs(limits) }] }
+  const state: RunState = { phase: 'spawning', limits, outcome: null, outcomeRecorded: false, error: null, killedAt: null, ending: null }
+  return { state, effects: [{ type: 'armDeadline', ms: limits.readyMs }] }
+}
+
+/** "15 s", "0.2 s": a limit as the user reads it in an error. */
+function seconds(ms: number): number {
+  return Number((ms / 1000).toFixed(1))
 }
 
 const FORWARD: RunEffect = { type: 'forward' }
@@ -118,7 +133,7 @@ export function transition(state: RunState, event: RunEvent): Transition {
   if (phase === 'released' || phase === 'ended') return refuse()
   switch (event.type) {
     case 'ready':
-      // The backstop restarts with the start message: the worker's own clocks start no earlier.
+      // The ready deadline gives way to the backstop with the start message: the worker's own clocks start no earlier.
       return phase === 'spawning' ? to({ phase: 'waitingLock' }, { type: 'sendStart' }, arm(backstopMs(state.limits))) : refuse()
     case 'locked':
       if (phase === 'waitingLock') return to({ phase: 'running' }, FORWARD)
@@ -136,12 +151,16 @@ export function transition(state: RunState, event: RunEvent): Transition {
     case 'error':
       if (phase === 'finishing') return refuse() // its outcome stands
       return to({ error: state.error ?? { code: event.code, message: event.message, recorded: event.recorded } })
-    case 'deadline':
-      return to({ killedAtBackstop: state.killedAtBackstop || (!state.outcome && phase !== 'stopping') }, KILL)
+    case 'deadline': {
+      // While spawning the only deadline armed is the ready deadline; a stopped or finished worker overran a grace, not the backstop.
+      const killedAt = phase === 'spawning' ? 'ready' : !state.outcome && phase !== 'stopping' ? 'backstop' : null
+      return to({ killedAt: state.killedAt ?? killedAt }, KILL)
+    }
     case 'stop':
       return phase === 'stopping' ? refuse() : to({ phase: 'stopping' }, { type: 'sendShutdown' }, arm(state.limits.stopGraceMs))
     case 'release':
-      // Not before the worker has its start message: until then it has nothing to go on with.
+      // Not before the worker has its start message: until then it has nothing to go on with (the
+      // releasing host waits for `ready`, or for the ready deadline's kill: see ReviewHost.release).
       return phase === 'waitingLock' || phase === 'running' || phase === 'finishing' ? to({ phase: 'released' }, CLEAR, { type: 'letGo' }) : refuse()
     case 'exit': {
       const { ending, record } = endingOf(state, event)
@@ -153,7 +172,8 @@ export function transition(state: RunState, event: RunEvent): Transition {
 /**
  * What an exit means: done if the worker sent its outcome; what the worker reported if it recorded
  * that itself; a failure if the host was stopping it; what it reported (a timeout, a provider
- * error, the lock held elsewhere too long); a timeout if the backstop killed it; otherwise a crash.
+ * error, the lock held elsewhere too long); a crash that says so if it never said `ready` in time;
+ * a timeout if the backstop killed it; otherwise a crash.
  */
 function endingOf(state: RunState, exit: Extract<RunEvent, { type: 'exit' }>): { ending: RunEnding; record: boolean } {
   if (state.outcome) return { ending: { status: 'done', outcome: state.outcome }, record: !state.outcomeRecorded }
@@ -161,9 +181,16 @@ function endingOf(state: RunState, exit: Extract<RunEvent, { type: 'exit' }>): {
   if (error?.recorded) return { ending: reportedEnding(error, exit), record: false }
   if (state.phase === 'stopping') return { ending: { status: 'failed', error: STOPPED_ERROR }, record: true }
   if (error) return { ending: reportedEnding(error, exit), record: true }
-  if (state.killedAtBackstop) {
-    const budget = Number((state.limits.budgetMs / 1000).toFixed(1))
-    return { ending: { status: 'timeout', error: `The review took longer than its ${budget} s budget and was stopped.` }, record: true }
+  if (state.killedAt === 'ready') {
+    // A crash, not a timeout or a plain failure: no review began and no budget was spent, and what
+    // keeps a worker from starting (its runtime or a native module failing to load, a hang at
+    // start-up) is the process being broken, which the next worker will most likely hit too. So it
+    // counts towards pausing like any crash, rather than spawning a stuck process after every turn.
+    const error = `The review worker did not start within ${seconds(state.limits.readyMs)} s.${outputTail(exit)}`
+    return { ending: { status: 'crashed', error }, record: true }
+  }
+  if (state.killedAt === 'backstop') {
+    return { ending: { status: 'timeout', error: `The review took longer than its ${seconds(state.limits.budgetMs)} s budget and was stopped.` }, record: true }
   }
   return { ending: { status: 'crashed', error: crashMessage(exit, null) }, record: true }
 }
@@ -177,8 +204,11 @@ function reportedEnding(error: WorkerError, exit: Extract<RunEvent, { type: 'exi
 
 function crashMessage(exit: Extract<RunEvent, { type: 'exit' }>, error: WorkerError | null): string {
   const how = exit.signal ? `was killed (${exit.signal})` : `exited with code ${exit.code}`
-  const output = exit.output?.trim()
-  const tail = output ? `\nLast output:\n${output.slice(-OUTPUT_IN_ERROR)}` : ''
   const reported = error ? ` ${error.message}` : ''
-  return `The review worker ${how} before finishing.${reported}${tail}`
+  return `The review worker ${how} before finishing.${reported}${outputTail(exit)}`
+}
+
+function outputTail(exit: Extract<RunEvent, { type: 'exit' }>): string {
+  const output = exit.output?.trim()
+  return output ? `\nLast output:\n${output.slice(-OUTPUT_IN_ERROR)}` : ''
 }

@@ -40,7 +40,7 @@ export class WorkerRun {
     this.firstEffects = effects
   }
 
-  /** Starts supervising the process (its frames, its exit, the backstop). The end callback may run at once, if it has already exited. */
+  /** Starts supervising the process (its frames, its exit, the ready deadline). The end callback may run at once, if it has already exited. */
   begin(): void {
     for (const effect of this.firstEffects) this.apply(effect)
     this.handle.onMessage((raw) => this.onFrame(raw))
@@ -56,7 +56,7 @@ export class WorkerRun {
     return this.dispatch({ type: 'stop' })
   }
 
-  /** Lets the worker finish on its own; false if it cannot be let go (no start message yet, or ended). */
+  /** Lets the worker finish on its own; false if it cannot be let go (no start message yet, stopping, or ended). */
   release(): boolean {
     return this.dispatch({ type: 'release' })
   }
@@ -65,6 +65,13 @@ export class WorkerRun {
   when(until: (phase: RunPhase) => boolean): Promise<void> {
     if (until(this.state.phase)) return Promise.resolve()
     return new Promise((wake) => this.watchers.push({ until, wake }))
+  }
+
+  /** Resolves once the run's phase satisfies `until`, or after `ms` at the latest (the timer is cleared either way). */
+  async within(ms: number, until: (phase: RunPhase) => boolean): Promise<void> {
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([this.when(until), new Promise<void>((wake) => (timer = setTimeout(wake, ms)))])
+    clearTimeout(timer)
   }
 
   private onFrame(raw: unknown): void {

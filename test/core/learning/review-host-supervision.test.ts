@@ -138,6 +138,72 @@ describe('the host supervising a review worker', () => {
     expect(detached.events.at(-1)).toMatchObject({ type: 'review_failed', error: 'Over its budget.', crashed: false })
   })
 
+  it('kills a worker that never says ready at the ready deadline, records that it did not start, and starts the next review', async () => {
+    const workers: ScriptedWorker[] = []
+    const spawn = () => (workers.push(scriptedWorker()), workers.at(-1)!.handle)
+    const { host, id, events } = setup({ spawn, limits: { killGraceMs: GRACE, stopGraceMs: 500, readyTimeoutMs: 2_000 } })
+    const next = host.enqueue({ sessionId: 't', kinds: ['memory'], reasons: [{ code: 'requested' as const }], messages: [], skillsUsed: [] })
+    expect(workers).toHaveLength(1)
+    vi.advanceTimersByTime(1_999)
+    expect(workers[0].kills).toBe(0)
+    vi.advanceTimersByTime(1)
+    expect(workers[0].kills).toBe(1)
+    expect(workers[0].sent).toEqual([]) // it never got its start message
+    expect(await host.wait(id)).toBe('crashed')
+    expect(runs.get(id)).toMatchObject({ status: 'crashed', error: 'The review worker did not start within 2 s.' })
+    expect(events).toContainEqual(expect.objectContaining({ type: 'review_failed', reviewId: id, crashed: true, error: 'The review worker did not start within 2 s.' }))
+    // The queue moves on at once, not after a review's worth of backstop.
+    expect(workers).toHaveLength(2)
+    expect(host.status().running).toMatchObject({ reviewId: next })
+    workers[1].say({ reviewId: next, type: 'ready', pid: 4242 })
+    expect(workers[1].sent).toMatchObject([{ type: 'start', job: { reviewId: next } }])
+    // Once started, the worker is held to the backstop, not to the ready deadline.
+    workers[1].say({ reviewId: next, type: 'progress', stage: 'locked' })
+    vi.advanceTimersByTime(2 * BUDGET + GRACE - 1)
+    expect(workers[1].kills).toBe(0)
+    workers[1].say({ reviewId: next, type: 'done', outcome })
+    workers[1].exit(0)
+    expect(await host.wait(next)).toBe('done')
+  })
+
+  it('a worker that does not start counts towards pausing like a crash, and the pause says why', async () => {
+    const { host, worker, id, events } = setup({ limits: { readyTimeoutMs: 2_000, maxConsecutiveFailures: 1 } })
+    vi.advanceTimersByTime(2_000)
+    expect(worker.kills).toBe(1)
+    expect(await host.wait(id)).toBe('crashed')
+    expect(host.paused).toBe(true)
+    expect(events.at(-1)).toEqual({ type: 'reviews_paused', reason: { code: 'failures', count: 1, latest: 'The review worker did not start within 2 s.' } })
+  })
+
+  it('release does not hang on a detached worker that never says ready: it is killed at the 15 s ready deadline and its crash recorded', async () => {
+    const { host, worker, id } = setup({ detached: true })
+    let released = false
+    const releasing = host.release().then(() => (released = true))
+    await vi.advanceTimersByTimeAsync(15_000 - 1)
+    expect(released).toBe(false)
+    expect(worker.kills).toBe(0)
+    await vi.advanceTimersByTimeAsync(1)
+    await releasing
+    expect(worker.kills).toBe(1)
+    expect(worker.released).toBe(false) // nothing to let go: it was never told what to review
+    expect(runs.get(id)).toMatchObject({ status: 'crashed', error: 'The review worker did not start within 15 s.' })
+    expect(host.status().running).toBeNull()
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('release gives up a little past the ready deadline even if the killed worker’s exit is never reported', async () => {
+    const { host, worker } = setup({ detached: true, limits: { readyTimeoutMs: 2_000 } })
+    worker.handle.kill = () => void worker.kills++ // the exit never comes
+    let released = false
+    const releasing = host.release().then(() => (released = true))
+    await vi.advanceTimersByTimeAsync(2_000)
+    expect(worker.kills).toBe(1)
+    expect(released).toBe(false)
+    await vi.advanceTimersByTimeAsync(4_000)
+    await releasing
+    expect(released).toBe(true)
+  })
+
   it('after release keeps no timer and reports or records nothing more for the worker', async () => {
     const { host, worker, say, id, events } = setup({ detached: true })
     say({ type: 'ready', pid: 4242 })

@@ -11,7 +11,7 @@ import {
   type RunState
 } from '../../../electron/core/learning/review-run-state'
 
-const limits: RunLimits = { budgetMs: 10_000, lockWaitMs: 10_000, killGraceMs: 1_000, stopGraceMs: 500 }
+const limits: RunLimits = { readyMs: 2_000, budgetMs: 10_000, lockWaitMs: 10_000, killGraceMs: 1_000, stopGraceMs: 500 }
 // The machine carries the outcome through untouched, whatever is in it.
 const outcome = { finalText: 'Nothing to save.' } as ReviewOutcome
 
@@ -51,9 +51,22 @@ const reach: Record<RunPhase, () => RunState> = {
 }
 
 describe('the review run state machine: legal transitions', () => {
-  it('a new worker has until the backstop (lock wait + budget + grace) to get anywhere', () => {
-    expect(startRun(limits)).toMatchObject({ state: { phase: 'spawning' }, effects: [{ type: 'armDeadline', ms: 21_000 }] })
+  it('a new worker has only the ready deadline to say ready; the backstop (lock wait + budget + grace) comes with the start message', () => {
+    expect(startRun(limits)).toEqual({ state: expect.objectContaining({ phase: 'spawning', killedAt: null }), effects: [{ type: 'armDeadline', ms: 2_000 }] })
     expect(backstopMs(limits)).toBe(21_000)
+    const ready = transition(startRun(limits).state, ev.ready)
+    expect(ready).toMatchObject({ ok: true, effects: [{ type: 'sendStart' }, { type: 'armDeadline', ms: 21_000 }] })
+  })
+
+  it('remembers which deadline killed the worker', () => {
+    expect(run(ev.deadline).killedAt).toBe('ready')
+    expect(run(ev.ready, ev.deadline).killedAt).toBe('backstop')
+    expect(run(ev.ready, ev.locked, ev.deadline).killedAt).toBe('backstop')
+    // Past a grace, not a deadline of the review's: nothing to hold against it.
+    expect(run(ev.ready, ev.locked, ev.done, ev.deadline).killedAt).toBeNull()
+    expect(run(ev.stop, ev.deadline).killedAt).toBeNull()
+    // A second firing (say, the kill's exit is slow) does not change the first answer.
+    expect(run(ev.deadline, ev.stop, ev.deadline).killedAt).toBe('ready')
   })
 
   const legal: Array<[RunPhase, keyof typeof ev, RunPhase, unknown[]]> = [
@@ -149,6 +162,25 @@ describe('how a run ends', () => {
   it('waiting out the lock is a plain failure, not a timeout or a crash', () => {
     const state = run(ev.ready, reported('lock_timeout', 'Another review of this data home held the review lock.'))
     expect(endOf(state, { code: 1 })).toMatchObject({ ending: { status: 'failed', error: 'Another review of this data home held the review lock.' } })
+  })
+
+  it('a worker killed at the ready deadline did not start: a crash that says so, never a budget timeout', () => {
+    const state = run(ev.deadline)
+    expect(endOf(state, { code: null, signal: 'SIGKILL' })).toEqual({
+      type: 'end',
+      ending: { status: 'crashed', error: 'The review worker did not start within 2 s.' },
+      record: true
+    })
+    expect(endOf(state, { code: null, signal: 'SIGKILL', output: 'loading better-sqlite3\n' })).toMatchObject({
+      ending: { status: 'crashed', error: 'The review worker did not start within 2 s.\nLast output:\nloading better-sqlite3' }
+    })
+    // One that says ready in time is held to the budget instead.
+    expect(endOf(run(ev.ready, ev.deadline), { code: null, signal: 'SIGKILL' })).toMatchObject({ ending: { status: 'timeout' } })
+  })
+
+  it('a worker stopped before it was ready is stopped, not "did not start"', () => {
+    const state = run(ev.stop, ev.deadline)
+    expect(endOf(state, { code: null, signal: 'SIGKILL' })).toMatchObject({ ending: { status: 'failed', error: STOPPED_ERROR }, record: true })
   })
 
   it('a worker the backstop had to kill ran out of time', () => {
