@@ -5,17 +5,23 @@ import { findEquivalent, type Found } from './fuzzy/strategies'
 import { isBlank } from './fuzzy/text-map'
 
 /**
- * Find-and-replace for `skill_manage` patch. Tolerates what models get wrong when quoting a file
- * (indentation, whitespace runs, smart quotes and dashes, NBSP, literal `\n`/`\t`, CRLF, a BOM, a
- * stray blank line) but only ever edits text *equal* to old_string under those normalisations.
- * Similar-but-different text is never edited; it is shown to the model as a candidate instead.
+ * Find-and-replace for `skill_manage` patch and `edit_file`. Tolerates what models get wrong when
+ * quoting a file (indentation, whitespace runs, smart quotes and dashes, NBSP, literal `\n`/`\t`,
+ * CRLF, a BOM, a stray blank line) but only ever edits text *equal* to old_string under those
+ * normalisations, starting and ending on token boundaries where old_string does (`x = 1` is not in
+ * `max = 10`; see fuzzy/token-boundaries.ts). Similar-but-different text is never edited; it is
+ * shown to the model as a candidate instead.
+ *
+ * old_string not found is always a failure, even when new_string is already in the file (a re-sent
+ * edit and a patch aimed at the wrong text look the same); the error then says where new_string is.
+ * A success whose content equals the input is a real no-op: old_string was found, and new_string
+ * is the same text once fitted to the file (quote style, indentation); callers report "nothing changed".
  */
 export interface FuzzyReplaceResult {
   ok: true
   content: string
   replacements: number
   strategy: string
-  alreadyApplied?: boolean
 }
 
 export interface FuzzyReplaceFailure {
@@ -100,30 +106,45 @@ function withoutEdgeBlankLines(oldString: string, newString: string): { oldStrin
 }
 
 /**
- * A re-sent edit that already landed: old_string is gone, and new_string is there, where old_string's
- * closest look-alike is (so a short new_string that happens to occur elsewhere proves nothing). Not
- * claimed for a deletion (new_string empty or part of old_string).
+ * Where new_string already stands in place of old_string's closest look-alike (an edit that already
+ * landed, or one aimed at text that already reads as wanted), as `line n` or `lines n-m`; null when it does not.
+ * A short new_string that merely occurs elsewhere does not count, nor does a deletion (new_string
+ * empty or part of old_string).
  */
-function isAlreadyApplied(body: string, oldString: string, newString: string): boolean {
-  if (isBlank(newString) || oldString.includes(newString)) return false
+function newStringWhereOldWas(body: string, oldString: string, newString: string): string | null {
+  if (isBlank(newString) || oldString.includes(newString)) return null
   const found = findEquivalent(body, newString)
-  if (!found) return false
+  if (!found) return null
   const near = closestRegions(body, oldString)
-  return found.spans.some((span) => {
-    const where = spanRegion(body, span)
+  const span = found.spans.find((candidate) => {
+    const where = spanRegion(body, candidate)
     return near.some((region) => where.firstLine <= region.lastLine && region.firstLine <= where.lastLine)
   })
+  if (!span) return null
+  const { firstLine, lastLine } = spanRegion(body, span)
+  return firstLine === lastLine ? `line ${firstLine + 1}` : `lines ${firstLine + 1}-${lastLine + 1}`
 }
 
-function notFound(body: string, oldString: string, wording: FuzzyWording): FuzzyReplaceFailure {
+function notFound(body: string, oldString: string, newString: string, wording: FuzzyWording): FuzzyReplaceFailure {
   const candidates = closestRegions(body, oldString).map((region) => formatRegion(body, region))
   const lead =
     'old_string was not found in the file, not even ignoring indentation, whitespace runs, quote/dash style, ' +
     'escapes and line endings. Only text equal to old_string is ever replaced.'
+  const insideTokens = findEquivalent(body, oldString, false)
+  const boundaries = insideTokens
+    ? ` It occurs only inside longer words or numbers (${matchLocations(body, insideTokens.spans.slice(0, MAX_LISTED_MATCHES)).join('; ')}); ` +
+      'a match must start and end where old_string\'s own words and numbers do, so "x = 1" is not in "max = 10". ' +
+      'Quote the whole words or numbers you mean to change.'
+    : ''
+  const present = newStringWhereOldWas(body, oldString, newString)
+  const already = present
+    ? ` new_string is already in the ${wording.subject} at ${present}: if an earlier ${wording.change} made this change, it has landed; ` +
+      `this ${wording.change} changed nothing.`
+    : ''
   const closest = candidates.length > 0
     ? `\nClosest regions (not edited; similar is not equal):\n${candidates.join('\n---\n')}\n`
     : '\nNothing in the file resembles old_string. '
-  return failure('not_found', `${lead}${closest}${retryHint(wording)}`, candidates)
+  return failure('not_found', `${lead}${boundaries}${already}${closest}${retryHint(wording)}`, candidates)
 }
 
 function ambiguous(body: string, found: Found): FuzzyReplaceFailure {
@@ -169,12 +190,7 @@ export function fuzzyReplace(
     newText = trimmed.newString
     suffix = '+blank_lines_trimmed'
   }
-  if (!found) {
-    if (isAlreadyApplied(body, oldText, newText)) {
-      return { ok: true, content, replacements: 0, strategy: 'already_applied', alreadyApplied: true }
-    }
-    return notFound(body, oldText, wording)
-  }
+  if (!found) return notFound(body, oldText, newText, wording)
   if (found.spans.length > 1 && !replaceAll) return ambiguous(body, found)
 
   const targets = targetsOf(body, found)

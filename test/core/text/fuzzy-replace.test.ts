@@ -54,10 +54,11 @@ describe('fuzzyReplace: acceptance table (Hermes §1.4, adapted)', () => {
     expect(refused('aaa bbb aaa', 'aaa', 'c').error).toContain('matches 2 places')
   })
 
-  it('replaces every non-overlapping match with replace_all', () => {
-    expect(applied('aaaa', 'aa', 'b', true)).toMatchObject({ content: 'bb', replacements: 2 })
+  it('replaces every match with replace_all (whole tokens only: "aa" is not in "aaaa")', () => {
+    expect(applied('aa aa', 'aa', 'b', true)).toMatchObject({ content: 'b b', replacements: 2 })
     expect(applied('aaa bbb aaa', 'aaa', 'ccc', true)).toMatchObject({ content: 'ccc bbb ccc', replacements: 2 })
-    expect(refused('aaaa', 'aa', 'b').error).toContain('matches 2 places')
+    expect(refused('aa aa', 'aa', 'b').error).toContain('matches 2 places')
+    expect(refused('aaaa', 'aa', 'b', true).code).toBe('not_found')
   })
 
   it('refuses identical old and new, and empty or whitespace-only old', () => {
@@ -215,10 +216,11 @@ describe('fuzzyReplace: never edits what the model did not mean', () => {
     expect(nothing.error).toContain('Nothing in the file resembles old_string')
   })
 
-  it('treats a re-sent edit that already landed as a no-op success', () => {
+  it('refuses a re-sent edit that already landed as not found, saying where new_string already is', () => {
     const first = applied('    a = 1\n    b = 2\n', 'a = 1\nb = 2', 'a = 1\nb = 3')
-    const again = fuzzyReplace(first.content, 'a = 1\nb = 2', 'a = 1\nb = 3')
-    expect(again).toEqual({ ok: true, content: first.content, replacements: 0, strategy: 'already_applied', alreadyApplied: true })
+    const again = refused(first.content, 'a = 1\nb = 2', 'a = 1\nb = 3')
+    expect(again.code).toBe('not_found')
+    expect(again.error).toContain('new_string is already in the skill at lines 1-2')
   })
 
   it('does not claim a deletion was applied just because the kept part is there', () => {

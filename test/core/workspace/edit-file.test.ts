@@ -94,13 +94,45 @@ describe('edit_file', () => {
     expect(readFileSync(join(workspace, 'win.txt'))).toEqual(Buffer.from('\uFEFFfirst\r\nSECOND\r\nTHIRD\r\n'))
   })
 
-  it('recognises an edit sent twice and does not ask again', async () => {
+  it('refuses an edit sent twice as not found, says new_string is already there, and does not ask again', async () => {
     const args = { path: 'net.js', old_string: '  const timeout = 30', new_string: '  const timeout = 60' }
     await edit(args)
     const again = await edit(args)
-    expect(again).toMatchObject({ success: true, replacements: 0, already_applied: true })
+    expect(again).toMatchObject({ success: false, code: 'not_found' })
+    expect(again.error).toContain('new_string is already in the file at line 2')
     expect(requests).toHaveLength(1)
     expect(file()).toBe(source.replace('= 30', '= 60'))
+  })
+
+  it('matches whole tokens only: "x = 1" is not in "max  =  10", "timeout: 5" is not in "timeout: 50"', async () => {
+    const text = 'const max  =  10\nconst timeout: 50\n'
+    writeFileSync(join(workspace, 'limits.ts'), text)
+    for (const replace_all of [false, true]) {
+      const inside = await edit({ path: 'limits.ts', old_string: 'x = 1', new_string: 'y = 2', replace_all })
+      expect(inside).toMatchObject({ success: false, code: 'not_found' })
+      expect(inside.error).toContain('only inside longer words or numbers (L1: const max  =  10)')
+      expect(inside.candidates[0]).toContain('const max  =  10')
+    }
+    const exact = await edit({ path: 'limits.ts', old_string: 'timeout: 5', new_string: 'timeout: 9' })
+    expect(exact).toMatchObject({ success: false, code: 'not_found' })
+    expect(file('limits.ts')).toBe(text)
+    expect(requests).toEqual([])
+  })
+
+  it('fails when old_string is absent even though new_string is already there', async () => {
+    const result = await edit({ path: 'net.js', old_string: '  const timeout = 10', new_string: '  const timeout = 30' })
+    expect(result).toMatchObject({ success: false, code: 'not_found' })
+    expect(result.error).toContain('new_string is already in the file at line 2')
+    expect(file()).toBe(source)
+    expect(requests).toEqual([])
+  })
+
+  it('reports a real no-op (old_string found, same text in the file\'s quote style) as a success that changed nothing', async () => {
+    writeFileSync(join(workspace, 'quote.md'), 'Say \u201chi\u201d.\n')
+    const result = await edit({ path: 'quote.md', old_string: 'Say "hi".', new_string: 'Say \u201chi\u201d.' })
+    expect(result).toMatchObject({ success: true, replacements: 0, unchanged: true })
+    expect(result.note).toContain('nothing was changed')
+    expect(requests).toEqual([])
   })
 
   it('leaves the file untouched when the user declines', async () => {
