@@ -28,22 +28,46 @@ export interface MemoryMeta {
   revertOf?: number
 }
 
-/** `meta` of a skill row. */
+/** `meta` every skill row carries (skill.patch and skill.edit carry nothing more). */
 export interface SkillMeta {
   /** The skill's name (its folder). */
   skill: string
   /** The folders between `skills/` and the skill's folder, e.g. `devops`; null at the top level. */
   category: string | null
+  /** The id of the row a revert undid (only on rows with source `revert`). */
   revertOf?: number
-  /** skill.delete: where the deleted folder was archived, so the delete can be reverted. */
-  archivePath?: string
-  /** skill.delete: the umbrella skill that took over the deleted one's content. */
+}
+
+/** `meta` of a skill.create row. */
+export interface SkillCreateMeta extends SkillMeta {
+  /** Set when a revert of a delete brought the skill back: the archive it came back from. */
+  restoredFrom?: string
+}
+
+/** `meta` of a skill.delete row. */
+export interface SkillDeleteMeta extends SkillMeta {
+  /** Where the deleted folder was archived, so the delete can be reverted; null on a row that never said. */
+  archivePath: string | null
+  /** The umbrella skill that took over the deleted one's content. */
   absorbedInto?: string
-  /** skill.create by a revert of a delete: the archive the skill came back from. */
-  restoredFrom?: string | null
-  /** skill.file_*: the file is binary and `before`/`after` hold base64. */
+}
+
+/** `meta` of a skill.file_write or skill.file_remove row. */
+export interface SkillFileMeta extends SkillMeta {
+  /** The file is binary and `before`/`after` hold base64. */
   encoding?: 'base64'
 }
+
+/** The `meta` a row of kind `K` carries. */
+export type LedgerMeta<K extends LedgerKind = LedgerKind> = K extends MemoryKind
+  ? MemoryMeta
+  : K extends 'skill.create'
+    ? SkillCreateMeta
+    : K extends 'skill.delete'
+      ? SkillDeleteMeta
+      : K extends 'skill.file_write' | 'skill.file_remove'
+        ? SkillFileMeta
+        : SkillMeta
 
 export function isMemoryKind(kind: LedgerKind): kind is MemoryKind {
   return (memoryKinds as readonly string[]).includes(kind)
@@ -51,10 +75,6 @@ export function isMemoryKind(kind: LedgerKind): kind is MemoryKind {
 
 export function isMemoryEntry<E extends { kind: LedgerKind }>(entry: E): entry is Extract<E, { kind: MemoryKind }> {
   return isMemoryKind(entry.kind)
-}
-
-export function isSkillEntry<E extends { kind: LedgerKind }>(entry: E): entry is Extract<E, { kind: SkillKind }> {
-  return !isMemoryKind(entry.kind)
 }
 
 /** The folders of a skill that hold supporting files (`skills/<category…>/<name>/<folder>/<file>`). */
@@ -84,12 +104,11 @@ export function memoryStoreOfTarget(target: string): MemoryStoreName {
 
 /**
  * A row's `meta` in its kind's shape, whatever was stored: rows written before every row named its
- * skill (or its memory file) get those from the target path; unknown or malformed fields are dropped.
+ * skill (or its memory file) get those from the target path; unknown or malformed fields, and fields
+ * another kind carries, are dropped.
  */
-export function normalizeLedgerMeta(kind: MemoryKind, target: string, raw: unknown): MemoryMeta
-export function normalizeLedgerMeta(kind: SkillKind, target: string, raw: unknown): SkillMeta
-export function normalizeLedgerMeta(kind: LedgerKind, target: string, raw: unknown): MemoryMeta | SkillMeta
-export function normalizeLedgerMeta(kind: LedgerKind, target: string, raw: unknown): MemoryMeta | SkillMeta {
+export function normalizeLedgerMeta<K extends LedgerKind>(kind: K, target: string, raw: unknown): LedgerMeta<K>
+export function normalizeLedgerMeta(kind: LedgerKind, target: string, raw: unknown): LedgerMeta {
   const meta = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>
   const revert = Number.isInteger(meta.revertOf) ? { revertOf: meta.revertOf as number } : {}
   if (isMemoryKind(kind)) {
@@ -97,16 +116,23 @@ export function normalizeLedgerMeta(kind: LedgerKind, target: string, raw: unkno
     return { store, ...revert }
   }
   const text = (key: string): string | undefined => (typeof meta[key] === 'string' && meta[key] ? (meta[key] as string) : undefined)
-  const optional = (key: 'archivePath' | 'absorbedInto' | 'restoredFrom') => (text(key) ? { [key]: text(key) } : {})
+  const optional = (key: 'absorbedInto' | 'restoredFrom') => (text(key) ? { [key]: text(key) } : {})
   const fromPath = skillOfTarget(target)
-  return {
+  const base: SkillMeta = {
     skill: text('skill') ?? fromPath.skill,
     category: 'category' in meta ? (text('category') ?? null) : fromPath.category,
-    ...revert,
-    ...optional('archivePath'),
-    ...optional('absorbedInto'),
-    ...optional('restoredFrom'),
-    ...(meta.encoding === 'base64' ? { encoding: 'base64' as const } : {})
+    ...revert
+  }
+  switch (kind) {
+    case 'skill.create':
+      return { ...base, ...optional('restoredFrom') }
+    case 'skill.delete':
+      return { ...base, archivePath: text('archivePath') ?? null, ...optional('absorbedInto') }
+    case 'skill.file_write':
+    case 'skill.file_remove':
+      return { ...base, ...(meta.encoding === 'base64' ? { encoding: 'base64' as const } : {}) }
+    default:
+      return base
   }
 }
 
@@ -114,6 +140,8 @@ export function normalizeLedgerMeta(kind: LedgerKind, target: string, raw: unkno
  * The skill a ledger row is about, or null for a memory row. The one place every side (core, CLI,
  * tray, renderer) asks; a row without `meta.skill` (written by an older Cairn) is named by its path.
  */
+export function skillNameOf(entry: { kind: SkillKind; target: string; meta?: unknown }): string
+export function skillNameOf(entry: { kind: LedgerKind; target: string; meta?: unknown }): string | null
 export function skillNameOf(entry: { kind: LedgerKind; target: string; meta?: unknown }): string | null {
   if (isMemoryKind(entry.kind)) return null
   return normalizeLedgerMeta(entry.kind, entry.target, entry.meta).skill

@@ -1,33 +1,40 @@
 import { z } from 'zod'
 import {
+  ledgerKinds,
   ledgerSources,
   memoryKinds,
   memoryStores,
-  skillKinds,
+  normalizeLedgerMeta,
+  type LedgerKind,
+  type LedgerMeta,
   type LedgerSource,
   type MemoryKind,
   type MemoryMeta,
+  type SkillCreateMeta,
+  type SkillDeleteMeta,
+  type SkillFileMeta,
   type SkillKind,
   type SkillMeta
 } from './ledger-names'
+import type { DistributiveOmit } from './type-utils'
 
 export * from './ledger-names'
 
 /** The id of the row a revert undid (only on rows with source `revert`). */
 const revertOf = z.number().int().optional()
 
-/** The fields are described on MemoryMeta and SkillMeta (shared/ledger-names.ts). */
+/** The fields are described on MemoryMeta, SkillMeta and its per-kind extensions (shared/ledger-names.ts). */
 export const memoryMetaSchema = z.object({ store: z.enum(memoryStores), revertOf }) satisfies z.ZodType<MemoryMeta>
 
-export const skillMetaSchema = z.object({
-  skill: z.string(),
-  category: z.string().nullable(),
-  revertOf,
-  archivePath: z.string().optional(),
-  absorbedInto: z.string().optional(),
-  restoredFrom: z.string().nullable().optional(),
-  encoding: z.literal('base64').optional()
-}) satisfies z.ZodType<SkillMeta>
+const skillMetaFields = { skill: z.string(), category: z.string().nullable(), revertOf }
+export const skillMetaSchema = z.object(skillMetaFields) satisfies z.ZodType<SkillMeta>
+export const skillCreateMetaSchema = z.object({ ...skillMetaFields, restoredFrom: z.string().optional() }) satisfies z.ZodType<SkillCreateMeta>
+export const skillDeleteMetaSchema = z.object({
+  ...skillMetaFields,
+  archivePath: z.string().nullable(),
+  absorbedInto: z.string().optional()
+}) satisfies z.ZodType<SkillDeleteMeta>
+export const skillFileMetaSchema = z.object({ ...skillMetaFields, encoding: z.literal('base64').optional() }) satisfies z.ZodType<SkillFileMeta>
 
 const entryFields = {
   id: z.number().int(),
@@ -45,13 +52,25 @@ const entryFields = {
   revertedBy: z.number().int().nullable()
 }
 
-export const memoryLedgerEntrySchema = z.object({ ...entryFields, kind: z.enum(memoryKinds), meta: memoryMetaSchema })
-export const skillLedgerEntrySchema = z.object({ ...entryFields, kind: z.enum(skillKinds), meta: skillMetaSchema })
-/** A ledger row; its `meta` depends on its kind. */
-export const ledgerEntrySchema = z.discriminatedUnion('kind', [memoryLedgerEntrySchema, skillLedgerEntrySchema])
-export type MemoryLedgerEntry = z.infer<typeof memoryLedgerEntrySchema>
-export type SkillLedgerEntry = z.infer<typeof skillLedgerEntrySchema>
+/** A ledger row; its `meta` depends on its kind (see LedgerMeta). */
+export const ledgerEntrySchema = z.discriminatedUnion('kind', [
+  z.object({ ...entryFields, kind: z.enum(memoryKinds), meta: memoryMetaSchema }),
+  z.object({ ...entryFields, kind: z.literal('skill.create'), meta: skillCreateMetaSchema }),
+  z.object({ ...entryFields, kind: z.enum(['skill.patch', 'skill.edit']), meta: skillMetaSchema }),
+  z.object({ ...entryFields, kind: z.literal('skill.delete'), meta: skillDeleteMetaSchema }),
+  z.object({ ...entryFields, kind: z.enum(['skill.file_write', 'skill.file_remove']), meta: skillFileMetaSchema })
+])
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>
+export type MemoryLedgerEntry = Extract<LedgerEntry, { kind: MemoryKind }>
+export type SkillLedgerEntry = Extract<LedgerEntry, { kind: SkillKind }>
+// Every kind has its row schema above (this line stops compiling when a new kind has none).
+ledgerKinds satisfies readonly LedgerEntry['kind'][]
+
+/** A row's kind with its `meta` in that kind's shape (see normalizeLedgerMeta), ready to join the row's other fields. */
+export function kindWithMeta(kind: LedgerKind, target: string, raw: unknown): DistributiveOmit<LedgerEntry, keyof typeof entryFields> {
+  // normalizeLedgerMeta gives `kind` its own meta; the compiler cannot follow that through a union of kinds.
+  return { kind, meta: normalizeLedgerMeta(kind, target, raw) } as DistributiveOmit<LedgerEntry, keyof typeof entryFields>
+}
 
 /** Where a write comes from; every store write carries one so the ledger can attribute it. */
 export interface WriteContext {
@@ -70,9 +89,7 @@ interface ChangeFields {
  * A change a store has just made, before the ledger gives it an id and a time. The ledger fills in
  * what `meta` leaves out and the target implies (the skill's name and category, the memory file).
  */
-export type LearnedChange =
-  | (ChangeFields & { kind: MemoryKind; meta?: Partial<MemoryMeta> })
-  | (ChangeFields & { kind: SkillKind; meta?: Partial<SkillMeta> })
+export type LearnedChange = { [K in LedgerKind]: ChangeFields & { kind: K; meta?: Partial<LedgerMeta<K>> } }[LedgerKind]
 
 /** Why a revert could not be applied: the target changed since the row was written. */
 export interface RevertConflict {
@@ -82,6 +99,13 @@ export interface RevertConflict {
   actual: string | null
 }
 
+/**
+ * Why a revert was refused, for the faces to word: the entry does not exist, it was undone already, or
+ * the target changed since (then `conflict` holds both texts). Refusals a store explains only in words have none.
+ */
+export type RevertErrorCode = 'not_found' | 'already_reverted' | 'conflict'
+
 export type RevertResult =
   | { ok: true; revertEntry: LedgerEntry }
-  | { ok: false; error: string; conflict?: RevertConflict }
+  /** `error` is English, for logs and the CLI. */
+  | { ok: false; code?: RevertErrorCode; error: string; conflict?: RevertConflict }

@@ -89,7 +89,8 @@ export class CairnCore {
         })
       )
     }
-    tools.push(...createSkillTools(this.skills, { allowCreate: config.learning.allowSkillCreation, audience: 'chat' }))
+    // Reading a skill in chat is using it: the view keeps the skill from going stale.
+    tools.push(...createSkillTools(this.skills, { allowCreate: config.learning.allowSkillCreation, viewCountsAsUse: true, audience: 'chat' }))
     tools.push(createSessionSearchTool(this.db, currentSessionId))
     return tools
   }

@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net'
 import { extname, join, normalize, sep } from 'node:path'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { IpcContext } from '../../shared/ipc/contract'
+import type { IpcResult } from '../../shared/ipc/define'
+import { readRequestFrame, type EventFrame, type ResponseFrame } from '../../shared/ipc/ws-frames'
 import type { CairnApp } from '../core/app/cairn-app'
 import { dispatch } from '../core/app/router'
 
@@ -65,24 +67,26 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
   wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
     sockets.add(ws)
     const sender: IpcContext['sender'] = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('window') === 'quick' ? 'quick' : 'browser'
-    ws.on('message', (data) => {
-      let frame: { type?: unknown; id?: unknown; route?: unknown; input?: unknown }
-      try {
-        frame = JSON.parse(String(data))
-      } catch {
-        return ws.close(1003, 'frames must be JSON')
-      }
-      if (frame.type !== 'request' || typeof frame.id !== 'number') return
-      void dispatch(app.handlers, frame.route, frame.input, { sender }).then((result) => {
-        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'response', id: frame.id, result }))
-      })
+    // A frame the protocol forbids (unmasked, invalid UTF-8, over maxPayload, a reserved opcode or bit):
+    // ws has already closed this socket with the RFC 6455 code (1002, 1007, 1009). Without a listener its
+    // error would be uncaught and end the whole server.
+    ws.on('error', () => {})
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return ws.close(1003, 'frames must be JSON text')
+      const read = readRequestFrame(String(data))
+      if (!read.ok) return sendFrame(ws, { type: 'response', id: read.id, result: { ok: false, error: read.error } })
+      const { id, route, input } = read.frame
+      void dispatch(app.handlers, route, input, { sender })
+        .catch((error: unknown): IpcResult<unknown> => ({ ok: false, error: { code: 'INTERNAL', message: (error as Error)?.message ?? String(error) } }))
+        .then((result) => sendFrame(ws, { type: 'response', id, result }))
     })
     ws.on('close', () => sockets.delete(ws))
   })
 
   const unsubscribe = app.events.on((event) => {
-    const frame = JSON.stringify({ type: 'event', name: event.name, payload: event.payload })
-    for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(frame)
+    const frame: EventFrame = { type: 'event', name: event.name, payload: event.payload }
+    const text = JSON.stringify(frame)
+    for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(text)
   })
 
   await listen(http, options.port ?? 0)
@@ -99,6 +103,18 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
       await new Promise<void>((resolve) => http.close(() => resolve()))
     }
   }
+}
+
+/** Sends one answer; an answer that cannot be serialised still reaches the page, as an INTERNAL error. */
+function sendFrame(ws: WebSocket, frame: ResponseFrame): void {
+  if (ws.readyState !== ws.OPEN) return
+  let text: string
+  try {
+    text = JSON.stringify(frame)
+  } catch (error) {
+    text = JSON.stringify({ ...frame, result: { ok: false, error: { code: 'INTERNAL', message: `The answer could not be sent: ${(error as Error).message}` } } })
+  }
+  ws.send(text)
 }
 
 function listen(server: Server, port: number): Promise<void> {

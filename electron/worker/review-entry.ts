@@ -14,7 +14,6 @@
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import type { z } from 'zod'
 import { providerPresets, type ProviderPreset } from '../../shared/config'
 import {
   REVIEW_PROTOCOL,
@@ -24,6 +23,8 @@ import {
   type ReviewOutcome,
   type WorkerMessage
 } from '../../shared/review-protocol'
+import type { DistributiveOmit } from '../../shared/type-utils'
+import { issueLines } from '../../shared/zod-issues'
 import { ChatProvider } from '../core/provider/provider'
 import { ProviderError } from '../core/provider/provider-errors'
 import { CairnCore } from '../core/cairn'
@@ -36,7 +37,6 @@ import { WORKER_EXIT, createWorkerChannel } from '../core/learning/worker-channe
 const SETTLE_MS = 2_000
 
 type StartMessage = Extract<ParsedHostMessage, { type: 'start' }>
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
 type Outgoing = DistributiveOmit<WorkerMessage, 'protocol' | 'version' | 'reviewId'>
 
 const channel = createWorkerChannel()
@@ -83,13 +83,6 @@ function errorCode(error: unknown): string {
   return 'internal'
 }
 
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 8)
-    .map((issue) => `${issue.path.join('.') || 'frame'}: ${issue.message}`)
-    .join('; ')
-}
-
 async function onFrame(raw: unknown): Promise<void> {
   if (exiting) return
   const frame = (raw && typeof raw === 'object' ? raw : {}) as { protocol?: unknown; version?: unknown; type?: unknown }
@@ -104,7 +97,7 @@ async function onFrame(raw: unknown): Promise<void> {
   }
   const parsed = hostMessageSchema.safeParse(raw)
   if (!parsed.success) {
-    await reportError('invalid_frame', `The review worker rejected a '${String(frame.type)}' frame: ${describeIssues(parsed.error)}.`, 'failed')
+    await reportError('invalid_frame', `The review worker rejected a '${String(frame.type)}' frame: ${issueLines(parsed.error, { root: 'frame', max: 8 }).join('; ')}.`, 'failed')
     await stop(WORKER_EXIT.invalidFrame)
     return
   }

@@ -1,4 +1,8 @@
-import type { ConnectionTest } from '../ipc/domain'
+import type { ApprovalRequest } from '../agent-events'
+import type { ProviderPreset } from '../config'
+import type { IpcErrorParams } from '../ipc/define'
+import type { ConnectionTest, ConnectionTestCode, ProviderProblem, ProviderProblemCode } from '../ipc/domain'
+import type { RevertErrorCode } from '../ledger'
 import type { ReviewSummary, StoreChanges } from '../review-outcome'
 import type { ReviewsPausedReason } from '../review-protocol'
 import type { ReviewReason } from '../review-reasons'
@@ -50,4 +54,130 @@ export function describePauseReason(reason: ReviewsPausedReason, t: Translate): 
 export function describeConnectionTest(test: ConnectionTest, t: Translate): string {
   const key: MessageKey = `connection.${test.code}`
   return t(key, { baseURL: test.baseURL, count: test.models.length, model: test.model ?? '', status: test.status ?? '?' })
+}
+
+/** A failure in the user's language, and the core's English underneath when it carries specifics (an HTTP status, the provider's own words). */
+export interface WordedFailure {
+  text: string
+  detail: string | null
+}
+
+/** What is missing before chat can start, e.g. `No API key for https://…. Enter it in Settings.` */
+export function describeProviderProblem(problem: Pick<ProviderProblem, 'code' | 'baseURL'>, t: Translate): string {
+  return t(`setup.problem.${problem.code}`, { baseURL: problem.baseURL })
+}
+
+// Lists of codes as records, so a code added to the contract fails to compile here (and no zod comes along).
+const problemCodes: Record<ProviderProblemCode, true> = { no_url: true, no_model: true, no_key: true }
+const presets: Record<ProviderPreset, true> = { openai: true, openrouter: true, ollama: true, lmstudio: true, custom: true }
+
+/** The provider problem a `PROVIDER` request error carries in its params; null when they name none this version knows. */
+export function providerProblemOf(params: IpcErrorParams | null | undefined): ProviderProblem | null {
+  const code = params?.problem
+  if (typeof code !== 'string' || !Object.hasOwn(problemCodes, code)) return null
+  const preset = typeof params?.preset === 'string' && Object.hasOwn(presets, params.preset) ? (params.preset as ProviderPreset) : 'custom'
+  return { code: code as ProviderProblemCode, preset, baseURL: typeof params?.baseURL === 'string' ? params.baseURL : '' }
+}
+
+/**
+ * Codes of a failed turn (the provider's, and the agent's own), each with whether its English message
+ * adds specifics worth showing under the translation (a status, an address, the provider's words).
+ */
+const turnErrorDetail: Record<Exclude<ConnectionTestCode, 'connected' | 'model_missing'> | 'session_deleted' | 'compression_failed' | 'internal', boolean> = {
+  not_configured: false,
+  auth: true,
+  model_not_found: true,
+  unreachable: true,
+  timeout: true,
+  rate_limited: true,
+  server: true,
+  bad_request: true,
+  stream_cut: true,
+  bad_response: true,
+  cancelled: false,
+  session_deleted: false,
+  compression_failed: true,
+  internal: true
+}
+type TurnErrorCode = keyof typeof turnErrorDetail
+
+/**
+ * A failed turn (an `error` event) or a refused chat request, from its code: a provider problem from
+ * its params, a known code in the user's language (with the English message as the detail where it
+ * names specifics); anything else as the core wrote it.
+ */
+export function describeTurnError(error: { code: string; message: string; params?: IpcErrorParams | null }, t: Translate): WordedFailure {
+  if (error.code === 'PROVIDER') {
+    const problem = providerProblemOf(error.params)
+    return problem ? { text: describeProviderProblem(problem, t), detail: null } : { text: error.message, detail: null }
+  }
+  if (!Object.hasOwn(turnErrorDetail, error.code)) return { text: error.message, detail: null }
+  const code = error.code as TurnErrorCode
+  const detail = turnErrorDetail[code] && error.message.trim() ? error.message : null
+  return { text: t(`turnError.${code}`), detail }
+}
+
+/** Why a revert was refused; a refusal without a code is explained by the store's English message. */
+export function describeRevertFailure(failure: { code?: RevertErrorCode | null; error: string }, t: Translate): WordedFailure {
+  if (failure.code) return { text: t(`timeline.revertError.${failure.code}`), detail: null }
+  return { text: t('timeline.revertError.other'), detail: failure.error || null }
+}
+
+/**
+ * The title of an approval request, worded from its data: the command and its folder, or the file
+ * and what the write does (lines added and removed when the preview is a whole diff).
+ */
+export function describeApproval(request: Pick<ApprovalRequest, 'kind' | 'tool' | 'command' | 'cwd' | 'path' | 'preview'>, t: Translate): string {
+  if (request.kind === 'command') {
+    const lines = (request.command ?? '').trim().split('\n')
+    const command = ellipsis(lines[0], 120) + (lines.length > 1 ? ' …' : '')
+    return request.cwd ? t('approval.run', { command, cwd: request.cwd }) : t('approval.runHere', { command })
+  }
+  const name = baseName(request.path ?? '')
+  const diff = request.preview && isDiffOf(request.preview, name) ? request.preview : null
+  const counts = diff ? diffLineCounts(diff) : null
+  if (request.tool === 'edit_file') return counts ? t('approval.editLines', { name, ...counts }) : t('approval.edit', { name })
+  if (diff) return counts ? t('approval.overwriteLines', { name, ...counts }) : t('approval.overwrite', { name })
+  return t('approval.writeFile', { name })
+}
+
+function ellipsis(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`
+}
+
+function baseName(path: string): string {
+  const parts = path.split(/[\\/]/).filter(Boolean)
+  return parts[parts.length - 1] ?? path
+}
+
+/** A unified diff of the file itself (`+++ b/…/name`), not new content that merely looks like a diff. */
+function isDiffOf(preview: string, name: string): boolean {
+  return /^@@ /m.test(preview) && (!name || preview.split('\n', 6).some((line) => line.startsWith('+++ ') && baseName(line.slice(4)) === name))
+}
+
+/** Lines added and removed, or null unless every hunk is complete (a preview cut short would undercount). */
+function diffLineCounts(diff: string): { added: number; removed: number } | null {
+  let added = 0
+  let removed = 0
+  let oldLeft = 0
+  let newLeft = 0
+  let hunks = 0
+  for (const line of diff.split('\n')) {
+    const head = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/.exec(line)
+    if (head) {
+      if (oldLeft || newLeft) return null
+      oldLeft = Number(head[1] ?? 1)
+      newLeft = Number(head[2] ?? 1)
+      hunks++
+    } else if (oldLeft || newLeft) {
+      const mark = line[0]
+      if (mark === '+' || mark === ' ') newLeft--
+      if (mark === '-' || mark === ' ') oldLeft--
+      if (mark === '+') added++
+      else if (mark === '-') removed++
+      else if (mark !== ' ' && mark !== '\\') return null
+      if (oldLeft < 0 || newLeft < 0) return null
+    }
+  }
+  return hunks && !oldLeft && !newLeft ? { added, removed } : null
 }

@@ -1,3 +1,5 @@
+import { enErrors } from './en-errors'
+
 /**
  * Every UI string, English. `{name}` is filled from params; `{count|one|other}` picks a word by count.
  * Other languages must define every key (their type is `Record<MessageKey, string>`).
@@ -88,7 +90,13 @@ export const en = {
   'approval.title': 'Permission needed',
   'approval.command': 'Cairn wants to run a command',
   'approval.write': 'Cairn wants to change a file',
-  'approval.in': 'in {cwd}',
+  'approval.run': 'Run `{command}` in {cwd}',
+  'approval.runHere': 'Run `{command}`',
+  'approval.writeFile': 'Write {name}',
+  'approval.overwrite': 'Overwrite {name}',
+  'approval.overwriteLines': 'Overwrite {name} (+{added} −{removed} lines)',
+  'approval.edit': 'Edit {name}',
+  'approval.editLines': 'Edit {name} (+{added} −{removed} lines)',
   'approval.allowOnce': 'Allow once',
   'approval.allowSession': 'Allow for this conversation',
   'approval.allowPrefix': 'Always allow “{prefix}”',
@@ -348,7 +356,9 @@ export const en = {
   'tray.store.user': 'Profile',
   'tray.memoryEntry': '{store} {sign} "{text}"',
   'tray.fileWritten': 'Skill "{name}": {file} written',
-  'tray.fileRemoved': 'Skill "{name}": {file} removed'
+  'tray.fileRemoved': 'Skill "{name}": {file} removed',
+
+  ...enErrors
 } as const
 
 export type MessageKey = keyof typeof en

@@ -1,4 +1,5 @@
 import type { MessageKey } from './en'
+import { zhCNErrors } from './zh-CN-errors'
 
 /** 简体中文. Every key of the English dictionary must be here (the type checks it). */
 export const zhCN: Record<MessageKey, string> = {
@@ -87,7 +88,13 @@ export const zhCN: Record<MessageKey, string> = {
   'approval.title': '需要你的许可',
   'approval.command': 'Cairn 想要运行一条命令',
   'approval.write': 'Cairn 想要修改一个文件',
-  'approval.in': '位于 {cwd}',
+  'approval.run': '在 {cwd} 中运行 `{command}`',
+  'approval.runHere': '运行 `{command}`',
+  'approval.writeFile': '写入 {name}',
+  'approval.overwrite': '覆盖 {name}',
+  'approval.overwriteLines': '覆盖 {name}（+{added} −{removed} 行）',
+  'approval.edit': '编辑 {name}',
+  'approval.editLines': '编辑 {name}（+{added} −{removed} 行）',
   'approval.allowOnce': '允许一次',
   'approval.allowSession': '本次对话内允许',
   'approval.allowPrefix': '始终允许“{prefix}”',
@@ -347,5 +354,7 @@ export const zhCN: Record<MessageKey, string> = {
   'tray.store.user': '资料',
   'tray.memoryEntry': '{store} {sign}“{text}”',
   'tray.fileWritten': '技能“{name}”：已写入 {file}',
-  'tray.fileRemoved': '技能“{name}”：已删除 {file}'
+  'tray.fileRemoved': '技能“{name}”：已删除 {file}',
+
+  ...zhCNErrors
 }

@@ -39,6 +39,8 @@ const revertResultSchema = z.union([
   z.object({ ok: z.literal(true), revertEntry: ledgerEntrySchema }),
   z.object({
     ok: z.literal(false),
+    /** Why, for the UI to word: the entry is gone, already reverted, or the target changed since. */
+    code: z.enum(['not_found', 'already_reverted', 'conflict']).optional(),
     error: z.string(),
     conflict: z.object({ expected: z.string().nullable(), actual: z.string().nullable() }).optional()
   })

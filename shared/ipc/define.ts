@@ -37,22 +37,31 @@ export type IpcErrorCode =
   | 'INTERNAL'
   | (string & {})
 
+/** Figures that go with an error code, so a face can word the error in its own language. */
+export type IpcErrorParams = Record<string, string | number>
+
 export interface IpcErrorShape {
   code: IpcErrorCode
+  /** English, for logs and the CLI; the renderer words known codes itself (from `params`). */
   message: string
+  params?: IpcErrorParams
 }
 
 /** Every answer, over Electron IPC or the browser-mode WebSocket. Handlers never throw through the transport. */
 export type IpcResult<T> = { ok: true; data: T } | { ok: false; error: IpcErrorShape }
 
-/** A failure a handler reports on purpose, with a code the renderer can act on. */
+/** A failure a handler reports on purpose, with a code the renderer can act on (and word, from `params`). */
 export class IpcError extends Error {
-  constructor(readonly code: IpcErrorCode, message: string) {
+  constructor(
+    readonly code: IpcErrorCode,
+    message: string,
+    readonly params?: IpcErrorParams
+  ) {
     super(message)
     this.name = 'IpcError'
   }
 
   toJSON(): IpcErrorShape {
-    return { code: this.code, message: this.message }
+    return this.params ? { code: this.code, message: this.message, params: this.params } : { code: this.code, message: this.message }
   }
 }

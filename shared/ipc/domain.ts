@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { configSchema } from '../config'
+import { configSchema, providerPresets } from '../config'
 import { ledgerEntrySchema } from '../ledger'
 import { reviewKindSchema, reviewReasonSchema, reviewsPausedReasonSchema } from '../review-protocol'
 import { reviewSummarySchema } from '../review-outcome'
@@ -129,7 +129,7 @@ export const settingsViewSchema = z.object({
 })
 export type SettingsView = z.infer<typeof settingsViewSchema>
 
-/** Why a connection test failed, in the provider client's terms (see ProviderErrorCode). */
+/** Why a provider request failed: the provider client's error codes (ProviderErrorCode), and why a connection test failed. */
 export const connectionFailureCodes = [
   'not_configured',
   'auth',
@@ -161,13 +161,26 @@ export const connectionTestSchema = z.object({
 export type ConnectionTest = z.infer<typeof connectionTestSchema>
 export type ConnectionTestCode = ConnectionTest['code']
 
+/** What is missing before chat can start: no base URL, no model, or no API key for a remote provider. */
+export const providerProblemCodes = ['no_url', 'no_model', 'no_key'] as const
+export type ProviderProblemCode = (typeof providerProblemCodes)[number]
+
+/** Why the provider cannot be used yet, as data; each face words it in its own language. */
+export const providerProblemSchema = z.object({
+  code: z.enum(providerProblemCodes),
+  preset: z.enum(providerPresets),
+  /** The address in use (empty for `no_url`). */
+  baseURL: z.string()
+})
+export type ProviderProblem = z.infer<typeof providerProblemSchema>
+
 export const appInfoSchema = z.object({
   version: z.string(),
   home: z.string(),
   platform: z.string(),
   mode: z.enum(['desktop', 'browser']),
   /** Null when chat can start; otherwise what the user must set up first. */
-  providerProblem: z.string().nullable()
+  providerProblem: providerProblemSchema.nullable()
 })
 export type AppInfo = z.infer<typeof appInfoSchema>
 

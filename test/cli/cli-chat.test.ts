@@ -1,6 +1,9 @@
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../shared/agent-events'
 import { startScriptedServer, type ScriptedServer } from '../scripted-provider'
@@ -23,6 +26,28 @@ function chat(args: string[], key = 'sk-good') {
   return runCairn(['--home', home, 'chat', ...args], {
     cwd: workspace,
     env: { CAIRN_BASE_URL: server.url, CAIRN_MODEL: 'scripted', CAIRN_API_KEY: key }
+  })
+}
+
+/** util-linux `script` gives a child a real pseudo-terminal (Linux only; BSD `script` takes other flags). */
+const hasScript = process.platform === 'linux' && spawnSync('script', ['--version']).status === 0
+const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`
+
+/** `cairn chat` on a terminal `columns` wide: what the screen receives, stdout and stderr mixed. */
+function chatOnTerminal(args: string[], columns: number): Promise<{ code: number | null; screen: string }> {
+  const tsxLoader = pathToFileURL(createRequire(__filename).resolve('tsx')).href
+  const cli = [process.execPath, '--import', tsxLoader, join(__dirname, '..', '..', 'electron/cli/index.ts'), '--home', home, 'chat', ...args]
+  const command = `stty cols ${columns} rows 24; exec ${cli.map(shellQuote).join(' ')}`
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      cwd: workspace,
+      env: { PATH: process.env.PATH, HOME: home, CAIRN_BASE_URL: server.url, CAIRN_MODEL: 'scripted', CAIRN_API_KEY: 'sk-good' },
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    let screen = ''
+    child.stdout.on('data', (data: Buffer) => (screen += data.toString()))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, screen }))
   })
 }
 
@@ -70,6 +95,26 @@ describe('cairn chat', () => {
     expect(refused.stderr).toMatch(/needs approval, but there is no terminal to ask.*--yes/)
     const tool = (server.lastChatRequest()!.body.messages as Array<{ role: string; content: string }>).find((m) => m.role === 'tool')
     expect(tool?.content).toMatch(/declined/i)
+  })
+
+  it('marks the text of an answer cut mid-stream as discarded, so the retried answer stands alone', async () => {
+    server.enqueue({ text: 'This answer will be cut short', fault: { type: 'cut', afterChunks: 4 } }, { text: 'OK fallback answer.' })
+    const run = await chat(['hello'])
+    expect(run.code).toBe(0)
+    expect(run.stderr).toMatch(/dropped in the middle.*Retrying in \d+ s \(attempt 1\)/)
+    // stdout is a pipe here, so nothing can be erased: the void text is closed off and the answer starts on a new line.
+    expect(run.stdout).toBe('This answer will [discarded, retrying]\nOK fallback answer.\n')
+    expect(run.stdout.split('\n').at(-2)).toBe('OK fallback answer.')
+  })
+
+  it.skipIf(!hasScript)('erases the text of an answer cut mid-stream from a terminal before the retried answer', async () => {
+    server.enqueue({ text: 'This answer will be cut short', fault: { type: 'cut', afterChunks: 4 } }, { text: 'OK fallback answer.' })
+    // 10 columns: "This answer will" wraps onto a second row, so the erase must go up one row first.
+    const run = await chatOnTerminal(['hello'], 10)
+    expect(run.code, run.screen).toBe(0)
+    expect(run.screen).toContain('This answer will\r\x1b[1A\x1b[J')
+    expect(run.screen).not.toContain('[discarded')
+    expect(run.screen).toMatch(/Retrying in \d+ s \(attempt 1\)\.\r\nOK fallback answer\.\r\n/)
   })
 
   it('exits non-zero with a clear message on a provider error', async () => {

@@ -76,6 +76,11 @@ describe('timeline and revert', () => {
     const again = await cairn('revert', String(rows[1].id))
     expect(again.code).toBe(1)
     expect(again.stderr).toMatch(/already reverted by #3/)
+    // --json gives the refusal's code, which the app words in the UI language.
+    const json = await cairn('revert', String(rows[1].id), '--json')
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, code: 'already_reverted' })
+    const missing = await cairn('revert', '99', '--json')
+    expect(JSON.parse(missing.stdout)).toEqual({ ok: false, code: 'not_found', error: 'There is no timeline entry #99.' })
   })
 
   it('refuses a revert whose target changed since, showing both texts', async () => {
@@ -85,6 +90,8 @@ describe('timeline and revert', () => {
     expect(run.code).toBe(1)
     expect(run.stderr).toMatch(/Expected \(what #1 wrote\):\s+Works at Acme/)
     expect(run.stderr).toMatch(/Found now:\s+Works at Globex/)
+    const json = await cairn('revert', '1', '--json')
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, code: 'conflict', conflict: { expected: 'Works at Acme', actual: 'Works at Globex' } })
     expect(readFileSync(join(home, 'memories', 'USER.md'), 'utf8')).toBe('Works at Globex')
   })
 })

@@ -67,7 +67,7 @@ export function skillEnv(options: { allowCreate?: boolean; recorder?: (ledger: L
     db.close()
     rmSync(root, { recursive: true, force: true })
   })
-  const byName = Object.fromEntries(createSkillTools(store, { allowCreate: options.allowCreate ?? true }).map((tool) => [tool.name, tool]))
+  const byName = Object.fromEntries(createSkillTools(store, { allowCreate: options.allowCreate ?? true, viewCountsAsUse: true }).map((tool) => [tool.name, tool]))
   const ctx: ToolContext = { write: { source: 'agent', sessionId: 's1' }, turn: newTurnState() }
   const manage = async (args: Json, context: ToolContext = ctx) => (await byName.skill_manage.run(args, context)) as Json
   const view = async (args: Json, context: ToolContext = ctx) => (await byName.skill_view.run(args, context)) as Json

@@ -4,6 +4,7 @@ import type { AgentEvent, ApprovalDecision } from '../../../shared/agent-events'
 import type { AgentSession } from '../../core/agent/agent-session'
 import { createAgentSession } from '../../core/agent/create-agent'
 import { parseCommandArgs } from '../args'
+import { eraseFromLineStart } from '../terminal-erase'
 import { cliLearning } from '../learning'
 import { UsageError, type CliIO } from '../io'
 import type { CliCommand } from './types'
@@ -17,6 +18,8 @@ worth learning from, a background review starts; it finishes on its own after th
   --yes         approve file writes and commands without asking
   --json        print every event as one JSON line instead of text
   --wait        wait for a review this turn started and print what it learned
+When a dropped answer is retried, the text already printed is erased on a terminal; when stdout is
+not a terminal it is ended with "[discarded, retrying]" and the new answer starts on the next line.
 Provider: config.json provider.*, overridden by CAIRN_BASE_URL and CAIRN_MODEL; key from CAIRN_API_KEY or OPENAI_API_KEY.
 `,
   async run(ctx, args) {
@@ -62,11 +65,27 @@ function jsonPrinter(io: CliIO) {
   return (event: AgentEvent) => io.out(JSON.stringify(event) + '\n')
 }
 
-function textPrinter(io: CliIO) {
+/** Printed after text a retry voided, when it cannot be erased (stdout is not a terminal). */
+const DISCARDED_MARKER = '[discarded, retrying]'
+
+function textPrinter(io: CliIO, columns: () => number | undefined = () => process.stdout.columns) {
   let midLine = false
+  // What the current model call printed, so a retry that voids it can take it back.
+  let partial = ''
+  let partialStartedLine = true
+  const discardPartial = () => {
+    const erase = io.isTTY && partialStartedLine ? eraseFromLineStart(partial, columns()) : null
+    // A pipe keeps what it got: close the void text off so the retried answer starts on its own line.
+    io.out(erase ?? `${/\s$/.test(partial) ? '' : ' '}${DISCARDED_MARKER}\n`)
+    midLine = false
+  }
   return (event: AgentEvent) => {
+    // Anything but text and retries happens between model calls: what was printed before it stays.
+    if (event.type !== 'text_delta' && event.type !== 'retry') partial = ''
     switch (event.type) {
       case 'text_delta':
+        if (!partial) partialStartedLine = !midLine
+        partial += event.text
         io.out(event.text)
         midLine = !event.text.endsWith('\n')
         break
@@ -79,6 +98,8 @@ function textPrinter(io: CliIO) {
         io.err(`  ${event.ok ? '✓' : '✗'} ${event.name} (${event.durationMs} ms)${event.ok ? '' : ': ' + short(event.result)}\n`)
         break
       case 'retry':
+        if (event.discardPartial && partial) discardPartial()
+        partial = ''
         io.err(`  … ${event.reason} Retrying in ${Math.ceil(event.delayMs / 1000)} s (attempt ${event.attempt}).\n`)
         break
       case 'compressed':

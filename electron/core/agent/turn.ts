@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { AgentEvent, TurnEndReason, TurnUsage } from '../../../shared/agent-events'
+import type { DistributiveOmit } from '../../../shared/type-utils'
 import type { TokenUsage } from '../provider/provider'
 import { ProviderError } from '../provider/provider-errors'
 import { SessionNotFoundError } from '../sessions'
@@ -21,8 +22,6 @@ export interface TurnSummary {
 
 /** An event as a turn step emits it; the session stamps its own id and the turn's. */
 export type TurnEvent = DistributiveOmit<AgentEvent, 'sessionId' | 'turnId'>
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
 
 /** A turn that has started: its id at once, its summary when it has ended. `done` never rejects. */
 export interface TurnHandle {

@@ -1,6 +1,6 @@
 import type { IpcEventName, IpcEvents, IpcHandlers } from '../../../shared/ipc/contract'
 import { EventBus } from '../events/event-bus'
-import { providerProblem, resolveProviderSettings, type ProviderSettings } from '../provider/provider-settings'
+import { findProviderProblem, resolveProviderSettings, type ProviderSettings } from '../provider/provider-settings'
 import type { CairnCore } from '../cairn'
 import { LearningLoop } from '../learning/learning-loop'
 import { ReviewHost, reviewHostDepsOf } from '../learning/review-host'
@@ -96,7 +96,7 @@ function appInfoHandler(app: AppContext): Pick<IpcHandlers, 'app.info'> {
         home: app.core.paths.root,
         platform: process.platform,
         mode: app.options.platform.mode,
-        providerProblem: providerProblem(app.providerSettings())
+        providerProblem: findProviderProblem(app.providerSettings())
       }
     }
   }

@@ -2,7 +2,7 @@ import type { AgentEvent } from '../../../shared/agent-events'
 import { IpcError } from '../../../shared/ipc/define'
 import type { AgentHooks, AgentSession, TurnHandle } from '../agent/agent-session'
 import { createAgentSession } from '../agent/create-agent'
-import { providerProblem } from '../provider/provider-settings'
+import { findProviderProblem, providerProblemText } from '../provider/provider-settings'
 import type { IpcEventName, IpcEvents } from '../../../shared/ipc/contract'
 import type { CairnCore } from '../cairn'
 import type { ProviderSettings } from '../provider/provider-settings'
@@ -38,8 +38,7 @@ export class ChatManager {
 
   /** Starts a turn and returns at once; the answer streams as `chat.event` events. */
   send(sessionId: string | null, text: string, source: 'main' | 'quick' = 'main'): { sessionId: string; turnId: string } {
-    const problem = providerProblem(this.app.providerSettings())
-    if (problem) throw new IpcError('PROVIDER', problem)
+    this.checkProvider()
     const chat = this.open(sessionId, source)
     if (chat.running) throw new IpcError('BUSY', 'Cairn is still answering in this conversation. Wait for it or stop it first.')
     return this.start(chat, (session) => session.runTurn(text))
@@ -49,10 +48,15 @@ export class ChatManager {
   regenerate(sessionId: string): { sessionId: string; turnId: string } {
     const chat = this.open(sessionId)
     if (chat.running) throw new IpcError('BUSY', 'Cairn is still answering in this conversation. Stop it first.')
-    const problem = providerProblem(this.app.providerSettings())
-    if (problem) throw new IpcError('PROVIDER', problem)
+    this.checkProvider()
     if (!chat.session.lastUserText()) throw new IpcError('NOT_FOUND', 'There is no message to answer again in this conversation.')
     return this.start(chat, (session) => session.regenerate())
+  }
+
+  /** Refuses to start a turn the provider cannot answer: English for logs, the problem's code and data for the renderer. */
+  private checkProvider(): void {
+    const problem = findProviderProblem(this.app.providerSettings())
+    if (problem) throw new IpcError('PROVIDER', providerProblemText(problem), { problem: problem.code, preset: problem.preset, baseURL: problem.baseURL })
   }
 
   cancel(sessionId: string): boolean {

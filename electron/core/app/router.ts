@@ -1,6 +1,7 @@
-import { z } from 'zod'
+import type { z } from 'zod'
 import { ipcRoutes, type IpcContext, type IpcHandlers } from '../../../shared/ipc/contract'
 import { IpcError, mayCall, type IpcResult } from '../../../shared/ipc/define'
+import { issueLines } from '../../../shared/zod-issues'
 
 /**
  * The one entry for every request, whatever the transport (Electron IPC or the browser-mode
@@ -42,8 +43,5 @@ export async function dispatch(handlers: IpcHandlers, route: unknown, input: unk
 const checkOutputs = process.env.NODE_ENV !== 'production'
 
 function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`)
-    .join('; ')
+  return issueLines(error, { root: 'input', max: 5 }).join('; ')
 }

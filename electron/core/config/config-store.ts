@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
-import { z } from 'zod'
 import { configSchema, type CairnConfig, type ConfigPatch } from '../../../shared/config'
+import { issueLines } from '../../../shared/zod-issues'
 import { writeFileAtomicText } from '../fs/atomic'
 import { withLock } from '../fs/lock'
 
@@ -199,11 +199,8 @@ export class ConfigStore implements SettingsStore {
 export function parseConfig(raw: unknown, source = 'config.json'): CairnConfig {
   const result = configSchema.safeParse(raw)
   if (result.success) return result.data
-  throw new ConfigError(`${source} has invalid settings:\n${formatIssues(result.error)}\nCairn has not changed the file.`)
-}
-
-function formatIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `  - ${issue.path.join('.') || '(root)'}: ${issue.message}`).join('\n')
+  const issues = issueLines(result.error, { root: '(root)' }).map((line) => `  - ${line}`)
+  throw new ConfigError(`${source} has invalid settings:\n${issues.join('\n')}\nCairn has not changed the file.`)
 }
 
 function safely(run: () => void): void {

@@ -164,5 +164,13 @@ export const migrations: Migration[] = [
       );
       CREATE INDEX IF NOT EXISTS review_runs_queued ON review_runs(queued_at DESC);
     `
+  },
+  {
+    // The folder a conversation works in (its workspace tools), so a resumed conversation works where it did.
+    // NULL for conversations from before: the first resume fills in the face's default.
+    version: 3,
+    sql: /* sql */ `
+      ALTER TABLE sessions ADD COLUMN workspace TEXT;
+    `
   }
 ]

@@ -6,8 +6,9 @@ import type { ToolDef, TurnState } from '../tools/types'
 
 /**
  * The background review's rules, all enforced here in code whatever the model is told: only the four
- * learning tools, list before create, view before patch, never delete, and (through the 'review'
- * audience) descriptions without the chat's urging and views that do not count as use of a skill.
+ * learning tools, list before create, view before patch, never delete, descriptions without the chat's
+ * urging (the 'review' audience), and views that are not use of a skill: the review reads skills to
+ * judge them, which must not keep a stale skill looking fresh.
  */
 
 /** The only tools a review has; anything else is refused, whatever the prompt says. */
@@ -39,7 +40,7 @@ export interface ReviewToolsOptions {
 /** Exactly the whitelisted tools, made for the review: memory per the settings, skills with or without `create`. */
 export function reviewTools(options: ReviewToolsOptions): Map<string, ToolDef> {
   const memory = createMemoryTool(options.memory, { ...options.memorySettings, audience: 'review' }) as ToolDef
-  const skills = createSkillTools(options.skills, { allowCreate: options.allowSkillCreation, audience: 'review' })
+  const skills = createSkillTools(options.skills, { allowCreate: options.allowSkillCreation, viewCountsAsUse: false, audience: 'review' })
   const allowed: readonly string[] = REVIEW_TOOL_NAMES
   return new Map([memory, ...skills].filter((tool) => allowed.includes(tool.name)).map((tool) => [tool.name, tool]))
 }
@@ -61,13 +62,15 @@ const refuse = (rule: ReviewRule, error: string, extra: Record<string, unknown> 
 /**
  * The rules over one review run. `turn` is the run's turn state: the skill tools record in it what
  * was viewed (and what the review created, which counts as read), and view-before-patch checks it.
+ * `skills` tells a skill that does not exist (refused as not found) from one not yet viewed.
  */
 export class ReviewPolicy {
   private listed = false
 
   constructor(
     private readonly tools: ReadonlyMap<string, ToolDef>,
-    private readonly turn: TurnState
+    private readonly turn: TurnState,
+    private readonly skills: Pick<SkillStore, 'get'>
   ) {}
 
   /** The tool to run for a call with the model's (unvalidated) arguments, or why it is refused. */
@@ -91,8 +94,14 @@ export class ReviewPolicy {
     if (name === 'skills_list' && succeeded(result)) this.listed = true
   }
 
-  /** The refusal for changing skill `name` (or its supporting file) without having viewed it in this run. */
+  /**
+   * The refusal for changing skill `name` (or its supporting file) without having viewed it in this run,
+   * or for changing a skill that does not exist: it cannot be viewed, so "view it first" would mislead.
+   */
   private unreadTarget(name: string, filePath: unknown): { refusal: ReviewRefusal } | null {
+    if (!this.skills.get(name)) {
+      return refuse('view-before-patch', `Skill '${name}' not found. Call skills_list to see the available skills and use the exact name it shows.`)
+    }
     const viewed = this.turn.viewedSkills
     if (!viewed.has(viewedKey(name))) {
       return refuse(

@@ -123,7 +123,7 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
       { role: 'user', content: reviewUserMessage(job) }
     ]
     const turn = newTurnState() // one turn for the whole run: a view early on allows a patch later
-    const policy = new ReviewPolicy(tools, turn)
+    const policy = new ReviewPolicy(tools, turn, deps.skills)
     const context: ToolContext = { write: { source: 'review', sessionId: job.sessionId, reviewId: job.reviewId }, turn, signal }
     const refusedCalls: string[] = []
     let iterations = 0

@@ -24,7 +24,7 @@ export function summarizeReview(entries: LedgerEntry[]): ReviewSummary {
       summary[store][countOf[entry.kind]] += 1
       continue
     }
-    const name = skillNameOf(entry) ?? entry.target
+    const name = skillNameOf(entry)
     const verbs = skills.get(name) ?? new Set<SkillVerb>()
     verbs.add(verbOf(entry))
     skills.set(name, verbs)

@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3'
-import { isMemoryKind, normalizeLedgerMeta, skillNameOf, type LearnedChange, type LedgerEntry, type LedgerKind, type LedgerSource, type WriteContext } from '../../../shared/ledger'
+import { kindWithMeta, normalizeLedgerMeta, skillNameOf, type LearnedChange, type LedgerEntry, type LedgerKind, type LedgerSource, type WriteContext } from '../../../shared/ledger'
 import type { StateDb } from '../db/state-db'
 import type { BatchChangeRecorder } from './recorder'
 
@@ -157,10 +157,7 @@ function toEntry(row: LedgerRow): LedgerEntry {
     after: row.after,
     revertedBy: row.reverted_by
   }
-  const meta = parseMeta(row.meta)
-  return isMemoryKind(row.kind)
-    ? { ...fields, kind: row.kind, meta: normalizeLedgerMeta(row.kind, row.target, meta) }
-    : { ...fields, kind: row.kind, meta: normalizeLedgerMeta(row.kind, row.target, meta) }
+  return { ...fields, ...kindWithMeta(row.kind, row.target, parseMeta(row.meta)) }
 }
 
 function parseMeta(text: string): unknown {

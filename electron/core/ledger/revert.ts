@@ -16,12 +16,13 @@ export async function revertLedgerEntry(
   id: number
 ): Promise<RevertResult> {
   const entry = ledger.get(id)
-  if (!entry) return { ok: false, error: `There is no timeline entry #${id}.` }
+  if (!entry) return { ok: false, code: 'not_found', error: `There is no timeline entry #${id}.` }
   if (entry.revertedBy !== null) {
-    return { ok: false, error: `Entry #${id} was already reverted by #${entry.revertedBy}.` }
+    return { ok: false, code: 'already_reverted', error: `Entry #${id} was already reverted by #${entry.revertedBy}.` }
   }
   const store = entry.kind.startsWith('memory.') ? stores.memory : stores.skills
   const result = await store.revertChange(entry)
   if (result.ok) ledger.markReverted(id, result.revertEntry.id)
+  else if (result.conflict && !result.code) return { ...result, code: 'conflict' }
   return result
 }

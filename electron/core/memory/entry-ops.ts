@@ -1,3 +1,4 @@
+import { separatorLineNumber } from './memory-file'
 import { messages } from './messages'
 import type { MemoryOperation } from './types'
 
@@ -46,13 +47,25 @@ export function trimmedText(value: unknown): string {
   return typeof value === 'string' ? value.trim() : ''
 }
 
+/** Why `text` cannot be an entry of `fileName` because it holds a separator line; null when it does not. */
+export function separatorLineError(text: string, fileName: string): string | null {
+  const line = separatorLineNumber(text)
+  if (line === null) return null
+  return (
+    `Refused: this entry has a line holding only '§' (line ${line}). ${fileName} separates entries with such lines, ` +
+    'so it would be saved as separate entries and the change could not be reverted. Nothing was saved. ' +
+    "Save each fact as its own entry (an operations list adds several in one call), or keep the § inside a line of text (e.g. 'see § 3')."
+  )
+}
+
 export type BatchPlan = { ok: true; entries: string[]; changes: EntryChange[] } | { ok: false; error: string }
 
 /**
  * Applies a batch to a copy of the entries. Any bad operation fails the whole batch (the caller
- * writes nothing); an add of an entry that already exists is skipped, not an error.
+ * writes nothing); an add of an entry that already exists is skipped, not an error. `fileName`
+ * names the file in errors.
  */
-export function planBatch(entries: readonly string[], operations: readonly MemoryOperation[]): BatchPlan {
+export function planBatch(entries: readonly string[], operations: readonly MemoryOperation[], fileName: string): BatchPlan {
   const working = [...entries]
   const changes: EntryChange[] = []
   for (const [i, raw] of operations.entries()) {
@@ -63,6 +76,9 @@ export function planBatch(entries: readonly string[], operations: readonly Memor
       ok: false,
       error: `${messages.batchPrefix(i + 1, op.action)}: ${reason}`
     })
+
+    const separator = op.action === 'add' || op.action === 'replace' ? separatorLineError(content, fileName) : null
+    if (separator) return fail(separator)
 
     if (op.action === 'add') {
       if (!content) return fail(messages.batchContentRequired)

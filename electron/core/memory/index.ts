@@ -1,6 +1,5 @@
 export { MemoryStore, type MemoryStoreOptions } from './memory-store'
 export {
-  MEMORY_TOOL_DESCRIPTION,
   createMemoryTool,
   memoryToolSchema,
   runMemoryTool,

@@ -4,8 +4,18 @@ import writeFileAtomic from 'write-file-atomic'
 import { writeFileAtomicText } from '../fs/atomic'
 import type { MemoryUsage } from './types'
 
-/** Entries are joined by a `§` line; a bare `§` inside an entry is ordinary text. */
+/** Entries are joined by a `§` line; a `§` within a line of an entry is ordinary text, a line of only `§` is refused. */
 export const ENTRY_DELIMITER = '\n§\n'
+
+/**
+ * The 1-based number of the first line of `text` that holds only `§` (spaces aside), or null. Inside an
+ * entry such a line would read back as a separator (the entry splits in two, or a trailing `§` glues
+ * onto the next entry), so no entry may hold one.
+ */
+export function separatorLineNumber(text: string): number | null {
+  const index = text.split('\n').findIndex((line) => line.trim() === '§')
+  return index === -1 ? null : index + 1
+}
 
 /** Character count in code points, so limits match Hermes (Python `len`) for emoji and CJK text. */
 export function textLength(text: string): number {

@@ -1,7 +1,7 @@
 import type { LedgerEntry, RevertResult } from '../../../shared/ledger'
 import type { BatchChangeRecorder } from '../ledger/recorder'
 import { scanForThreats, threatMessage } from '../security/threats'
-import { findEntry, planBatch, trimmedText } from './entry-ops'
+import { findEntry, planBatch, separatorLineError, trimmedText } from './entry-ops'
 import { MemoryFiles, type PlanOutcome, type TransactionOutcome } from './memory-files'
 import { charCount, textLength, usageOf } from './memory-file'
 import {
@@ -135,8 +135,8 @@ export class MemoryStore {
   async add(target: MemoryTarget, content: string, ctx: MemoryCallContext): Promise<MemoryResult> {
     const text = trimmedText(content)
     if (!text) return { success: false, error: messages.emptyContent }
-    const blocked = scanMessage(text)
-    if (blocked) return { success: false, error: blocked }
+    const refused = this.entryProblem(target, text)
+    if (refused) return { success: false, error: refused }
     const limit = this.files.limitOf(target)
     const outcome = await this.files.transact(target, { guardDrift: false, write: ctx.write }, (entries) => {
       if (entries.includes(text)) return { kind: 'noop' }
@@ -165,8 +165,8 @@ export class MemoryStore {
     const text = trimmedText(content)
     if (!needle) return { success: false, error: messages.emptyOldText }
     if (!text) return { success: false, error: messages.emptyNewContent }
-    const blocked = scanMessage(text)
-    if (blocked) return { success: false, error: blocked }
+    const refused = this.entryProblem(target, text)
+    if (refused) return { success: false, error: refused }
     const limit = this.files.limitOf(target)
     const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write }, (entries) => {
       const match = findEntry(entries, needle)
@@ -222,15 +222,17 @@ export class MemoryStore {
       return { success: false, error: messages.emptyOperations }
     }
     for (const [i, op] of operations.entries()) {
-      if ((op?.action === 'add' || op?.action === 'replace') && typeof op.content === 'string' && op.content) {
-        const blocked = scanMessage(op.content)
-        if (blocked) return { success: false, error: `Operation ${i + 1}: ${blocked}` }
+      if ((op?.action === 'add' || op?.action === 'replace') && typeof op.content === 'string' && op.content.trim()) {
+        const refused = this.entryProblem(target, op.content.trim())
+        if (refused) {
+          return { success: false, error: `${messages.batchPrefix(i + 1, op.action)}: ${refused}${messages.batchNothingApplied}` }
+        }
       }
     }
     const limit = this.files.limitOf(target)
     const shrinks = operations.some((op) => op?.action === 'replace' || op?.action === 'remove')
     const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write }, (entries) => {
-      const plan = planBatch(entries, operations)
+      const plan = planBatch(entries, operations, this.files.fileNameOf(target))
       if (!plan.ok) return this.failWith(target, entries, plan.error + messages.batchNothingApplied, true)
       const total = charCount(plan.entries)
       if (total > limit) {
@@ -248,6 +250,14 @@ export class MemoryStore {
   /** Undoes one memory ledger row at entry level (the caller marks the row reverted). */
   revertChange(entry: LedgerEntry): Promise<RevertResult> {
     return revertMemoryChange(this.files, entry)
+  }
+
+  /**
+   * Why `text` (trimmed) cannot be saved as an entry: it holds a separator line, or the threat scan
+   * blocks it (injection, invisible characters). Checked before the lock, so a refusal writes nothing.
+   */
+  private entryProblem(target: MemoryTarget, text: string): string | null {
+    return separatorLineError(text, this.files.fileNameOf(target)) ?? threatMessage(scanForThreats(text, 'strict'))
   }
 
   private display(target: MemoryTarget, entries: readonly string[]): string[] {
@@ -331,10 +341,6 @@ function limitsGetter(options: MemoryStoreOptions): () => MemoryLimits {
   if (options.limits) return options.limits
   const fixed: MemoryLimits = { memory: options.memoryCharLimit, user: options.userCharLimit }
   return () => fixed
-}
-
-function scanMessage(text: string): string | null {
-  return threatMessage(scanForThreats(text, 'strict'))
 }
 
 function ambiguous(needle: string, matches: string[]): PlanOutcome<PlannedFailure> {

@@ -31,9 +31,6 @@ export function memoryToolDescription(audience: ToolAudience): string {
   return describeFor(audience, DESCRIPTION_PARTS, '\n\n')
 }
 
-/** What the chat's model is told. */
-export const MEMORY_TOOL_DESCRIPTION = memoryToolDescription('chat')
-
 const operationSchema = z.object({
   action: z.enum(['add', 'replace', 'remove']),
   content: z.string().optional().describe('Entry content for add/replace.'),

@@ -1,6 +1,6 @@
 import type { LedgerEntry, RevertResult } from '../../../shared/ledger'
 import { scanForThreats, threatMessage } from '../security/threats'
-import type { EntryChange } from './entry-ops'
+import { separatorLineError, type EntryChange } from './entry-ops'
 import type { MemoryFiles, PlanOutcome } from './memory-files'
 import { charCount, joinEntries } from './memory-file'
 import { formatCount, messages } from './messages'
@@ -26,10 +26,13 @@ export async function revertMemoryChange(files: MemoryFiles, entry: LedgerEntry)
   if ((entry.kind === 'memory.add' || entry.kind === 'memory.replace') && entry.after === null) return missingText('after')
   if ((entry.kind === 'memory.remove' || entry.kind === 'memory.replace') && entry.before === null) return missingText('before')
 
-  // Restored text goes back into the prompt, so it passes the same scan as any other write.
+  // Restored text goes back into the prompt, so it passes the same scan as any other write; and an
+  // old row whose text holds a separator line would come back split, so it is refused like a write.
   if (entry.kind !== 'memory.add' && entry.before !== null) {
     const blocked = threatMessage(scanForThreats(entry.before, 'strict'))
     if (blocked) return { ok: false, error: `Entry #${entry.id} cannot be reverted: the text it would restore is unsafe. ${blocked}` }
+    const split = separatorLineError(entry.before, fileName)
+    if (split) return { ok: false, error: `Entry #${entry.id} cannot be reverted: ${split} Edit ${fileName} by hand instead.` }
   }
 
   const conflict = (entries: readonly string[], why: string): PlanOutcome<RevertFailure> => ({

@@ -28,7 +28,9 @@ export function sanitizeEntries(entries: readonly string[], fileName: string): s
     if (isPlaceholder(entry)) return entry
     const findings = scanForThreats(entry, 'strict')
     if (findings.length === 0) return entry
-    return blockedEntryText(fileName, [...new Set(findings.map((finding) => finding.id))])
+    // One id for all invisible characters: hidden tag text alone would otherwise list dozens.
+    const ids = findings.map((finding) => (finding.category === 'invisible' ? 'invisible_unicode' : finding.id))
+    return blockedEntryText(fileName, [...new Set(ids)])
   })
 }
 

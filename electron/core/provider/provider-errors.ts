@@ -4,19 +4,10 @@ import {
   APIError,
   APIUserAbortError
 } from 'openai'
+import type { connectionFailureCodes } from '../../../shared/ipc/domain'
 
-export type ProviderErrorCode =
-  | 'not_configured'
-  | 'auth'
-  | 'model_not_found'
-  | 'unreachable'
-  | 'timeout'
-  | 'rate_limited'
-  | 'server'
-  | 'bad_request'
-  | 'stream_cut'
-  | 'bad_response'
-  | 'cancelled'
+/** The contract lists the codes, so a connection test can report any of them to the renderer. */
+export type ProviderErrorCode = (typeof connectionFailureCodes)[number]
 
 /** A provider failure with a message meant for the user, and whether trying again may help. */
 export class ProviderError extends Error {

@@ -1,4 +1,5 @@
 import { localPresets, presetBaseURLs, type CairnConfig, type ProviderPreset } from '../../../shared/config'
+import type { ProviderProblem } from '../../../shared/ipc/domain'
 
 /** Everything needed to talk to one OpenAI-compatible endpoint. */
 export interface ProviderSettings {
@@ -32,18 +33,31 @@ export function resolveProviderSettings(
   }
 }
 
-/** Why the provider cannot be used yet, in words a user can act on; null when it is ready. */
-export function providerProblem(settings: ProviderSettings): string | null {
-  if (!settings.baseURL) {
-    return 'No provider URL is set. Choose a preset or set provider.baseURL (or CAIRN_BASE_URL).'
-  }
-  if (!settings.model) {
-    return 'No model is chosen. Pick one in Settings, set provider.model in config.json, or set CAIRN_MODEL.'
-  }
-  if (!settings.apiKey && !localPresets.has(settings.preset) && !isLocalURL(settings.baseURL)) {
-    return `No API key for ${settings.baseURL}. Enter it in Settings, or set CAIRN_API_KEY for the CLI.`
-  }
+/** Why the provider cannot be used yet, as data (the faces word it); null when it is ready. */
+export function findProviderProblem(settings: ProviderSettings): ProviderProblem | null {
+  const { preset, baseURL } = settings
+  if (!baseURL) return { code: 'no_url', preset, baseURL }
+  if (!settings.model) return { code: 'no_model', preset, baseURL }
+  if (!settings.apiKey && !localPresets.has(preset) && !isLocalURL(baseURL)) return { code: 'no_key', preset, baseURL }
   return null
+}
+
+/** The problem in English, with every place it can be fixed: for logs, errors and the CLI. */
+export function providerProblemText(problem: ProviderProblem): string {
+  switch (problem.code) {
+    case 'no_url':
+      return 'No provider URL is set. Choose a preset or set provider.baseURL (or CAIRN_BASE_URL).'
+    case 'no_model':
+      return 'No model is chosen. Pick one in Settings, set provider.model in config.json, or set CAIRN_MODEL.'
+    case 'no_key':
+      return `No API key for ${problem.baseURL}. Enter it in Settings, or set CAIRN_API_KEY for the CLI.`
+  }
+}
+
+/** Why the provider cannot be used yet, in English words a user can act on; null when it is ready. */
+export function providerProblem(settings: ProviderSettings): string | null {
+  const problem = findProviderProblem(settings)
+  return problem ? providerProblemText(problem) : null
 }
 
 export function isLocalURL(url: string): boolean {

@@ -1,3 +1,4 @@
+import { codePointLabel, findInvisibleCharacters, invisibleTextMessage, type InvisibleCharacter } from './invisible-text'
 import { prepareMatchText } from './match-text'
 import { ChainMatcher } from './rule-engine'
 import { threatRules, type ThreatCategory, type ThreatRule, type ThreatScope } from './threat-rules'
@@ -25,11 +26,8 @@ export interface ThreatPattern {
 
 const scopeRank: Record<ThreatScope, number> = { all: 0, context: 1, strict: 2 }
 
-/**
- * Zero-width, joiner, word-joiner, invisible-operator, BOM and bidi embedding/override/isolate
- * characters: they hide instructions from the user while the model still reads them.
- */
-const invisibleCharacters = /[\u200b\u200c\u200d\u2060\u2062\u2063\u2064\ufeff\u202a-\u202e\u2066-\u2069]/g
+/** Invisible findings are `invisible_unicode_U+E0049`: one per distinct character (see invisible-text.ts). */
+const INVISIBLE_PREFIX = 'invisible_unicode_'
 
 export const threatPatterns: readonly ThreatPattern[] = threatRules.map(({ id, category, scope }) => ({ id, category, scope }))
 export const threatPatternIds: readonly string[] = threatPatterns.map((pattern) => pattern.id)
@@ -48,19 +46,18 @@ function rulesFor(scope: ThreatScope): readonly ThreatRule[] {
 
 /**
  * Findings in `text`: first each distinct invisible character (by first position, checked on the raw
- * text because normalisation could remove it), then each matching rule in table order, once, at its
- * leftmost match. Rules run on NFKC-folded, look-alike-folded, lower-cased text. Throws on an unknown scope.
+ * text because folding removes it; see invisible-text.ts for what counts), then each matching rule in
+ * table order, once, at its leftmost match. Rules run on NFKC-folded, look-alike-folded, lower-cased
+ * text. Throws on an unknown scope.
  */
 export function scanForThreats(text: string, scope: ThreatScope): ThreatFinding[] {
   const rules = rulesFor(scope)
   if (text.length === 0) return []
-  const findings: ThreatFinding[] = []
-  const seenInvisible = new Set<string>()
-  for (const match of text.matchAll(invisibleCharacters)) {
-    if (seenInvisible.has(match[0])) continue
-    seenInvisible.add(match[0])
-    findings.push({ id: `invisible_unicode_${codePointLabel(match[0])}`, category: 'invisible', index: match.index })
-  }
+  const findings: ThreatFinding[] = findInvisibleCharacters(text).map(({ codePoint, index }) => ({
+    id: `${INVISIBLE_PREFIX}${codePointLabel(codePoint)}`,
+    category: 'invisible',
+    index
+  }))
   const prepared = prepareMatchText(text)
   const matcher = new ChainMatcher(prepared.text)
   for (const rule of rules) {
@@ -74,16 +71,14 @@ export function scanForThreats(text: string, scope: ThreatScope): ThreatFinding[
 export function threatMessage(findings: readonly ThreatFinding[]): string | null {
   const first = findings[0]
   if (!first) return null
-  if (first.category === 'invisible') {
-    const label = first.id.replace('invisible_unicode_', '')
-    return `Blocked: content contains invisible unicode character ${label} (possible injection).`
-  }
+  if (first.category === 'invisible') return invisibleTextMessage(findings.flatMap(invisibleCharacterOf))
   return (
     `Blocked: content matches threat pattern '${first.id}'. ` +
     'Content is injected into the system prompt and must not contain injection or exfiltration payloads.'
   )
 }
 
-function codePointLabel(ch: string): string {
-  return `U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`
+function invisibleCharacterOf(finding: ThreatFinding): InvisibleCharacter[] {
+  if (finding.category !== 'invisible') return []
+  return [{ codePoint: Number.parseInt(finding.id.slice(INVISIBLE_PREFIX.length + 2), 16), index: finding.index }]
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Statement } from 'better-sqlite3'
 import type { StateDb } from '../db/state-db'
+import { parseObject, parseToolCalls, toMessage, toSession, type MessageRow, type SessionRow } from './session-rows'
 import {
   messageRoles,
   type ListMessagesOptions,
@@ -13,6 +14,8 @@ import {
   type SessionRecord,
   type ToolCallRecord
 } from './types'
+
+export { toMessage, toSession, type MessageRow, type SessionRow } from './session-rows'
 
 export class SessionNotFoundError extends Error {
   constructor(readonly sessionId: string) {
@@ -28,46 +31,15 @@ export class InvalidMessageError extends Error {
   }
 }
 
-export interface SessionRow {
-  id: string
-  title: string | null
-  source: string
-  model: string | null
-  parent_session_id: string | null
-  started_at: number
-  updated_at: number
-  message_count: number
-  input_tokens: number
-  output_tokens: number
-  cached_tokens: number
-  system_prompt: string | null
-  state: string | null
-}
-
-export interface MessageRow {
-  id: number
-  session_id: string
-  role: MessageRole
-  content: string | null
-  tool_calls: string | null
-  tool_call_id: string | null
-  tool_name: string | null
-  created_at: number
-  prompt_tokens: number | null
-  completion_tokens: number | null
-  cached_tokens: number | null
-  finish_reason: string | null
-  compacted: number
-  meta: string | null
-  tool_call_text: string | null
-}
-
-/** `20261129-152301-a1b2c3`: sorts by start time (UTC), readable in a file list, unique enough. */
+/** `20261129-152301-a1b2c3`: sorts by start time (UTC), readable in a file list; `create` redraws a taken suffix. */
 export function newSessionId(at: number = Date.now()): string {
   const iso = new Date(at).toISOString()
   const stamp = `${iso.slice(0, 10).replace(/-/g, '')}-${iso.slice(11, 19).replace(/:/g, '')}`
   return `${stamp}-${randomBytes(3).toString('hex')}`
 }
+
+/** 16.7 million suffixes a second: a few redraws at most, unless something else is wrong. */
+const MAX_ID_ATTEMPTS = 20
 
 /**
  * Sessions and their messages in state.db. Every append is its own transaction (message row, FTS rows
@@ -87,8 +59,8 @@ export class SessionStore {
   constructor(private readonly db: StateDb) {
     this.statements = {
       insertSession: db.prepare(
-        `INSERT INTO sessions (id, title, source, model, parent_session_id, started_at, updated_at, system_prompt, state)
-         VALUES (@id, @title, @source, @model, @parentSessionId, @startedAt, @startedAt, @systemPrompt, '{}')`
+        `INSERT INTO sessions (id, title, source, model, parent_session_id, started_at, updated_at, system_prompt, workspace, state)
+         VALUES (@id, @title, @source, @model, @parentSessionId, @startedAt, @startedAt, @systemPrompt, @workspace, '{}')`
       ),
       getSession: db.prepare('SELECT * FROM sessions WHERE id = ?'),
       insertMessage: db.prepare(
@@ -114,25 +86,28 @@ export class SessionStore {
 
   create(input: NewSession = {}): SessionRecord {
     const startedAt = input.startedAt ?? Date.now()
-    const id = input.id ?? newSessionId(startedAt)
     if (input.parentSessionId && !this.get(input.parentSessionId)) throw new SessionNotFoundError(input.parentSessionId)
-    try {
-      this.statements.insertSession.run({
-        id,
-        title: input.title ?? null,
-        source: input.source ?? 'cli',
-        model: input.model ?? null,
-        parentSessionId: input.parentSessionId ?? null,
-        startedAt,
-        systemPrompt: input.systemPrompt ?? null
-      })
-    } catch (error) {
-      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
-        throw new Error(`A session with id "${id}" already exists. Omit the id to get a fresh one.`, { cause: error })
+    // A generated id can be taken by a session started in the same second: draw another suffix.
+    for (let attempt = 0; attempt < MAX_ID_ATTEMPTS; attempt++) {
+      const id = input.id ?? newSessionId(startedAt)
+      try {
+        this.statements.insertSession.run({
+          id,
+          title: input.title ?? null,
+          source: input.source ?? 'cli',
+          model: input.model ?? null,
+          parentSessionId: input.parentSessionId ?? null,
+          startedAt,
+          systemPrompt: input.systemPrompt ?? null,
+          workspace: input.workspace ?? null
+        })
+        return this.get(id)!
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error
+        if (input.id !== undefined) throw new Error(`A session with id "${id}" already exists. Omit the id to get a fresh one.`, { cause: error })
       }
-      throw error
     }
-    return this.get(id)!
+    throw new Error(`No free session id for ${new Date(startedAt).toISOString()} after ${MAX_ID_ATTEMPTS} random suffixes.`)
   }
 
   get(id: string): SessionRecord | null {
@@ -220,6 +195,10 @@ export class SessionStore {
     if (patch.systemPrompt !== undefined) {
       sets.push('system_prompt = @systemPrompt')
       params.systemPrompt = patch.systemPrompt
+    }
+    if (patch.workspace !== undefined) {
+      sets.push('workspace = @workspace')
+      params.workspace = patch.workspace
     }
     if (patch.state !== undefined) {
       sets.push('state = @state')
@@ -330,61 +309,4 @@ function isToolCall(value: unknown): value is ToolCallRecord {
 function clampInt(value: number | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined || !Number.isFinite(value)) return fallback
   return Math.min(max, Math.max(min, Math.trunc(value)))
-}
-
-export function toSession(row: SessionRow): SessionRecord {
-  return {
-    id: row.id,
-    title: row.title,
-    source: row.source,
-    model: row.model,
-    parentSessionId: row.parent_session_id,
-    startedAt: row.started_at,
-    updatedAt: row.updated_at,
-    messageCount: row.message_count,
-    inputTokens: row.input_tokens,
-    outputTokens: row.output_tokens,
-    cachedTokens: row.cached_tokens,
-    systemPrompt: row.system_prompt,
-    state: parseObject(row.state) ?? {}
-  }
-}
-
-export function toMessage(row: MessageRow): MessageRecord {
-  return {
-    id: row.id,
-    sessionId: row.session_id,
-    role: row.role,
-    content: row.content,
-    toolCalls: parseToolCalls(row.tool_calls),
-    toolCallId: row.tool_call_id,
-    toolName: row.tool_name,
-    createdAt: row.created_at,
-    promptTokens: row.prompt_tokens,
-    completionTokens: row.completion_tokens,
-    cachedTokens: row.cached_tokens,
-    finishReason: row.finish_reason,
-    compacted: row.compacted === 1,
-    meta: parseObject(row.meta)
-  }
-}
-
-function parseObject(text: string | null): Record<string, unknown> | null {
-  if (!text) return null
-  try {
-    const value = JSON.parse(text) as unknown
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null
-  } catch {
-    return null
-  }
-}
-
-function parseToolCalls(text: string | null): ToolCallRecord[] | null {
-  if (!text) return null
-  try {
-    const value = JSON.parse(text) as unknown
-    return Array.isArray(value) ? (value as ToolCallRecord[]) : null
-  } catch {
-    return null
-  }
 }

@@ -26,6 +26,8 @@ export interface SessionRecord {
   outputTokens: number
   cachedTokens: number
   systemPrompt: string | null
+  /** The absolute folder its workspace tools work in; null for sessions from before workspaces were stored. */
+  workspace: string | null
   /** Free-form state the agent keeps with the session (counters, flags). */
   state: Record<string, unknown>
 }
@@ -70,6 +72,7 @@ export interface NewSession {
   model?: string | null
   parentSessionId?: string | null
   systemPrompt?: string | null
+  workspace?: string | null
   startedAt?: number
 }
 
@@ -77,6 +80,7 @@ export interface SessionPatch {
   title?: string | null
   model?: string | null
   systemPrompt?: string | null
+  workspace?: string | null
   state?: Record<string, unknown>
 }
 

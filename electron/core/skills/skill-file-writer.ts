@@ -4,6 +4,7 @@ import { writeFileAtomicText } from '../fs/atomic'
 import { contentSizeError, fileBytesError } from './skill-file'
 import { groupFiles, listSkillFiles, readSkillFile, removeEmptyDirs } from './skill-dir-files'
 import { checkSupportPath, escapesMessage, symlinkOnPath, validateSkillName } from './skill-paths'
+import { viewedKey } from './skill-view'
 import {
   commitOrRollback,
   fail,
@@ -74,7 +75,7 @@ export async function writeSkillFile(deps: SkillWriteDeps, input: WriteSkillFile
         write
       )
     }, undo)
-    turn?.viewedSkills.add(`${name}/${checked.path}`) // its author has read it
+    turn?.viewedSkills.add(viewedKey(name, checked.path)) // its author has read it
     return withWarnings({ success: true, message: `File '${checked.path}' written to skill '${name}'.` }, scan.warnings)
   })
 }

@@ -40,7 +40,18 @@ export function validateSkillName(name: unknown): string | null {
   return null
 }
 
-/** A category is one folder name (Cairn never creates nested categories); empty means none. */
+/**
+ * The name of a skill Cairn creates: {@link validateSkillName}, and a folder name that works on every
+ * OS Cairn ships for and that the skill scanner sees (see {@link folderNameProblem}). Only create
+ * checks this, so a skill with such a name written elsewhere can still be edited or deleted.
+ */
+export function validateNewSkillName(name: unknown): string | null {
+  const problem = typeof name === 'string' && name.trim() !== '' && name.length <= MAX_NAME_LENGTH ? folderNameProblem(name) : null
+  if (problem) return `Invalid skill name '${name}': ${problem}. Choose another name, e.g. '${suggestedFolderName(name as string, 'skill')}'.`
+  return validateSkillName(name)
+}
+
+/** A category is one folder name (Cairn never creates nested categories); empty means none. Surrounding spaces are trimmed. */
 export function validateCategory(category: unknown): string | null {
   if (category === undefined || category === null) return null
   if (typeof category !== 'string') return 'Invalid category: it must be a string such as \'devops\', or omitted.'
@@ -49,7 +60,72 @@ export function validateCategory(category: unknown): string | null {
   if (trimmed.includes('/') || trimmed.includes('\\') || trimmed.length > MAX_NAME_LENGTH || !NAME_PATTERN.test(trimmed)) {
     return `Invalid category '${category}'. Use a single folder name of lowercase letters, numbers, hyphens, dots and underscores (e.g. 'devops'), or omit category.`
   }
+  const problem = folderNameProblem(trimmed)
+  if (problem) return `Invalid category '${trimmed}': ${problem}. Choose another category, e.g. '${suggestedFolderName(trimmed, 'skills')}', or omit it.`
   return null
+}
+
+/** Device names Windows reserves, alone or before any extension (`con`, `nul.md`), in any letter case. */
+const WINDOWS_DEVICE_NAME = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])(?:\.|$)/i
+
+/**
+ * Why `name` cannot be a folder Cairn creates, or null: the skill scanner skips it (the skill would be
+ * saved but invisible, and a second create could not see the first), Windows reserves it for a
+ * device, or Windows drops its trailing dot or space (the folder would get another name there).
+ */
+function folderNameProblem(name: string): string | null {
+  if (/[. ]$/.test(name)) {
+    return 'it ends in a dot or a space, which Windows drops from folder names, so the folder would get another name there'
+  }
+  if (EXCLUDED_DIRS.has(name.toLowerCase())) {
+    return `Cairn's skill scanner skips folders named '${name}' (like node_modules and .git), so it would be saved but never listed or viewable`
+  }
+  if (WINDOWS_DEVICE_NAME.test(name)) {
+    return `Windows reserves '${name.split('.')[0]}' for a device (CON, PRN, AUX, NUL, COM0–COM9, LPT0–LPT9, with or without an extension), so the folder could not be created there`
+  }
+  return null
+}
+
+/** A valid name close to `name`: without its trailing dots and spaces if that is enough, else `<name>-<suffix>`. */
+function suggestedFolderName(name: string, suffix: string): string {
+  const trimmed = name.trim().replace(/[. ]+$/, '').toLowerCase()
+  if (NAME_PATTERN.test(trimmed) && trimmed.length <= MAX_NAME_LENGTH && !folderNameProblem(trimmed)) return trimmed
+  const base = trimmed.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'my'
+  return `${base.slice(0, MAX_NAME_LENGTH - suffix.length - 1)}-${suffix}`
+}
+
+/**
+ * Why a new skill cannot be written at `skillsDir/relParts…`, read from disk (call it holding the
+ * skill's lock): a category folder that is itself a skill (a skill inside a skill is never listed), or
+ * a SKILL.md already at the target that the search by name missed (another letter case on a
+ * case-insensitive disk, a folder the scan skipped). Create never replaces a SKILL.md.
+ */
+export function newSkillFolderProblem(skillsDir: string, relParts: readonly string[]): string | null {
+  for (let depth = 1; depth < relParts.length; depth++) {
+    const category = relParts.slice(0, depth)
+    if (pathExists(join(skillsDir, ...category, SKILL_FILE))) {
+      const shown = category.join('/')
+      return `Category '${shown}' is itself a skill (${shown}/${SKILL_FILE}); a skill inside another skill is never listed. ` +
+        'Nothing was written. Choose another category, or omit it.'
+    }
+  }
+  if (pathExists(join(skillsDir, ...relParts, SKILL_FILE))) {
+    return `A ${SKILL_FILE} already exists at ${[...relParts, SKILL_FILE].join('/')}, although skills_list does not show it. ` +
+      'Nothing was written. Choose another name, or move that folder away first.'
+  }
+  return null
+}
+
+/** Whether anything (file, folder, even a dangling symlink) is at `path`. */
+function pathExists(path: string): boolean {
+  try {
+    lstatSync(path)
+    return true
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') return false
+    throw error
+  }
 }
 
 export function normalizeCategory(category: string | null | undefined): string | null {

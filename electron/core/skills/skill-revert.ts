@@ -90,9 +90,9 @@ export async function revertSkillChange(deps: SkillWriteDeps, entry: LedgerEntry
         return result
       }
       case 'skill.delete': {
-        const archivePath = typeof entry.meta.archivePath === 'string' ? entry.meta.archivePath : null
-        const archiveDir = archivePath ? join(deps.dataHome, ...archivePath.split('/')) : null
-        if (!archiveDir || archivePath!.split('/').includes('..') || !existsSync(join(archiveDir, SKILL_FILE))) {
+        const archivePath = entry.meta.archivePath
+        const archiveDir = archivePath && !archivePath.split('/').includes('..') ? join(deps.dataHome, ...archivePath.split('/')) : null
+        if (!archivePath || !archiveDir || !existsSync(join(archiveDir, SKILL_FILE))) {
           return { ok: false, error: `The archived copy of skill '${target.name}' (${archivePath ?? 'unknown'}) is gone, so it cannot be restored.` }
         }
         const clash = findSkillDirsOnDisk(deps.skillsDir, target.name)[0]

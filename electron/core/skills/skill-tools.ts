@@ -37,11 +37,9 @@ export type SkillManageArgs = z.infer<typeof skillManageSchema>
 export interface SkillToolOptions {
   /** `learning.allowSkillCreation`: when false, `create` is refused and only existing skills can be patched. */
   allowCreate: boolean
-  /**
-   * Who gets the tools (default 'chat'). Only the chat is urged to create skills and told to confirm
-   * with the user, and only the chat's views count as use of a skill: another audience reads skills
-   * to judge them, which must not keep a stale skill looking fresh.
-   */
+  /** Whether a `skill_view` counts as use of the skill (its view count and last use, which keep it from going stale). */
+  viewCountsAsUse: boolean
+  /** Who gets the tools (default 'chat'). Only the chat is urged to create skills and told to confirm with the user. */
   audience?: ToolAudience
 }
 
@@ -143,7 +141,6 @@ const MANAGE_DESCRIPTION_PARTS: readonly DescriptionPart[] = [
 /** `skills_list`, `skill_view` and `skill_manage` over one store. */
 export function createSkillTools(store: SkillStore, options: SkillToolOptions): ToolDef[] {
   const audience = options.audience ?? 'chat'
-  const viewCountsAsUse = audience === 'chat'
   const list = defineTool({
     name: 'skills_list',
     description: 'List the skills you have, grouped by category, with a short description of each. Read one with skill_view before using it.',
@@ -154,7 +151,7 @@ export function createSkillTools(store: SkillStore, options: SkillToolOptions): 
     name: 'skill_view',
     description: 'Read a skill: without file_path, its full SKILL.md and the list of its files; with file_path, one of those files.',
     schema: skillViewSchema,
-    run: (args, ctx) => store.view(args.name, args.file_path, ctx.turn, viewCountsAsUse)
+    run: (args, ctx) => store.view(args.name, args.file_path, ctx.turn, options.viewCountsAsUse)
   })
   const manageTool = defineTool({
     name: 'skill_manage',

@@ -12,9 +12,12 @@ import {
   escapesMessage,
   normalizeCategory,
   symlinkOnPath,
+  newSkillFolderProblem,
   validateCategory,
+  validateNewSkillName,
   validateSkillName
 } from './skill-paths'
+import { viewedKey } from './skill-view'
 import {
   commitOrRollback,
   fail,
@@ -41,7 +44,7 @@ const preview = (text: string, max = 200): string => (text.length > max ? text.s
 export async function createSkill(deps: SkillWriteDeps, input: CreateSkillInput, ctx: SkillCallContext): Promise<SkillResult> {
   const { write, turn } = splitContext(ctx)
   const { name, content } = input
-  const invalid = validateSkillName(name) ?? validateCategory(input.category) ?? validateSkillContent(content, name) ??
+  const invalid = validateNewSkillName(name) ?? validateCategory(input.category) ?? validateSkillContent(content, name) ??
     contentSizeError(SKILL_FILE, content)
   if (invalid) return fail(invalid)
   const scan = scanSkillWrite(content, null)
@@ -60,6 +63,8 @@ export async function createSkill(deps: SkillWriteDeps, input: CreateSkillInput,
     const relParts = category ? [category, name] : [name]
     const link = symlinkOnPath(deps.skillsDir, relParts)
     if (link) return fail(escapesMessage(relParts.join('/'), link))
+    const occupied = newSkillFolderProblem(deps.skillsDir, relParts)
+    if (occupied) return fail(occupied)
     const dir = join(deps.skillsDir, ...relParts)
     const skillMd = join(dir, SKILL_FILE)
     const created = missingDirs(deps.skillsDir, relParts)
@@ -84,7 +89,7 @@ export async function createSkill(deps: SkillWriteDeps, input: CreateSkillInput,
     }, undo)
     deps.index.refreshSkillFile(skillMd)
     deps.notify({ name, path: skillMd, type: 'add' })
-    turn?.viewedSkills.add(name) // its author has read it
+    turn?.viewedSkills.add(viewedKey(name)) // its author has read it
     const description = String(deps.index.get(name)?.description ?? '')
     return withWarnings({
       success: true,
@@ -173,8 +178,13 @@ export async function patchSkill(deps: SkillWriteDeps, input: PatchSkillInput, c
         hint: patchHint(replaced.code, name, isMain ? null : fileLabel)
       })
     }
-    if (replaced.alreadyApplied || replaced.content === original) {
-      return { success: true, message: `${fileLabel} in skill '${name}' already contains new_string; nothing changed.` }
+    // A real no-op: old_string was found, and new_string fitted to the file is the same text. (old_string absent
+    // with new_string present is a not_found failure from fuzzyReplace, never a success.)
+    if (replaced.content === original) {
+      return {
+        success: true,
+        message: `old_string was found in ${fileLabel} of skill '${name}', but new_string is the same text once fitted to the file (quote style, indentation); nothing changed.`
+      }
     }
     const patched = replaced.content
     if (patched.length > MAX_CONTENT_CHARS && patched.length > original.length) {

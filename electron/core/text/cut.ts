@@ -5,20 +5,27 @@ export interface CutMiddleOptions {
   headShare?: number
   /** Words after the count in the marker, e.g. "the result was too long". */
   reason?: string
+  /**
+   * Chars already dropped from the middle of `text` (at the head share) before it got here, e.g. by a
+   * stream buffer that kept only its ends: they count in the marker, which then shows even when `text` fits.
+   */
+  alreadyCut?: number
 }
 
 /**
  * Cuts the middle out of `text` so the result fits `max` characters, marker included, and says how
- * much went. Head and tail are kept because that is where output usually says what happened.
+ * much went. Head and tail are kept because that is where output usually says what happened; a
+ * `headShare` of 1 keeps the head only, for previews where the beginning is what matters.
  */
 export function cutMiddle(text: string, max: number, options: CutMiddleOptions = {}): string {
-  if (text.length <= max) return text
-  const note = (cut: number) => `\n…[${cut} chars cut${options.reason ? `: ${options.reason}` : ''}]…\n`
-  const room = Math.max(0, max - note(text.length).length)
+  const alreadyCut = options.alreadyCut ?? 0
+  if (text.length <= max && alreadyCut <= 0) return text
+  const note = (cut: number) => `\n…[${cut.toLocaleString('en-US')} chars cut${options.reason ? `: ${options.reason}` : ''}]…\n`
+  const room = Math.min(text.length, Math.max(0, max - note(text.length + alreadyCut).length))
   const head = text.slice(0, Math.ceil(room * (options.headShare ?? 0.5)))
   const tailLength = room - head.length
   const tail = tailLength > 0 ? text.slice(-tailLength) : ''
-  return head + note(text.length - head.length - tail.length) + tail
+  return head + note(text.length + alreadyCut - head.length - tail.length) + tail
 }
 
 /** Cuts the end of `text` so it fits `max` characters, ending in `…` when cut. */

@@ -1,6 +1,6 @@
 import { createTwoFilesPatch } from 'diff'
+import { cutMiddle } from '../text/cut'
 import type { ApprovalRequest, ToolContext } from '../tools/types'
-import { capHead } from './text'
 
 /** Tools that ask the user before they change anything on disk or run anything. */
 export const APPROVAL_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file', 'run_command'])
@@ -25,7 +25,7 @@ export async function requestApproval(ctx: ToolContext, request: ApprovalRequest
       error: `${request.tool} needs the user's approval to ${action}, and nobody can approve in this session. Do not retry; tell the user what you wanted to do so they can do it or allow it.`
     }
   }
-  const approved = await ctx.approve({ ...request, preview: request.preview === undefined ? undefined : capHead(request.preview, MAX_PREVIEW_CHARS) })
+  const approved = await ctx.approve({ ...request, preview: request.preview === undefined ? undefined : cutMiddle(request.preview, MAX_PREVIEW_CHARS, { headShare: 1 }) })
   if (approved) return null
   return {
     success: false,

@@ -1,10 +1,11 @@
 import { z } from 'zod'
+import { cutMiddle } from '../text/cut'
 import { fuzzyReplace, type FuzzyWording } from '../text/fuzzy-replace'
 import { defineTool, type ToolDef } from '../tools/types'
 import { diffStats, unifiedDiff } from './approval'
 import { notFoundMessage, statOrNull } from './fs-info'
 import { resolveToolPath, type WorkspaceEnv } from './paths'
-import { capHead, formatCount } from './text'
+import { formatCount } from './text'
 import { approveAndWrite, readCurrent } from './write-file'
 
 /** The diff handed back to the model so it can check the edit without reading the file again. */
@@ -52,15 +53,17 @@ export function createEditFileTool(env: WorkspaceEnv): ToolDef<typeof editFileSc
       if (!replaced.ok) {
         return { success: false, code: replaced.code, error: replaced.error, ...(replaced.candidates.length > 0 ? { candidates: replaced.candidates } : {}) }
       }
-      if (replaced.alreadyApplied || replaced.content === before.text) {
+      // A real no-op: old_string was found, and new_string fitted to the file (quote style, indentation) is the same text.
+      // (old_string absent with new_string present is a not_found failure from fuzzyReplace, never a success.)
+      if (replaced.content === before.text) {
         return {
           success: true,
           path: target.display,
           replacements: 0,
-          already_applied: true,
+          unchanged: true,
           note:
-            'old_string is not in the file but new_string already is, so this edit looks applied already; nothing was changed. ' +
-            'If that is not what you meant, read the file and retry with its exact current text.'
+            'old_string was found, but new_string is the same text once fitted to the file (quote style, indentation), so nothing was changed. ' +
+            'To change it, put different text in new_string.'
         }
       }
 
@@ -75,7 +78,7 @@ export function createEditFileTool(env: WorkspaceEnv): ToolDef<typeof editFileSc
         path: target.display,
         replacements: replaced.replacements,
         strategy: replaced.strategy,
-        diff: capHead(diff, RESULT_DIFF_CHARS)
+        diff: cutMiddle(diff, RESULT_DIFF_CHARS, { headShare: 1 })
       }
     }
   })

@@ -1,26 +1,9 @@
-/** Text-size limits shared by the workspace tools, plus helpers that cut text without hiding that they did. */
+/** Text helpers of the workspace tools; cutting a long text in the middle is `cutMiddle` of core/text. */
+
+import { cutMiddle } from '../text/cut'
 
 export function formatCount(n: number): string {
   return n.toLocaleString('en-US')
-}
-
-export function omittedMarker(chars: number): string {
-  return `\n…[${formatCount(chars)} chars omitted]…\n`
-}
-
-/** Keeps the head and the tail (where errors and summaries usually are) and says how much was cut. */
-export function capHeadTail(text: string, maxChars: number): { text: string; omitted: number } {
-  if (text.length <= maxChars) return { text, omitted: 0 }
-  const head = Math.ceil(maxChars / 2)
-  const tail = maxChars - head
-  const omitted = text.length - maxChars
-  return { text: text.slice(0, head) + omittedMarker(omitted) + text.slice(text.length - tail), omitted }
-}
-
-/** Keeps the start only, for previews where the beginning is what matters. */
-export function capHead(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text
-  return text.slice(0, maxChars) + omittedMarker(text.length - maxChars)
 }
 
 /** Cuts one long line (minified code, data) to a window, centred on `focus` when given. */
@@ -60,14 +43,10 @@ export class HeadTailBuffer {
     return this.total
   }
 
-  /** Everything kept, with a marker where chars were dropped, then cut to `maxChars` if that is smaller. */
+  /** Everything kept, with a marker where chars were dropped, cut to at most `maxChars` (marker included). */
   text(maxChars: number): string {
     const tail = this.tail.length > this.half ? this.tail.slice(this.tail.length - this.half) : this.tail
-    const dropped = this.total - this.head.length - tail.length
-    if (dropped <= 0) return capHeadTail(this.head + tail, maxChars).text
-    const keptBudget = Math.min(maxChars, this.head.length + tail.length)
-    const headPart = this.head.slice(0, Math.ceil(keptBudget / 2))
-    const tailPart = tail.slice(tail.length - (keptBudget - headPart.length))
-    return headPart + omittedMarker(this.total - headPart.length - tailPart.length) + tailPart
+    // When anything was dropped the head is full (`half` chars) and so is the tail: the gap is in the middle.
+    return cutMiddle(this.head + tail, maxChars, { alreadyCut: this.total - this.head.length - tail.length })
   }
 }

@@ -1,3 +1,4 @@
+import { cutEnd } from '../../core/text/cut'
 import { isAppUrl, type AppOrigin } from '../windows/app-origin'
 
 export type WindowKind = 'main' | 'quick'
@@ -29,5 +30,5 @@ export function checkSender(facts: SenderFacts, windows: (id: number) => WindowK
 }
 
 function describeUrl(url: string): string {
-  return JSON.stringify(url.length > 120 ? `${url.slice(0, 120)}…` : url)
+  return JSON.stringify(cutEnd(url, 120))
 }

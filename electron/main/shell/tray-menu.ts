@@ -78,7 +78,7 @@ function changeLabel(entry: LedgerEntry, t: Translate): string {
     const text = entry.kind === 'memory.remove' ? entry.before : entry.after
     return t('tray.memoryEntry', { store, sign, text: shorten(text ?? '', LABEL_WIDTH - store.length - 6) })
   }
-  const name = shorten(skillNameOf(entry) ?? entry.target, 28)
+  const name = shorten(skillNameOf(entry), 28)
   const file = shorten(basename(entry.target), 20)
   switch (entry.kind) {
     case 'skill.create':

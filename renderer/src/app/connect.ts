@@ -1,5 +1,5 @@
 import type { LedgerEntry } from '../../../shared/ledger'
-import { skillNameOf } from '../../../shared/ledger-names'
+import { isMemoryEntry, skillNameOf, type MemoryKind } from '../../../shared/ledger-names'
 import { translator, type MessageKey } from '../../../shared/i18n'
 import { describeReviewSummary } from '../../../shared/i18n/describe'
 import { familyOf } from '../stores/timeline'
@@ -145,14 +145,13 @@ export async function openLedgerEntry(app: AppState, ledgerId: number): Promise<
   }
 }
 
-const kindToast: Record<string, MessageKey> = {
+const kindToast: Record<MemoryKind, MessageKey> = {
   'memory.add': 'toast.agent.memoryAdd',
   'memory.replace': 'toast.agent.memoryReplace',
   'memory.remove': 'toast.agent.memoryRemove'
 }
 
 function agentToast(entry: LedgerEntry, t: ReturnType<typeof translator>): string {
-  const key = kindToast[entry.kind]
-  if (key) return t(key)
-  return t('toast.agent.skill', { name: skillNameOf(entry) ?? entry.target })
+  if (isMemoryEntry(entry)) return t(kindToast[entry.kind])
+  return t('toast.agent.skill', { name: skillNameOf(entry) })
 }

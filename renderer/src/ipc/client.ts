@@ -1,5 +1,5 @@
 import type { IpcEventName, IpcEvents, IpcRoute, RouteInput, RouteOutput } from '../../../shared/ipc/contract'
-import type { IpcErrorCode } from '../../../shared/ipc/define'
+import type { IpcErrorCode, IpcErrorParams } from '../../../shared/ipc/define'
 import type { ConnectionStatus, Transport } from './transport'
 
 /** A failed request, with the code main (or the transport) gave, so callers can act on it. */
@@ -7,7 +7,9 @@ export class IpcRequestError extends Error {
   constructor(
     readonly code: IpcErrorCode,
     message: string,
-    readonly route: string
+    readonly route: string,
+    /** Figures that go with the code (e.g. which provider setting is missing), for wording it in the UI language. */
+    readonly params: IpcErrorParams | null = null
   ) {
     super(message)
     this.name = 'IpcRequestError'
@@ -39,7 +41,7 @@ export function createClient(transport: Transport): CairnClient {
       if (!result || typeof result !== 'object' || typeof result.ok !== 'boolean') {
         throw new IpcRequestError('INTERNAL', `Cairn sent an unreadable answer to ${route}.`, route)
       }
-      if (!result.ok) throw new IpcRequestError(result.error.code, result.error.message, route)
+      if (!result.ok) throw new IpcRequestError(result.error.code, result.error.message, route, paramsOf(result.error.params))
       return result.data as RouteOutput<typeof route>
     },
     on(name, callback) {
@@ -58,4 +60,15 @@ export function errorMessage(error: unknown): string {
 
 export function errorCode(error: unknown): string {
   return error instanceof IpcRequestError ? error.code : 'INTERNAL'
+}
+
+export function errorParams(error: unknown): IpcErrorParams | null {
+  return error instanceof IpcRequestError ? error.params : null
+}
+
+/** Params as main sent them, keeping only the string and number values a translation can use. */
+function paramsOf(value: unknown): IpcErrorParams | null {
+  if (!value || typeof value !== 'object') return null
+  const entries = Object.entries(value).filter(([, v]) => typeof v === 'string' || typeof v === 'number')
+  return entries.length ? (Object.fromEntries(entries) as IpcErrorParams) : null
 }

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../../shared/agent-events'
+import type { IpcErrorParams } from '../../../shared/ipc/define'
 import { lastIndexWhere, type ChatItem, type ToolItem } from './chat-items'
 
 export type ApprovalRequest = Extract<AgentEvent, { type: 'approval_needed' }> & { submitting?: boolean }
@@ -8,7 +9,10 @@ export type RetryPlan = { kind: 'send'; text: string } | { kind: 'regenerate' }
 
 export interface ChatError {
   code: string
+  /** English, as main wrote it; the UI words known codes itself (see describeTurnError). */
   message: string
+  /** What a refused request's code refers to (e.g. the missing provider setting), when main said. */
+  params?: IpcErrorParams | null
   retryable: boolean
   plan: RetryPlan | null
 }

@@ -2,7 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { AgentEvent, ApprovalScope } from '../../../shared/agent-events'
 import type { ReviewEvent } from '../../../shared/review-protocol'
 import type { ReviewSummary } from '../../../shared/review-outcome'
-import { errorCode, errorMessage, type CairnClient } from '../ipc/client'
+import { errorCode, errorMessage, errorParams, type CairnClient } from '../ipc/client'
 import { buildItems, lastIndexWhere, reconcileItems, type ChatItem } from './chat-items'
 import { applyAgentEvent, dropReplayed, type ChatError, type TurnSlice } from './chat-events'
 import { animationFrames, createDeltaBuffer, type FrameScheduler } from './stream-buffer'
@@ -126,7 +126,7 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
       } catch (error) {
         awaitingNewSession = false
         orphans = []
-        onFail({ code: errorCode(error), message: errorMessage(error), retryable: true, plan: null })
+        onFail({ ...requestFailure(error), retryable: true })
       } finally {
         set({ sending: false })
       }
@@ -186,7 +186,7 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
         try {
           await client.request('chat.cancel', { sessionId })
         } catch (error) {
-          set({ error: { code: errorCode(error), message: errorMessage(error), retryable: false, plan: null } })
+          set({ error: requestFailure(error) })
         }
       },
 
@@ -230,7 +230,7 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
         } catch (error) {
           set({
             approvals: get().approvals.map((a) => (a.requestId === requestId ? { ...a, submitting: false } : a)),
-            error: { code: errorCode(error), message: errorMessage(error), retryable: false, plan: null }
+            error: requestFailure(error)
           })
         }
       },
@@ -282,4 +282,9 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
     }
   })
   return store
+}
+
+/** A refused request as the chat shows it: its code, main's English and the params to word it from. */
+function requestFailure(error: unknown): ChatError {
+  return { code: errorCode(error), message: errorMessage(error), params: errorParams(error), retryable: false, plan: null }
 }

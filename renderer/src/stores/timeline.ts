@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { ReviewRun } from '../../../shared/ipc/domain'
-import type { LedgerEntry, LedgerKind, LedgerSource, RevertConflict } from '../../../shared/ledger'
+import type { LedgerEntry, LedgerKind, LedgerSource, RevertConflict, RevertErrorCode, RevertResult } from '../../../shared/ledger'
 import { errorMessage, type CairnClient } from '../ipc/client'
 
 export type KindFilter = 'memory' | 'skill'
@@ -14,7 +14,8 @@ export type TimelineGroup =
   | { type: 'review'; key: string; reviewId: string; review: ReviewRun | null; entries: LedgerEntry[] }
   | { type: 'entry'; key: string; entry: LedgerEntry }
 
-export type RevertOutcome = { ok: true } | { ok: false; error: string; conflict: RevertConflict | null }
+/** A refused revert: its code when main gave one (the UI words it), main's English, and both texts on a conflict. */
+export type RevertOutcome = { ok: true } | { ok: false; code: RevertErrorCode | null; error: string; conflict: RevertConflict | null }
 
 export interface TimelineState {
   entries: LedgerEntry[]
@@ -163,12 +164,12 @@ export function createTimelineStore(client: CairnClient): TimelineStore {
 
     async revert(id) {
       try {
-        const result = await client.request('timeline.revert', { id })
-        if (!result.ok) return { ok: false, error: result.error, conflict: result.conflict ?? null }
+        const result: RevertResult = await client.request('timeline.revert', { id })
+        if (!result.ok) return { ok: false, code: result.code ?? null, error: result.error, conflict: result.conflict ?? null }
         await get().load()
         return { ok: true }
       } catch (error) {
-        return { ok: false, error: errorMessage(error), conflict: null }
+        return { ok: false, code: null, error: errorMessage(error), conflict: null }
       }
     },
 

@@ -133,9 +133,14 @@ describe('chat over the contract', () => {
   it('explains what is missing before the first chat when no provider is set', async () => {
     fx = await appFixture({ configured: false })
     const info = await fx.ok('app.info')
-    expect(info.providerProblem).toMatch(/No model is chosen|No provider URL/)
+    const problem = { code: 'no_model', preset: 'openai', baseURL: 'https://api.openai.com/v1' }
+    expect(info.providerProblem).toEqual(problem)
+    // The refusal keeps English for logs and the CLI, and carries the problem for the renderer to word.
     const result = await fx.call('chat.send', { sessionId: null, text: 'hi' })
-    expect(result).toMatchObject({ ok: false, error: { code: 'PROVIDER' } })
+    expect(result).toEqual({
+      ok: false,
+      error: { code: 'PROVIDER', message: expect.stringMatching(/^No model is chosen/), params: { problem: 'no_model', preset: 'openai', baseURL: 'https://api.openai.com/v1' } }
+    })
   })
 })
 

@@ -5,18 +5,20 @@ import {
   LIST_BEFORE_CREATE_MESSAGE,
   NO_DELETE_MESSAGE,
   REFUSED_TOOL_MESSAGE,
-  ReviewPolicy
+  ReviewPolicy,
+  reviewTools
 } from '../../../electron/core/learning/review-policy'
-import { createSkillTools } from '../../../electron/core/skills'
+import { MemoryStore } from '../../../electron/core/memory'
 import { runTool } from '../../../electron/core/tools/run-tool'
 import { newTurnState, type ToolContext } from '../../../electron/core/tools/types'
 import { skillEnv, skillText, withDeploy, type Json, type SkillEnv } from '../../helpers/skill-env'
 
-/** Calls tools the way a review run does: through the policy, with one turn state for the whole run. */
+/** Calls tools the way a review run does: the review's tools, through the policy, with one turn state for the whole run. */
 function reviewCalls(env: SkillEnv) {
-  const tools = new Map(createSkillTools(env.store, { allowCreate: true, audience: 'review' }).map((tool) => [tool.name, tool]))
+  const memory = new MemoryStore({ dataHome: env.root, dir: env.paths.memoriesDir, memoryCharLimit: 2200, userCharLimit: 1375, recorder: env.ledger })
+  const tools = reviewTools({ memory, skills: env.store, memorySettings: { enabled: true, userProfileEnabled: true }, allowSkillCreation: true })
   const turn = newTurnState()
-  const policy = new ReviewPolicy(tools, turn)
+  const policy = new ReviewPolicy(tools, turn, env.store)
   const ctx: ToolContext = { write: { source: 'review', reviewId: 'r1' }, turn }
   return async (name: string, args: Json = {}): Promise<Json> => {
     const admission = policy.admit(name, args)
@@ -89,6 +91,36 @@ describe('review policy', () => {
     expect((await call('skill_manage', filePatch)).error).toMatch(/file_path='references\/api.md'\) first/)
     await call('skill_view', { name: 'deploy', file_path: 'references/api.md' })
     expect(await call('skill_manage', filePatch)).toMatchObject({ success: true })
+  })
+
+  it('says a skill that does not exist is not found, rather than asking to view it first', async () => {
+    const env = skillEnv()
+    await withDeploy(env)
+    const call = reviewCalls(env)
+    for (const args of [
+      { ...patchDeploy, name: 'deplyo' },
+      { action: 'edit', name: 'missing', content: skillText('missing') },
+      { action: 'write_file', name: 'missing', file_path: 'references/a.md', file_content: 'x\n' }
+    ]) {
+      const result = await call('skill_manage', args)
+      expect(result).toMatchObject({ success: false })
+      expect(result.error).toMatch(new RegExp(`^Skill '${args.name}' not found`))
+      expect(result._read_before_write_required).toBeUndefined()
+    }
+    // An existing skill it has not read is still "view it first".
+    expect(await call('skill_manage', patchDeploy)).toMatchObject({ success: false, _read_before_write_required: true })
+    expect(env.ledger.list({ reviewId: 'r1' })).toEqual([])
+  })
+
+  it('reads skills without counting it as use, so judging a stale skill does not make it look fresh', async () => {
+    const env = skillEnv()
+    await withDeploy(env)
+    const before = env.store.getUsage('deploy')?.viewCount ?? 0
+    const call = reviewCalls(env)
+    expect(await call('skill_view', { name: 'deploy' })).toMatchObject({ success: true })
+    expect(env.store.getUsage('deploy')?.viewCount ?? 0).toBe(before)
+    await env.view({ name: 'deploy' }) // the chat's view is use
+    expect(env.store.getUsage('deploy')?.viewCount).toBe(before + 1)
   })
 
   it('counts a skill it created in this run as read, so it can patch it at once', async () => {

@@ -96,12 +96,12 @@ describe('threat scan on write', () => {
   it.each(['\u200b', '\ufeff', '\u2066', '\u2069', '\u2062', '\u2064'])('blocks the invisible character %j', async (ch) => {
     const result = await call({ action: 'add', target: 'user', content: `likes${ch} tea` })
     expect(result.success).toBe(false)
-    expect(result.error).toContain('invisible unicode character U+')
+    expect(result.error).toContain('invisible Unicode character: U+')
   })
 
   it('names the invisible character', async () => {
     const result = await call({ action: 'add', target: 'memory', content: 'a\u200bb' })
-    expect(result.error).toContain('invisible unicode character U+200B')
+    expect(result.error).toContain('invisible Unicode character: U+200B ZERO WIDTH SPACE at offset 1')
   })
 
   it('blocks the poisoned text of a replace', async () => {
@@ -120,7 +120,7 @@ describe('threat scan on write', () => {
       ]
     })
     expect(result.success).toBe(false)
-    expect(result.error).toMatch(/^Operation 2: Blocked/)
+    expect(result.error).toMatch(/^Operation 2 \(add\): Blocked: .* No operations were applied \(batch is all-or-nothing\)\.$/)
     expect(memoryText()).toBe('')
   })
 

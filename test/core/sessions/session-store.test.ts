@@ -1,9 +1,31 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { openStateDb, type StateDb } from '../../../electron/core/db/state-db'
 import { InvalidMessageError, SessionNotFoundError, SessionStore, newSessionId } from '../../../electron/core/sessions'
+
+/** When set, session-id suffixes come from here instead of the system's random source. */
+const suffixSource = vi.hoisted(() => ({ next: null as null | (() => Buffer) }))
+vi.mock('node:crypto', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:crypto')>()
+  const randomBytes = (size: number) => suffixSource.next?.() ?? real.randomBytes(size)
+  return { ...real, randomBytes }
+})
+
+/** Suffixes from only `values` possibilities (a seeded generator): collisions, rare by chance, happen in every run. */
+function fewSuffixes(values: number, seed: number): () => Buffer {
+  let state = seed
+  return () => {
+    // mulberry32
+    state = (state + 0x6d2b79f5) | 0
+    let t = Math.imul(state ^ (state >>> 15), 1 | state)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    const suffix = Buffer.alloc(3)
+    suffix.writeUIntBE(((t ^ (t >>> 14)) >>> 0) % values, 0, 3)
+    return suffix
+  }
+}
 
 let dir: string
 let dbPath: string
@@ -18,6 +40,7 @@ beforeEach(() => {
 })
 
 afterEach(() => {
+  suffixSource.next = null
   db.close()
   rmSync(dir, { recursive: true, force: true })
 })
@@ -30,6 +53,17 @@ describe('SessionStore', () => {
     const late = store.create({ startedAt: Date.UTC(2026, 0, 1) })
     expect(early.id < late.id).toBe(true)
     expect(early).toMatchObject({ title: null, source: 'cli', messageCount: 0, inputTokens: 0, state: {} })
+  })
+
+  it('creates many sessions in the same second without an id collision failing any', () => {
+    const second = Date.UTC(2026, 10, 29, 15, 23, 1)
+    suffixSource.next = fewSuffixes(512, 7)
+    const ids = Array.from({ length: 64 }, (_, n) => store.create({ startedAt: second + n, title: `import ${n}` }).id)
+    expect(new Set(ids).size).toBe(64)
+    for (const id of ids) expect(id).toMatch(/^20261129-152301-[0-9a-f]{6}$/)
+    expect(store.list({ limit: 100 })).toHaveLength(64)
+    // An id the caller chose is never replaced by another: a taken one is refused.
+    expect(() => store.create({ id: ids[0] })).toThrow(/already exists/)
   })
 
   it('round-trips every message field after reopening the file', () => {

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { LedgerEntry } from '../../../shared/ledger'
+import { ledgerEntrySchema, type LedgerEntry, type SkillDeleteMeta } from '../../../shared/ledger'
 import { openStateDb } from '../../../electron/core/db/state-db'
 import { ensureHome } from '../../../electron/core/config/home'
 import { Ledger } from '../../../electron/core/ledger/ledger'
@@ -31,7 +31,7 @@ function setup() {
   })
   const agent: WriteContext = { source: 'agent', sessionId: 'sess-1' }
   const latest = (): LedgerEntry => ledger.list({ limit: 1 })[0]
-  return { root, paths, ledger, store, agent, latest }
+  return { root, paths, db, ledger, store, agent, latest }
 }
 
 describe('ledger rows of skill writes', () => {
@@ -168,5 +168,54 @@ describe('revertChange', () => {
     const refused = await store.revertChange(deletion)
     expect(refused).toMatchObject({ ok: false, error: expect.stringMatching(/A skill named 'deploy' exists now/) })
     expect(store.get('deploy')?.description).toBe('New one')
+  })
+})
+
+describe('ledger meta per kind', () => {
+  it('gives each kind of row what it has: a delete its archive and umbrella, a restoring create its archive', async () => {
+    const { store, agent, latest, ledger } = setup()
+    await store.create({ name: 'umbrella', content: skillText('umbrella') }, agent)
+    await store.create({ name: 'deploy', category: 'devops', content: skillText('deploy') }, agent)
+    expect(latest().meta).toEqual({ skill: 'deploy', category: 'devops' })
+    await store.writeFile({ name: 'deploy', file_path: 'references/a.md', file_content: 'A\n' }, agent)
+    expect(latest().meta).toEqual({ skill: 'deploy', category: 'devops' })
+    await store.delete({ name: 'deploy', absorbed_into: 'umbrella' }, agent)
+    const deletion = latest()
+    const archivePath = expect.stringMatching(/^skills\/\.archive\/deploy-/)
+    expect(deletion).toMatchObject({ kind: 'skill.delete', meta: { skill: 'deploy', category: 'devops', archivePath, absorbedInto: 'umbrella' } })
+
+    const restored = await store.revertChange(deletion)
+    expect(restored).toMatchObject({ ok: true, revertEntry: { kind: 'skill.create', source: 'revert' } })
+    if (!restored.ok) return
+    expect(restored.revertEntry.meta).toEqual({
+      skill: 'deploy',
+      category: 'devops',
+      revertOf: deletion.id,
+      restoredFrom: (deletion.meta as SkillDeleteMeta).archivePath
+    })
+    for (const entry of ledger.list({ limit: 100 })) expect(ledgerEntrySchema.parse(entry)).toEqual(entry)
+  })
+
+  it('reads older or malformed rows leniently: fields of another kind dropped, a delete without an archive refused on revert', async () => {
+    const { db, store, ledger } = setup()
+    const insert = (kind: string, target: string, meta: object) =>
+      Number(
+        db
+          .prepare(`INSERT INTO ledger (at, kind, target, source, before, after, meta) VALUES (?, ?, ?, 'agent', ?, NULL, ?)`)
+          .run(Date.now(), kind, target, skillText('old'), JSON.stringify(meta)).lastInsertRowid
+      )
+    const stray = { archivePath: 'skills/.archive/x', absorbedInto: 'y', restoredFrom: 'skills/.archive/z', encoding: 'base64' }
+    const patch = insert('skill.patch', 'skills/old/SKILL.md', stray)
+    const create = insert('skill.create', 'skills/old/SKILL.md', { restoredFrom: null })
+    const file = insert('skill.file_remove', 'skills/old/assets/logo.png', stray)
+    const deletion = insert('skill.delete', 'skills/tools/old/SKILL.md', {})
+
+    expect(ledger.get(patch)!.meta).toEqual({ skill: 'old', category: null })
+    expect(ledger.get(create)!.meta).toEqual({ skill: 'old', category: null })
+    expect(ledger.get(file)!.meta).toEqual({ skill: 'old', category: null, encoding: 'base64' })
+    expect(ledger.get(deletion)!.meta).toEqual({ skill: 'old', category: 'tools', archivePath: null })
+    for (const entry of ledger.list({ limit: 100 })) expect(ledgerEntrySchema.parse(entry)).toEqual(entry)
+
+    expect(await store.revertChange(ledger.get(deletion)!)).toMatchObject({ ok: false, error: expect.stringMatching(/archived copy .*\(unknown\) is gone/) })
   })
 })

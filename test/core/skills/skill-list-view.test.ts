@@ -6,7 +6,7 @@ import { openStateDb, type StateDb } from '../../../electron/core/db/state-db'
 import { ensureHome } from '../../../electron/core/config/home'
 import { Ledger } from '../../../electron/core/ledger/ledger'
 import { SkillStore, createSkillTools } from '../../../electron/core/skills'
-import { newTurnState, type ToolAudience, type ToolContext, type ToolDef } from '../../../electron/core/tools/types'
+import { newTurnState, type ToolContext, type ToolDef } from '../../../electron/core/tools/types'
 
 const skillText = (name: string, description = `How to ${name}`, body = '# Steps\n1. Do it.\n') =>
   `---\nname: ${name}\ndescription: ${description}\n---\n${body}`
@@ -39,8 +39,8 @@ function setup(extraCount = 0) {
   return { root, paths, extras, db, ledger, make, ctx }
 }
 
-function tools(store: SkillStore, audience: ToolAudience = 'chat'): Record<string, ToolDef> {
-  return Object.fromEntries(createSkillTools(store, { allowCreate: true, audience }).map((tool) => [tool.name, tool]))
+function tools(store: SkillStore, viewCountsAsUse = true): Record<string, ToolDef> {
+  return Object.fromEntries(createSkillTools(store, { allowCreate: true, viewCountsAsUse }).map((tool) => [tool.name, tool]))
 }
 
 type Json = Record<string, any>
@@ -185,19 +185,19 @@ describe('skill_view', () => {
     expect(db.prepare('SELECT view_count FROM skill_usage WHERE name = ?').get('deploy')).toEqual({ view_count: 2 })
   })
 
-  it("counts the chat's views as use, but not the review's: reading a skill to judge it keeps a stale skill stale", async () => {
+  it('counts a view as use only when told to, yet records every view for view-before-patch', async () => {
     const { store, ctx } = withSkill()
-    const review = tools(store, 'review').skill_view
+    const judging = tools(store, false).skill_view
     const reviewCtx: ToolContext = { write: { source: 'review', reviewId: 'r1' }, turn: newTurnState() }
-    expect(await review.run({ name: 'deploy' }, reviewCtx)).toMatchObject({ success: true, content: skillText('deploy') })
-    expect(await review.run({ name: 'deploy', file_path: 'references/api.md' }, reviewCtx)).toMatchObject({ success: true })
+    expect(await judging.run({ name: 'deploy' }, reviewCtx)).toMatchObject({ success: true, content: skillText('deploy') })
+    expect(await judging.run({ name: 'deploy', file_path: 'references/api.md' }, reviewCtx)).toMatchObject({ success: true })
     expect(reviewCtx.turn.viewedSkills).toEqual(new Set(['deploy', 'deploy/references/api.md']))
     expect(store.getUsage('deploy')).toBeNull()
 
-    // The audience decides, not who the write would be attributed to.
-    await tools(store, 'chat').skill_view.run({ name: 'deploy' }, reviewCtx)
+    // The option decides, not who the write would be attributed to.
+    await tools(store, true).skill_view.run({ name: 'deploy' }, reviewCtx)
     expect(store.getUsage('deploy')).toMatchObject({ viewCount: 1, lastViewedAt: expect.any(Number) })
-    await tools(store, 'review').skill_view.run({ name: 'deploy' }, ctx)
+    await tools(store, false).skill_view.run({ name: 'deploy' }, ctx)
     expect(store.getUsage('deploy')?.viewCount).toBe(1)
   })
 

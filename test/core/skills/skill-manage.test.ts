@@ -41,7 +41,7 @@ describe('skill_manage dispatcher', () => {
 describe('description by audience', () => {
   const description = (audience: 'chat' | 'review') => {
     const { store } = setup()
-    return createSkillTools(store, { allowCreate: true, audience }).find((tool) => tool.name === 'skill_manage')!.description
+    return createSkillTools(store, { allowCreate: true, viewCountsAsUse: audience === 'chat', audience }).find((tool) => tool.name === 'skill_manage')!.description
   }
 
   it('urges the chat to create skills and confirm with the user; the review gets the same text without those lines', () => {

@@ -5,6 +5,8 @@ import { appInfo, config, learned, message, session, settingsView, turnEvents } 
 import { renderApp, settle } from '../helpers/render-app'
 
 const user = message('user', 'Please deploy')
+const noModel = { problem: 'no_model', preset: 'openai', baseURL: 'https://api.openai.com/v1' }
+const writeDiff = '===================================================================\n--- a/config/app.yml\n+++ b/config/app.yml\n@@ -1,1 +1,1 @@\n-debug: true\n+debug: false\n'
 
 async function openChat(extra: Parameters<typeof renderApp>[0] = {}) {
   const harness = await renderApp({
@@ -120,7 +122,9 @@ describe('approvals', () => {
     const harness = await openChat()
     emit(harness, turnEvents('s1', 't2', [{ type: 'turn_started', userMessageId: user.id }, approval]))
     const card = screen.getByRole('region', { name: 'Permission needed' })
-    expect(within(card).getByText('Run the test suite')).toBeTruthy()
+    // Worded from the request's data (the core's English summary is for the CLI).
+    expect(within(card).getByText('Run `npm test -- --watch=false` in /work/app')).toBeTruthy()
+    expect(within(card).queryByText('Run the test suite')).toBeNull()
     expect(within(card).getByText('npm test -- --watch=false')).toBeTruthy()
     fireEvent.click(within(card).getByRole('button', { name: label }))
     await settle()
@@ -133,9 +137,10 @@ describe('approvals', () => {
     const harness = await openChat()
     emit(harness, turnEvents('s1', 't2', [
       { type: 'turn_started', userMessageId: user.id },
-      { type: 'approval_needed', requestId: 'r2', callId: 'c2', kind: 'write', tool: 'write_file', summary: 'Update the config', path: 'config/app.yml', preview: '@@ -1 +1 @@\n-debug: true\n+debug: false' }
+      { type: 'approval_needed', requestId: 'r2', callId: 'c2', kind: 'write', tool: 'write_file', summary: 'Update the config', path: 'config/app.yml', preview: writeDiff }
     ]))
     const card = screen.getByRole('region', { name: 'Permission needed' })
+    expect(within(card).getByText('Overwrite app.yml (+1 −1 lines)')).toBeTruthy()
     expect(within(card).getByText('config/app.yml')).toBeTruthy()
     expect(within(card).getByText('+debug: false').className).toBe('add')
     expect(within(card).queryByRole('button', { name: /Always allow/ })).toBeNull()
@@ -147,17 +152,19 @@ describe('errors and status', () => {
     const harness = await openChat({ 'chat.regenerate': { sessionId: 's1', turnId: 't3' } })
     emit(harness, turnEvents('s1', 't2', [
       { type: 'turn_started', userMessageId: user.id },
-      { type: 'retry', attempt: 1, delayMs: 2000, reason: '429 rate limited', discardPartial: false }
+      { type: 'retry', attempt: 1, delayMs: 2000, reason: 'https://api.example.com/v1 is rate-limiting requests (429).', discardPartial: false }
     ]))
     expect(screen.getByText(/trying again \(attempt 1\) in 2 s/)).toBeTruthy()
     harness.bridge.set('sessions.get', { session: session('s1', 'Deploy day'), messages: [user], running: false })
     emit(harness, turnEvents('s1', 't2', [
-      { type: 'error', code: 'rate_limit', message: 'The provider is rate limiting requests.', retryable: true },
+      { type: 'error', code: 'rate_limited', message: 'https://api.example.com/v1 is rate-limiting requests (429: slow down).', retryable: true },
       { type: 'turn_finished', reason: 'failed', text: '', usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0 }, toolCalls: 0 }
     ]))
     await settle()
     const alert = screen.getByRole('alert')
-    expect(alert.textContent).toContain('The provider is rate limiting requests.')
+    // Worded by its code, with the provider's own words underneath.
+    expect(alert.textContent).toContain('The provider is rate-limiting requests. Try again in a moment.')
+    expect(within(alert).getByText('https://api.example.com/v1 is rate-limiting requests (429: slow down).')).toBeTruthy()
     expect(screen.queryByText(/trying again/)).toBeNull()
     fireEvent.click(within(alert).getByRole('button', { name: 'Retry' }))
     await settle()
@@ -167,7 +174,7 @@ describe('errors and status', () => {
   it('keeps the message when sending fails with a provider problem and offers Settings', async () => {
     const harness = await openChat({
       'chat.send': () => {
-        throw new FakeFailure('PROVIDER', 'No model is chosen. Pick one in Settings.')
+        throw new FakeFailure('PROVIDER', 'No model is chosen. Pick one in Settings, set provider.model in config.json, or set CAIRN_MODEL.', noModel)
       }
     })
     const box = screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement
@@ -176,7 +183,8 @@ describe('errors and status', () => {
     await settle()
     expect(box.value).toBe('hello?')
     const alert = screen.getByRole('alert')
-    expect(alert.textContent).toContain('No model is chosen.')
+    expect(alert.textContent).toContain('No model is chosen. Pick one in Settings.')
+    expect(alert.textContent).not.toContain('CAIRN_MODEL')
     fireEvent.click(within(alert).getByRole('button', { name: 'Open Settings' }))
     expect(screen.getByRole('heading', { name: 'Settings' })).toBeTruthy()
     expect(harness.app.ui.getState().view).toBe('settings')
@@ -215,7 +223,7 @@ describe('errors and status', () => {
 
 describe('first run', () => {
   it('shows a setup card naming what is missing, with a way to Settings', async () => {
-    await renderApp({ 'app.info': appInfo({ providerProblem: 'No API key for https://api.openai.com/v1. Enter it in Settings.' }) })
+    await renderApp({ 'app.info': appInfo({ providerProblem: { code: 'no_key', preset: 'openai', baseURL: 'https://api.openai.com/v1' } }) })
     expect(screen.getByRole('heading', { name: 'Connect a model to get started' })).toBeTruthy()
     expect(screen.getByText(/No API key for https:\/\/api.openai.com\/v1/)).toBeTruthy()
     fireEvent.click(screen.getByRole('button', { name: 'Open Settings' }))
@@ -224,7 +232,7 @@ describe('first run', () => {
 
   it('offers a running Ollama with one click and picks its first model', async () => {
     const harness = await renderApp({
-      'app.info': appInfo({ providerProblem: 'No model is chosen.' }),
+      'app.info': appInfo({ providerProblem: { code: 'no_model', preset: 'ollama', baseURL: 'http://127.0.0.1:11434/v1' } }),
       'settings.detectLocal': { ollama: true, lmstudio: false },
       'settings.update': (input) => {
         const view = harness.app.settings.getState().view!

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { LedgerEntry } from '../../../shared/ledger'
+import type { LedgerEntry, RevertResult } from '../../../shared/ledger'
 import { config, learned, ledger, review, settingsView, skill } from '../helpers/fixtures'
 import { renderApp, settle } from '../helpers/render-app'
 
@@ -84,14 +84,15 @@ describe('learning timeline', () => {
   })
 
   it('shows both texts when the revert conflicts with a later change', async () => {
+    const conflict: RevertResult = { ok: false, code: 'conflict', error: 'USER.md changed since this entry was written.', conflict: { expected: 'Prefers tea', actual: 'Prefers green tea' } }
     await openTimeline([userChange], {
-      'timeline.revert': { ok: false, error: 'USER.md changed since this entry was written.', conflict: { expected: 'Prefers tea', actual: 'Prefers green tea' } }
+      'timeline.revert': conflict
     })
     fireEvent.click(screen.getByRole('button', { name: 'Revert' }))
     fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Revert' }))
     await settle()
     const dialog = screen.getByRole('dialog', { name: 'Could not revert' })
-    expect(within(dialog).getByText('USER.md changed since this entry was written.')).toBeTruthy()
+    expect(within(dialog).getByRole('alert').textContent).toBe('It was changed again after this entry, so Cairn left it as it is.')
     expect(within(dialog).getByTestId('conflict-expected').textContent).toBe('Prefers tea')
     expect(within(dialog).getByTestId('conflict-actual').textContent).toBe('Prefers green tea')
   })

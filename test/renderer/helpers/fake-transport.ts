@@ -15,7 +15,8 @@ export type RouteHandlers = { [R in IpcRoute]?: Handler<R> | RouteOutput<R> }
 export class FakeFailure extends Error {
   constructor(
     readonly code: string,
-    message: string
+    message: string,
+    readonly params?: Record<string, string | number>
   ) {
     super(message)
   }
@@ -43,8 +44,8 @@ export class FakeBridge implements PreloadBridge {
       const data = typeof handler === 'function' ? await (handler as (input: unknown) => unknown)(input) : structuredClone(handler)
       return { ok: true, data }
     } catch (error) {
-      const code = error instanceof FakeFailure ? error.code : 'INTERNAL'
-      return { ok: false, error: { code, message: (error as Error).message } }
+      if (error instanceof FakeFailure) return { ok: false, error: { code: error.code, message: error.message, ...(error.params ? { params: error.params } : {}) } }
+      return { ok: false, error: { code: 'INTERNAL', message: (error as Error).message } }
     }
   }
 

@@ -1,3 +1,4 @@
+import { describeApproval } from '../../../../shared/i18n/describe'
 import { useApp, useT } from '../../app/context'
 import { Icon } from '../../components/Icon'
 import type { ApprovalRequest } from '../../stores/chat-events'
@@ -15,11 +16,10 @@ export function ApprovalCard({ request }: { request: ApprovalRequest }): React.J
         <span>{request.kind === 'command' ? t('approval.command') : t('approval.write')}</span>
         <span className="approval-tool">{request.tool}</span>
       </header>
-      <p className="approval-summary">{request.summary}</p>
+      <p className="approval-summary">{describeApproval(request, t)}</p>
       {request.command ? (
         <div className="approval-detail">
           <pre className="plain-code">{request.command}</pre>
-          {request.cwd && !request.summary.includes(request.cwd) ? <div className="approval-cwd">{t('approval.in', { cwd: request.cwd })}</div> : null}
         </div>
       ) : null}
       {request.path ? <div className="approval-path">{request.path}</div> : null}

@@ -1,12 +1,14 @@
 import { useEffect, useState } from 'react'
 import type { ProviderPreset } from '../../../../shared/config'
+import { describeProviderProblem } from '../../../../shared/i18n/describe'
+import type { ProviderProblem } from '../../../../shared/ipc/domain'
 import { useApp, useSettings, useT } from '../../app/context'
 import { Icon, Logo } from '../../components/Icon'
 import { Notice } from '../../components/Feedback'
 import { connectionTestText } from '../settings/connection-test'
 
 /** First run: what is missing before Cairn can answer, and a one-click local model if one is running. */
-export function SetupCard({ problem }: { problem: string }): React.JSX.Element {
+export function SetupCard({ problem }: { problem: ProviderProblem }): React.JSX.Element {
   const t = useT()
   const { settings, ui } = useApp()
   const local = useSettings((s) => s.local)
@@ -39,7 +41,7 @@ export function SetupCard({ problem }: { problem: string }): React.JSX.Element {
       </div>
       <h2>{t('setup.title')}</h2>
       <p className="setup-lead">{t('setup.lead')}</p>
-      <Notice tone="info">{problem}</Notice>
+      <Notice tone="info">{describeProviderProblem(problem, t)}</Notice>
       {found.map((preset) => (
         <div className="setup-local" key={preset}>
           <Icon name="plug" size={18} />

@@ -1,7 +1,7 @@
 import { useApp, useChat, useT } from '../../app/context'
 import { Icon } from '../../components/Icon'
 import { Notice } from '../../components/Feedback'
-import { describeReviewSummary } from '../../../../shared/i18n/describe'
+import { describeReviewSummary, describeTurnError } from '../../../../shared/i18n/describe'
 import { ApprovalCard } from './ApprovalCard'
 
 /** Failures the user fixes in Settings (the provider is missing, rejects the key, or lacks the model). */
@@ -16,6 +16,7 @@ export function TurnStatus(): React.JSX.Element {
   const error = useChat((s) => s.error)
   const learned = useChat((s) => s.learned)
   const running = useChat((s) => s.running)
+  const failure = error ? describeTurnError(error, t) : null
 
   return (
     <div className="turn-status">
@@ -50,7 +51,8 @@ export function TurnStatus(): React.JSX.Element {
             </>
           }
         >
-          {error.message}
+          {failure?.text}
+          {failure?.detail ? <div className="notice-detail">{failure.detail}</div> : null}
         </Notice>
       ) : null}
       {learned ? (

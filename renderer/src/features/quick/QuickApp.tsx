@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+import { describeProviderProblem } from '../../../../shared/i18n/describe'
 import { useApp, useChat, useSettings, useT } from '../../app/context'
 import { Notice } from '../../components/Feedback'
 import { Icon, Logo } from '../../components/Icon'
@@ -54,7 +55,7 @@ export function QuickApp(): React.JSX.Element {
               </button>
             }
           >
-            {problem}
+            {describeProviderProblem(problem, t)}
           </Notice>
         </div>
       ) : null}

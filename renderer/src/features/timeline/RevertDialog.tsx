@@ -1,5 +1,6 @@
 import { useState } from 'react'
-import type { LedgerEntry, RevertConflict } from '../../../../shared/ledger'
+import { describeRevertFailure } from '../../../../shared/i18n/describe'
+import type { LedgerEntry, RevertConflict, RevertErrorCode } from '../../../../shared/ledger'
 import { useApp, useT } from '../../app/context'
 import { Dialog } from '../../components/Dialog'
 import { Notice } from '../../components/Feedback'
@@ -10,7 +11,7 @@ export function RevertDialog({ entry, onClose }: { entry: LedgerEntry; onClose()
   const t = useT()
   const { timeline, ui } = useApp()
   const [busy, setBusy] = useState(false)
-  const [failure, setFailure] = useState<{ error: string; conflict: RevertConflict | null } | null>(null)
+  const [failure, setFailure] = useState<{ code: RevertErrorCode | null; error: string; conflict: RevertConflict | null } | null>(null)
 
   const confirm = async (): Promise<void> => {
     setBusy(true)
@@ -19,9 +20,10 @@ export function RevertDialog({ entry, onClose }: { entry: LedgerEntry; onClose()
     if (outcome.ok) {
       ui.getState().toast({ tone: 'success', text: t('timeline.reverted') })
       onClose()
-    } else setFailure({ error: outcome.error, conflict: outcome.conflict })
+    } else setFailure({ code: outcome.code, error: outcome.error, conflict: outcome.conflict })
   }
 
+  const worded = failure ? describeRevertFailure(failure, t) : null
   return (
     <Dialog
       title={failure ? t('timeline.revertFailedTitle') : t('timeline.revertTitle')}
@@ -46,7 +48,10 @@ export function RevertDialog({ entry, onClose }: { entry: LedgerEntry; onClose()
     >
       {failure ? (
         <>
-          <Notice tone="error">{failure.error}</Notice>
+          <Notice tone="error">
+            {worded?.text}
+            {worded?.detail ? <div className="notice-detail">{worded.detail}</div> : null}
+          </Notice>
           {failure.conflict ? (
             <div className="conflict">
               <p>{t('timeline.conflictLead')}</p>
