@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs'
 import { basename, dirname, join, relative, sep } from 'node:path'
+import { findInvisibleCharacters, invisibleTextMessage } from '../security/invisible-text'
 import { scanForThreats } from '../security/threats'
 import { readSkillLenient } from './skill-file'
 import {
@@ -213,6 +214,13 @@ export class SkillIndex {
     const parsed = readSkillLenient(text, name)
     if (!parsed.ok) {
       this.skipped.set(skillMd, { path: skillMd, severity: 'skipped', reason: parsed.reason })
+      return false
+    }
+    // Invisible characters (Unicode tags and the like) can spell instructions no reader sees: a
+    // skill carrying them never reaches the index, the prompt or skill_view, as memory is blocked at load.
+    const hidden = findInvisibleCharacters(text.replace(/^\uFEFF/, ''))
+    if (hidden.length > 0) {
+      this.skipped.set(skillMd, { path: skillMd, severity: 'skipped', reason: invisibleTextMessage(hidden) })
       return false
     }
     const relPath = toPosixRelative(root.path, dir)

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { skillEnv, skillText, withDeploy } from '../../helpers/skill-env'
@@ -33,5 +33,22 @@ describe('skill writes carrying tag characters', () => {
     const env = skillEnv()
     const result = await env.manage({ action: 'create', name: 'tea', content: skillText('tea', 'Brewing tea ☕️', '# Steps\n1. Brew 👩🏽‍🍳 ❤️\n') })
     expect(result.success).toBe(true)
+  })
+})
+
+describe('a SKILL.md edited outside Cairn to carry tag characters', () => {
+  it('is kept out of the index and skill_view, and says why in the diagnostics', async () => {
+    const env = skillEnv()
+    const dir = join(env.paths.skillsDir, 'tea')
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(join(dir, 'SKILL.md'), skillText('tea', `Brewing tea${HIDDEN}`, '# Steps\n1. Brew.\n'))
+    env.load()
+    expect(env.store.list().map((skill) => skill.name)).not.toContain('tea')
+    const viewed = await env.view({ name: 'tea' })
+    expect(viewed.success).toBe(false)
+    const diagnostic = env.store.diagnostics().find((d) => d.path === join(dir, 'SKILL.md'))
+    expect(diagnostic).toMatchObject({ severity: 'skipped' })
+    expect(diagnostic?.reason).toContain('U+E0049 TAG LATIN CAPITAL LETTER I')
+    expect(diagnostic?.reason).not.toContain('Ignore all previous')
   })
 })
