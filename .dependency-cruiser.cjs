@@ -10,7 +10,7 @@ const CORE_LAYERS = [
   ['config', 'tools', 'ledger', 'provider'],
   ['memory', 'skills', 'sessions', 'workspace'],
   ['cairn.ts'],
-  ['agent'],
+  ['agent', 'doctor'],
   ['learning'],
   ['app']
 ]

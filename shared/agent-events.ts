@@ -11,17 +11,33 @@ export interface TurnUsage {
 
 export type TurnEndReason = 'completed' | 'cancelled' | 'failed' | 'max_iterations'
 
-/** What a tool asks the user before it writes a file outside memory/skills or runs a command. */
+/**
+ * What a tool asks the user before it writes a file outside memory/skills, runs a command, reads
+ * outside the workspace or fetches a URL.
+ */
 export interface ApprovalRequest {
-  kind: 'command' | 'write'
+  kind: 'command' | 'write' | 'read' | 'fetch'
   tool: string
   /** One line for the prompt, e.g. "Run `npm test` in ~/project". */
   summary: string
   command?: string
   cwd?: string
+  /** The file written, or the real path read (symlinks resolved). */
   path?: string
   /** A diff or content preview for writes, the full command for commands. */
   preview?: string
+  /** Reads: the real folder "always" would allow (it and everything below). */
+  folder?: string
+  /** Fetches: the full address, and the host (with its port) a session or "always" grant would allow. */
+  url?: string
+  host?: string
+  /**
+   * Fetches: text of the address that this turn's tools returned (say, a secret just read). Such a
+   * fetch is never allowed by an earlier grant, and only "once" is offered.
+   */
+  carriedData?: string
+  /** The answers that may be offered; absent: once and session (and prefix for a command with one). */
+  scopes?: ApprovalScope[]
 }
 
 export type AgentEvent =
@@ -60,12 +76,16 @@ export type AgentEvent =
 
 export type AgentEventType = AgentEvent['type']
 
-/** How long an approval decision holds: just this call, the rest of the session, or always for a command prefix. */
-export type ApprovalScope = 'once' | 'session' | 'prefix'
+/**
+ * How long an approval decision holds: just this call, the rest of the session (for a read: that
+ * folder; for a fetch: that host), or always: for a command prefix, a read's folder or a fetch's host.
+ */
+export const approvalScopes = ['once', 'session', 'prefix', 'folder', 'host'] as const
+export type ApprovalScope = (typeof approvalScopes)[number]
 
 export interface ApprovalDecision {
   allow: boolean
   remember?: ApprovalScope
-  /** For `remember: 'prefix'`: the command prefix to always allow. */
+  /** For `remember: 'prefix'`: the command prefix to always allow. (`folder` and `host` take the request's own, never one the answer names.) */
   prefix?: string
 }

@@ -46,10 +46,17 @@ export const providerConfigSchema = z.looseObject({
 
 export const agentConfigSchema = z.looseObject({
   maxIterations: z.number().int().min(1).max(500).default(30),
-  /** Folder the workspace tools (read_file, run_command, …) operate in; empty = current directory. */
+  /**
+   * Where new app and browser-mode conversations work (read_file, run_command, …); empty = ~/Cairn. Each
+   * conversation stores its own folder; the CLI works in the folder it was started in (or --workspace).
+   */
   workspace: z.string().default(''),
   /** Commands starting with one of these run without asking ("always allow this prefix"). */
-  allowedCommandPrefixes: z.array(z.string()).default([])
+  allowedCommandPrefixes: z.array(z.string()).default([]),
+  /** Folders outside the workspace read_file, list_dir and search_files may read without asking (each with everything below it). */
+  allowedReadFolders: z.array(z.string()).default([]),
+  /** Hosts (`name` or `name:port`) fetch_url may fetch without asking, unless the address carries data read this turn. */
+  allowedFetchHosts: z.array(z.string()).default([])
 })
 
 export const contextConfigSchema = z.looseObject({

@@ -1,6 +1,7 @@
 import { CairnCore } from '../core/cairn'
 import { ConfigError } from '../core/config/config-store'
-import { resolveHome } from '../core/config/home'
+import { homePaths, resolveHome } from '../core/config/home'
+import { asCorruptDatabaseError } from '../core/db/corrupt'
 import { CliFailure, processIO, UsageError, type CliIO } from './io'
 import { commands, usageText } from './commands'
 import type { CliContext } from './commands/types'
@@ -54,14 +55,25 @@ export async function runCli(argv: string[], io: CliIO = processIO, env: NodeJS.
     return await command.run(ctx, args)
   } catch (error) {
     if (error instanceof UsageError) return usage(io, error.message, command.usage)
-    if (error instanceof CliFailure || error instanceof ConfigError) {
-      io.err(`cairn: ${error.message}\n`)
+    // A damaged state.db, met at open or by any query later: one line naming `cairn doctor`.
+    const corrupt = asCorruptDatabaseError(error, homePaths(ctx.home).stateDb)
+    if (error instanceof CliFailure || error instanceof ConfigError || corrupt) {
+      io.err(`cairn: ${(corrupt ?? (error as Error)).message}\n`)
       return 1
     }
     io.err(`cairn: unexpected error: ${(error as Error).stack ?? String(error)}\n`)
     return 1
   } finally {
-    await (opened as CairnCore | null)?.close()
+    await closeQuietly(opened as CairnCore | null, io)
+  }
+}
+
+/** Closing after a failure must not bury the failure's message under a second one. */
+async function closeQuietly(core: CairnCore | null, io: CliIO): Promise<void> {
+  try {
+    await core?.close()
+  } catch (error) {
+    io.err(`cairn: could not close the data home cleanly: ${(error as Error).message}\n`)
   }
 }
 

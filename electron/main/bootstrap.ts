@@ -3,6 +3,7 @@ import { app, dialog, globalShortcut, session } from 'electron'
 import appIcon from '../../resources/icon.png?asset'
 import trayIcon from '../../resources/tray.png?asset'
 import trayTemplateIcon from '../../resources/trayTemplate.png?asset'
+import { translator } from '../../shared/i18n'
 import { IpcError } from '../../shared/ipc/define'
 import { CairnApp } from '../core/app/cairn-app'
 import { CairnCore } from '../core/cairn'
@@ -12,8 +13,10 @@ import { log } from './log'
 import { resolveNativeBinding } from './native'
 import { utilityReviewSpawner } from './review/utility-spawner'
 import { openSettings, openShellStore } from './settings/open-settings'
+import { startDialog, startError } from './start-error'
 import { electronKeyring } from './settings/os-keyring'
 import { KeyringSecretStore } from './settings/secrets'
+import { folderPicker } from './shell/folder-picker'
 import { QuickPromptShortcut } from './shell/shortcut'
 import { CairnTray } from './shell/tray'
 import { appOrigin } from './windows/app-origin'
@@ -66,7 +69,12 @@ async function start(undo: Array<[string, () => unknown]>): Promise<Omit<Running
 
   const native = resolveNativeBinding({ packaged: app.isPackaged, appPath: app.getAppPath(), electronVersion: process.versions.electron, env: process.env })
   if (!native.ok) throw new Error(native.message)
-  const core = await CairnCore.open({ home, nativeBinding: native.path, watchSkills: true, settings, busyTimeoutMs: MAIN_PROCESS_DB_BUSY_MS })
+  // A damaged state.db is worded for the dialog in the user's language (see startError).
+  const core = await CairnCore.open({ home, nativeBinding: native.path, watchSkills: true, settings, busyTimeoutMs: MAIN_PROCESS_DB_BUSY_MS }).catch(
+    (error: unknown) => {
+      throw startError(error, settings.get().ui.language)
+    }
+  )
   undo.push(['core', () => core.close()])
 
   const origin = appOrigin(join(__dirname, '..', 'renderer'))
@@ -88,9 +96,16 @@ async function start(undo: Array<[string, () => unknown]>): Promise<Omit<Running
       hideQuick: () => windows.hideQuick(),
       openExternal: async (url) => {
         if (!(await openExternalSafely(url))) throw new IpcError('VALIDATION_FAILED', 'Only https:// links open in the browser.')
-      }
+      },
+      pickFolder: folderPicker({
+        dialog,
+        parent: () => windows.showMain(),
+        title: () => translator(core.config.get().ui.language)('workspace.pickTitle')
+      })
     },
-    version: app.getVersion()
+    version: app.getVersion(),
+    // A conversation never works in the app's own files (resourcesPath is unset when the shell runs under plain Node).
+    forbiddenWorkspaceRoots: [app.getAppPath(), process.resourcesPath].filter((root): root is string => typeof root === 'string' && root !== '')
   })
   undo.push(['app', () => cairn.close()])
 
@@ -176,9 +191,9 @@ export function runCairn(): void {
     })
     .catch((error: unknown) => {
       phase = 'stopped'
-      const message = error instanceof Error ? error.message : String(error)
+      const { title, message } = startDialog(error)
       log.error(`could not start: ${message}`)
-      dialog.showErrorBox('Cairn cannot start', message)
+      dialog.showErrorBox(title, message)
       app.exit(1)
     })
 }

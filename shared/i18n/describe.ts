@@ -1,4 +1,5 @@
 import type { ApprovalRequest } from '../agent-events'
+import { prefixLabelKey } from '../command-prefix'
 import type { ProviderPreset } from '../config'
 import type { IpcErrorParams } from '../ipc/define'
 import type { ConnectionTest, ConnectionTestCode, ProviderProblem, ProviderProblemCode } from '../ipc/domain'
@@ -6,6 +7,7 @@ import type { RevertErrorCode } from '../ledger'
 import type { ReviewSummary, StoreChanges } from '../review-outcome'
 import type { ReviewsPausedReason } from '../review-protocol'
 import type { ReviewReason } from '../review-reasons'
+import { describeWorkspaceProblem } from './describe-workspace'
 import type { MessageKey, Translate } from './index'
 
 /**
@@ -111,6 +113,8 @@ export function describeTurnError(error: { code: string; message: string; params
     const problem = providerProblemOf(error.params)
     return problem ? { text: describeProviderProblem(problem, t), detail: null } : { text: error.message, detail: null }
   }
+  // The folder a new conversation was to work in was refused (say, agent.workspace names the app's own folder).
+  if (error.code === 'WORKSPACE') return { text: describeWorkspaceProblem(error.params, t) ?? error.message, detail: null }
   if (!Object.hasOwn(turnErrorDetail, error.code)) return { text: error.message, detail: null }
   const code = error.code as TurnErrorCode
   const detail = turnErrorDetail[code] && error.message.trim() ? error.message : null
@@ -127,7 +131,12 @@ export function describeRevertFailure(failure: { code?: RevertErrorCode | null; 
  * The title of an approval request, worded from its data: the command and its folder, or the file
  * and what the write does (lines added and removed when the preview is a whole diff).
  */
-export function describeApproval(request: Pick<ApprovalRequest, 'kind' | 'tool' | 'command' | 'cwd' | 'path' | 'preview'>, t: Translate): string {
+export function describeApproval(request: Pick<ApprovalRequest, 'kind' | 'tool' | 'command' | 'cwd' | 'path' | 'preview' | 'host' | 'url'>, t: Translate): string {
+  if (request.kind === 'read') {
+    const path = request.path ?? ''
+    return t(request.tool === 'list_dir' ? 'approval.listDir' : request.tool === 'search_files' ? 'approval.searchIn' : 'approval.readFile', { path })
+  }
+  if (request.kind === 'fetch') return t('approval.fetchFrom', { host: request.host ?? hostOf(request.url ?? '') })
   if (request.kind === 'command') {
     const lines = (request.command ?? '').trim().split('\n')
     const command = ellipsis(lines[0], 120) + (lines.length > 1 ? ' …' : '')
@@ -139,6 +148,41 @@ export function describeApproval(request: Pick<ApprovalRequest, 'kind' | 'tool' 
   if (request.tool === 'edit_file') return counts ? t('approval.editLines', { name, ...counts }) : t('approval.edit', { name })
   if (diff) return counts ? t('approval.overwriteLines', { name, ...counts }) : t('approval.overwrite', { name })
   return t('approval.writeFile', { name })
+}
+
+/** The heading of an approval card: what kind of thing Cairn wants to do. */
+export function describeApprovalKind(kind: ApprovalRequest['kind'], t: Translate): string {
+  return t(`approval.${kind}`)
+}
+
+/**
+ * The "always allow" a request offers, worded with exactly what it grants (the prefix, the folder,
+ * the host), or null when it offers none (a write, or a fetch that carries data read this turn).
+ */
+export function describeAlwaysAllow(
+  request: Pick<ApprovalRequest, 'kind' | 'scopes' | 'folder' | 'host'> & { prefix?: string },
+  t: Translate
+): { scope: 'prefix' | 'folder' | 'host'; label: string } | null {
+  const offered = (scope: 'prefix' | 'folder' | 'host') => (request.scopes ? request.scopes.includes(scope) : scope === 'prefix')
+  // Worded by what the prefix grants (see shared/command-prefix.ts): "without options that write files…", "exactly…".
+  if (request.kind === 'command' && request.prefix && offered('prefix')) return { scope: 'prefix', label: t(prefixLabelKey(request.prefix), { prefix: request.prefix }) }
+  if (request.kind === 'read' && request.folder && offered('folder')) return { scope: 'folder', label: t('approval.allowFolder', { folder: request.folder }) }
+  if (request.kind === 'fetch' && request.host && offered('host')) return { scope: 'host', label: t('approval.allowHost', { host: request.host }) }
+  return null
+}
+
+/** Why a fetch asks every time: the address carries text read this turn. */
+export function describeCarriedData(request: Pick<ApprovalRequest, 'carriedData' | 'host' | 'url'>, t: Translate): string | null {
+  if (!request.carriedData) return null
+  return t('approval.carriesData', { text: ellipsis(request.carriedData, 80), host: request.host ?? hostOf(request.url ?? '') })
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host
+  } catch {
+    return url
+  }
 }
 
 function ellipsis(text: string, max: number): string {

@@ -1,4 +1,6 @@
 import { enErrors } from './en-errors'
+import { enWorkspace } from './en-workspace'
+import { enStart } from './en-start'
 
 /**
  * Every UI string, English. `{name}` is filled from params; `{count|one|other}` picks a word by count.
@@ -99,8 +101,19 @@ export const en = {
   'approval.editLines': 'Edit {name} (+{added} −{removed} lines)',
   'approval.allowOnce': 'Allow once',
   'approval.allowSession': 'Allow for this conversation',
-  'approval.allowPrefix': 'Always allow “{prefix}”',
+  'approval.allowPrefix': 'Always allow “{prefix}” without options that write files or run programs',
+  'approval.allowPrefixArgs': 'Always allow “{prefix}”, with more arguments but no options',
+  'approval.allowPrefixExact': 'Always allow exactly “{prefix}”',
   'approval.deny': 'Deny',
+  'approval.read': 'Cairn wants to read outside the workspace',
+  'approval.fetch': 'Cairn wants to fetch a web address',
+  'approval.readFile': 'Read {path}',
+  'approval.listDir': 'List the folder {path}',
+  'approval.searchIn': 'Search in {path}',
+  'approval.fetchFrom': 'Fetch from {host}',
+  'approval.carriesData': 'This address contains “{text}”, which Cairn read during this turn: allowing it could send that data to {host}. It is asked every time.',
+  'approval.allowFolder': 'Always allow reading in {folder}',
+  'approval.allowHost': 'Always allow fetching from {host}',
 
   'setup.title': 'Connect a model to get started',
   'setup.lead': 'Cairn talks to any OpenAI-compatible service: OpenAI, OpenRouter, or a model running on this computer.',
@@ -358,7 +371,9 @@ export const en = {
   'tray.fileWritten': 'Skill "{name}": {file} written',
   'tray.fileRemoved': 'Skill "{name}": {file} removed',
 
-  ...enErrors
+  ...enErrors,
+  ...enWorkspace,
+  ...enStart
 } as const
 
 export type MessageKey = keyof typeof en

@@ -1,5 +1,7 @@
 import type { MessageKey } from './en'
 import { zhCNErrors } from './zh-CN-errors'
+import { zhCNWorkspace } from './zh-CN-workspace'
+import { zhCNStart } from './zh-CN-start'
 
 /** 简体中文. Every key of the English dictionary must be here (the type checks it). */
 export const zhCN: Record<MessageKey, string> = {
@@ -97,8 +99,19 @@ export const zhCN: Record<MessageKey, string> = {
   'approval.editLines': '编辑 {name}（+{added} −{removed} 行）',
   'approval.allowOnce': '允许一次',
   'approval.allowSession': '本次对话内允许',
-  'approval.allowPrefix': '始终允许“{prefix}”',
+  'approval.allowPrefix': '始终允许“{prefix}”（不含写入文件或运行程序的选项）',
+  'approval.allowPrefixArgs': '始终允许“{prefix}”（可加参数，但不可加选项）',
+  'approval.allowPrefixExact': '始终允许与“{prefix}”完全相同的命令',
   'approval.deny': '拒绝',
+  'approval.read': 'Cairn 想要读取工作区之外的内容',
+  'approval.fetch': 'Cairn 想要获取一个网址',
+  'approval.readFile': '读取 {path}',
+  'approval.listDir': '列出文件夹 {path}',
+  'approval.searchIn': '在 {path} 中搜索',
+  'approval.fetchFrom': '从 {host} 获取',
+  'approval.carriesData': '这个网址包含“{text}”，这是 Cairn 在本轮中读取到的内容：允许它可能会把这些数据发送给 {host}。每次都会询问。',
+  'approval.allowFolder': '始终允许读取 {folder}',
+  'approval.allowHost': '始终允许从 {host} 获取',
 
   'setup.title': '连接一个模型即可开始',
   'setup.lead': 'Cairn 可以使用任何兼容 OpenAI 的服务：OpenAI、OpenRouter，或在本机运行的模型。',
@@ -356,5 +369,7 @@ export const zhCN: Record<MessageKey, string> = {
   'tray.fileWritten': '技能“{name}”：已写入 {file}',
   'tray.fileRemoved': '技能“{name}”：已删除 {file}',
 
-  ...zhCNErrors
+  ...zhCNErrors,
+  ...zhCNWorkspace,
+  ...zhCNStart
 }

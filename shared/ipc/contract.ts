@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { AgentEvent } from '../agent-events'
+import { approvalScopes, type AgentEvent } from '../agent-events'
 import type { CairnConfig } from '../config'
 import { ledgerKinds, ledgerSources, type LedgerEntry } from '../ledger'
 import type { ReviewEvent } from '../review-protocol'
@@ -34,6 +34,12 @@ import {
 const sessionId = z.string().min(1).max(200)
 const text = (max: number) => z.string().max(max)
 const ok = z.object({ ok: z.literal(true) })
+/** A folder as the user typed or picked it; main checks it is absolute, a folder and allowed (`WORKSPACE` errors). */
+const folderPath = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((path) => !path.includes('\0'), 'a folder path cannot contain a NUL character')
 
 const revertResultSchema = z.union([
   z.object({ ok: z.literal(true), revertEntry: ledgerEntrySchema }),
@@ -53,7 +59,12 @@ export const ipcRoutes = {
 
   /** Which window started a new conversation is taken from the sender, never from the input. */
   'chat.send': defineRoute({
-    input: z.object({ sessionId: sessionId.nullable(), text: text(100_000).min(1) }),
+    input: z
+      .object({ sessionId: sessionId.nullable(), text: text(100_000).min(1), workspace: folderPath.optional() })
+      .refine((input) => input.sessionId === null || input.workspace === undefined, {
+        path: ['workspace'],
+        message: 'only a new conversation takes a workspace; move an existing one with sessions.setWorkspace'
+      }),
     output: z.object({ sessionId: z.string(), turnId: z.string() }),
     quickWindow: true
   }),
@@ -68,7 +79,7 @@ export const ipcRoutes = {
       sessionId,
       requestId: z.string().max(200),
       allow: z.boolean(),
-      remember: z.enum(['once', 'session', 'prefix']).optional(),
+      remember: z.enum(approvalScopes).optional(),
       prefix: text(500).optional()
     }),
     output: z.object({ accepted: z.boolean() }),
@@ -98,6 +109,11 @@ export const ipcRoutes = {
   }),
   'sessions.rename': defineRoute({ input: z.object({ sessionId, title: text(200).min(1) }), output: sessionSummarySchema }),
   'sessions.delete': defineRoute({ input: z.object({ sessionId }), output: ok }),
+  /**
+   * The folder a conversation works in from its next turn on (made when missing). With `sessionId: null`
+   * it only checks (and makes) a folder chosen for a conversation not started yet. Answers the folder as stored.
+   */
+  'sessions.setWorkspace': defineRoute({ input: z.object({ sessionId: sessionId.nullable(), path: folderPath }), output: z.object({ path: z.string() }) }),
 
   'timeline.list': defineRoute({
     input: z.object({
@@ -149,7 +165,9 @@ export const ipcRoutes = {
   'window.openMain': defineRoute({ input: z.object({ sessionId: sessionId.optional() }), output: ok, quickWindow: true }),
   'window.hideQuick': defineRoute({ input: z.void(), output: ok, quickWindow: true }),
   /** Links in an answer (the quick window shows answers too). */
-  'shell.openExternal': defineRoute({ input: z.object({ url: z.url({ protocol: /^https?$/ }).max(4000) }), output: ok, quickWindow: true })
+  'shell.openExternal': defineRoute({ input: z.object({ url: z.url({ protocol: /^https?$/ }).max(4000) }), output: ok, quickWindow: true }),
+  /** Desktop only: the system folder picker for a conversation's workspace; `path` is null when cancelled. Browser mode refuses it (`UNSUPPORTED`). */
+  'window.pickFolder': defineRoute({ input: z.object({ defaultPath: folderPath.optional() }), output: z.object({ path: z.string().nullable() }) })
 }
 
 export type IpcRoutes = typeof ipcRoutes

@@ -18,7 +18,9 @@ export const sessionSummarySchema = z.object({
   messageCount: z.number().int(),
   inputTokens: z.number().int(),
   outputTokens: z.number().int(),
-  cachedTokens: z.number().int()
+  cachedTokens: z.number().int(),
+  /** The folder the conversation works in; null until a conversation from before workspaces is opened again. */
+  workspace: z.string().nullable()
 })
 export type SessionSummary = z.infer<typeof sessionSummarySchema>
 
@@ -180,9 +182,15 @@ export const appInfoSchema = z.object({
   platform: z.string(),
   mode: z.enum(['desktop', 'browser']),
   /** Null when chat can start; otherwise what the user must set up first. */
-  providerProblem: providerProblemSchema.nullable()
+  providerProblem: providerProblemSchema.nullable(),
+  /** Where a new conversation works unless the user picks a folder (config `agent.workspace`, else ~/Cairn). */
+  defaultWorkspace: z.string()
 })
 export type AppInfo = z.infer<typeof appInfoSchema>
+
+/** Why a folder cannot be a conversation's workspace (the params of a `WORKSPACE` request error). */
+export const workspaceProblemCodes = ['not_absolute', 'missing', 'not_folder', 'forbidden', 'cannot_create'] as const
+export type WorkspaceProblemCode = (typeof workspaceProblemCodes)[number]
 
 export const learningStatusSchema = z.object({
   enabled: z.boolean(),

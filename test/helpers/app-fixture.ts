@@ -14,6 +14,8 @@ import { startScriptedServer, type ScriptedServer, type ScriptedServerOptions } 
 
 export interface AppFixture {
   home: string
+  /** The user's home the app sees (a temp folder): the default workspace is `Cairn` in it. */
+  userHome: string
   app: CairnApp
   core: CairnCore
   server: ScriptedServer
@@ -26,8 +28,11 @@ export interface AppFixture {
   close(): Promise<void>
 }
 
-export async function appFixture(options: { server?: ScriptedServerOptions; configured?: boolean } = {}): Promise<AppFixture> {
+export async function appFixture(
+  options: { server?: ScriptedServerOptions; configured?: boolean; forbiddenWorkspaceRoots?: string[] } = {}
+): Promise<AppFixture> {
   const home = mkdtempSync(join(tmpdir(), 'cairn-app-'))
+  const userHome = mkdtempSync(join(tmpdir(), 'cairn-user-'))
   const server = await startScriptedServer({ strict: true, ...options.server })
   const config = new ConfigStore(ensureHome(home).configFile)
   await config.update({ skills: { extraDirs: [] } })
@@ -36,7 +41,16 @@ export async function appFixture(options: { server?: ScriptedServerOptions; conf
   }
   const core = await CairnCore.open({ home })
   const env = { CAIRN_API_KEY: 'sk-app-test' }
-  const app = new CairnApp({ core, spawnWorker: () => forkReviewWorker(), secrets: new ProcessSecretStore(env), platform: { mode: 'browser' }, version: '0.0.0-test', env })
+  const app = new CairnApp({
+    core,
+    spawnWorker: () => forkReviewWorker(),
+    secrets: new ProcessSecretStore(env),
+    platform: { mode: 'browser' },
+    version: '0.0.0-test',
+    env,
+    userHome,
+    forbiddenWorkspaceRoots: options.forbiddenWorkspaceRoots
+  })
   const events: AppFixture['events'] = []
   const listeners = new Set<(name: IpcEventName, payload: unknown) => void>()
   app.events.on((event) => {
@@ -46,6 +60,7 @@ export async function appFixture(options: { server?: ScriptedServerOptions; conf
   const call = ((route: IpcRoute, input?: unknown) => dispatch(app.handlers, route, input, { sender: 'browser' })) as AppFixture['call']
   return {
     home,
+    userHome,
     app,
     core,
     server,
@@ -76,6 +91,7 @@ export async function appFixture(options: { server?: ScriptedServerOptions; conf
       await core.close()
       await server.close()
       rmSync(home, { recursive: true, force: true })
+      rmSync(userHome, { recursive: true, force: true })
     }
   }
 }

@@ -293,6 +293,9 @@ export const stubState = {
   ipcListeners: [] as string[],
   shortcuts: { registered: new Map<string, () => void>(), registerCalls: [] as string[], unregisterCalls: [] as string[], unregisterAll: 0 },
   dialogs: [] as Array<{ title: string; content: string }>,
+  /** Every `dialog.showOpenDialog` call, and what the next one answers (set by a test; default: cancelled). */
+  openDialogs: [] as Array<{ parent: unknown; options: Record<string, unknown> }>,
+  openDialogAnswer: { canceled: true, filePaths: [] as string[] },
   openedExternally: [] as string[],
   images: [] as string[],
   exposed: [] as Array<{ key: string; api: Record<string, unknown> }>,

@@ -122,7 +122,11 @@ export function installElectronStub(options: StubOptions): ElectronStub {
       openPath: async () => ''
     },
     dialog: {
-      showErrorBox: (title: string, content: string) => stubState.dialogs.push({ title, content })
+      showErrorBox: (title: string, content: string) => stubState.dialogs.push({ title, content }),
+      showOpenDialog: async (parent: unknown, dialogOptions: Record<string, unknown>) => {
+        stubState.openDialogs.push({ parent, options: dialogOptions })
+        return structuredClone(stubState.openDialogAnswer)
+      }
     },
     protocol: { handle: () => {}, registerSchemesAsPrivileged: () => {} },
     nativeTheme: new EventEmitter()

@@ -22,13 +22,15 @@ import { installElectronStub, ipcEvent, stubState, type ElectronStub, type FakeB
 
 const API_KEY = 'sk-smoke-secret-1234'
 const REFUSED_SHORTCUT = 'CommandOrControl+Alt+K'
-const ENV_KEYS = ['CAIRN_HOME', 'CAIRN_BASE_URL', 'CAIRN_MODEL', 'CAIRN_API_KEY', 'OPENAI_API_KEY', 'ELECTRON_RENDERER_URL', 'CAIRN_SQLITE_BINDING'] as const
+// HOME too: the default workspace is a Cairn folder in the user's home, and the test must not make one in the real home.
+const ENV_KEYS = ['CAIRN_HOME', 'CAIRN_BASE_URL', 'CAIRN_MODEL', 'CAIRN_API_KEY', 'OPENAI_API_KEY', 'ELECTRON_RENDERER_URL', 'CAIRN_SQLITE_BINDING', 'HOME'] as const
 
 let build: ShellBuild
 let stub: ElectronStub
 let server: ScriptedServer
 let home: string
 let userData: string
+let userHome: string
 const savedEnv: Record<string, string | undefined> = {}
 // Writable view (electron-vite's types declare ELECTRON_RENDERER_URL read-only).
 const env = process.env as Record<string, string | undefined>
@@ -67,6 +69,7 @@ beforeAll(async () => {
   server = await startScriptedServer({ apiKey: API_KEY })
   home = mkdtempSync(join(tmpdir(), 'cairn-'))
   userData = mkdtempSync(join(tmpdir(), 'cairn-userdata-'))
+  userHome = mkdtempSync(join(tmpdir(), 'cairn-userhome-'))
   const config = {
     provider: { preset: 'custom', baseURL: server.url, model: 'scripted', maxRetries: 0, requestTimeoutMs: 10_000 },
     skills: { extraDirs: [] },
@@ -76,6 +79,7 @@ beforeAll(async () => {
   for (const key of ENV_KEYS) savedEnv[key] = env[key]
   for (const key of ENV_KEYS) delete env[key]
   env.CAIRN_HOME = home
+  env.HOME = userHome
   stub = installElectronStub({ userData, appPath: REPO_ROOT, registerShortcut: (accelerator) => accelerator !== REFUSED_SHORTCUT })
   createRequire(__filename)(build.mainEntry)
   await until(() => stubState.handlers.has('cairn:request') && stubState.trays.length === 1, 'the shell to start')
@@ -93,7 +97,7 @@ afterAll(async () => {
     if (savedEnv[key] === undefined) delete env[key]
     else env[key] = savedEnv[key]
   }
-  for (const dir of [home, userData]) if (dir) rmSync(dir, { recursive: true, force: true })
+  for (const dir of [home, userData, userHome]) if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
 describe('the built shell', () => {
@@ -213,6 +217,31 @@ describe('the built shell', () => {
     expect(reviewRequests.every((chat) => chat.status === 200)).toBe(true)
   })
 
+  it('works in ~/Cairn by default, picks another folder with the system dialog, never the app’s own folder', async () => {
+    expect((await ok('sessions.get', { sessionId })).session.workspace).toBe(join(userHome, 'Cairn'))
+    expect(statSync(join(userHome, 'Cairn')).isDirectory()).toBe(true)
+
+    const picked = mkdtempSync(join(tmpdir(), 'cairn-picked-'))
+    stubState.openDialogAnswer = { canceled: false, filePaths: [picked] }
+    expect(await ok('window.pickFolder', { defaultPath: userHome })).toEqual({ path: picked })
+    expect(stubState.openDialogs.at(-1)).toMatchObject({
+      parent: mainWindow(),
+      options: { title: 'Choose the folder Cairn works in', properties: ['openDirectory', 'createDirectory'], defaultPath: userHome }
+    })
+    expect(await ok('sessions.setWorkspace', { sessionId, path: picked })).toEqual({ path: picked })
+    expect((await ok('sessions.get', { sessionId })).session.workspace).toBe(picked)
+    // The shell told the core the app's own folder (app.getAppPath()): no conversation works there.
+    expect(await request('sessions.setWorkspace', { sessionId, path: join(REPO_ROOT, 'electron') })).toMatchObject({
+      ok: false,
+      error: { code: 'WORKSPACE', params: { problem: 'forbidden', root: REPO_ROOT } }
+    })
+    stubState.openDialogAnswer = { canceled: true, filePaths: [] }
+    expect(await ok('window.pickFolder', {})).toEqual({ path: null })
+    // The quick prompt may not change folders.
+    expect(await request('window.pickFolder', {}, quickWindow().webContents)).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_ROUTE' } })
+    rmSync(picked, { recursive: true, force: true })
+  })
+
   it('answers every route of the contract through the one handler (none unknown, none crashing)', async () => {
     let ledgerId = 0
     const latestLedgerId = () => {
@@ -240,6 +269,7 @@ describe('the built shell', () => {
       'sessions.get': () => ({ sessionId }),
       'sessions.search': () => ({ query: 'docker' }),
       'sessions.rename': () => ({ sessionId, title: 'Deploying' }),
+      'sessions.setWorkspace': () => ({ sessionId, path: join(userHome, 'Cairn') }),
       'chat.attach': () => ({ sessionId }),
       'chat.approve': () => ({ sessionId, requestId: 'no-such-request', allow: false }),
       'chat.send': () => ({ sessionId, text: 'And staging too.' }),
@@ -258,6 +288,7 @@ describe('the built shell', () => {
       'window.openMain': () => ({ sessionId }),
       'window.hideQuick': () => undefined,
       'shell.openExternal': () => ({ url: 'https://example.com/guide' }),
+      'window.pickFolder': () => ({}),
       'sessions.delete': async () => {
         await chatIdle(sessionId)
         await until(() => events('review.event').filter((event) => event.type === 'review_finished' || event.type === 'review_failed').length >= 2, 'the second review to end', 60_000)

@@ -1,20 +1,24 @@
 import { createInterface } from 'node:readline/promises'
 import { ellipsize } from '../../core/text/cut'
 import type { AgentEvent, ApprovalDecision } from '../../../shared/agent-events'
+import { prefixScope } from '../../../shared/command-prefix'
 import type { AgentSession } from '../../core/agent/agent-session'
 import { createAgentSession } from '../../core/agent/create-agent'
 import { parseCommandArgs } from '../args'
 import { eraseFromLineStart } from '../terminal-erase'
 import { cliLearning } from '../learning'
 import { UsageError, type CliIO } from '../io'
+import { chatWorkspace } from '../workspace-option'
 import type { CliCommand } from './types'
 
 export const chatCommand: CliCommand = {
-  usage: `Usage: cairn [--home DIR] chat "<prompt>" [--session ID] [--yes] [--json] [--wait]
+  usage: `Usage: cairn [--home DIR] chat "<prompt>" [--session ID] [--workspace DIR] [--yes] [--json] [--wait]
 
 Runs one turn: streams the answer to stdout and prints the session id on stderr. When the turn is
 worth learning from, a background review starts; it finishes on its own after the CLI exits.
-  --session ID  continue an earlier session (see: cairn sessions)
+  --session ID  continue an earlier session (see: cairn sessions); it works in its own folder again
+  --workspace DIR  the folder the file and command tools work in (default: the folder cairn was
+                started in); with --session, the session works there from now on
   --yes         approve file writes and commands without asking
   --json        print every event as one JSON line instead of text
   --wait        wait for a review this turn started and print what it learned
@@ -25,6 +29,7 @@ Provider: config.json provider.*, overridden by CAIRN_BASE_URL and CAIRN_MODEL; 
   async run(ctx, args) {
     const { values, positionals } = parseCommandArgs(args, {
       session: { type: 'string' },
+      workspace: { type: 'string' },
       yes: { type: 'boolean' },
       json: { type: 'boolean' },
       wait: { type: 'boolean' }
@@ -32,16 +37,26 @@ Provider: config.json provider.*, overridden by CAIRN_BASE_URL and CAIRN_MODEL; 
     const prompt = positionals.join(' ').trim()
     if (!prompt) throw new UsageError('Give a prompt, e.g. cairn chat "What is in this folder?"')
     const core = await ctx.core()
+    const where = chatWorkspace(values.workspace, ctx.env, values.session ? (core.sessions.get(values.session)?.workspace ?? null) : null)
     const learning = cliLearning(core, ctx.env, ctx.io, { wait: Boolean(values.wait), json: Boolean(values.json) })
     let session: AgentSession
     try {
-      session = createAgentSession({ core, env: ctx.env, sessionId: values.session, autoApprove: values.yes, source: 'cli', hooks: learning.loop.hooks })
+      session = createAgentSession({
+        core,
+        env: ctx.env,
+        sessionId: values.session,
+        workspace: where.workspace,
+        moveWorkspace: where.move,
+        autoApprove: values.yes,
+        source: 'cli',
+        hooks: learning.loop.hooks
+      })
     } catch (error) {
       await learning.host.close()
       ctx.io.err(`cairn: ${(error as Error).message}\n`)
       return 1
     }
-    ctx.io.err(`session: ${session.id}\n`)
+    ctx.io.err(`session: ${session.id}\nworkspace: ${where.workspace}\n`)
     const printer = values.json ? jsonPrinter(ctx.io) : textPrinter(ctx.io)
     session.events.on((event) => {
       printer(event)
@@ -123,19 +138,36 @@ function short(text: string, max = 120): string {
   return ellipsize(text, max)
 }
 
+/** What "always" grants for a prefix (shared/command-prefix.ts), as the app's button says it. */
+function prefixLabel(prefix: string): string {
+  const scope = prefixScope(prefix)
+  if (scope === 'exact') return `exactly "${prefix}"`
+  return scope === 'checked' ? `"${prefix}" without options that write files or run programs` : `"${prefix}", with more arguments but no options`
+}
+
 async function askApproval(io: CliIO, event: Extract<AgentEvent, { type: 'approval_needed' }>): Promise<ApprovalDecision> {
+  // Writes, commands, reads outside the workspace and fetches alike: nobody to ask means no.
   if (!process.stdin.isTTY) {
     io.err(`cairn: ${event.summary} needs approval, but there is no terminal to ask. Re-run with --yes to allow it.\n`)
     return { allow: false }
   }
   if (event.preview) io.err(`\n${event.preview}\n`)
-  const options = event.prefix ? `[y]es / [n]o / [s]ession / [a]lways allow "${event.prefix}"` : '[y]es / [n]o / [s]ession'
+  const scopes = event.scopes ?? (event.prefix ? ['once', 'session', 'prefix'] : ['once', 'session'])
+  const always = scopes.includes('prefix') && event.prefix
+    ? { label: prefixLabel(event.prefix), decision: { allow: true, remember: 'prefix', prefix: event.prefix } as const }
+    : scopes.includes('folder') && event.folder
+      ? { label: `reading in ${event.folder}`, decision: { allow: true, remember: 'folder' } as const }
+      : scopes.includes('host') && event.host
+        ? { label: `fetching from ${event.host}`, decision: { allow: true, remember: 'host' } as const }
+        : null
+  const session = scopes.includes('session')
+  const options = ['[y]es', '[n]o', ...(session ? ['[s]ession'] : []), ...(always ? [`[a]lways allow ${always.label}`] : [])].join(' / ')
   const rl = createInterface({ input: process.stdin, output: process.stderr })
   try {
     const answer = (await rl.question(`\n${event.summary}\nAllow? ${options} `)).trim().toLowerCase()
     if (answer === 'y' || answer === 'yes') return { allow: true }
-    if (answer === 's' || answer === 'session') return { allow: true, remember: 'session' }
-    if ((answer === 'a' || answer === 'always') && event.prefix) return { allow: true, remember: 'prefix', prefix: event.prefix }
+    if ((answer === 's' || answer === 'session') && session) return { allow: true, remember: 'session' }
+    if ((answer === 'a' || answer === 'always') && always) return always.decision
     return { allow: false }
   } finally {
     rl.close()

@@ -1,4 +1,5 @@
 import { chatCommand } from './chat'
+import { doctorCommand } from './doctor'
 import { revertCommand } from './revert'
 import { reviewCommand } from './review'
 import { searchCommand } from './search'
@@ -18,7 +19,8 @@ export const commands: Record<string, CliCommand> = {
   search: searchCommand,
   timeline: timelineCommand,
   revert: revertCommand,
-  review: reviewCommand
+  review: reviewCommand,
+  doctor: doctorCommand
 }
 
 export const usageText = `Cairn: a desktop assistant that learns from every conversation.
@@ -35,6 +37,7 @@ Commands:
   timeline [--json]        everything Cairn learned, newest first
   revert <id>              undo one learned change from the timeline
   review [--session ID]    learn from a conversation now (--wait to see what it learned)
+  doctor [--repair]        check the data home (state.db, ledger, locks, temp files, skills); --repair fixes it
 
 Data home: --home DIR, else $CAIRN_HOME, else ~/.cairn
 Run "cairn <command> --help" for a command's options.

@@ -7,6 +7,9 @@ import { parseCommandArgs } from '../args'
 import { CliFailure, UsageError } from '../io'
 import type { CliCommand } from './types'
 
+/** The folder Cairn runs from: the checkout, with out/renderer in it. */
+const CAIRN_ROOT = join(__dirname, '..', '..', '..')
+
 export const serveCommand: CliCommand = {
   usage: `Usage: cairn [--home DIR] serve [--port N]
 
@@ -25,11 +28,13 @@ Stop with Ctrl+C.
       secrets: new ProcessSecretStore(ctx.env),
       platform: { mode: 'browser' },
       version: appVersion(),
-      env: ctx.env
+      env: ctx.env,
+      // Cairn's own checkout (or install folder) is never a conversation's workspace.
+      forbiddenWorkspaceRoots: [CAIRN_ROOT]
     })
     let server
     try {
-      server = await startWebServer({ app, rendererDir: join(__dirname, '..', '..', '..', 'out', 'renderer'), port })
+      server = await startWebServer({ app, rendererDir: join(CAIRN_ROOT, 'out', 'renderer'), port })
     } catch (error) {
       await app.close()
       throw new CliFailure((error as Error).message)

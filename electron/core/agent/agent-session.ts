@@ -88,7 +88,8 @@ export class AgentSession {
     const session = stores.sessions.create({
       source: options.source ?? 'cli',
       model: resolveProvider(options.provider).settings.model,
-      systemPrompt: composeSystemPrompt(stores, toolNames, options.workspace)
+      systemPrompt: composeSystemPrompt(stores, toolNames, options.workspace),
+      workspace: options.workspace
     })
     return new AgentSession(options, session)
   }

@@ -10,8 +10,14 @@ export interface CreateAgentOptions {
   env?: NodeJS.ProcessEnv
   /** The key from the app's encrypted store (read when each turn starts); the CLI leaves it out and uses the environment. */
   apiKey?: string | null | (() => string | null)
-  /** Folder for the workspace tools; defaults to config `agent.workspace`, then the current directory. */
+  /**
+   * The folder a new session works in (stored with it), and a resumed session that has none stored yet
+   * (it is stored then). Defaults to config `agent.workspace`, then the current directory. The caller
+   * checks it is a folder the user may work in.
+   */
   workspace?: string
+  /** Resuming: work in `workspace` from now on (stored with the session) instead of the folder the session has. */
+  moveWorkspace?: boolean
   sessionId?: string
   source?: string
   autoApprove?: boolean
@@ -21,12 +27,11 @@ export interface CreateAgentOptions {
 /** Wires a chat session the same way for the CLI, the app and browser mode. */
 export function createAgentSession(options: CreateAgentOptions): AgentSession {
   const { core } = options
-  const config = core.config.get()
   // Resolved per turn: a key, model or URL changed in Settings applies to open conversations too.
   const apiKey = options.apiKey
   const provider = () =>
     new ChatProvider(resolveProviderSettings(core.config.get(), options.env ?? process.env, typeof apiKey === 'function' ? apiKey() : apiKey))
-  const workspace = options.workspace || config.agent.workspace || process.cwd()
+  const workspace = sessionWorkspace(options)
   let session: AgentSession | null = null
   const tools = [...core.learningTools(() => session?.id ?? null), ...createWorkspaceTools({ workspace })]
   session = AgentSession.open({
@@ -40,4 +45,20 @@ export function createAgentSession(options: CreateAgentOptions): AgentSession {
     hooks: options.hooks
   })
   return session
+}
+
+/**
+ * Where the session works: a resumed session where it did (unless moved), a new one where the caller says.
+ * When a resumed session's folder changes (moved, or stored for the first time) its system prompt, which
+ * names the folder, is dropped so the session composes it again for the new folder.
+ */
+function sessionWorkspace(options: CreateAgentOptions): string {
+  const { core } = options
+  const given = options.workspace || core.config.get().agent.workspace || process.cwd()
+  const stored = options.sessionId ? core.sessions.get(options.sessionId) : null
+  // A session that does not exist is AgentSession.open's error to report.
+  if (!stored) return given
+  if (stored.workspace && !(options.moveWorkspace && options.workspace)) return stored.workspace
+  if (stored.workspace !== given) core.sessions.update(stored.id, { workspace: given, systemPrompt: null })
+  return given
 }

@@ -2,7 +2,7 @@ import type { AgentEvent } from '../../../shared/agent-events'
 import type { MessageRecord, SessionStore } from '../sessions'
 import { cutMiddle } from '../text/cut'
 import { runTool } from '../tools/run-tool'
-import type { ToolContext, ToolDef } from '../tools/types'
+import { recordToolOutput, type ToolContext, type ToolDef } from '../tools/types'
 import type { ModelToolCall } from '../provider/provider'
 
 /** Longest tool result the model gets back; the rest is cut with a note (the full text is not kept either). */
@@ -36,16 +36,19 @@ export async function executeToolCalls(calls: ModelToolCall[], options: ExecuteO
       const started = Date.now()
       options.emit({ type: 'tool_call_started', sessionId: options.sessionId, turnId: options.turnId, callId: call.id, name: call.name, arguments: call.arguments })
       let result: unknown
+      const context = options.context(call)
       if (options.signal?.aborted) {
         result = { success: false, error: 'Cancelled by the user before this tool ran.' }
       } else {
         const tool = options.tools.get(call.name)
         result = tool
-          ? await runTool(tool, call.arguments, options.context(call))
+          ? await runTool(tool, call.arguments, context)
           : { success: false, error: `There is no tool named "${call.name}". Available tools: ${[...options.tools.keys()].join(', ')}.` }
       }
       const ok = succeeded(result)
       const content = capResult(typeof result === 'string' ? result : JSON.stringify(result))
+      // What the model now knows: a later fetch_url this turn whose address carries it must ask.
+      recordToolOutput(context.turn, content, argumentStrings(call.arguments))
       const record = options.sessions.append(options.sessionId, { role: 'tool', content, toolCallId: call.id, toolName: call.name })
       options.emit({
         type: 'tool_call_finished',
@@ -61,6 +64,26 @@ export async function executeToolCalls(calls: ModelToolCall[], options: ExecuteO
       return { call, ok, content, record }
     })
   )
+}
+
+/** Every string in a call's arguments (JSON text or an object), for telling an echo from data. */
+function argumentStrings(raw: unknown): string[] {
+  let value = raw
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw)
+    } catch {
+      return [raw]
+    }
+  }
+  const found: string[] = []
+  const visit = (node: unknown): void => {
+    if (typeof node === 'string') found.push(node)
+    else if (Array.isArray(node)) node.forEach(visit)
+    else if (node && typeof node === 'object') Object.values(node).forEach(visit)
+  }
+  visit(value)
+  return found
 }
 
 /** A refused tool, and a command that ran but failed (non-zero exit, timeout), both count as errors. */

@@ -15,6 +15,7 @@ import { settingsHandlers } from './handlers/settings'
 import { skillHandlers } from './handlers/skills'
 import { timelineHandlers } from './handlers/timeline'
 import { windowHandlers } from './handlers/window'
+import { AppWorkspaces } from './workspaces'
 
 /** `true` only when `T` has no key that is not a contract route. */
 type NoExtraRoutes<T> = [Exclude<keyof T, keyof IpcHandlers>] extends [never] ? true : never
@@ -29,6 +30,7 @@ export class CairnApp implements AppContext {
   readonly host: ReviewHost
   readonly loop: LearningLoop
   readonly chats: ChatManager
+  readonly workspaces: AppWorkspaces
   readonly handlers: IpcHandlers
   private readonly unsubscribe: Array<() => void> = []
 
@@ -36,10 +38,12 @@ export class CairnApp implements AppContext {
     const { core } = options
     this.host = new ReviewHost({ ...reviewHostDepsOf(core), spawn: options.spawnWorker, provider: () => this.providerSettings() })
     this.loop = new LearningLoop(core, this.host)
+    this.workspaces = new AppWorkspaces({ core, userHome: options.userHome, forbiddenRoots: options.forbiddenWorkspaceRoots })
     this.chats = new ChatManager({
       core,
       hooks: this.loop.hooks,
       mode: options.platform.mode,
+      workspaces: this.workspaces,
       env: options.env,
       apiKey: () => options.secrets.getApiKey(),
       providerSettings: () => this.providerSettings(),
@@ -96,7 +100,8 @@ function appInfoHandler(app: AppContext): Pick<IpcHandlers, 'app.info'> {
         home: app.core.paths.root,
         platform: process.platform,
         mode: app.options.platform.mode,
-        providerProblem: findProviderProblem(app.providerSettings())
+        providerProblem: findProviderProblem(app.providerSettings()),
+        defaultWorkspace: app.workspaces.defaultFolder()
       }
     }
   }

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../../../shared/agent-events'
+import type { AgentEvent, ApprovalDecision } from '../../../shared/agent-events'
 import { IpcError } from '../../../shared/ipc/define'
 import type { AgentHooks, AgentSession, TurnHandle } from '../agent/agent-session'
 import { createAgentSession } from '../agent/create-agent'
@@ -6,9 +6,12 @@ import { findProviderProblem, providerProblemText } from '../provider/provider-s
 import type { IpcEventName, IpcEvents } from '../../../shared/ipc/contract'
 import type { CairnCore } from '../cairn'
 import type { ProviderSettings } from '../provider/provider-settings'
+import type { AppWorkspaces } from './workspaces'
 
 interface LiveChat {
   session: AgentSession
+  /** The folder its workspace tools were built for. */
+  workspace: string
   /** Events of the turn in progress, replayed to a window that attaches mid-turn. */
   buffer: AgentEvent[]
   running: boolean
@@ -21,6 +24,7 @@ export interface ChatManagerDeps {
   core: CairnCore
   hooks: AgentHooks
   mode: 'desktop' | 'browser'
+  workspaces: AppWorkspaces
   env?: NodeJS.ProcessEnv
   apiKey(): string | null
   providerSettings(): ProviderSettings
@@ -30,16 +34,24 @@ export interface ChatManagerDeps {
 /**
  * The conversations open in this process. A turn runs in the background; its events go to every
  * window and into a buffer, so a window opened or reloaded mid-turn can catch up.
+ *
+ * Each conversation works in the folder stored with it. When that folder changes (the header's
+ * picker, or a CLI `--workspace` on the same session) the live conversation is closed and opened
+ * again on its next turn, after a running turn ends: the tools, the system prompt's folder and the
+ * "allow for this conversation" answers (given for the old folder) all start afresh.
  */
 export class ChatManager {
   private readonly chats = new Map<string, LiveChat>()
 
   constructor(private readonly app: ChatManagerDeps) {}
 
-  /** Starts a turn and returns at once; the answer streams as `chat.event` events. */
-  send(sessionId: string | null, text: string, source: 'main' | 'quick' = 'main'): { sessionId: string; turnId: string } {
+  /**
+   * Starts a turn and returns at once; the answer streams as `chat.event` events. A new conversation
+   * works in `workspace` when given, else in the default folder.
+   */
+  send(sessionId: string | null, text: string, source: 'main' | 'quick' = 'main', workspace?: string): { sessionId: string; turnId: string } {
     this.checkProvider()
-    const chat = this.open(sessionId, source)
+    const chat = this.open(sessionId, source, workspace)
     if (chat.running) throw new IpcError('BUSY', 'Cairn is still answering in this conversation. Wait for it or stop it first.')
     return this.start(chat, (session) => session.runTurn(text))
   }
@@ -66,7 +78,7 @@ export class ChatManager {
     return true
   }
 
-  async approve(sessionId: string, requestId: string, decision: { allow: boolean; remember?: 'once' | 'session' | 'prefix'; prefix?: string }): Promise<boolean> {
+  async approve(sessionId: string, requestId: string, decision: ApprovalDecision): Promise<boolean> {
     const chat = this.chats.get(sessionId)
     if (!chat) return false
     return chat.session.respondToApproval(requestId, decision)
@@ -94,22 +106,34 @@ export class ChatManager {
     await Promise.all([...this.chats.values()].map((chat) => chat.done))
   }
 
-  private open(sessionId: string | null, origin: 'main' | 'quick' = 'main'): LiveChat {
+  private open(sessionId: string | null, origin: 'main' | 'quick' = 'main', chosenWorkspace?: string): LiveChat {
+    let workspace: string
     if (sessionId) {
+      const stored = this.app.core.sessions.get(sessionId)
       const existing = this.chats.get(sessionId)
-      if (existing) return existing
-      if (!this.app.core.sessions.get(sessionId)) throw new IpcError('NOT_FOUND', `There is no conversation ${sessionId}.`)
+      if (existing && (existing.running || !stored || existing.workspace === stored.workspace)) return existing
+      if (!stored) throw new IpcError('NOT_FOUND', `There is no conversation ${sessionId}.`)
+      // Checked (and made again if it was removed) each time it opens; a session from before workspaces gets the default.
+      workspace = this.app.workspaces.use(stored.workspace ?? this.app.workspaces.defaultFolder())
+      if (existing) {
+        // Moved while it was open: a turn that ran meanwhile may have written the old folder back into the prompt.
+        this.chats.delete(sessionId)
+        this.app.core.sessions.update(sessionId, { systemPrompt: null })
+      }
+    } else {
+      workspace = this.app.workspaces.use(chosenWorkspace ?? this.app.workspaces.defaultFolder())
     }
     const session = createAgentSession({
       core: this.app.core,
       apiKey: () => this.app.apiKey(),
       env: this.app.env,
+      workspace,
       sessionId: sessionId ?? undefined,
       // Where a new conversation started: the desktop app, browser mode, or either one's quick prompt.
       source: `${this.app.mode === 'desktop' ? 'desktop' : 'browser'}${origin === 'quick' ? '-quick' : ''}`,
       hooks: this.app.hooks
     })
-    const chat: LiveChat = { session, buffer: [], running: false, done: Promise.resolve() }
+    const chat: LiveChat = { session, workspace, buffer: [], running: false, done: Promise.resolve() }
     session.events.on((event) => {
       chat.buffer.push(event)
       this.app.emit('chat.event', event)

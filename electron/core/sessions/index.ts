@@ -11,6 +11,7 @@ export type {
 } from './types'
 export { messageRoles } from './types'
 export { InvalidMessageError, SessionNotFoundError, SessionStore, newSessionId } from './session-store'
+export { checkWorkspace, defaultWorkspace, WorkspaceError, type WorkspaceCheck, type WorkspaceProblem } from './session-workspace'
 export { extractTerms, planSearch, sanitizeFtsQuery, MAX_QUERY_CHARS, type QueryTerm, type SearchPlan } from './fts-query'
 export {
   searchSessions,

@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
+import type { WorkspaceProblemCode } from '../../../shared/ipc/domain'
 
 /** Why a folder cannot be a conversation's workspace. */
-export type WorkspaceProblem = 'not_absolute' | 'missing' | 'not_folder' | 'forbidden' | 'cannot_create'
+export type WorkspaceProblem = WorkspaceProblemCode
 
 export class WorkspaceError extends Error {
   constructor(

@@ -174,21 +174,9 @@ export function checkSupportPath(filePath: unknown): SupportPathCheck {
 
 /**
  * Refuses any symlink between `base` (exclusive) and `base/parts…` (inclusive), checked with lstat, so
- * a write can never leave the skill folder. Missing components are fine (they will be created).
+ * a write can never leave the skill folder (shared with memory: fs/symlinks.ts).
  */
-export function symlinkOnPath(base: string, parts: string[]): string | null {
-  let current = base
-  for (const part of parts) {
-    current = join(current, part)
-    try {
-      if (lstatSync(current).isSymbolicLink()) return current
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-      throw error
-    }
-  }
-  return null
-}
+export { symlinkOnPath } from '../fs/symlinks'
 
 export function escapesMessage(displayPath: string, link: string): string {
   return `Path escapes allowed directory: '${displayPath}' goes through the symlink ${link}. ` +

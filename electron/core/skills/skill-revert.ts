@@ -4,7 +4,7 @@ import { skillNameOf, type LearnedChange, type LedgerEntry, type RevertResult } 
 import { writeFileAtomicText } from '../fs/atomic'
 import { readSkillFile, removeEmptyDirs } from './skill-dir-files'
 import { SKILL_FILE, isInside, isSupportDir, symlinkOnPath, toPosixRelative } from './skill-paths'
-import { archiveFolderFor } from './skill-writer'
+import { archiveFolderFor, archiveLinkProblem } from './skill-writer'
 import { findSkillDirsOnDisk, ledgerTarget, withSkillLock, type SkillWriteDeps } from './skill-write-support'
 
 /** Where a ledger target lives on disk, and which skill folder it belongs to. */
@@ -78,6 +78,8 @@ export async function revertSkillChange(deps: SkillWriteDeps, entry: LedgerEntry
     switch (entry.kind) {
       case 'skill.create': {
         const archiveDir = archiveFolderFor(deps.skillsDir, target.name)
+        const archiveLink = archiveLinkProblem(deps.skillsDir, archiveDir)
+        if (archiveLink) return { ok: false, error: archiveLink }
         mkdirSync(dirname(archiveDir), { recursive: true })
         renameSync(target.skillDir, archiveDir)
         const result = record({
@@ -95,6 +97,8 @@ export async function revertSkillChange(deps: SkillWriteDeps, entry: LedgerEntry
         if (!archivePath || !archiveDir || !existsSync(join(archiveDir, SKILL_FILE))) {
           return { ok: false, error: `The archived copy of skill '${target.name}' (${archivePath ?? 'unknown'}) is gone, so it cannot be restored.` }
         }
+        const archiveLink = archiveLinkProblem(deps.skillsDir, archiveDir)
+        if (archiveLink) return { ok: false, error: archiveLink }
         const clash = findSkillDirsOnDisk(deps.skillsDir, target.name)[0]
         if (clash) {
           return {

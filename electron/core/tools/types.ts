@@ -7,10 +7,39 @@ export interface TurnState {
   memoryFailures: number
   /** Skills (and supporting files, as `name` or `name/file`) viewed this turn: a caller can require a read before a write. */
   viewedSkills: Set<string>
+  /**
+   * What this turn's tools returned, as the model read it (JSON escapes undone, lower case), minus
+   * the call's own arguments echoed back: a URL that carries any of it is never fetched unasked.
+   */
+  toolOutputs: string[]
+  /** Addresses that appeared in pages fetched this turn: fetching one follows a link, it carries nothing. */
+  fetchedLinks: Set<string>
 }
 
 export function newTurnState(): TurnState {
-  return { memoryFailures: 0, viewedSkills: new Set() }
+  return { memoryFailures: 0, viewedSkills: new Set(), toolOutputs: [], fetchedLinks: new Set() }
+}
+
+/** Argument strings shorter than this are not taken out of a result: they are too common to be an echo. */
+const MIN_ECHO_CHARS = 12
+
+/**
+ * Keeps a tool result (the JSON text the model got) for the fetch check. Strings of the call's own
+ * arguments are taken out first, so a tool that repeats its input (fetch_url its address, an error
+ * its pattern) does not make that input count as data; what earlier results held stays recorded.
+ */
+export function recordToolOutput(turn: TurnState, content: string, argumentStrings: readonly string[] = []): void {
+  let text = unescapeJson(content)
+  const echoes = argumentStrings.filter((arg) => arg.length >= MIN_ECHO_CHARS).sort((a, b) => b.length - a.length)
+  for (const echo of echoes) text = text.split(echo).join('\n')
+  turn.toolOutputs.push(text.toLowerCase())
+}
+
+function unescapeJson(text: string): string {
+  return text.replace(/\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g, (_, hex: string | undefined, char: string | undefined) => {
+    if (hex) return String.fromCharCode(parseInt(hex, 16))
+    return ({ b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' } as Record<string, string>)[char!] ?? char!
+  })
 }
 
 import type { ApprovalRequest } from '../../../shared/agent-events'

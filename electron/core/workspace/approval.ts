@@ -1,6 +1,9 @@
 import { createTwoFilesPatch } from 'diff'
+import { dirname } from 'node:path'
 import { cutMiddle } from '../text/cut'
 import type { ApprovalRequest, ToolContext } from '../tools/types'
+import { statOrNull } from './fs-info'
+import { isWithin, realPathOf, workspaceRoot, type ResolvedPath, type WorkspaceEnv } from './paths'
 
 /** Tools that ask the user before they change anything on disk or run anything. */
 export const APPROVAL_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file', 'run_command'])
@@ -27,11 +30,45 @@ export async function requestApproval(ctx: ToolContext, request: ApprovalRequest
   }
   const approved = await ctx.approve({ ...request, preview: request.preview === undefined ? undefined : cutMiddle(request.preview, MAX_PREVIEW_CHARS, { headShare: 1 }) })
   if (approved) return null
+  const untouched = request.kind === 'read' ? 'Nothing was read.' : request.kind === 'fetch' ? 'Nothing was sent.' : 'Nothing was changed.'
   return {
     success: false,
     denied: true,
-    error: `The user declined: ${request.tool} did not ${action}. Nothing was changed. Do not retry the same call; ask the user what they would like instead.`
+    error: `The user declined: ${request.tool} did not ${action}. ${untouched} Do not retry the same call; ask the user what they would like instead.`
   }
+}
+
+/** A read the tool may do: the real path to open (symlinks resolved) and whether it is inside the workspace. */
+export interface ReadAccess {
+  real: string
+  inside: boolean
+  /** The workspace folder, symlinks resolved. */
+  root: string
+}
+
+const READ_VERBS: Record<string, string> = { read_file: 'Read', list_dir: 'List', search_files: 'Search' }
+
+/**
+ * Reading inside the workspace is free; anywhere else (`../`, `~`, an absolute path, or a symlink
+ * inside whose target is outside) asks first, offering that folder for the session or always. Asked
+ * before anything is opened, so a refusal reveals nothing, not even whether the file exists.
+ */
+export async function approveRead(ctx: ToolContext, env: WorkspaceEnv, tool: string, target: ResolvedPath): Promise<ReadAccess | ApprovalRefusal> {
+  const root = realPathOf(workspaceRoot(ctx, env))
+  const real = realPathOf(target.abs)
+  if (isWithin(real, root)) return { real, inside: true, root }
+  const folder = statOrNull(real)?.isDirectory() ? real : dirname(real)
+  const via = real === target.abs ? '' : `, reached through the symlink ${target.display}`
+  const request: ApprovalRequest = {
+    kind: 'read',
+    tool,
+    summary: `${READ_VERBS[tool] ?? 'Read'} ${real} (outside the workspace ${root}${via})`,
+    path: real,
+    folder,
+    scopes: ['once', 'session', 'folder']
+  }
+  const refusal = await requestApproval(ctx, request, `read ${real}`)
+  return refusal ?? { real, inside: false, root }
 }
 
 /** A unified diff of the change (`a/` and `b/` labels, 3 lines of context), as `git diff` would show it. */

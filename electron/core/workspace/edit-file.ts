@@ -2,9 +2,10 @@ import { z } from 'zod'
 import { cutMiddle } from '../text/cut'
 import { fuzzyReplace, type FuzzyWording } from '../text/fuzzy-replace'
 import { defineTool, type ToolDef } from '../tools/types'
-import { diffStats, unifiedDiff } from './approval'
+import { approveRead, diffStats, unifiedDiff } from './approval'
 import { notFoundMessage, statOrNull } from './fs-info'
-import { resolveToolPath, type WorkspaceEnv } from './paths'
+import type { WorkspaceEnv } from './paths'
+import { resolveWriteTarget } from './real-path'
 import { formatCount } from './text'
 import { approveAndWrite, readCurrent } from './write-file'
 
@@ -31,7 +32,13 @@ export function createEditFileTool(env: WorkspaceEnv): ToolDef<typeof editFileSc
       'The user is asked first and sees the diff. Line endings and a byte-order mark are kept. To create a file, use write_file.',
     schema: editFileSchema,
     async run(args, ctx) {
-      const target = resolveToolPath(args.path, ctx, env)
+      // The real target (symlinks resolved); a link leading out of the workspace is refused before anything is read.
+      const resolved = resolveWriteTarget(args.path, ctx, env)
+      if (!resolved.ok) return { success: false, error: resolved.error }
+      const target = resolved.target
+      // Outside the workspace, reading comes first: a failed match would show the file's text (candidates) unasked.
+      const access = await approveRead(ctx, env, 'edit_file', target)
+      if ('success' in access) return access
       const stats = statOrNull(target.abs)
       if (!stats) return { success: false, error: `${notFoundMessage(target.abs, target.display, 'File')} To create a new file, use write_file.` }
       if (!stats.isFile()) return { success: false, error: `${target.display} is not a regular file${stats.isDirectory() ? ' but a folder' : ''}; edit_file only edits text files.` }

@@ -1,14 +1,19 @@
 import { z } from 'zod'
-import { defineTool, type ToolContext, type ToolDef } from '../tools/types'
+import { ellipsize } from '../text/cut'
+import { defineTool, type ApprovalRequest, type ToolContext, type ToolDef } from '../tools/types'
+import { requestApproval, type ApprovalRefusal } from './approval'
 import { looksBinary } from './fs-info'
 import { extractTitle, htmlToText } from './html-text'
 import { formatCount } from './text'
+import { findCarriedData, noteLinks } from './url-data'
 
 export const FETCH_DEFAULT_CHARS = 50_000
 export const FETCH_MAX_CHARS = 200_000
 export const FETCH_MAX_BODY_BYTES = 2 * 1_048_576
 const FETCH_TIMEOUT_MS = 30_000
 const ERROR_BODY_CHARS = 2_000
+const MAX_REDIRECTS = 10
+const REQUEST_HEADERS = { 'user-agent': 'Cairn/0.1 (desktop assistant)', accept: 'text/html,application/json;q=0.9,text/*;q=0.8,*/*;q=0.5' }
 
 const fetchUrlSchema = z.object({
   url: z.string().trim().min(1).describe('The http:// or https:// address to fetch.'),
@@ -72,12 +77,64 @@ function describeFetchError(error: unknown, url: string, ctx: ToolContext): stri
   return `Could not fetch ${url}: ${reason}. Check the address (host name, port, https vs http) or try another source.`
 }
 
+/**
+ * Every host asks before it is contacted: once, for the session or always (the broker knows the
+ * grants). An address carrying text this turn's tools returned asks every time, whatever was granted,
+ * says so, and offers "once" only: that is how a prompt-injected model would send a secret out.
+ */
+async function approveFetch(url: URL, ctx: ToolContext, redirectedFrom?: URL): Promise<ApprovalRefusal | null> {
+  const carried = findCarriedData(url, ctx.turn)
+  const from = redirectedFrom ? ` (redirected from ${redirectedFrom.host})` : ''
+  const warning = carried ? `; the address carries "${carried}", text read in this turn` : ''
+  const request: ApprovalRequest = {
+    kind: 'fetch',
+    tool: 'fetch_url',
+    summary: `Fetch ${ellipsize(url.href, 200)}${from}${warning}`,
+    url: url.href,
+    host: url.host,
+    ...(carried ? { carriedData: carried } : {}),
+    scopes: carried ? ['once'] : ['once', 'session', 'host']
+  }
+  return requestApproval(ctx, request, `fetch ${url.href}`)
+}
+
+/**
+ * Follows redirects by hand, so a hop to another host is approved like a first fetch (an allowed
+ * host must not bounce the request to one the user never saw).
+ */
+async function fetchApproved(start: URL, ctx: ToolContext): Promise<{ response: Response } | ApprovalRefusal> {
+  let url = start
+  for (let hop = 0; ; hop++) {
+    const signal = AbortSignal.any([AbortSignal.timeout(FETCH_TIMEOUT_MS), ...(ctx.signal ? [ctx.signal] : [])])
+    const response = await fetch(url, { signal, redirect: 'manual', headers: REQUEST_HEADERS })
+    const location = response.headers.get('location')
+    if (response.status < 300 || response.status > 399 || !location) return { response }
+    await response.body?.cancel().catch(() => {})
+    if (hop >= MAX_REDIRECTS) return { success: false, error: `${start.href} redirected more than ${MAX_REDIRECTS} times; stopped at ${url.href}.` }
+    let next: URL
+    try {
+      next = new URL(location, url)
+    } catch {
+      return { success: false, error: `${url.href} redirected to ${JSON.stringify(location)}, which is not a valid address.` }
+    }
+    if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+      return { success: false, error: `${url.href} redirected to a ${next.protocol} address, which fetch_url does not follow.` }
+    }
+    if (next.host !== url.host) {
+      const refusal = await approveFetch(next, ctx, url)
+      if (refusal) return refusal
+    }
+    url = next
+  }
+}
+
 export function createFetchUrlTool(): ToolDef<typeof fetchUrlSchema> {
   return defineTool({
     name: 'fetch_url',
     description:
       'Fetch a web page or text file over http(s) and return it as text: HTML is reduced to readable text, JSON and other text as is. ' +
-      'Binary content (images, PDFs, archives) is refused. Returns status, content_type, content and whether it was truncated.',
+      'Binary content (images, PDFs, archives) is refused. Returns status, content_type, content and whether it was truncated. ' +
+      'The user approves each host before it is contacted.',
     schema: fetchUrlSchema,
     async run(args, ctx) {
       let url: URL
@@ -89,20 +146,18 @@ export function createFetchUrlTool(): ToolDef<typeof fetchUrlSchema> {
       if (url.protocol !== 'http:' && url.protocol !== 'https:') {
         return { success: false, error: `Only http:// and https:// URLs can be fetched; ${url.protocol} is refused. To read a local file, use read_file.` }
       }
+      const denied = await approveFetch(url, ctx)
+      if (denied) return denied
       const maxChars = args.max_chars ?? FETCH_DEFAULT_CHARS
-      const signals = [AbortSignal.timeout(FETCH_TIMEOUT_MS), ...(ctx.signal ? [ctx.signal] : [])]
-      const signal = AbortSignal.any(signals)
 
       let response: Response
       let body: { bytes: Uint8Array; truncated: boolean }
       let kind: BodyKind
       const contentType = () => response.headers.get('content-type') ?? ''
       try {
-        response = await fetch(url, {
-          signal,
-          redirect: 'follow',
-          headers: { 'user-agent': 'Cairn/0.1 (desktop assistant)', accept: 'text/html,application/json;q=0.9,text/*;q=0.8,*/*;q=0.5' }
-        })
+        const fetched = await fetchApproved(url, ctx)
+        if ('success' in fetched) return fetched
+        response = fetched.response
         kind = classify(contentType().split(';')[0].trim().toLowerCase())
         if (kind === 'other') {
           await response.body?.cancel().catch(() => {})
@@ -131,6 +186,8 @@ export function createFetchUrlTool(): ToolDef<typeof fetchUrlSchema> {
         }
       }
 
+      // Links on the page may be followed without counting as data this turn carries out.
+      noteLinks(ctx.turn, text.slice(0, maxChars))
       const truncated = body.truncated || text.length > maxChars
       const notes: string[] = []
       if (body.truncated) notes.push(`Only the first ${formatCount(FETCH_MAX_BODY_BYTES)} bytes were downloaded.`)

@@ -3,6 +3,7 @@ import { lstat, readdir, readlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { defineTool, type ToolDef } from '../tools/types'
+import { approveRead } from './approval'
 import { SKIPPED_DIRS, entryType, notFoundMessage, statOrNull, type EntryType } from './fs-info'
 import { resolveToolPath, type WorkspaceEnv } from './paths'
 import { formatCount } from './text'
@@ -11,7 +12,7 @@ export const LIST_MAX_ENTRIES = 500
 export const LIST_MAX_DEPTH = 4
 
 const listDirSchema = z.object({
-  path: z.string().optional().describe('Folder to list (default: the workspace folder). Relative, absolute, or starting with ~.'),
+  path: z.string().optional().describe('Folder to list (default: the workspace folder). Relative, absolute, or starting with ~ (outside the workspace asks the user first).'),
   depth: z
     .number()
     .int()
@@ -69,7 +70,11 @@ export function createListDirTool(env: WorkspaceEnv): ToolDef<typeof listDirSche
       `.git and node_modules are listed but not opened. At most ${LIST_MAX_ENTRIES} entries per call.`,
     schema: listDirSchema,
     async run(args, ctx) {
-      const { abs: root, display } = resolveToolPath(args.path ?? '.', ctx, env)
+      const target = resolveToolPath(args.path ?? '.', ctx, env)
+      const access = await approveRead(ctx, env, 'list_dir', target)
+      if ('success' in access) return access
+      const { display } = target
+      const root = access.real
       const stats = statOrNull(root)
       if (!stats) return { success: false, error: notFoundMessage(root, display, 'Folder') }
       if (!stats.isDirectory()) return { success: false, error: `${display} is a file, not a folder. Use read_file to read it.` }

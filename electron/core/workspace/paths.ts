@@ -1,4 +1,5 @@
-import { isAbsolute, relative, resolve, sep } from 'node:path'
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs'
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { expandTilde } from '../config/home'
 import type { ToolContext } from '../tools/types'
 
@@ -21,7 +22,10 @@ export function workspaceRoot(ctx: ToolContext, env: WorkspaceEnv): string {
   return resolve(expandTilde(chosen))
 }
 
-/** Resolves a model-given path; `~` and absolute paths are allowed on purpose (the user's machine, the user's files). */
+/**
+ * Resolves a model-given path; `~`, `../` and absolute paths resolve as written. Whether the tool may
+ * go there is another question: reading outside the workspace asks (see `approveRead`).
+ */
 export function resolveToolPath(input: string, ctx: ToolContext, env: WorkspaceEnv): ResolvedPath {
   const root = workspaceRoot(ctx, env)
   const expanded = expandTilde(input.trim())
@@ -39,4 +43,43 @@ export function displayPath(abs: string, root: string): string {
 /** Forward slashes in everything the model reads, so globs and paths look the same on every platform. */
 export function toPosix(path: string): string {
   return sep === '/' ? path : path.split(sep).join('/')
+}
+
+/** Links followed at most while resolving one path (the same limit as Linux's). */
+const MAX_LINKS = 40
+
+/**
+ * Where `abs` really is on disk: every symlink on the way resolved, also when the path (or its end)
+ * does not exist yet, so a dangling link inside the workspace still counts where it points.
+ */
+export function realPathOf(abs: string, hops = 0): string {
+  try {
+    return realpathSync.native(abs)
+  } catch {
+    const parent = dirname(abs)
+    if (parent === abs) return abs
+    const candidate = join(realPathOf(parent, hops), basename(abs))
+    if (hops < MAX_LINKS && isLink(candidate)) {
+      try {
+        return realPathOf(resolve(dirname(candidate), readlinkSync(candidate)), hops + 1)
+      } catch {
+        return candidate
+      }
+    }
+    return candidate
+  }
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink()
+  } catch {
+    return false
+  }
+}
+
+/** True when `path` is `folder` or inside it (both absolute and already resolved). */
+export function isWithin(path: string, folder: string): boolean {
+  const rel = relative(folder, path)
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel))
 }

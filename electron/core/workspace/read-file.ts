@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs'
 import { z } from 'zod'
 import { defineTool, type ToolDef } from '../tools/types'
+import { approveRead } from './approval'
 import { isBinaryFile, notFoundMessage, statOrNull } from './fs-info'
 import { resolveToolPath, type WorkspaceEnv } from './paths'
 import { formatCount } from './text'
@@ -10,7 +11,7 @@ export const READ_MAX_CHARS = 100_000
 export const READ_MAX_LINE_CHARS = 2_000
 
 const readFileSchema = z.object({
-  path: z.string().min(1).describe('File to read: relative to the workspace folder, absolute, or starting with ~.'),
+  path: z.string().min(1).describe('File to read: relative to the workspace folder, absolute, or starting with ~ (outside the workspace asks the user first).'),
   offset: z
     .number()
     .int()
@@ -103,7 +104,12 @@ export function createReadFileTool(env: WorkspaceEnv): ToolDef<typeof readFileSc
       'use offset and limit to page through longer files. Binary files are detected and not shown.',
     schema: readFileSchema,
     async run(args, ctx) {
-      const { abs, display } = resolveToolPath(args.path, ctx, env)
+      const target = resolveToolPath(args.path, ctx, env)
+      const access = await approveRead(ctx, env, 'read_file', target)
+      if ('success' in access) return access
+      // Opened by its real path, so what was checked (or approved) is what is read.
+      const { display } = target
+      const abs = access.real
       const stats = statOrNull(abs)
       if (!stats) return { success: false, error: notFoundMessage(abs, display, 'File') }
       if (stats.isDirectory()) return { success: false, error: `${display} is a folder, not a file. Use list_dir to see what it contains.` }

@@ -4,6 +4,7 @@ import { basename, join } from 'node:path'
 import picomatch from 'picomatch'
 import { z } from 'zod'
 import { defineTool, type ToolDef } from '../tools/types'
+import { approveRead } from './approval'
 import { SKIPPED_DIRS, entryType, looksBinary, notFoundMessage, statOrNull, type EntryType } from './fs-info'
 import { displayPath, resolveToolPath, workspaceRoot, type WorkspaceEnv } from './paths'
 import { capLine, formatCount } from './text'
@@ -16,7 +17,7 @@ const HIT_LINE_CHARS = 200
 const SEARCH_TIME_BUDGET_MS = 30_000
 
 const searchFilesSchema = z.object({
-  path: z.string().optional().describe('Folder to search (default: the workspace folder), or a single file. Relative, absolute, or starting with ~.'),
+  path: z.string().optional().describe('Folder to search (default: the workspace folder), or a single file. Relative, absolute, or starting with ~ (outside the workspace asks the user first).'),
   name: z
     .string()
     .min(1)
@@ -213,14 +214,18 @@ export function createSearchFilesTool(env: WorkspaceEnv): ToolDef<typeof searchF
       if (typeof pattern === 'string') return { success: false, error: pattern }
       const matchesName = buildNameMatcher(args)
       const root = resolveToolPath(args.path ?? '.', ctx, env)
-      const workspace = workspaceRoot(ctx, env)
-      const rootStats = statOrNull(root.abs)
-      if (!rootStats) return { success: false, error: notFoundMessage(root.abs, root.display, 'Path') }
+      const access = await approveRead(ctx, env, 'search_files', root)
+      if ('success' in access) return access
+      // Walked from its real path (the walk never follows links below it); shown relative to the workspace.
+      const start = access.real
+      const workspace = access.inside ? access.root : workspaceRoot(ctx, env)
+      const rootStats = statOrNull(start)
+      if (!rootStats) return { success: false, error: notFoundMessage(start, root.display, 'Path') }
 
       const limits: WalkLimits = { signal: ctx.signal, deadline: Date.now() + SEARCH_TIME_BUDGET_MS, timedOut: false }
       const items: AsyncIterable<WalkItem> | WalkItem[] = rootStats.isDirectory()
-        ? walk(root.abs, limits)
-        : [{ abs: root.abs, rel: basename(root.abs), type: 'file' }]
+        ? walk(start, limits)
+        : [{ abs: start, rel: basename(root.abs), type: 'file' }]
       const candidates = (async function* () {
         for await (const item of items) {
           if (matchesName && !matchesName(item.rel)) continue

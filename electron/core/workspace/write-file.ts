@@ -6,11 +6,15 @@ import { writeFileAtomicText } from '../fs/atomic'
 import { defineTool, type ToolContext, type ToolDef } from '../tools/types'
 import { diffStats, requestApproval, unifiedDiff } from './approval'
 import { looksBinary, statOrNull } from './fs-info'
-import { resolveToolPath, type ResolvedPath, type WorkspaceEnv } from './paths'
+import type { WorkspaceEnv } from './paths'
+import { resolveWriteTarget, stillLeadsThere, type WriteTarget } from './real-path'
 import { formatCount } from './text'
 
 const writeFileSchema = z.object({
-  path: z.string().min(1).describe('File to write: relative to the workspace folder, absolute, or starting with ~. Missing folders are created.'),
+  path: z
+    .string()
+    .min(1)
+    .describe('File to write: relative to the workspace folder, absolute, or starting with ~. Missing folders are created. A symlink is written at its real target; one leading out of the workspace is refused.'),
   content: z.string().describe('The complete new content of the file (UTF-8 text). It replaces the whole file; to change part of a file, use edit_file.')
 })
 
@@ -43,20 +47,26 @@ function sameAsBefore(before: CurrentFile, now: CurrentFile): boolean {
 }
 
 /**
- * Approval, then a check that nobody changed the file meanwhile, then an atomic write (temp + fsync + rename).
- * Shared by write_file and edit_file so both behave the same way around the user's decision.
+ * Approval of the real target (the summary says which symlink led there), then a check that nobody
+ * changed the file or pointed the link elsewhere meanwhile, then an atomic write (temp + fsync +
+ * rename) of the real target. Shared by write_file and edit_file so both behave the same way around
+ * the user's decision.
  */
 export async function approveAndWrite(
   ctx: ToolContext,
   tool: string,
-  target: ResolvedPath,
+  target: WriteTarget,
   before: CurrentFile,
   content: string,
   summary: string,
   preview: string
 ): Promise<{ success: false; denied?: true; error: string } | null> {
-  const refusal = await requestApproval(ctx, { kind: 'write', tool, summary, path: target.abs, preview }, `write ${target.display}`)
+  const shown = target.via ? `${summary}, through the symlink ${target.via}` : summary
+  const refusal = await requestApproval(ctx, { kind: 'write', tool, summary: shown, path: target.abs, preview }, `write ${target.display}`)
   if (refusal) return refusal
+  if (!stillLeadsThere(target)) {
+    return { success: false, error: `${target.via ?? target.display} changed while waiting for approval (a symlink on the way now leads elsewhere), so nothing was written. Check the path and redo the change.` }
+  }
   if (!sameAsBefore(before, await readCurrent(target.abs))) {
     return {
       success: false,
@@ -75,7 +85,9 @@ export function createWriteFileTool(env: WorkspaceEnv): ToolDef<typeof writeFile
       'Creates missing folders and writes atomically. Prefer edit_file for changing part of an existing file.',
     schema: writeFileSchema,
     async run(args, ctx) {
-      const target = resolveToolPath(args.path, ctx, env)
+      const resolved = resolveWriteTarget(args.path, ctx, env)
+      if (!resolved.ok) return { success: false, error: resolved.error }
+      const target = resolved.target
       const stats = statOrNull(target.abs)
       if (stats?.isDirectory()) return { success: false, error: `${target.display} is a folder. Give a file path inside it, e.g. ${target.display}/notes.md.` }
       if (stats && !stats.isFile()) return { success: false, error: `${target.display} is not a regular file (device, socket or pipe); write_file only writes regular files.` }

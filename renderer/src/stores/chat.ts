@@ -24,6 +24,8 @@ export interface ChatState extends TurnSlice {
   learned: LearnedNote | null
   /** Message to scroll to once shown (a search hit). */
   focusMessageId: number | null
+  /** The folder the open conversation works in; for a new one, the folder chosen for it (null: the default). */
+  workspace: string | null
 
   openSession(sessionId: string | null, options?: { focusMessageId?: number }): Promise<void>
   newChat(): void
@@ -34,6 +36,11 @@ export interface ChatState extends TurnSlice {
   retry(): Promise<void>
   approve(requestId: string, decision: { allow: boolean; remember?: ApprovalScope; prefix?: string }): Promise<void>
   dismissError(): void
+  /**
+   * Changes the folder Cairn works in: stored with the open conversation (from its next turn), or kept
+   * for the conversation about to start. Main checks (and makes) the folder; a refusal throws.
+   */
+  setWorkspace(path: string): Promise<void>
   handleEvent(event: AgentEvent): void
   handleReview(event: ReviewEvent): void
   /** Reloads the open conversation from main, keeping unchanged rows (after a reconnect). */
@@ -88,7 +95,7 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
       attachQueue = null
       awaitingNewSession = false
       orphans = []
-      set({ ...emptyTurn(), sessionId, title: null, status, loadError: null, sending: false, learned: null, focusMessageId: null })
+      set({ ...emptyTurn(), sessionId, title: null, status, loadError: null, sending: false, learned: null, focusMessageId: null, workspace: null })
     }
 
     const attach = async (sessionId: string): Promise<void> => {
@@ -142,6 +149,7 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
       draft: '',
       learned: null,
       focusMessageId: null,
+      workspace: null,
 
       async openSession(sessionId, openOptions) {
         if (sessionId === null) return get().newChat()
@@ -150,7 +158,7 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
         try {
           const { session, messages, running } = await client.request('sessions.get', { sessionId })
           if (get().sessionId !== sessionId) return
-          set({ items: buildItems(messages), title: session.title, running, status: 'ready' })
+          set({ items: buildItems(messages), title: session.title, workspace: session.workspace, running, status: 'ready' })
           if (running) await attach(sessionId)
         } catch (error) {
           if (get().sessionId === sessionId) set({ status: 'error', loadError: errorMessage(error) })
@@ -170,8 +178,9 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
         const pending: ChatItem = { kind: 'user', key: `local:${++localIds}`, id: null, text, pending: true }
         set({ items: [...state.items, pending], draft: '' })
         const sessionId = state.sessionId
+        const workspace = sessionId === null && state.workspace ? { workspace: state.workspace } : {}
         await startTurn(
-          () => client.request('chat.send', { sessionId, text }),
+          () => client.request('chat.send', { sessionId, text, ...workspace }),
           (error) => {
             // Nothing is lost: the text goes back into the composer and Retry sends it again.
             const items = get().items.filter((item) => item !== pending)
@@ -237,6 +246,12 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
 
       dismissError: () => set({ error: null }),
 
+      async setWorkspace(folder) {
+        const { sessionId } = get()
+        const { path } = await client.request('sessions.setWorkspace', { sessionId, path: folder })
+        if (get().sessionId === sessionId) set({ workspace: path })
+      },
+
       handleEvent(event) {
         const state = get()
         if (state.sessionId === null) {
@@ -274,7 +289,7 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
             set({ title: session.title })
             return
           }
-          set({ items: reconcileItems(state.items, buildItems(messages)), title: session.title, status: 'ready' })
+          set({ items: reconcileItems(state.items, buildItems(messages)), title: session.title, workspace: session.workspace, status: 'ready' })
         } catch {
           // Keep what is on screen; the next event or reconnect tries again.
         }

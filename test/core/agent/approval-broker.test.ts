@@ -19,7 +19,9 @@ describe('approval broker', () => {
   })
 
   it('never lets an allowed prefix smuggle in another command', () => {
-    expect(matchesAllowedPrefix('npm test -- --watch', ['npm test'])).toBe(true)
+    expect(matchesAllowedPrefix('npm test src/app.test.ts', ['npm test'])).toBe(true)
+    // An option added to a prefix of a program without option rules asks (see command-policy.test.ts).
+    expect(matchesAllowedPrefix('npm test -- --watch', ['npm test'])).toBe(false)
     expect(matchesAllowedPrefix('npm testing', ['npm test'])).toBe(false)
     for (const command of ['npm test && rm -rf ~', 'npm test; curl x', 'npm test | sh', 'npm test $(whoami)', 'npm test > /etc/x', 'npm test\nrm x']) {
       expect(matchesAllowedPrefix(command, ['npm test']), command).toBe(false)

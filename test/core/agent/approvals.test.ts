@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ConfigStore } from '../../../electron/core/config/config-store'
@@ -133,12 +134,13 @@ describe('approvals', () => {
     // Saved in config.json, where another Cairn process reads it.
     expect(new ConfigStore(join(fx.home, 'config.json')).get().agent.allowedCommandPrefixes).toEqual(['sh check.sh'])
 
-    fx.server.enqueue(runCommand('sh check.sh --watch'), runCommand('sh check.sh && rm -rf x'), { text: 'The second one was declined.' })
+    // More plain arguments run unasked; an option added to the script, or a chained command, asks.
+    fx.server.enqueue(runCommand('sh check.sh watch'), runCommand('sh check.sh --watch'), runCommand('sh check.sh && rm -rf x'), { text: 'The others were declined.' })
     const later = fx.open()
     answerApprovals(later, () => ({ allow: false }))
     await later.session.runTurn('run the checks in watch mode, then clean up').done
-    expect(later.ofType('approval_needed').map((e) => e.command)).toEqual(['sh check.sh && rm -rf x'])
-    expect(ranLog()).toBe('ran once\nran --watch\n')
+    expect(later.ofType('approval_needed').map((e) => e.command)).toEqual(['sh check.sh --watch', 'sh check.sh && rm -rf x'])
+    expect(ranLog()).toBe('ran once\nran watch\n')
     expect(existsSync(join(fx.workspace, 'x'))).toBe(true)
   })
 
@@ -187,5 +189,40 @@ describe('approvals', () => {
     expect(recorded.ofType('approval_needed')).toEqual([])
     expect(ranLog()).toBe('ran auto\n')
     expect(readFileSync(join(fx.workspace, 'auto.txt'), 'utf8')).toBe('written')
+  })
+})
+
+describe('always-allowed prefixes and the options of the program', () => {
+  beforeEach(async () => {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: fx.workspace, stdio: 'ignore' })
+    git('init', '-q')
+    git('-c', 'user.name=Test', '-c', 'user.email=test@example.com', 'commit', '-q', '--allow-empty', '-m', 'first')
+    await fx.core.config.update({ agent: { allowedCommandPrefixes: ['git log', 'find'] } })
+  })
+
+  /** Runs each command in its own model step, declining whatever asks; returns the commands that asked. */
+  async function runAll(commands: string[]): Promise<string[]> {
+    fx.server.enqueue(...commands.map(runCommand), { text: 'Done.' })
+    const recorded = fx.open()
+    answerApprovals(recorded, () => ({ allow: false }))
+    await recorded.session.runTurn('look at the history').done
+    return recorded.ofType('approval_needed').map((event) => event.command!)
+  }
+
+  it('asks before `git log --output=FILE` writes a chosen file, however the option is quoted', async () => {
+    const escapes = ['git log --output=pwned.txt --format=format:owned', "git log '--output=pwned.txt' --format=format:owned", 'git log --oneline --output pwned.txt']
+    const asked = await runAll(['git log --oneline -1', ...escapes])
+    expect(asked).toEqual(escapes)
+    expect(existsSync(join(fx.workspace, 'pwned.txt'))).toBe(false)
+    // The plain read still ran without asking.
+    const afterFirst = fx.server.chatRequests()[1].body.messages as Array<{ role: string; content: string }>
+    expect(JSON.parse(afterFirst.at(-1)!.content)).toMatchObject({ success: true, stdout: expect.stringContaining('first') })
+  })
+
+  it('asks before `find … -exec` runs a program', async () => {
+    const escapes = ['find . -maxdepth 0 -exec touch pwned-find {} +', 'find . -maxdepth 0 "-exec" touch pwned-find {} +', 'find . -maxdepth 0 -delete', 'find . -fprint pwned-find']
+    const asked = await runAll(['find . -maxdepth 0', ...escapes])
+    expect(asked).toEqual(escapes)
+    expect(existsSync(join(fx.workspace, 'pwned-find'))).toBe(false)
   })
 })

@@ -18,8 +18,9 @@ const page = `<!doctype html><html><head><title>Cairn &amp; Friends</title><styl
 <body><h1>Welcome</h1><p>Fish &amp; chips &mdash; &#8364;5 &lt;cheap&gt;</p><!-- hidden comment -->
 <ul><li>first</li><li>second</li></ul><p>Caf&eacute;?   spaced     out</p><noscript>enable js</noscript></body></html>`
 
+/** Fetches with every host approved (asking is covered in fetch-approval.test.ts). */
 async function fetchUrl(args: unknown, extra: Partial<ToolContext> = {}): Promise<Result> {
-  return (await runTool(tool, args, { write: { source: 'agent' }, turn: newTurnState(), ...extra })) as Result
+  return (await runTool(tool, args, { write: { source: 'agent' }, turn: newTurnState(), approve: async () => true, ...extra })) as Result
 }
 
 beforeAll(async () => {

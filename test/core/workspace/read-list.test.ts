@@ -104,10 +104,10 @@ describe('read_file', () => {
     expect((await call('read_file', { path: 'src' })).error).toContain('list_dir')
   })
 
-  it('reads absolute paths outside the workspace', async () => {
+  it('reads absolute paths outside the workspace once the user allows it', async () => {
     const elsewhere = mkdtempSync(join(tmpdir(), 'cairn-'))
     writeFileSync(join(elsewhere, 'x.txt'), 'outside')
-    const result = await call('read_file', { path: join(elsewhere, 'x.txt') })
+    const result = (await runTool(tools.get('read_file')!, { path: join(elsewhere, 'x.txt') }, { ...ctx(), approve: async () => true })) as Result
     expect(result).toMatchObject({ success: true, path: join(elsewhere, 'x.txt'), content: '    1| outside' })
   })
 })

@@ -19,7 +19,7 @@ export function settingsView(overrides: Partial<SettingsView> = {}): SettingsVie
 }
 
 export function appInfo(overrides: Partial<AppInfo> = {}): AppInfo {
-  return { version: '0.1.0', home: '/home/me/.cairn', platform: 'linux', mode: 'desktop', providerProblem: null, ...overrides }
+  return { version: '0.1.0', home: '/home/me/.cairn', platform: 'linux', mode: 'desktop', providerProblem: null, defaultWorkspace: '/home/me/Cairn', ...overrides }
 }
 
 export function learningStatus(overrides: Partial<LearningStatus> = {}): LearningStatus {
@@ -27,7 +27,7 @@ export function learningStatus(overrides: Partial<LearningStatus> = {}): Learnin
 }
 
 export function session(id: string, title: string, at = NOW - 60_000): SessionSummary {
-  return { id, title, source: 'desktop', model: 'gpt-test', startedAt: at, updatedAt: at, messageCount: 2, inputTokens: 0, outputTokens: 0, cachedTokens: 0 }
+  return { id, title, source: 'desktop', model: 'gpt-test', startedAt: at, updatedAt: at, messageCount: 2, inputTokens: 0, outputTokens: 0, cachedTokens: 0, workspace: '/home/me/Cairn' }
 }
 
 let nextMessage = 1

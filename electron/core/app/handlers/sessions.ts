@@ -5,7 +5,10 @@ import { userWords } from '../../sessions/stored-messages'
 import { searchSessions, type MessageRecord, type SessionRecord } from '../../sessions'
 import type { AppContext } from '../app-context'
 
-export function sessionHandlers(app: AppContext): Pick<IpcHandlers, 'sessions.list' | 'sessions.get' | 'sessions.search' | 'sessions.rename' | 'sessions.delete'> {
+export function sessionHandlers(app: AppContext): Pick<
+  IpcHandlers,
+  'sessions.list' | 'sessions.get' | 'sessions.search' | 'sessions.rename' | 'sessions.delete' | 'sessions.setWorkspace'
+> {
   const sessions = () => app.core.sessions
   const requireSession = (id: string) => {
     const session = sessions().get(id)
@@ -40,6 +43,15 @@ export function sessionHandlers(app: AppContext): Pick<IpcHandlers, 'sessions.li
       app.emit('sessions.changed', { sessionId })
       return toSummary(updated)
     },
+    // A live conversation picks the new folder up on its next turn (ChatManager reopens it); the prompt names the folder, so it is composed again.
+    'sessions.setWorkspace': async ({ sessionId, path }) => {
+      if (sessionId !== null) requireSession(sessionId)
+      const folder = app.workspaces.use(path)
+      if (sessionId === null) return { path: folder }
+      if (sessions().get(sessionId)?.workspace !== folder) sessions().update(sessionId, { workspace: folder, systemPrompt: null })
+      app.emit('sessions.changed', { sessionId })
+      return { path: folder }
+    },
     'sessions.delete': async ({ sessionId }) => {
       requireSession(sessionId)
       if (app.chats.isRunning(sessionId)) throw new IpcError('BUSY', 'Stop the reply in this conversation before deleting it.')
@@ -62,7 +74,8 @@ export function toSummary(s: SessionRecord): SessionSummary {
     messageCount: s.messageCount,
     inputTokens: s.inputTokens,
     outputTokens: s.outputTokens,
-    cachedTokens: s.cachedTokens
+    cachedTokens: s.cachedTokens,
+    workspace: s.workspace
   }
 }
 

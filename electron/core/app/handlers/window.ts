@@ -1,8 +1,9 @@
 import type { IpcHandlers } from '../../../../shared/ipc/contract'
+import { IpcError } from '../../../../shared/ipc/define'
 import type { AppContext } from '../app-context'
 
-/** Window and shell actions only the desktop shell can perform; browser mode ignores them. */
-export function windowHandlers(app: AppContext): Pick<IpcHandlers, 'window.openMain' | 'window.hideQuick' | 'shell.openExternal'> {
+/** Window and shell actions only the desktop shell can perform; browser mode ignores them (and refuses the folder picker). */
+export function windowHandlers(app: AppContext): Pick<IpcHandlers, 'window.openMain' | 'window.hideQuick' | 'shell.openExternal' | 'window.pickFolder'> {
   const platform = app.options.platform
   return {
     'window.openMain': async ({ sessionId }) => {
@@ -16,6 +17,11 @@ export function windowHandlers(app: AppContext): Pick<IpcHandlers, 'window.openM
     'shell.openExternal': async ({ url }) => {
       await platform.openExternal?.(url)
       return { ok: true as const }
+    },
+    // The picked folder is only a suggestion: sessions.setWorkspace checks it like a typed one.
+    'window.pickFolder': async ({ defaultPath }) => {
+      if (!platform.pickFolder) throw new IpcError('UNSUPPORTED', 'Browser mode has no folder picker: type the folder’s full path instead.')
+      return { path: await platform.pickFolder({ defaultPath }) }
     }
   }
 }

@@ -1,19 +1,25 @@
-import { describeApproval } from '../../../../shared/i18n/describe'
+import { describeAlwaysAllow, describeApproval, describeApprovalKind, describeCarriedData } from '../../../../shared/i18n/describe'
 import { useApp, useT } from '../../app/context'
 import { Icon } from '../../components/Icon'
 import type { ApprovalRequest } from '../../stores/chat-events'
 
-/** Cairn wants to run a command or write a file: show exactly what, and let the user decide. */
+/**
+ * Cairn wants to run a command, write a file, read outside the workspace or fetch an address: show
+ * exactly what (the real path, the full address), and offer only the answers the request allows.
+ */
 export function ApprovalCard({ request }: { request: ApprovalRequest }): React.JSX.Element {
   const t = useT()
   const { chat } = useApp()
   const decide = (decision: Parameters<ReturnType<typeof chat.getState>['approve']>[1]) => void chat.getState().approve(request.requestId, decision)
   const disabled = Boolean(request.submitting)
+  const scopes = request.scopes ?? ['once', 'session']
+  const always = describeAlwaysAllow(request, t)
+  const warning = describeCarriedData(request, t)
   return (
     <section className="approval" aria-label={t('approval.title')}>
       <header className="approval-head">
         <Icon name="alert" size={16} />
-        <span>{request.kind === 'command' ? t('approval.command') : t('approval.write')}</span>
+        <span>{describeApprovalKind(request.kind, t)}</span>
         <span className="approval-tool">{request.tool}</span>
       </header>
       <p className="approval-summary">{describeApproval(request, t)}</p>
@@ -22,18 +28,31 @@ export function ApprovalCard({ request }: { request: ApprovalRequest }): React.J
           <pre className="plain-code">{request.command}</pre>
         </div>
       ) : null}
+      {request.kind === 'fetch' && request.url ? <div className="approval-path">{request.url}</div> : null}
       {request.path ? <div className="approval-path">{request.path}</div> : null}
+      {warning ? (
+        <p className="notice warn" role="note">
+          {warning}
+        </p>
+      ) : null}
       {request.preview && request.preview !== request.command ? <pre className={`plain-code approval-preview${looksLikeDiff(request.preview) ? ' diff-text' : ''}`}>{previewLines(request.preview)}</pre> : null}
       <div className="approval-actions">
         <button type="button" className="primary-button" disabled={disabled} onClick={() => decide({ allow: true, remember: 'once' })}>
           {t('approval.allowOnce')}
         </button>
-        <button type="button" className="secondary-button" disabled={disabled} onClick={() => decide({ allow: true, remember: 'session' })}>
-          {t('approval.allowSession')}
-        </button>
-        {request.kind === 'command' && request.prefix ? (
-          <button type="button" className="secondary-button" disabled={disabled} onClick={() => decide({ allow: true, remember: 'prefix', prefix: request.prefix })}>
-            {t('approval.allowPrefix', { prefix: request.prefix })}
+        {scopes.includes('session') ? (
+          <button type="button" className="secondary-button" disabled={disabled} onClick={() => decide({ allow: true, remember: 'session' })}>
+            {t('approval.allowSession')}
+          </button>
+        ) : null}
+        {always ? (
+          <button
+            type="button"
+            className="secondary-button"
+            disabled={disabled}
+            onClick={() => decide(always.scope === 'prefix' ? { allow: true, remember: 'prefix', prefix: request.prefix } : { allow: true, remember: always.scope })}
+          >
+            {always.label}
           </button>
         ) : null}
         <span className="spacer" />

@@ -3,8 +3,9 @@ import { useApp, useChat, useSessions, useT } from '../../app/context'
 import { Dialog } from '../../components/Dialog'
 import { Icon } from '../../components/Icon'
 import { errorMessage } from '../../ipc/client'
+import { WorkspaceButton } from './WorkspaceButton'
 
-/** Title of the open conversation, with rename, "learn from this now" and delete. */
+/** Title of the open conversation and the folder it works in, with rename, "learn from this now" and delete. */
 export function ChatHeader(): React.JSX.Element {
   const t = useT()
   const { chat, sessions, ui, client } = useApp()
@@ -75,6 +76,7 @@ export function ChatHeader(): React.JSX.Element {
           {shown}
         </h1>
       )}
+      <WorkspaceButton />
       {problem ? <span className="header-problem" role="alert">{problem}</span> : null}
       <div className="pane-actions">
         {sessionId ? (

@@ -1,0 +1,235 @@
+import { splitLong } from '../../../shared/command-prefix'
+
+/**
+ * sed and awk take a program as an argument: a prefix allows an added one only if it cannot write a
+ * file or run a command. Both are read with a small parser that refuses what it does not understand.
+ */
+
+interface Script {
+  text: string
+  added: boolean
+}
+
+const SED_LONG = [
+  'expression', 'file', 'in-place', 'line-length', 'null-data', 'zero-terminated', 'quiet', 'silent', 'regexp-extended',
+  'separate', 'sandbox', 'debug', 'posix', 'follow-symlinks', 'unbuffered', 'binary', 'help', 'version'
+]
+
+/** sed: no `-i`/`--in-place`, no script file (`-f`), and every added script free of `w`, `W`, `e` and `s///w`/`s///e`. */
+export function checkSed(words: readonly string[], granted: number): string | null {
+  const scripts: Script[] = []
+  const positionals: number[] = []
+  let explicit = false
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i]
+    const added = i >= granted
+    if (word === '--') {
+      for (let j = i + 1; j < words.length; j++) positionals.push(j)
+      break
+    }
+    if (word.startsWith('--')) {
+      const [name, attached] = splitLong(word)
+      const matches = SED_LONG.filter((option) => option.startsWith(name))
+      const full = SED_LONG.includes(name) ? name : matches.length === 1 ? matches[0] : undefined
+      if (!full) {
+        if (added) return `sed ${word} is not an option Cairn knows`
+        continue
+      }
+      if (full === 'in-place' && added) return 'sed --in-place edits files'
+      if (full === 'expression' || full === 'file' || full === 'line-length') {
+        let value = attached
+        let valueAdded = added
+        if (value === undefined && i + 1 < words.length) {
+          value = words[++i]
+          valueAdded = added || i >= granted
+        }
+        if (full === 'file') {
+          explicit = true
+          if (valueAdded) return 'sed --file reads its script from a file Cairn does not check'
+        }
+        if (full === 'expression') {
+          explicit = true
+          if (value !== undefined) scripts.push({ text: value, added: valueAdded })
+        }
+      }
+      continue
+    }
+    if (word.startsWith('-') && word.length > 1) {
+      for (let j = 1; j < word.length; j++) {
+        const letter = word[j]
+        if (letter === 'i') {
+          if (added) return 'sed -i edits files'
+          break
+        }
+        if (letter === 'e' || letter === 'f' || letter === 'l') {
+          let value: string | undefined = word.slice(j + 1)
+          let valueAdded = added
+          if (value === '') {
+            value = words[++i]
+            valueAdded = added || i >= granted
+          }
+          if (letter === 'e') explicit = true
+          if (letter === 'e' && value !== undefined) scripts.push({ text: value, added: valueAdded })
+          if (letter === 'f') {
+            explicit = true
+            if (valueAdded) return 'sed -f reads its script from a file Cairn does not check'
+          }
+          break
+        }
+        if (!'nsuzErb'.includes(letter) && (added || i + 1 >= granted)) return `sed -${letter} is not an option Cairn knows`
+      }
+      continue
+    }
+    positionals.push(i)
+  }
+  if (!explicit && positionals.length > 0) scripts.push({ text: words[positionals[0]], added: positionals[0] >= granted })
+  for (const script of scripts) {
+    const problem = script.added ? sedScriptProblem(script.text) : null
+    if (problem) return `sed script ${JSON.stringify(script.text)} ${problem}`
+  }
+  return null
+}
+
+/** Commands of one character and no argument. */
+const SED_PLAIN = new Set([...'{}=dDgGhHnNpPxzF'])
+
+/** Why a sed script could write a file or run a command (or cannot be understood), or null. */
+export function sedScriptProblem(script: string): string | null {
+  const s = script
+  let i = 0
+  const skip = (pattern: RegExp) => {
+    while (i < s.length && pattern.test(s[i])) i++
+  }
+  /** Moves past the next unescaped `delimiter`; false when there is none. */
+  const pastDelimiter = (delimiter: string): boolean => {
+    for (; i < s.length; i++) {
+      if (s[i] === '\\') i++
+      else if (s[i] === delimiter) {
+        i++
+        return true
+      }
+    }
+    return false
+  }
+  const address = (): boolean => {
+    if (/[0-9]/.test(s[i] ?? '')) {
+      skip(/[0-9]/)
+      if (s[i] === '~') {
+        i++
+        skip(/[0-9]/)
+      }
+      return true
+    }
+    if (s[i] === '$') {
+      i++
+      return true
+    }
+    if (s[i] === '/' || s[i] === '\\') {
+      const delimiter = s[i] === '/' ? '/' : s[i + 1]
+      i += s[i] === '/' ? 1 : 2
+      if (!delimiter || !pastDelimiter(delimiter)) return false
+      skip(/[IM]/)
+    }
+    return true
+  }
+  for (;;) {
+    skip(/[\s;]/)
+    if (i >= s.length) return null
+    if (!address()) return 'has an address Cairn cannot read'
+    skip(/\s/)
+    if (s[i] === ',') {
+      i++
+      skip(/\s/)
+      if (s[i] === '+' || s[i] === '~') {
+        i++
+        skip(/[0-9]/)
+      } else if (!address()) return 'has an address Cairn cannot read'
+    }
+    skip(/[\s!]/)
+    const command = s[i++]
+    if (command === undefined) return 'ends without a command'
+    if (SED_PLAIN.has(command)) continue
+    if ('lLqQ'.includes(command)) {
+      skip(/[\s0-9]/)
+      continue
+    }
+    if (':btTv'.includes(command)) {
+      while (i < s.length && s[i] !== ';') i++
+      continue
+    }
+    // A comment, text to add (a, i, c) or a file to read (r, R): the rest of the script belongs to it.
+    if ('#aicrR'.includes(command)) return null
+    if (command === 'w' || command === 'W') return 'writes a file (w)'
+    if (command === 'e') return 'runs a command (e)'
+    if (command === 's' || command === 'y') {
+      const delimiter = s[i++]
+      if (!delimiter || delimiter === '\\' || delimiter === '\n') return `has an ${command} command Cairn cannot read`
+      if (!pastDelimiter(delimiter) || !pastDelimiter(delimiter)) return `has an unterminated ${command} command`
+      if (command === 'y') continue
+      for (; i < s.length && !/[\s;}]/.test(s[i]); i++) {
+        if (s[i] === 'w') return 'writes a file (s///w)'
+        if (s[i] === 'e') return 'runs the result as a command (s///e)'
+        if (!/[gpiImM0-9]/.test(s[i])) return `has an s flag Cairn does not know (${s[i]})`
+      }
+      continue
+    }
+    return `has a command Cairn does not know (${command})`
+  }
+}
+
+/** awk: only -F, -v and -e/--source with a checked program; no program file (-f), extension, profile or dump file. */
+export function checkAwk(words: readonly string[], granted: number): string | null {
+  const programs: Script[] = []
+  const positionals: number[] = []
+  let explicit = false
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i]
+    const added = i >= granted
+    if (word === '--') {
+      for (let j = i + 1; j < words.length; j++) positionals.push(j)
+      break
+    }
+    if (!word.startsWith('-') || word === '-') {
+      positionals.push(i)
+      continue
+    }
+    const long = word.startsWith('--') ? splitLong(word) : null
+    const option = long ? long[0] : word[1]
+    const attached = long ? long[1] : word.length > 2 ? word.slice(2) : undefined
+    const known = long ? ['source', 'field-separator', 'assign', 'file'].includes(option) : 'Fvef'.includes(option)
+    if (!known) {
+      // Unknown here (gawk --load, -o, -p, -d, -E…), or in the prefix with its value possibly added.
+      if (added || i + 1 >= granted) return `awk ${word} is not an option Cairn allows (it can load code or write files)`
+      continue
+    }
+    let value = attached
+    let valueAdded = added
+    if (value === undefined && i + 1 < words.length) {
+      value = words[++i]
+      valueAdded = added || i >= granted
+    }
+    if (option === 'f' || option === 'file') {
+      explicit = true
+      if (valueAdded) return 'awk -f reads its program from a file Cairn does not check'
+    }
+    if ((option === 'e' || option === 'source') && value !== undefined) {
+      explicit = true
+      programs.push({ text: value, added: valueAdded })
+    }
+  }
+  if (!explicit && positionals.length > 0) programs.push({ text: words[positionals[0]], added: positionals[0] >= granted })
+  for (const program of programs) {
+    const problem = program.added ? awkProgramProblem(program.text) : null
+    if (problem) return `awk program ${JSON.stringify(program.text)} ${problem}`
+  }
+  return null
+}
+
+/** Why an awk program could run a command or write a file, or null (a comparison `>` without print is fine). */
+export function awkProgramProblem(program: string): string | null {
+  if (program.includes('system')) return 'runs a command (system)'
+  if (program.replace(/\|\|/g, '').includes('|')) return 'pipes to or from a command (|)'
+  if (/\bprintf?\b/.test(program) && program.includes('>')) return 'writes to a file (print >)'
+  if (program.includes('@')) return 'loads code (@load, @include)'
+  return null
+}

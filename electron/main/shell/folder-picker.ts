@@ -1,0 +1,31 @@
+import type { BrowserWindow, OpenDialogOptions, OpenDialogReturnValue } from 'electron'
+
+/** The part of Electron's dialog used here (injected, so this logic is tested without Electron). */
+export interface OpenDialog {
+  showOpenDialog(window: BrowserWindow, options: OpenDialogOptions): Promise<OpenDialogReturnValue>
+}
+
+export interface FolderPickerOptions {
+  dialog: OpenDialog
+  /** The window the picker belongs to (the main window: it asked). */
+  parent(): BrowserWindow
+  /** The picker's title, in the user's language. */
+  title(): string
+}
+
+/**
+ * The system's folder picker for a conversation's workspace: one folder, which the user may create
+ * in the picker. Answers the chosen folder, or null when the user cancels. What it answers is
+ * checked by the core like a typed path (absolute, a folder, not one of Cairn's own).
+ */
+export function folderPicker(options: FolderPickerOptions): (request: { defaultPath?: string }) => Promise<string | null> {
+  return async ({ defaultPath }) => {
+    const result = await options.dialog.showOpenDialog(options.parent(), {
+      title: options.title(),
+      properties: ['openDirectory', 'createDirectory'],
+      ...(defaultPath ? { defaultPath } : {})
+    })
+    if (result.canceled) return null
+    return result.filePaths[0] ?? null
+  }
+}
