@@ -38,6 +38,11 @@ export interface ApprovalRequest {
   carriedData?: string
   /** The answers that may be offered; absent: once and session (and prefix for a command with one). */
   scopes?: ApprovalScope[]
+  /**
+   * Writes: the real target is outside the workspace. Such a write is asked about every time: an
+   * earlier "allow for this conversation" covers the workspace the user chose, nothing beyond it.
+   */
+  outsideWorkspace?: boolean
 }
 
 export type AgentEvent =

@@ -19,7 +19,7 @@ worth learning from, a background review starts; it finishes on its own after th
   --session ID  continue an earlier session (see: cairn sessions); it works in its own folder again
   --workspace DIR  the folder the file and command tools work in (default: the folder cairn was
                 started in); with --session, the session works there from now on
-  --yes         approve file writes and commands without asking
+  --yes         approve file writes, commands, reads outside the workspace and fetches without asking
   --json        print every event as one JSON line instead of text
   --wait        wait for a review this turn started and print what it learned
 When a dropped answer is retried, the text already printed is erased on a terminal; when stdout is

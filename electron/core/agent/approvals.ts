@@ -119,6 +119,8 @@ export class ApprovalBroker {
       const host = request.host.toLowerCase()
       return this.sessionHosts.has(host) || (this.options.fetchHosts?.() ?? []).some((allowed) => allowed.trim().toLowerCase() === host)
     }
+    // A conversation's write grant covers its workspace only: outside it, every write is asked about.
+    if (request.outsideWorkspace) return false
     return this.sessionAllowed.has(request.tool)
   }
 

@@ -52,8 +52,9 @@ to something from before ("like last time", "the bug we fixed"). What it returns
 of how things are now.`
 
 const WORKSPACE_GUIDANCE = `## Working on the computer
-Use read_file, list_dir and search_files to look before you change anything. Writing files and running
-commands needs the user's approval: explain briefly why before you ask. Prefer edit_file for small
+Use read_file, list_dir and search_files to look before you change anything. Reading inside the
+workspace is free; reading outside it, fetching a URL, writing files and running commands need the
+user's approval: explain briefly why before you ask. Prefer edit_file for small
 changes to existing files. If the user declines, do not retry the same action; ask what they prefer.`
 
 const WORKSPACE_TOOLS = ['read_file', 'write_file', 'edit_file', 'list_dir', 'search_files', 'run_command', 'fetch_url']

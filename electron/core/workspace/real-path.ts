@@ -7,6 +7,8 @@ export interface WriteTarget extends ResolvedPath {
   named: string
   /** The named path as the model sees it, when a symlink on the way leads elsewhere. */
   via?: string
+  /** The real target is outside the workspace (named by an absolute, `~` or `../` path). */
+  outside: boolean
 }
 
 export type WriteTargetResult = { ok: true; target: WriteTarget } | { ok: false; error: string }
@@ -36,7 +38,8 @@ export function resolveWriteTarget(input: string, ctx: ToolContext, env: Workspa
     }
   }
   const display = displayPath(real, realRoot)
-  return { ok: true, target: { abs: real, display, named: named.abs, ...(display === named.display ? {} : { via: named.display }) } }
+  const outside = !isWithin(real, realRoot)
+  return { ok: true, target: { abs: real, display, named: named.abs, outside, ...(display === named.display ? {} : { via: named.display }) } }
 }
 
 /** True while the named path still leads to the target approved (no link pointed elsewhere meanwhile). */

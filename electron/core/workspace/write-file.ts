@@ -62,7 +62,12 @@ export async function approveAndWrite(
   preview: string
 ): Promise<{ success: false; denied?: true; error: string } | null> {
   const shown = target.via ? `${summary}, through the symlink ${target.via}` : summary
-  const refusal = await requestApproval(ctx, { kind: 'write', tool, summary: shown, path: target.abs, preview }, `write ${target.display}`)
+  const request = { kind: 'write' as const, tool, summary: shown, path: target.abs, preview }
+  const refusal = await requestApproval(
+    ctx,
+    target.outside ? { ...request, outsideWorkspace: true, scopes: ['once'] } : request,
+    `write ${target.display}`
+  )
   if (refusal) return refusal
   if (!stillLeadsThere(target)) {
     return { success: false, error: `${target.via ?? target.display} changed while waiting for approval (a symlink on the way now leads elsewhere), so nothing was written. Check the path and redo the change.` }

@@ -48,6 +48,18 @@ describe('read folders and fetch hosts', () => {
     expect(await ask(read('/opt/two/z', '/opt/two'), { allow: false })).toEqual({ asked: true, allowed: false })
   })
 
+  it('"allow writes for this conversation" covers the workspace only: a write outside it is asked about every time', async () => {
+    const inside: ApprovalRequest = { kind: 'write', tool: 'edit_file', summary: 'Edit notes.md', path: '/w/notes.md' }
+    const outside: ApprovalRequest = { ...inside, summary: 'Edit /home/me/.bashrc', path: '/home/me/.bashrc', outsideWorkspace: true, scopes: ['once'] }
+    expect(await ask(inside, { allow: true, remember: 'session' })).toEqual({ asked: true, allowed: true })
+    expect(await ask({ ...inside, path: '/w/other.md' }, { allow: false })).toEqual({ asked: false, allowed: true })
+    expect(await ask(outside, { allow: false })).toEqual({ asked: true, allowed: false })
+    expect(asked.at(-1)!.scopes).toEqual(['once'])
+    // Even a "session" answer to an outside write grants nothing further outside.
+    expect(await ask(outside, { allow: true, remember: 'session' })).toEqual({ asked: true, allowed: true })
+    expect(await ask(outside, { allow: false })).toEqual({ asked: true, allowed: false })
+  })
+
   it('an answer the request did not offer is taken as "once"', async () => {
     await ask(read('/var/log/x', '/var/log'), { allow: true, remember: 'host' })
     await ask(fetch('a.example'), { allow: true, remember: 'folder' })

@@ -58,6 +58,14 @@ describe('write_file', () => {
     expect(readFileSync(join(workspace, 'keep.txt'), 'utf8')).toBe('original')
   })
 
+  it('marks a write outside the workspace so no earlier grant covers it, and offers only "once"', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'cairn-elsewhere-'))
+    await write({ path: 'inside.txt', content: 'a' })
+    await write({ path: join(elsewhere, 'outside.txt'), content: 'b' })
+    expect(requests[0]).not.toHaveProperty('outsideWorkspace')
+    expect(requests[1]).toMatchObject({ outsideWorkspace: true, scopes: ['once'] })
+  })
+
   it('refuses to write when nobody can approve', async () => {
     const result = await write({ path: 'new.txt', content: 'x' }, null)
     expect(result.success).toBe(false)
