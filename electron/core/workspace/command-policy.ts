@@ -53,8 +53,30 @@ export function checkAgainstPrefix(command: string, prefix: string, options: Pol
   }
   if (words.length < granted.length || granted.some((word, index) => words[index] !== word)) return refuse('the command does not start with the prefix')
   if (words.length === granted.length) return { allowed: true }
+  const outside = words
+    .slice(granted.length)
+    .find((word, i, added) => !isScriptText(programName(words[0]), word, added[i - 1] ?? words[granted.length - 1]) && namesPathOutside(word))
+  if (outside) return refuse(`${outside} names a path that may be outside the workspace, and a saved prefix covers the workspace only`)
   const reason = extraProblem(words, granted.length)
   return reason ? refuse(reason) : { allowed: true }
+}
+
+/**
+ * An added word that reaches beyond the folder the command runs in: an absolute or `~` path, a `..`
+ * step, or an option whose value is one (`--file=/etc/passwd`). `cat` always allowed must not read
+ * `~/.ssh/id_rsa` unasked; a path that only looks absolute inside the workspace just asks.
+ */
+function namesPathOutside(word: string): boolean {
+  const value = word.startsWith('-') && word.includes('=') ? word.slice(word.indexOf('=') + 1) : word
+  return /^(~|\/|\\|[A-Za-z]:[\\/])/.test(value) || /(^|[\\/])\.\.([\\/]|$)/.test(value)
+}
+
+const PATTERN_PROGRAMS: ReadonlySet<string> = new Set(['sed', 'gsed', 'awk', 'gawk', 'mawk', 'nawk', 'grep', 'egrep', 'fgrep', 'rg'])
+
+/** A sed/awk/grep program or pattern rather than a path (`/^#/d`), or the word after `-e`. */
+function isScriptText(program: string, word: string, previous: string): boolean {
+  if (previous === '-e' || previous === '--expression') return true
+  return PATTERN_PROGRAMS.has(program) && /[\s^$*+?{}()|;#'"]/.test(word)
 }
 
 /** Why the words after the first `granted` ones may not run unasked, or null. */

@@ -47,7 +47,7 @@ const cases: Array<[string, string[], string[]]> = [
   ],
   [
     'awk',
-    ["awk '{print $1}' a.txt", "awk -F: '{print $1}' /etc/hosts", "awk '$3 > 100' a.txt", "awk -v n=3 'NR==n' a", "awk '$1 == \"a\" || $2 == \"b\"' f"],
+    ["awk '{print $1}' a.txt", "awk -F: '{print $1}' hosts.txt", "awk '$3 > 100' a.txt", "awk -v n=3 'NR==n' a", "awk '$1 == \"a\" || $2 == \"b\"' f"],
     ["awk 'BEGIN{system(\"touch x\")}'", "awk '{print > \"out\"}' a", 'awk -f prog.awk a', "awk --load=x 'BEGIN{}'", "awk -o 'BEGIN{}'", "awk 'BEGIN{ @load \"x\" }'"]
   ],
   [
@@ -123,6 +123,15 @@ describe('always-allowed prefixes', () => {
     expect(allowed('./git log', 'git log')).toBe(false)
     expect(allowed('git log', 'git log --oneline')).toBe(false)
     expect(allowed("git log --format='%h %s'", "git log --format='%h %s'")).toBe(true)
+  })
+
+  it('covers the workspace only: an added path outside it asks', () => {
+    expect(allowed('cat README.md', 'cat')).toBe(true)
+    expect(allowed('cat src/app.ts', 'cat')).toBe(true)
+    for (const command of ['cat ~/.ssh/id_rsa', 'cat /etc/passwd', 'cat ../../secrets.env', 'cat src/../../x', 'grep -r key ~/', 'grep --file=/etc/shadow x', 'cat /etc/*']) {
+      expect(allowed(command, command.startsWith('grep') ? 'grep' : 'cat'), command).toBe(false)
+    }
+    expect(checkAgainstPrefix('cat ~/.ssh/id_rsa', 'cat', { windows: false })).toMatchObject({ reason: expect.stringMatching(/outside the workspace/) })
   })
 
   it('says why a command is not allowed', () => {
