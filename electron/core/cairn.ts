@@ -3,11 +3,15 @@ import type { RevertResult } from '../../shared/ledger'
 import { ConfigStore, type SettingsStore } from './config/config-store'
 import { openStateDb, type StateDb } from './db/state-db'
 import { ensureHome, expandTilde, type HomePaths } from './config/home'
+import { removeOrphanTempFiles } from './fs/atomic'
 import { Ledger } from './ledger/ledger'
+import { reconcileLedger, type PendingJudge, type ReconcileResult } from './ledger/reconcile'
 import { revertLedgerEntry } from './ledger/revert'
 import { MemoryStore, createMemoryTool } from './memory'
+import { memoryPendingJudge } from './memory/memory-reconcile'
 import { SessionStore, createSessionSearchTool } from './sessions'
 import { SkillStore, createSkillTools } from './skills'
+import { skillPendingJudge } from './skills/skill-reconcile'
 import type { ToolDef } from './tools/types'
 
 export interface OpenCoreOptions {
@@ -37,6 +41,10 @@ export class CairnCore {
   readonly sessions: SessionStore
   /** The better-sqlite3 binary this core opened state.db with (the review worker opens it the same way). */
   readonly nativeBinding: string | undefined
+  /** How the memory and skill stores judge ledger rows a crash left pending (see reconcileLedger). */
+  readonly ledgerJudges: readonly PendingJudge[]
+  /** What reconciling the ledger at open settled (or why it could not run). */
+  startupReconcile: ReconcileResult | { error: string } | null = null
 
   private constructor(options: OpenCoreOptions) {
     this.paths = ensureHome(options.home)
@@ -65,10 +73,21 @@ export class CairnCore {
     })
     this.skills.load()
     this.sessions = new SessionStore(this.db)
+    this.ledgerJudges = [
+      memoryPendingJudge({ dataHome: this.paths.root, dir: this.paths.memoriesDir }),
+      skillPendingJudge({ dataHome: this.paths.root, skillsDir: this.paths.skillsDir, locksDir: this.paths.locksDir })
+    ]
   }
 
   static async open(options: OpenCoreOptions): Promise<CairnCore> {
     const core = new CairnCore(options)
+    // A killed writer may have left temp files and ledger rows that never got committed.
+    removeOrphanTempFiles(core.paths.memoriesDir)
+    try {
+      core.startupReconcile = await reconcileLedger(core)
+    } catch (error) {
+      core.startupReconcile = { error: error instanceof Error ? error.message : String(error) }
+    }
     if (options.watchSkills) await core.skills.start()
     return core
   }

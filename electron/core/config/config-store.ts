@@ -3,8 +3,8 @@ import { basename, dirname, join } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import { configSchema, type CairnConfig, type ConfigPatch } from '../../../shared/config'
 import { issueLines } from '../../../shared/zod-issues'
-import { writeFileAtomicText } from '../fs/atomic'
-import { withLock } from '../fs/lock'
+import { StaleWriteError, writeFileAtomicText } from '../fs/atomic'
+import { LockLostError, withLock } from '../fs/lock'
 
 /** The settings file could not be used. The file is left exactly as it was. */
 export class ConfigError extends Error {
@@ -157,24 +157,36 @@ export class ConfigStore implements SettingsStore {
     }
   }
 
-  /** Deep-merges `patch` into the file under a lock, keeping keys this version does not know. */
+  /**
+   * Deep-merges `patch` into the file under a lock, keeping keys this version does not know. The write
+   * lands only if this process still holds the lock and the file is what it read (a holder paused past
+   * the lock's stale time must not write back its stale copy); otherwise the merge is redone once on a
+   * fresh read.
+   */
   async update(patch: ConfigPatch): Promise<CairnConfig> {
-    return withLock(this.path, async () => {
-      const raw = this.readRaw()
-      const merged = deepMerge(raw, patch as Record<string, unknown>)
-      const parsed = parseConfig(merged, this.path)
-      this.writing++
+    for (let attempt = 0; ; attempt++) {
       try {
-        await writeFileAtomicText(this.path, JSON.stringify(merged, null, 2) + '\n')
-      } finally {
-        this.writing--
+        return await withLock(this.path, async () => {
+          const expected = readBytesOrNull(this.path)
+          const raw = this.readRaw()
+          const merged = deepMerge(raw, patch as Record<string, unknown>)
+          const parsed = parseConfig(merged, this.path)
+          this.writing++
+          try {
+            await writeFileAtomicText(this.path, JSON.stringify(merged, null, 2) + '\n', { expect: expected })
+          } finally {
+            this.writing--
+          }
+          this.cached = parsed
+          this.stamp = this.fileStamp()
+          this.lastAnnounced = parsed
+          this.problem = null
+          return parsed
+        }, { lockfilePath: join(dirname(this.path), '.locks', 'config.lock') })
+      } catch (error) {
+        if (attempt > 0 || !(error instanceof LockLostError || error instanceof StaleWriteError)) throw error
       }
-      this.cached = parsed
-      this.stamp = this.fileStamp()
-      this.lastAnnounced = parsed
-      this.problem = null
-      return parsed
-    }, { lockfilePath: join(dirname(this.path), '.locks', 'config.lock') })
+    }
   }
 
   private readRaw(): Record<string, unknown> {
@@ -201,6 +213,15 @@ export function parseConfig(raw: unknown, source = 'config.json'): CairnConfig {
   if (result.success) return result.data
   const issues = issueLines(result.error, { root: '(root)' }).map((line) => `  - ${line}`)
   throw new ConfigError(`${source} has invalid settings:\n${issues.join('\n')}\nCairn has not changed the file.`)
+}
+
+function readBytesOrNull(path: string): Buffer | null {
+  try {
+    return readFileSync(path)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw error
+  }
 }
 
 function safely(run: () => void): void {

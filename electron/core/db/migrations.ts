@@ -172,5 +172,17 @@ export const migrations: Migration[] = [
     sql: /* sql */ `
       ALTER TABLE sessions ADD COLUMN workspace TEXT;
     `
+  },
+  {
+    // A change and its ledger row as one recoverable unit: the row is written 'pending' before the file
+    // changes and 'committed' after, and a row a crash left pending is reconciled against the file at the
+    // next start ('conflict' when the file holds neither side). The timeline shows committed rows only.
+    // `writer` (`host:pid`) names the process of a pending row: once it is gone, its row can be settled.
+    version: 4,
+    sql: /* sql */ `
+      ALTER TABLE ledger ADD COLUMN state TEXT NOT NULL DEFAULT 'committed' CHECK (state IN ('committed', 'pending', 'conflict'));
+      ALTER TABLE ledger ADD COLUMN writer TEXT;
+      CREATE INDEX ledger_unsettled ON ledger(state) WHERE state <> 'committed';
+    `
   }
 ]

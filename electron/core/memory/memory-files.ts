@@ -1,18 +1,20 @@
+import { readlinkSync } from 'node:fs'
 import { basename, join, relative, sep } from 'node:path'
 import type { LedgerEntry, WriteContext } from '../../../shared/ledger'
-import { LockTimeoutError, withLock } from '../fs/lock'
-import type { BatchChangeRecorder } from '../ledger/recorder'
+import { StaleWriteError, removeOrphanTempFiles as removeTempFilesOf, writeFileAtomicText } from '../fs/atomic'
+import { LockLostError, LockTimeoutError, withLock } from '../fs/lock'
+import { symlinkBelow } from '../fs/symlinks'
+import { abortQuietly, beginChanges, type BatchChangeRecorder, type PendingChanges } from '../ledger/recorder'
 import { dedupeEntries, type EntryChange } from './entry-ops'
 import {
   hasExternalDrift,
+  joinEntries,
   parseEntries,
   readMemoryFile,
   readMemoryText,
   type MemoryFileContent,
-  removeOrphanTempFiles,
   restoreMemoryFile,
-  writeDriftBackup,
-  writeMemoryEntries
+  writeDriftBackup
 } from './memory-file'
 import { messages } from './messages'
 import type { MemoryLimits, MemoryTarget } from './types'
@@ -100,10 +102,12 @@ export class MemoryFiles {
 
   /**
    * Read-modify-write under the target's cross-process lock: re-reads the file, lets `plan` decide,
-   * writes atomically and records one ledger row per change, all before the lock is released,
-   * so concurrent writers (other windows, the CLI, the review worker) never lose each other's entries.
-   * The rows are recorded in one transaction; if that fails the file is put back, so every change on
-   * disk has its rows and can be reverted.
+   * and writes atomically, all before the lock is released, so concurrent writers (other windows, the
+   * CLI, the review worker) never lose each other's entries. The change's ledger rows are written
+   * pending first, then the file, then the rows are committed: a crash in between leaves rows the next
+   * start reconciles against the file, and a failed commit puts the file back, so every change on disk
+   * has its rows and can be reverted. If this process was paused long enough to lose the lock, its
+   * write from the stale read is refused and the whole change re-applied once on a fresh read.
    */
   async transact<F>(
     target: MemoryTarget,
@@ -112,50 +116,111 @@ export class MemoryFiles {
   ): Promise<TransactionOutcome<F>> {
     const path = this.pathOf(target)
     const fileName = basename(path)
-    try {
-      return await withLock(
-        path,
-        async (): Promise<TransactionOutcome<F>> => {
-          let file: MemoryFileContent
-          try {
-            file = readMemoryFile(path)
-          } catch (error) {
-            return { kind: 'error', message: messages.readFailed(fileName, reasonOf(error)) }
-          }
-          const raw = file.text
-          if (options.guardDrift && hasExternalDrift(raw, this.limitOf(target))) {
-            return { kind: 'drift', backup: backupOrNote(path, raw) }
-          }
-          const entries = parseEntries(raw)
-          const outcome = plan(entries)
-          if (outcome.kind === 'fail') return outcome
-          if (outcome.kind === 'noop') return { kind: 'noop', entries }
-          const next = dedupeEntries(outcome.entries)
-          removeOrphanTempFiles(path)
-          try {
-            await writeMemoryEntries(path, next)
-          } catch (error) {
-            return { kind: 'error', message: messages.writeFailed(fileName, reasonOf(error)) }
-          }
-          const ledgerTarget = this.ledgerTargetOf(target)
-          let recorded: LedgerEntry[]
-          try {
-            recorded = this.options.recorder.recordAll(
-              outcome.changes.map((change) => ({ ...change, target: ledgerTarget, meta: { store: target, ...options.meta } })),
-              options.write
-            )
-          } catch (error) {
-            return { kind: 'error', message: await restoreAfterRecordFailure(path, file.bytes, errorText(error)) }
-          }
-          return { kind: 'applied', entries: next, recorded }
-        },
-        { timeoutMs: this.options.lockTimeoutMs }
-      )
-    } catch (error) {
-      if (error instanceof LockTimeoutError) return { kind: 'error', message: messages.lockTimeout(fileName) }
-      throw error
+    // Checked before the lock too: its lock folder would be made through a linked memories folder.
+    const link = this.symlinkOf(target)
+    if (link) return { kind: 'error', message: symlinkMessage(fileName, link) }
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await withLock(path, () => this.transactLocked(target, options, plan), { timeoutMs: this.options.lockTimeoutMs })
+      } catch (error) {
+        if (error instanceof LockTimeoutError) return { kind: 'error', message: messages.lockTimeout(fileName) }
+        if (isLostWrite(error)) {
+          if (attempt === 0) continue
+          return { kind: 'error', message: lockLostMessage(fileName) }
+        }
+        throw error
+      }
     }
   }
+
+  /**
+   * The symlink a write of `target` would go through (the memories folder or the file itself), or null.
+   * Cairn never writes memory (nor its backups and temp files) through a symlink it did not create.
+   */
+  private symlinkOf(target: MemoryTarget): string | null {
+    return symlinkBelow(this.options.dataHome, this.pathOf(target))
+  }
+
+  /** One attempt of {@link transact}, holding the lock. Throws a lost write (see isLostWrite) for transact to retry. */
+  private async transactLocked<F>(
+    target: MemoryTarget,
+    options: TransactionOptions,
+    plan: (entries: string[]) => PlanOutcome<F>
+  ): Promise<TransactionOutcome<F>> {
+    const path = this.pathOf(target)
+    const fileName = basename(path)
+    const link = this.symlinkOf(target)
+    if (link) return { kind: 'error', message: symlinkMessage(fileName, link) }
+    let file: MemoryFileContent
+    try {
+      file = readMemoryFile(path)
+    } catch (error) {
+      return { kind: 'error', message: messages.readFailed(fileName, reasonOf(error)) }
+    }
+    const raw = file.text
+    if (options.guardDrift && hasExternalDrift(raw, this.limitOf(target))) {
+      return { kind: 'drift', backup: backupOrNote(path, raw) }
+    }
+    const entries = parseEntries(raw)
+    const outcome = plan(entries)
+    if (outcome.kind === 'fail') return outcome
+    if (outcome.kind === 'noop') return { kind: 'noop', entries }
+    const next = dedupeEntries(outcome.entries)
+    // Holding the lock, no live writer owns a temp file of this one.
+    removeTempFilesOf(this.options.dir, { forFile: fileName, maxAgeMs: 0 })
+    const ledgerTarget = this.ledgerTargetOf(target)
+    let pending: PendingChanges
+    try {
+      pending = beginChanges(
+        this.options.recorder,
+        outcome.changes.map((change) => ({ ...change, target: ledgerTarget, meta: { store: target, ...options.meta } })),
+        options.write
+      )
+    } catch (error) {
+      return { kind: 'error', message: notRecordedMessage(fileName, errorText(error)) }
+    }
+    try {
+      // Refused right before the rename if the lock was lost or the file is no longer what was read.
+      await writeFileAtomicText(path, joinEntries(next), { expect: file.bytes })
+    } catch (error) {
+      abortQuietly(pending)
+      if (isLostWrite(error)) throw error
+      return { kind: 'error', message: messages.writeFailed(fileName, reasonOf(error)) }
+    }
+    let recorded: LedgerEntry[]
+    try {
+      recorded = pending.commit()
+    } catch (error) {
+      const message = await restoreAfterRecordFailure(path, file.bytes, errorText(error))
+      abortQuietly(pending)
+      return { kind: 'error', message }
+    }
+    return { kind: 'applied', entries: next, recorded }
+  }
+}
+
+/** A write refused because the lock was lost while paused, or the file changed under it: nothing was written. */
+function isLostWrite(error: unknown): boolean {
+  return error instanceof LockLostError || error instanceof StaleWriteError
+}
+
+function lockLostMessage(fileName: string): string {
+  return `Could not save to ${fileName}: another process took over the memory lock while this write was paused; nothing was written. Try the same call again.`
+}
+
+function notRecordedMessage(fileName: string, reason: string): string {
+  return `Nothing was changed: the change to ${fileName} could not be recorded in the learning ledger (${reason}), so it was not made. Try the same call again in a moment; if it keeps failing, check that state.db is writable and the disk is not full.`
+}
+
+function symlinkMessage(fileName: string, link: string): string {
+  let to = ''
+  try {
+    to = ` (it points to ${readlinkSync(link)})`
+  } catch {
+    // Gone meanwhile: the message still names it.
+  }
+  return `Nothing was changed: ${link} is a symlink${to}, and Cairn never writes ${fileName} through a symlink it did not create. ` +
+    'Replace the link with a regular file or folder (or remove it) to keep using memory.'
 }
 
 function reasonOf(error: unknown): string {

@@ -1,11 +1,15 @@
 import { readdirSync, readFileSync, rmdirSync, type Dirent } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
+import { findOrphanTempFiles, isAtomicTempName, removeOrphanTempFiles, type OrphanTempOptions } from '../fs/atomic'
 import { EXCLUDED_DIRS, SKILL_FILE, SUPPORT_DIRS, isSupportDir, type SupportDir } from './skill-paths'
 
 /** Supporting files of a skill grouped by folder; `other` holds files outside the four folders (read-only extras). */
 export type LinkedFiles = Partial<Record<SupportDir | 'other', string[]>>
 
-/** Every file of a skill folder (relative, forward slashes), not following symlinks, SKILL.md excluded. */
+/**
+ * Every file of a skill folder (relative, forward slashes), not following symlinks, SKILL.md excluded, and
+ * never an atomic write's temp file (`SKILL.md.cairn-<pid>-<n>.tmp`, or write-file-atomic's `SKILL.md.<n>`).
+ */
 export function listSkillFiles(skillDir: string, maxFiles = 500): string[] {
   const out: string[] = []
   const visit = (dir: string, depth: number): void => {
@@ -20,7 +24,7 @@ export function listSkillFiles(skillDir: string, maxFiles = 500): string[] {
       const path = join(dir, entry.name)
       if (entry.isDirectory()) {
         if (!EXCLUDED_DIRS.has(entry.name)) visit(path, depth + 1)
-      } else if (entry.isFile()) {
+      } else if (entry.isFile() && !isAtomicTempName(entry.name)) {
         const rel = relative(skillDir, path).split(/[\\/]/).join('/')
         if (rel !== SKILL_FILE && out.length < maxFiles) out.push(rel)
       }
@@ -68,6 +72,19 @@ export function readSkillFile(path: string): FileRead {
   }
   const text = decodeText(buffer)
   return text === null ? { kind: 'binary', buffer } : { kind: 'text', text }
+}
+
+/**
+ * Temp files that killed skill writes left anywhere under the skills folder (see findOrphanTempFiles):
+ * what `cairn doctor` reports. `maxAgeMs` defaults to a minute.
+ */
+export function findSkillTempFiles(skillsDir: string, options: Pick<OrphanTempOptions, 'maxAgeMs'> = {}): string[] {
+  return findOrphanTempFiles(skillsDir, { ...options, recursive: true, skipDirs: EXCLUDED_DIRS })
+}
+
+/** Removes what {@link findSkillTempFiles} finds (at load, and `cairn doctor --repair`); returns the removed paths. */
+export function removeSkillTempFiles(skillsDir: string, options: Pick<OrphanTempOptions, 'maxAgeMs'> = {}): string[] {
+  return removeOrphanTempFiles(skillsDir, { ...options, recursive: true, skipDirs: EXCLUDED_DIRS })
 }
 
 /** Removes `dir` and its parents while they are empty, stopping at `stopAt` (never removed). */

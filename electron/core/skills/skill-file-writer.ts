@@ -1,12 +1,13 @@
 import { mkdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { writeFileAtomicText } from '../fs/atomic'
+import { assertUnchanged, writeFileAtomicText } from '../fs/atomic'
+import { assertLocksHeld } from '../fs/lock'
+import { applyRecorded } from './skill-commit'
 import { contentSizeError, fileBytesError } from './skill-file'
 import { groupFiles, listSkillFiles, readSkillFile, removeEmptyDirs } from './skill-dir-files'
 import { checkSupportPath, escapesMessage, symlinkOnPath, validateSkillName } from './skill-paths'
 import { viewedKey } from './skill-view'
 import {
-  commitOrRollback,
   fail,
   ledgerTarget,
   locateWritable,
@@ -62,19 +63,18 @@ export async function writeSkillFile(deps: SkillWriteDeps, input: WriteSkillFile
         if (created.length) rmSync(created[0], { recursive: true, force: true })
       }
     }
-    try {
-      await writeFileAtomicText(path, content)
-    } catch (error) {
-      await undo()
-      throw error
-    }
-    await commitOrRollback(() => {
-      deps.usage.recordPatch(name)
-      deps.recorder.record(
-        { kind: 'skill.file_write', target: ledgerTarget(deps, path), before, after: content, meta: { skill: name, category: located.category } },
-        write
-      )
-    }, undo)
+    const failed = await applyRecorded(deps, {
+      name,
+      changes: [{ kind: 'skill.file_write', target: ledgerTarget(deps, path), before, after: content, meta: { skill: name, category: located.category } }],
+      write,
+      apply: () => writeFileAtomicText(path, content, { expect: before }),
+      undo,
+      cleanup: () => {
+        if (created.length) rmSync(created[0], { recursive: true, force: true })
+      },
+      beforeCommit: () => deps.usage.recordPatch(name)
+    })
+    if (failed) return failed
     turn?.viewedSkills.add(viewedKey(name, checked.path)) // its author has read it
     return withWarnings({ success: true, message: `File '${checked.path}' written to skill '${name}'.` }, scan.warnings)
   })
@@ -104,23 +104,31 @@ export async function removeSkillFile(deps: SkillWriteDeps, input: RemoveSkillFi
     // The ledger holds text; a binary file's bytes go in as base64 so a revert can put them back.
     const before = existing.kind === 'text' ? existing.text : existing.buffer.toString('base64')
     const encoding = existing.kind === 'text' ? null : 'base64'
-    unlinkSync(path)
-    await commitOrRollback(() => {
-      deps.usage.recordPatch(name)
-      deps.recorder.record(
+    const bytes = existing.kind === 'text' ? Buffer.from(existing.text, 'utf8') : existing.buffer
+    const failed = await applyRecorded(deps, {
+      name,
+      changes: [
         {
           kind: 'skill.file_remove',
           target: ledgerTarget(deps, path),
           before,
           after: null,
           meta: { skill: name, category: located.category, ...(encoding ? { encoding } : {}) }
-        },
-        write
-      )
-    }, () => {
-      mkdirSync(dirname(path), { recursive: true })
-      writeFileSync(path, existing.kind === 'text' ? existing.text : existing.buffer)
+        }
+      ],
+      write,
+      apply: () => {
+        assertLocksHeld()
+        assertUnchanged(path, bytes)
+        unlinkSync(path)
+      },
+      undo: () => {
+        mkdirSync(dirname(path), { recursive: true })
+        writeFileSync(path, bytes)
+      },
+      beforeCommit: () => deps.usage.recordPatch(name)
     })
+    if (failed) return failed
     removeEmptyDirs(dirname(path), located.dir)
     return { success: true, message: `File '${checked.path}' removed from skill '${name}'.` }
   })

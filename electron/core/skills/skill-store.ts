@@ -4,6 +4,7 @@ import type { LedgerEntry, RevertResult } from '../../../shared/ledger'
 import type { StateDb } from '../db/state-db'
 import type { ChangeRecorder } from '../ledger/recorder'
 import type { TurnState } from '../tools/types'
+import { removeSkillTempFiles } from './skill-dir-files'
 import { removeSkillFile, writeSkillFile, type RemoveSkillFileInput, type WriteSkillFileInput } from './skill-file-writer'
 import { SkillIndex, type SkillDiagnostic, type SkillSummary } from './skill-index'
 import { revertSkillChange } from './skill-revert'
@@ -65,9 +66,13 @@ export class SkillStore {
     }
   }
 
-  /** Synchronous full scan of every root (creates the data home's skills folder if missing). */
+  /**
+   * Synchronous full scan of every root (creates the data home's skills folder if missing). First
+   * removes temp files that killed writes left in the writable root (never in read-only roots).
+   */
   load(): void {
     mkdirSync(this.skillsDir, { recursive: true })
+    removeSkillTempFiles(this.skillsDir)
     this.index.loadAll()
   }
 

@@ -43,9 +43,9 @@ export function fail(error: string, extra: Record<string, unknown> = {}): SkillF
 }
 
 /** Cross-process lock per skill name: create's collision check and every read-modify-write are atomic. */
-export function withSkillLock<T>(deps: SkillWriteDeps, name: string, fn: () => Promise<T> | T): Promise<T> {
+export function withSkillLock<T>(deps: Pick<SkillWriteDeps, 'locksDir'>, name: string, fn: () => Promise<T> | T, timeoutMs?: number): Promise<T> {
   const target = join(deps.locksDir, 'skills', name)
-  return withLock(target, fn, { lockfilePath: `${target}.lock` })
+  return withLock(target, fn, { lockfilePath: `${target}.lock`, timeoutMs })
 }
 
 /**

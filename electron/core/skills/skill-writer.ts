@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { writeFileAtomicText } from '../fs/atomic'
+import { assertUnchanged, writeFileAtomicText } from '../fs/atomic'
+import { assertLocksHeld } from '../fs/lock'
+import { symlinkBelow } from '../fs/symlinks'
 import { fuzzyReplace } from '../text/fuzzy-replace'
 import { contentSizeError, isStructural, skillIssues, validateSkillContent } from './skill-file'
 import { listSkillFiles, groupFiles, readSkillFile, removeEmptyDirs } from './skill-dir-files'
@@ -12,14 +14,15 @@ import {
   escapesMessage,
   normalizeCategory,
   symlinkOnPath,
+  toPosixRelative,
   newSkillFolderProblem,
   validateCategory,
   validateNewSkillName,
   validateSkillName
 } from './skill-paths'
+import { applyRecorded } from './skill-commit'
 import { viewedKey } from './skill-view'
 import {
-  commitOrRollback,
   fail,
   findSkillDirsOnDisk,
   ledgerTarget,
@@ -74,19 +77,16 @@ export async function createSkill(deps: SkillWriteDeps, input: CreateSkillInput,
       if (created.length) rmSync(created[0], { recursive: true, force: true })
       else rmSync(skillMd, { force: true })
     }
-    try {
-      await writeFileAtomicText(skillMd, content)
-    } catch (error) {
-      undo()
-      throw error
-    }
-    await commitOrRollback(() => {
-      deps.usage.recordCreate(name, write.source)
-      deps.recorder.record(
-        { kind: 'skill.create', target: ledgerTarget(deps, skillMd), before: null, after: content, meta: { skill: name, category } },
-        write
-      )
-    }, undo)
+    const failed = await applyRecorded(deps, {
+      name,
+      changes: [{ kind: 'skill.create', target: ledgerTarget(deps, skillMd), before: null, after: content, meta: { skill: name, category } }],
+      write,
+      apply: () => writeFileAtomicText(skillMd, content, { expect: null }),
+      undo,
+      cleanup: undo,
+      beforeCommit: () => deps.usage.recordCreate(name, write.source)
+    })
+    if (failed) return failed
     deps.index.refreshSkillFile(skillMd)
     deps.notify({ name, path: skillMd, type: 'add' })
     turn?.viewedSkills.add(viewedKey(name)) // its author has read it
@@ -114,18 +114,20 @@ export async function editSkill(deps: SkillWriteDeps, input: EditSkillInput, ctx
     if (!located.ok) return located.result
     const link = symlinkOnPath(deps.skillsDir, [...located.relParts, SKILL_FILE])
     if (link) return fail(escapesMessage(SKILL_FILE, link))
-    const before = readFileSync(located.skillMd, 'utf8')
+    const beforeBytes = readFileSync(located.skillMd)
+    const before = beforeBytes.toString('utf8')
     const scan = scanSkillWrite(content, before)
     if (scan.blocked) return scan.blocked
     if (before === content) return { success: true, message: `Skill '${name}' unchanged: the content is identical.` }
-    await writeFileAtomicText(located.skillMd, content)
-    await commitOrRollback(() => {
-      deps.usage.recordPatch(name)
-      deps.recorder.record(
-        { kind: 'skill.edit', target: ledgerTarget(deps, located.skillMd), before, after: content, meta: { skill: name, category: located.category } },
-        write
-      )
-    }, () => writeFileAtomicText(located.skillMd, before))
+    const failed = await applyRecorded(deps, {
+      name,
+      changes: [{ kind: 'skill.edit', target: ledgerTarget(deps, located.skillMd), before, after: content, meta: { skill: name, category: located.category } }],
+      write,
+      apply: () => writeFileAtomicText(located.skillMd, content, { expect: beforeBytes }),
+      undo: () => writeFileAtomicText(located.skillMd, beforeBytes),
+      beforeCommit: () => deps.usage.recordPatch(name)
+    })
+    if (failed) return failed
     deps.index.refreshSkillFile(located.skillMd)
     deps.notify({ name, path: located.skillMd, type: 'change' })
     return withWarnings({ success: true, message: `Skill '${name}' updated (full rewrite).`, path: located.relParts.join('/') }, scan.warnings)
@@ -196,14 +198,15 @@ export async function patchSkill(deps: SkillWriteDeps, input: PatchSkillInput, c
     }
     const scan = scanSkillWrite(patched, original)
     if (scan.blocked) return scan.blocked
-    await writeFileAtomicText(path, patched)
-    await commitOrRollback(() => {
-      deps.usage.recordPatch(name)
-      deps.recorder.record(
-        { kind: 'skill.patch', target: ledgerTarget(deps, path), before: original, after: patched, meta: { skill: name, category: located.category } },
-        write
-      )
-    }, () => writeFileAtomicText(path, original))
+    const failed = await applyRecorded(deps, {
+      name,
+      changes: [{ kind: 'skill.patch', target: ledgerTarget(deps, path), before: original, after: patched, meta: { skill: name, category: located.category } }],
+      write,
+      apply: () => writeFileAtomicText(path, patched, { expect: original }),
+      undo: () => writeFileAtomicText(path, original),
+      beforeCommit: () => deps.usage.recordPatch(name)
+    })
+    if (failed) return failed
     if (isMain) {
       deps.index.refreshSkillFile(path)
       deps.notify({ name, path, type: 'change' })
@@ -248,26 +251,36 @@ export async function deleteSkill(deps: SkillWriteDeps, input: DeleteSkillInput,
     if (!located.ok) return located.result
     const link = symlinkOnPath(deps.skillsDir, located.relParts)
     if (link) return fail(escapesMessage(located.relParts.join('/'), link))
-    const before = readFileSync(located.skillMd, 'utf8')
+    const beforeBytes = readFileSync(located.skillMd)
+    const before = beforeBytes.toString('utf8')
     const archiveDir = archiveFolderFor(deps.skillsDir, name)
-    mkdirSync(dirname(archiveDir), { recursive: true })
-    renameSync(located.dir, archiveDir)
+    const archiveLink = archiveLinkProblem(deps.skillsDir, archiveDir)
+    if (archiveLink) return fail(archiveLink)
     const categoryDir = dirname(located.dir)
-    await commitOrRollback(() => {
-      deps.recorder.record(
+    const failed = await applyRecorded(deps, {
+      name,
+      changes: [
         {
           kind: 'skill.delete',
           target: ledgerTarget(deps, located.skillMd),
           before,
           after: null,
           meta: { skill: name, category: located.category, archivePath: ledgerTarget(deps, archiveDir), ...(absorbedInto ? { absorbedInto } : {}) }
-        },
-        write
-      )
-    }, () => {
-      mkdirSync(categoryDir, { recursive: true })
-      renameSync(archiveDir, located.dir)
+        }
+      ],
+      write,
+      apply: () => {
+        mkdirSync(dirname(archiveDir), { recursive: true })
+        assertLocksHeld()
+        assertUnchanged(located.skillMd, beforeBytes)
+        renameSync(located.dir, archiveDir)
+      },
+      undo: () => {
+        mkdirSync(categoryDir, { recursive: true })
+        renameSync(archiveDir, located.dir)
+      }
     })
+    if (failed) return failed
     removeEmptyDirs(categoryDir, deps.skillsDir)
     deps.index.removeUnder(located.dir)
     deps.notify({ name, path: located.skillMd, type: 'unlink' })
@@ -279,6 +292,18 @@ export async function deleteSkill(deps: SkillWriteDeps, input: DeleteSkillInput,
       archive_path: archived
     }
   })
+}
+
+/**
+ * Why a skill may not be moved into or out of `archiveDir`: `.archive` (or the folder) is a symlink.
+ * Cairn never moves skills through a symlink it did not create; null when there is none.
+ */
+export function archiveLinkProblem(skillsDir: string, archiveDir: string): string | null {
+  const link = symlinkBelow(skillsDir, archiveDir)
+  return link
+    ? `Nothing was moved: ${toPosixRelative(skillsDir, link) || link} is a symlink, and Cairn never moves skills through a symlink it did not create. ` +
+        'Replace it with a real folder (or remove it), then try again.'
+    : null
 }
 
 /** `skills/.archive/<name>-<timestamp>`, unique even for two deletes in the same millisecond. */

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStateDb } from '../../../electron/core/db/state-db'
 import { ensureHome, type HomePaths } from '../../../electron/core/config/home'
+import { isAtomicTempName } from '../../../electron/core/fs/atomic'
 import { Ledger } from '../../../electron/core/ledger/ledger'
 import { MemoryStore } from '../../../electron/core/memory'
 import { readMemoryText, splitEntries } from '../../../electron/core/memory/memory-file'
@@ -67,7 +68,7 @@ function fileProblems(entries: string[]): string[] {
 }
 
 function tempFiles(): string[] {
-  return readdirSync(paths.memoriesDir).filter((name) => /^MEMORY\.md\.\d+$/.test(name))
+  return readdirSync(paths.memoriesDir).filter(isAtomicTempName)
 }
 
 describe('several processes writing one memory file', () => {
@@ -127,11 +128,14 @@ describe('several processes writing one memory file', () => {
     expect(fileProblems(survivors)).toEqual([])
     expect(survivors).toEqual(survivors.map((_, i) => writerEntry(0, i)))
 
-    // Ledger rows are written after the file under the lock: each one names an entry that is on disk.
+    // Rows are written pending before the file and committed after it, under the lock: every committed
+    // row names an entry on disk, and at most one entry (the write the kill hit) waits in a pending row.
     const db = openStateDb(paths.stateDb)
-    const rows = new Ledger(db).list({ limit: 5000 })
+    const ledger = new Ledger(db)
+    const rows = ledger.list({ limit: 5000 })
     expect(rows.length).toBeGreaterThanOrEqual(survivors.length - 1)
     expect(rows.every((row) => row.after !== null && survivors.includes(row.after))).toBe(true)
+    expect(ledger.unsettled().length).toBeLessThanOrEqual(1)
 
     // The next writer takes the lock over once it is stale (about 10 s if the kill hit while it was held).
     const next = new MemoryStore({
