@@ -18,6 +18,6 @@ describe('i18n dictionaries', () => {
     expect(translate('en', 'skills.uses', { count: 1 })).toBe('1 use')
     expect(translate('en', 'skills.uses', { count: 4 })).toBe('4 uses')
     expect(translate('zh-CN', 'skills.uses', { count: 4 })).toBe('使用 4 次')
-    expect(translate('en', 'approval.allowPrefix', { prefix: 'git log' })).toBe('Always allow “git log” without options that write files or run programs')
+    expect(translate('en', 'approval.allowPrefix', { prefix: 'git log' })).toBe('Always allow "git log" without options that write files or run programs')
   })
 })

@@ -1,5 +1,5 @@
 import { existsSync, type Stats } from 'node:fs'
-import { basename } from 'node:path'
+import { basename, join } from 'node:path'
 import { watch, type FSWatcher } from 'chokidar'
 import { EXCLUDED_DIRS, MAX_SCAN_DEPTH, SKILL_FILE } from './skill-paths'
 
@@ -38,6 +38,9 @@ export class SkillWatcher {
     watcher.on('change', (path) => this.fileEvent('change', path))
     watcher.on('unlink', (path) => this.fileEvent('unlink', path))
     watcher.on('unlinkDir', (path) => this.onEvent({ type: 'dir-removed', path }))
+    // A new skill folder races chokidar: if its SKILL.md is renamed into place after chokidar read the
+    // new folder but before it watched it, no 'add' ever comes. Look for it once the folder has settled.
+    watcher.on('addDir', (dir) => this.recheckLater(join(dir, SKILL_FILE), true))
     // A watcher error (e.g. too many watched folders) must not crash the app; the index stays as it
     // was, and the user is told that outside edits may not show up until the next start.
     watcher.on('error', (error) => {
@@ -52,10 +55,14 @@ export class SkillWatcher {
     this.onEvent({ type: 'file', kind, path })
     // chokidar drops a second change to the same file within its throttle window (two quick saves, a
     // git checkout), so look again once the window has passed; an unchanged file is a no-op downstream.
+    this.recheckLater(path)
+  }
+
+  private recheckLater(path: string, onlyIfPresent = false): void {
     clearTimeout(this.recheck.get(path))
     const timer = setTimeout(() => {
       this.recheck.delete(path)
-      if (this.watcher) this.onEvent({ type: 'file', kind: 'change', path })
+      if (this.watcher && (!onlyIfPresent || existsSync(path))) this.onEvent({ type: 'file', kind: 'change', path })
     }, RECHECK_MS)
     timer.unref()
     this.recheck.set(path, timer)

@@ -189,9 +189,9 @@ describe('the prefix offered', () => {
     expect(prefixScope("ls 'unclosed")).toBe('exact')
     // The approval card's "always" button says it, in each language.
     const label = (prefix: string, language: 'en' | 'zh-CN') => describeAlwaysAllow({ kind: 'command', prefix }, translator(language))?.label
-    expect(label('git log', 'en')).toBe('Always allow “git log” without options that write files or run programs')
-    expect(label('npm test', 'en')).toBe('Always allow “npm test”, with more arguments but no options')
-    expect(label('sudo apt update', 'en')).toBe('Always allow exactly “sudo apt update”')
+    expect(label('git log', 'en')).toBe('Always allow "git log" without options that write files or run programs')
+    expect(label('npm test', 'en')).toBe('Always allow "npm test", with more arguments but no options')
+    expect(label('sudo apt update', 'en')).toBe('Always allow exactly "sudo apt update"')
     expect(label('git log', 'zh-CN')).toBe('始终允许“git log”（不含写入文件或运行程序的选项）')
   })
 

@@ -80,7 +80,7 @@ describe('approval cards in Chinese', () => {
       { type: 'approval_needed', requestId: 'r1', callId: 'c1', kind: 'command', tool: 'run_command', summary: 'Run `npm test` in /work/app', command: 'npm test', cwd: '/work/app', preview: 'npm test', prefix: 'npm test' }
     ])
     expect(within(card()).getByText('在 /work/app 中运行 `npm test`')).toBeTruthy()
-    expect(within(card()).getByRole('button', { name: '始终允许“npm test”' })).toBeTruthy()
+    expect(within(card()).getByRole('button', { name: '始终允许“npm test”（可加参数，但不可加选项）' })).toBeTruthy()
     expect(englishLeft(words(), ['/work/app', 'npm test'])).toEqual([])
   })
 
