@@ -7,7 +7,7 @@ import { checkDatabase, repairDatabase } from './database'
 import { checkLedger } from './ledger-agreement'
 import { checkLocks, removeStaleLocks } from './locks'
 import { checkConfig, checkSkills } from './skills-config'
-import { checkTempFiles, removeOrphanTempFiles } from './temp-files'
+import { checkTempFiles, removeHomeTempFiles } from './temp-files'
 import { plural, type DoctorReport, type Finding, type RepairAction } from './types'
 
 export type { CheckName, DoctorReport, Finding, RepairAction } from './types'
@@ -63,7 +63,7 @@ export async function repairHome(home: string, options: DoctorOptions = {}): Pro
     push({ check: 'database', ok: false, summary: `could not repair state.db: ${(error as Error).message}`, details: [] })
   }
   push(removeStaleLocks(paths, now))
-  push(removeOrphanTempFiles(paths, now))
+  push(removeHomeTempFiles(paths, now))
   push(await settleLedger(home, options))
   return actions
 }

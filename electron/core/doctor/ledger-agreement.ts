@@ -1,6 +1,7 @@
 import { join, posix } from 'node:path'
 import type { StateDb } from '../db/state-db'
 import type { HomePaths } from '../config/home'
+import { Ledger, type UnsettledEntry } from '../ledger/ledger'
 import { parseEntries, readMemoryText } from '../memory/memory-file'
 import { readSkillFile } from '../skills/skill-dir-files'
 import { capDetails, plural, type Finding } from './types'
@@ -33,17 +34,16 @@ export interface LedgerAgreement {
  * Replays the ledger over the files it describes and checks the result against the disk: for each
  * memory file, the entries the committed rows leave must all be in the file; for each skill file,
  * the latest committed row's `after` must be what the file holds (null: the file is gone). A revert
- * is itself a row, so replaying every row in order leaves exactly what should be there now.
+ * is itself a row, so replaying every row in order leaves exactly what should be there now. Only
+ * committed rows are replayed; rows not on the timeline (pending, conflict) come from the Ledger's
+ * `unsettled()` and are reported as such, and what they changed in a file is not reported twice.
  */
 export function compareLedgerWithFiles(db: StateDb, paths: HomePaths): LedgerAgreement {
   const columns = new Set((db.pragma('table_info(ledger)') as Array<{ name: string }>).map((c) => c.name))
+  // A ledger from before row states (a home an older Cairn last opened, read without migrating) holds committed rows only.
   const hasState = columns.has('state')
   const rows = db.prepare(`SELECT id, kind, target, before, after FROM ledger ${hasState ? "WHERE state = 'committed'" : ''} ORDER BY id`).all() as Row[]
-  const unsettled = hasState
-    ? (db.prepare("SELECT id, kind, target, state, after FROM ledger WHERE state IN ('pending', 'conflict') ORDER BY id").all() as Array<
-        LedgerAgreement['unsettled'][number] & { after: string | null }
-      >)
-    : []
+  const unsettled: UnsettledEntry[] = hasState ? new Ledger(db).unsettled() : []
 
   const memory = new Map<string, Map<string, number>>()
   const skills = new Map<string, { id: number; after: string | null }>()
@@ -64,6 +64,12 @@ export function compareLedgerWithFiles(db: StateDb, paths: HomePaths): LedgerAgr
     }
   }
 
+  // A file that moved on from the timeline through an unsettled row (a change whose write was killed, or a
+  // conflict) is that row's story: it is reported once, as unsettled, and settling it decides.
+  const explained = (target: string, afterId: number, text: string | null): boolean =>
+    unsettled.some(
+      (row) => row.id > afterId && ((row.target === target && row.before === text) || (row.kind === 'skill.delete' && target.startsWith(`${posix.dirname(row.target)}/`)))
+    )
   const disagreements: Disagreement[] = []
   const untracked: LedgerAgreement['untracked'] = []
   for (const [target, live] of memory) {
@@ -76,7 +82,7 @@ export function compareLedgerWithFiles(db: StateDb, paths: HomePaths): LedgerAgr
     }
     const present = new Set(entries)
     for (const [text, id] of live) {
-      if (!present.has(text)) disagreements.push({ id, target, problem: `does not hold the entry this row wrote: "${preview(text)}"` })
+      if (!present.has(text) && !explained(target, id, text)) disagreements.push({ id, target, problem: `does not hold the entry this row wrote: "${preview(text)}"` })
     }
     // An unsettled row's text is accounted for: reconciliation decides about it.
     const claimed = new Set(unsettled.filter((row) => row.target === target).map((row) => row.after))
@@ -85,7 +91,7 @@ export function compareLedgerWithFiles(db: StateDb, paths: HomePaths): LedgerAgr
   }
   for (const [target, expected] of skills) {
     const actual = currentText(join(paths.root, ...target.split('/')))
-    if (actual === expected.after) continue
+    if (actual === expected.after || explained(target, expected.id, expected.after)) continue
     disagreements.push({
       id: expected.id,
       target,

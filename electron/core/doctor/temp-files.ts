@@ -1,14 +1,11 @@
-import { lstatSync, readdirSync, unlinkSync } from 'node:fs'
+import { existsSync, lstatSync, readdirSync, unlinkSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import type { HomePaths } from '../config/home'
+import { ORPHAN_TEMP_AGE_MS, findOrphanTempFiles, removeOrphanTempFiles } from '../fs/atomic'
+import { findSkillTempFiles, removeSkillTempFiles } from '../skills/skill-dir-files'
+import { ARCHIVE_DIR } from '../skills/skill-paths'
 import { formatAge } from './locks'
 import { capDetails, plural, type Finding, type RepairAction } from './types'
-
-/** A temp file younger than this may belong to a write in progress right now. */
-export const ORPHAN_TEMP_MS = 60_000
-
-/** Files Cairn writes atomically whose killed writes leave `<name>.<digits>` next to them. */
-const KNOWN_TARGETS = new Set(['SKILL.md', 'MEMORY.md', 'USER.md', 'config.json', 'secrets.json'])
 
 /** A database being created (`state.db.new-<pid>-<hex>`) or salvaged (`state.db.salvage-<time>`) by a process that was killed. */
 const DATABASE_TEMP = /^state\.db\.(new-\d+-[0-9a-f]+|salvage-[0-9TZ-]+)(-journal|-wal|-shm)?$/
@@ -20,59 +17,64 @@ export interface OrphanTemp {
 }
 
 /**
- * Whether `name` (in a folder holding `siblings`) is write-file-atomic's temp name `<target>.<n>`
- * (n a 32-bit number) for a file Cairn writes: a known target, an existing sibling, or a name with
- * an extension (`api.md.123456`). A user's `backup.20240101` is none of these and is left alone.
+ * The shared cleaners judge age on the real clock; the doctor's `now` (tests) moves the limit by the
+ * difference, so "older than a minute at `now`" means the same to both.
  */
-export function isAtomicTempName(name: string, siblings: ReadonlySet<string>): boolean {
-  const match = /^(.+)\.(\d{1,10})$/.exec(name)
-  if (!match) return false
-  const [, target, digits] = match
-  if (KNOWN_TARGETS.has(target) || siblings.has(target)) return true
-  return digits.length >= 6 && /\.[A-Za-z0-9]+$/.test(target)
+function ageLimit(now: number): { maxAgeMs: number } {
+  return { maxAgeMs: ORPHAN_TEMP_AGE_MS + Date.now() - now }
+}
+
+/** `state.db.new-…` / `state.db.salvage-…` a database creation or a repair that was cut short left in the home's root. */
+function findDatabaseTempFiles(root: string, now: number): string[] {
+  let names: string[]
+  try {
+    names = readdirSync(root)
+  } catch {
+    return []
+  }
+  return names
+    .filter((name) => DATABASE_TEMP.test(name))
+    .map((name) => join(root, name))
+    .filter((path) => {
+      try {
+        const stats = lstatSync(path)
+        return stats.isFile() && now - stats.mtimeMs > ORPHAN_TEMP_AGE_MS
+      } catch {
+        return false
+      }
+    })
 }
 
 /**
- * Temp files a killed writer left: write-file-atomic's `<name>.<n>` next to SKILL.md, MEMORY.md,
- * USER.md, config.json and skill files (the archive included), and `state.db.new-…` / `state.db.salvage-…`
- * from a database creation or a repair that was cut short. Symlinks are never followed; files younger than {@link ORPHAN_TEMP_MS} are skipped.
+ * Temp files a killed writer left, found by the atomic writer's own rules (fs/atomic: Cairn's
+ * `<file>.cairn-<pid>-<n>.tmp` once its writer is gone or it is a minute old, write-file-atomic's
+ * `<file>.<n>` once a minute old): next to config.json and secrets.json, MEMORY.md and USER.md, in the
+ * skills tree (skills/skill-dir-files) and in the skills archive; plus `state.db.new-…` /
+ * `state.db.salvage-…` from a database creation or repair that was cut short. Symlinks are never followed.
  */
-export function findOrphanTempFiles(paths: HomePaths, now = Date.now()): OrphanTemp[] {
-  const found: OrphanTemp[] = []
-  const visit = (dir: string, depth: number, recurse: boolean): void => {
-    let names: string[]
+export function findHomeTempFiles(paths: HomePaths, now = Date.now()): OrphanTemp[] {
+  const age = ageLimit(now)
+  const found = new Set([
+    ...findOrphanTempFiles(paths.root, age),
+    ...findDatabaseTempFiles(paths.root, now),
+    ...findOrphanTempFiles(paths.memoriesDir, age),
+    ...findSkillTempFiles(paths.skillsDir, age),
+    ...findSkillTempFiles(join(paths.skillsDir, ARCHIVE_DIR), age)
+  ])
+  const orphans: OrphanTemp[] = []
+  for (const path of found) {
     try {
-      names = readdirSync(dir)
+      const stats = lstatSync(path)
+      orphans.push({ path, size: stats.size, ageMs: Math.max(0, now - stats.mtimeMs) })
     } catch {
-      return
-    }
-    const siblings = new Set(names)
-    for (const name of names) {
-      const path = join(dir, name)
-      let stats
-      try {
-        stats = lstatSync(path)
-      } catch {
-        continue
-      }
-      if (stats.isDirectory()) {
-        if (recurse && depth < 10) visit(path, depth + 1, true)
-        continue
-      }
-      if (!stats.isFile()) continue
-      const temp = isAtomicTempName(name, siblings) || (dir === paths.root && DATABASE_TEMP.test(name))
-      const ageMs = now - stats.mtimeMs
-      if (temp && ageMs > ORPHAN_TEMP_MS) found.push({ path, size: stats.size, ageMs })
+      // Gone since it was found: nothing to report.
     }
   }
-  visit(paths.root, 0, false)
-  visit(paths.memoriesDir, 0, false)
-  visit(paths.skillsDir, 0, true)
-  return found.sort((a, b) => (a.path < b.path ? -1 : 1))
+  return orphans.sort((a, b) => (a.path < b.path ? -1 : 1))
 }
 
 export function checkTempFiles(paths: HomePaths, now = Date.now()): Finding {
-  const orphans = findOrphanTempFiles(paths, now)
+  const orphans = findHomeTempFiles(paths, now)
   if (orphans.length === 0) return { check: 'temp-files', status: 'ok', summary: 'no orphan temp files', details: [], advice: null, repairable: false }
   return {
     check: 'temp-files',
@@ -84,25 +86,38 @@ export function checkTempFiles(paths: HomePaths, now = Date.now()): Finding {
   }
 }
 
-export function removeOrphanTempFiles(paths: HomePaths, now = Date.now()): RepairAction | null {
-  const orphans = findOrphanTempFiles(paths, now)
+/** Removes what {@link findHomeTempFiles} finds, through the same shared cleaners. */
+export function removeHomeTempFiles(paths: HomePaths, now = Date.now()): RepairAction | null {
+  const orphans = findHomeTempFiles(paths, now)
   if (orphans.length === 0) return null
-  const removed: string[] = []
-  const failed: string[] = []
-  for (const file of orphans) {
+  const age = ageLimit(now)
+  const removedPaths = new Set([
+    ...removeOrphanTempFiles(paths.root, age),
+    ...removeOrphanTempFiles(paths.memoriesDir, age),
+    ...removeSkillTempFiles(paths.skillsDir, age),
+    ...removeSkillTempFiles(join(paths.skillsDir, ARCHIVE_DIR), age)
+  ])
+  const failed = new Map<string, string>()
+  for (const path of findDatabaseTempFiles(paths.root, now)) {
     try {
-      unlinkSync(file.path)
-      removed.push(relative(paths.root, file.path))
+      unlinkSync(path)
+      removedPaths.add(path)
     } catch (error) {
-      failed.push(`${relative(paths.root, file.path)}: ${(error as Error).message}`)
+      failed.set(path, (error as Error).message)
     }
   }
+  // The shared cleaners skip what they cannot remove: whatever was found and is still there failed.
+  for (const file of orphans) {
+    if (!removedPaths.has(file.path) && !failed.has(file.path) && existsSync(file.path)) failed.set(file.path, 'could not be removed')
+  }
+  const removed = [...removedPaths].sort().map((path) => relative(paths.root, path))
+  const failures = [...failed].map(([path, reason]) => `${relative(paths.root, path)}: ${reason}`)
   return {
     check: 'temp-files',
-    ok: failed.length === 0,
-    summary: failed.length
-      ? `removed ${plural(removed.length, 'orphan temp file')}; could not remove ${failed.length}`
+    ok: failures.length === 0,
+    summary: failures.length
+      ? `removed ${plural(removed.length, 'orphan temp file')}; could not remove ${failures.length}`
       : `removed ${plural(removed.length, 'orphan temp file')}`,
-    details: capDetails([...removed, ...failed])
+    details: capDetails([...removed, ...failures])
   }
 }

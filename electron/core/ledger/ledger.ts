@@ -101,6 +101,7 @@ export class Ledger implements BatchChangeRecorder, PendingRecorder {
               .prepare(`UPDATE ledger SET state = 'committed' WHERE state = 'pending' AND id IN (${ids.map(() => '?').join(',')})`)
               .run(...ids).changes
             if (changed !== ids.length) throw new Error('The pending ledger rows of this change were reconciled away by another process.')
+            this.markRevertsDone(ids)
             return ids.map((id) => this.get(id)!)
           })
           .immediate()
@@ -163,6 +164,7 @@ export class Ledger implements BatchChangeRecorder, PendingRecorder {
         const these = found.map(() => '?').join(',')
         if (outcome === 'drop') this.db.prepare(`DELETE FROM ledger WHERE id IN (${these})`).run(...found)
         else this.db.prepare(`UPDATE ledger SET state = ? WHERE id IN (${these})`).run(outcome === 'commit' ? 'committed' : 'conflict', ...found)
+        if (outcome === 'commit') this.markRevertsDone(found)
         return found
       })
       .immediate()
@@ -234,6 +236,20 @@ export class Ledger implements BatchChangeRecorder, PendingRecorder {
       )
       .all(name, folder, limit) as LedgerRow[]
     return rows.map(toEntry).filter((entry) => skillNameOf(entry) === name)
+  }
+
+  /**
+   * A committed revert row marks the row it undid, in the same transaction: a revert killed after its
+   * file changed and committed at the next open still leaves the original row marked as reverted.
+   */
+  private markRevertsDone(ids: readonly number[]): void {
+    const marks = ids.map(() => '?').join(',')
+    const reverts = this.db
+      .prepare(`SELECT id, json_extract(meta, '$.revertOf') AS revertOf FROM ledger WHERE source = 'revert' AND id IN (${marks})`)
+      .all(...ids) as { id: number; revertOf: unknown }[]
+    for (const row of reverts) {
+      if (typeof row.revertOf === 'number') this.db.prepare('UPDATE ledger SET reverted_by = ? WHERE id = ? AND reverted_by IS NULL').run(row.id, row.revertOf)
+    }
   }
 
   markReverted(id: number, revertId: number): void {

@@ -1,7 +1,5 @@
-import { readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import writeFileAtomic from 'write-file-atomic'
-import { writeFileAtomicText } from '../fs/atomic'
 import type { MemoryUsage } from './types'
 
 /** Entries are joined by a `§` line; a `§` within a line of an entry is ordinary text, a line of only `§` is refused. */
@@ -112,33 +110,6 @@ export function writeDriftBackup(path: string, raw: string): string {
       return backup
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-    }
-  }
-}
-
-export async function writeMemoryEntries(path: string, entries: readonly string[]): Promise<void> {
-  await writeFileAtomicText(path, joinEntries(entries))
-}
-
-/**
- * Deletes temp files (`MEMORY.md.<digits>`, write-file-atomic's naming) that a writer killed mid-write
- * left behind. Only call it while holding the file's lock: then no live writer owns such a file.
- */
-export function removeOrphanTempFiles(path: string): void {
-  const name = basename(path)
-  const dir = dirname(path)
-  let names: string[]
-  try {
-    names = readdirSync(dir)
-  } catch {
-    return
-  }
-  for (const candidate of names) {
-    if (!candidate.startsWith(`${name}.`) || !/^\d+$/.test(candidate.slice(name.length + 1))) continue
-    try {
-      unlinkSync(join(dir, candidate))
-    } catch {
-      // Already gone, or not ours to delete: either way nothing is lost.
     }
   }
 }

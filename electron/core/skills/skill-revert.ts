@@ -1,7 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { skillNameOf, type LearnedChange, type LedgerEntry, type RevertResult } from '../../../shared/ledger'
-import { writeFileAtomicText } from '../fs/atomic'
+import { StaleWriteError, assertUnchanged, writeFileAtomicText } from '../fs/atomic'
+import { assertLocksHeld } from '../fs/lock'
+import { beginChanges, type ChangeRecorder, type PendingRecorder } from '../ledger/recorder'
+import { applyRecorded, type RecordedChange } from './skill-commit'
 import { readSkillFile, removeEmptyDirs } from './skill-dir-files'
 import { SKILL_FILE, isInside, isSupportDir, symlinkOnPath, toPosixRelative } from './skill-paths'
 import { archiveFolderFor, archiveLinkProblem } from './skill-writer'
@@ -50,8 +53,32 @@ function currentText(path: string): string | null {
 }
 
 /**
+ * A recorder that hands the rows applyRecorded commits to the revert, which returns its own row. It
+ * starts the rows as the recorder underneath does (pending first for the ledger), so a revert is
+ * recorded exactly like any other skill write.
+ */
+function capturingRecorder(recorder: ChangeRecorder, committed: LedgerEntry[]): ChangeRecorder & PendingRecorder {
+  return {
+    record: (change, ctx) => recorder.record(change, ctx),
+    begin: (changes, ctx) => {
+      const pending = beginChanges(recorder, changes, ctx)
+      return {
+        commit: () => {
+          const entries = pending.commit()
+          committed.push(...entries)
+          return entries
+        },
+        abort: () => pending.abort()
+      }
+    }
+  }
+}
+
+/**
  * Undoes one skill change from the ledger if the target still holds what the change left there;
- * otherwise reports the conflict. The revert is itself recorded (source `revert`, `meta.revertOf`).
+ * otherwise reports the conflict. The revert is itself recorded (source `revert`, `meta.revertOf`),
+ * the way every skill write is (see applyRecorded): its row pending first, then the disk change, then
+ * the row committed, so a revert killed in between is reconciled at the next start.
  */
 export async function revertSkillChange(deps: SkillWriteDeps, entry: LedgerEntry): Promise<RevertResult> {
   if (!entry.kind.startsWith('skill.')) {
@@ -73,19 +100,36 @@ export async function revertSkillChange(deps: SkillWriteDeps, entry: LedgerEntry
       }
     }
     const meta = { skill: target.name, category: target.category, revertOf: entry.id }
-    const record = (change: LearnedChange): RevertResult => ({ ok: true, revertEntry: deps.recorder.record(change, { source: 'revert' }) })
+    const committed: LedgerEntry[] = []
+    const recorded = { ...deps, recorder: capturingRecorder(deps.recorder, committed) }
+    /** Applies the change with its row; the revert's own row, or why nothing was written. */
+    const apply = async (change: LearnedChange, steps: Omit<RecordedChange, 'name' | 'changes' | 'write'>): Promise<RevertResult> => {
+      const failed = await applyRecorded(recorded, { name: target.name, changes: [change], write: { source: 'revert' }, ...steps })
+      if (failed) return { ok: false, error: failed.error }
+      return { ok: true, revertEntry: committed[0] }
+    }
 
     switch (entry.kind) {
       case 'skill.create': {
         const archiveDir = archiveFolderFor(deps.skillsDir, target.name)
         const archiveLink = archiveLinkProblem(deps.skillsDir, archiveDir)
         if (archiveLink) return { ok: false, error: archiveLink }
-        mkdirSync(dirname(archiveDir), { recursive: true })
-        renameSync(target.skillDir, archiveDir)
-        const result = record({
-          kind: 'skill.delete', target: entry.target, before: entry.after, after: null,
-          meta: { ...meta, archivePath: ledgerTarget(deps, archiveDir) }
-        })
+        const result = await apply(
+          { kind: 'skill.delete', target: entry.target, before: entry.after, after: null, meta: { ...meta, archivePath: ledgerTarget(deps, archiveDir) } },
+          {
+            apply: () => {
+              mkdirSync(dirname(archiveDir), { recursive: true })
+              assertLocksHeld()
+              assertUnchanged(target.path, entry.after)
+              renameSync(target.skillDir, archiveDir)
+            },
+            undo: () => {
+              mkdirSync(dirname(target.skillDir), { recursive: true })
+              renameSync(archiveDir, target.skillDir)
+            }
+          }
+        )
+        if (!result.ok) return result
         removeEmptyDirs(dirname(target.skillDir), deps.skillsDir)
         deps.index.removeUnder(target.skillDir)
         deps.notify({ name: target.name, path: target.path, type: 'unlink' })
@@ -108,9 +152,20 @@ export async function revertSkillChange(deps: SkillWriteDeps, entry: LedgerEntry
           }
         }
         const restored = readFileSync(join(archiveDir, SKILL_FILE), 'utf8')
-        mkdirSync(dirname(target.skillDir), { recursive: true })
-        renameSync(archiveDir, target.skillDir)
-        const result = record({ kind: 'skill.create', target: entry.target, before: null, after: restored, meta: { ...meta, restoredFrom: archivePath } })
+        const result = await apply(
+          { kind: 'skill.create', target: entry.target, before: null, after: restored, meta: { ...meta, restoredFrom: archivePath } },
+          {
+            apply: () => {
+              mkdirSync(dirname(target.skillDir), { recursive: true })
+              assertLocksHeld()
+              if (existsSync(target.skillDir)) throw new StaleWriteError(target.path)
+              renameSync(archiveDir, target.skillDir)
+            },
+            undo: () => renameSync(target.skillDir, archiveDir),
+            cleanup: () => removeEmptyDirs(dirname(target.skillDir), deps.skillsDir)
+          }
+        )
+        if (!result.ok) return result
         deps.index.refreshSkillFile(target.path)
         deps.notify({ name: target.name, path: target.path, type: 'add' })
         return result
@@ -120,24 +175,48 @@ export async function revertSkillChange(deps: SkillWriteDeps, entry: LedgerEntry
           return { ok: false, error: `Skill '${target.name}' no longer exists; restore the skill first, then revert this file removal.` }
         }
         const encoding = entry.meta.encoding === 'base64' ? 'base64' : null
-        mkdirSync(dirname(target.path), { recursive: true })
-        if (encoding) writeFileSync(target.path, Buffer.from(entry.before ?? '', 'base64'))
-        else await writeFileAtomicText(target.path, entry.before ?? '')
-        return record({
-          kind: 'skill.file_write', target: entry.target, before: null, after: entry.before,
-          meta: { ...meta, ...(encoding ? { encoding } : {}) }
-        })
+        const bytes = encoding ? Buffer.from(entry.before ?? '', 'base64') : (entry.before ?? '')
+        return apply(
+          { kind: 'skill.file_write', target: entry.target, before: null, after: entry.before, meta: { ...meta, ...(encoding ? { encoding } : {}) } },
+          {
+            apply: async () => {
+              mkdirSync(dirname(target.path), { recursive: true })
+              await writeFileAtomicText(target.path, bytes, { expect: null })
+            },
+            undo: () => rmSync(target.path, { force: true }),
+            cleanup: () => removeEmptyDirs(dirname(target.path), target.skillDir)
+          }
+        )
       }
       default: {
         // skill.patch, skill.edit, skill.file_write: put the old text back (or remove a file the write added).
+        const wrote = entry.after
         if (entry.before === null) {
-          rmSync(target.path, { force: true })
-          removeEmptyDirs(dirname(target.path), target.skillDir)
-          return record({ kind: 'skill.file_remove', target: entry.target, before: entry.after, after: null, meta })
+          const result = await apply(
+            { kind: 'skill.file_remove', target: entry.target, before: wrote, after: null, meta },
+            {
+              apply: () => {
+                assertLocksHeld()
+                assertUnchanged(target.path, wrote)
+                rmSync(target.path, { force: true })
+              },
+              undo: () => {
+                mkdirSync(dirname(target.path), { recursive: true })
+                writeFileSync(target.path, wrote ?? '')
+              }
+            }
+          )
+          if (result.ok) removeEmptyDirs(dirname(target.path), target.skillDir)
+          return result
         }
-        await writeFileAtomicText(target.path, entry.before)
-        const result = record({ kind: entry.kind, target: entry.target, before: entry.after, after: entry.before, meta })
-        if (target.path.endsWith(`/${SKILL_FILE}`) || target.path.endsWith(`\\${SKILL_FILE}`)) {
+        const result = await apply(
+          { kind: entry.kind, target: entry.target, before: wrote, after: entry.before, meta },
+          {
+            apply: () => writeFileAtomicText(target.path, entry.before ?? '', { expect: wrote }),
+            undo: () => (wrote === null ? rmSync(target.path, { force: true }) : writeFileAtomicText(target.path, wrote))
+          }
+        )
+        if (result.ok && (target.path.endsWith(`/${SKILL_FILE}`) || target.path.endsWith(`\\${SKILL_FILE}`))) {
           deps.index.refreshSkillFile(target.path)
           deps.notify({ name: target.name, path: target.path, type: 'change' })
         }

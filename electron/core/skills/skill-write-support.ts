@@ -148,16 +148,6 @@ function describeFindings(findings: ThreatFinding[]): string {
   return `matched ${[...new Set(findings.map((finding) => `${finding.id} (${finding.category})`))].join(', ')}`
 }
 
-/** Runs `commit` after a disk change; if it throws, `undo` restores the disk before the error propagates. */
-export async function commitOrRollback<T>(commit: () => T, undo: () => Promise<void> | void): Promise<T> {
-  try {
-    return commit()
-  } catch (error) {
-    await undo()
-    throw error
-  }
-}
-
 /** Folders on the way to `path` (below `base`) that do not exist yet: what a rollback must remove. */
 export function missingDirs(base: string, parts: string[]): string[] {
   const missing: string[] = []

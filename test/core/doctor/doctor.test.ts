@@ -67,14 +67,14 @@ describe('cairn doctor, in the core', () => {
     const skillDir = join(dir, 'skills', 'devops', 'ship-it')
     const orphans = [
       join(skillDir, 'SKILL.md.3735928559'),
-      join(dir, 'memories', 'MEMORY.md.42'),
+      join(dir, 'memories', 'MEMORY.md.2882400018'),
       join(skillDir, 'references', 'api.md.123456789'),
       join(dir, 'state.db.new-4242-0badf00d')
     ]
     const kept = [join(dir, 'memories', 'MEMORY.md.bak.1733040000000'), join(skillDir, 'references', 'backup.20240101'), join(skillDir, 'references', 'v1.2')]
     mkdirSync(join(skillDir, 'references'), { recursive: true })
     for (const path of [...orphans, ...kept]) {
-      writeFileSync(path, path.endsWith('.42') ? '' : 'half a write')
+      writeFileSync(path, path.endsWith('.2882400018') ? '' : 'half a write')
       utimesSync(path, HOUR_AGO, HOUR_AGO)
     }
     const inProgress = join(dir, 'memories', 'USER.md.99')
@@ -83,7 +83,7 @@ describe('cairn doctor, in the core', () => {
     expect(temp.status).toBe('problem')
     expect(temp.details.map((line) => line.split(' (')[0]).sort()).toEqual(
       [
-        'memories/MEMORY.md.42',
+        'memories/MEMORY.md.2882400018',
         'skills/devops/ship-it/SKILL.md.3735928559',
         'skills/devops/ship-it/references/api.md.123456789',
         'state.db.new-4242-0badf00d'
@@ -92,6 +92,26 @@ describe('cairn doctor, in the core', () => {
     await repairHome(dir)
     for (const path of orphans) expect(existsSync(path)).toBe(false)
     for (const path of [...kept, inProgress]) expect(existsSync(path)).toBe(true)
+    expect(readFileSync(join(skillDir, 'SKILL.md'), 'utf8')).toBe(skillText('ship-it'))
+  })
+
+  it('temp files named by the atomic writer (<file>.cairn-<pid>-<n>.tmp): a dead writer’s are reported at once and removed by repair; a live one’s are not', async () => {
+    const dir = await home()
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid
+    const skillDir = join(dir, 'skills', 'devops', 'ship-it')
+    const orphans = [join(skillDir, `SKILL.md.cairn-${dead}-3.tmp`), join(dir, 'memories', `MEMORY.md.cairn-${dead}-1.tmp`), join(dir, `config.json.cairn-${dead}-2.tmp`)]
+    const live = [join(skillDir, `SKILL.md.cairn-${process.pid}-7.tmp`), join(dir, 'memories', `USER.md.cairn-${process.pid}-8.tmp`)]
+    for (const path of [...orphans, ...live]) writeFileSync(path, 'half a write') // just now: only the writer's pid tells them apart
+    const temp = finding(runDoctor(dir), 'temp-files')
+    expect(temp).toMatchObject({ status: 'problem', repairable: true })
+    expect(temp.details.map((line) => line.split(' (')[0]).sort()).toEqual(
+      [`config.json.cairn-${dead}-2.tmp`, `memories/MEMORY.md.cairn-${dead}-1.tmp`, `skills/devops/ship-it/SKILL.md.cairn-${dead}-3.tmp`].sort()
+    )
+    const actions = await repairHome(dir)
+    expect(actions.find((a) => a.check === 'temp-files')).toMatchObject({ ok: true, summary: 'removed 3 orphan temp files' })
+    for (const path of orphans) expect(existsSync(path)).toBe(false)
+    for (const path of live) expect(existsSync(path)).toBe(true)
+    expect(finding(runDoctor(dir), 'temp-files').status).toBe('ok')
     expect(readFileSync(join(skillDir, 'SKILL.md'), 'utf8')).toBe(skillText('ship-it'))
   })
 
@@ -144,6 +164,60 @@ describe('cairn doctor, in the core', () => {
     const after = runDoctor(dir)
     expect(finding(after, 'ledger').status).toBe('ok')
     expect(after.healthy).toBe(true)
+  })
+
+  it('a killed write’s change that reached the file (or left it holding neither side) is reported once, as unsettled, not also as a disagreement', async () => {
+    const dir = await home()
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid
+    const skillFile = join(dir, 'skills', 'devops', 'ship-it', 'SKILL.md')
+    const edited = skillText('ship-it', 'Run the tests, then ship.')
+    writeFileSync(skillFile, edited) // the edit landed; its row was never committed
+    writeFileSync(join(dir, 'memories', 'MEMORY.md'), 'The build server is called hermes.') // neither the row's before nor its after
+    const db = new Database(join(dir, 'state.db'))
+    const insert = db.prepare(
+      `INSERT INTO ledger (at, kind, target, source, before, after, meta, state, writer) VALUES (?, ?, ?, 'agent', ?, ?, ?, 'pending', ?)`
+    )
+    insert.run(Date.now(), 'skill.edit', 'skills/devops/ship-it/SKILL.md', skillText('ship-it'), edited, '{"skill":"ship-it","category":"devops"}', `${hostname()}:${dead}`)
+    insert.run(Date.now() + 1, 'memory.replace', 'memories/MEMORY.md', 'The build server is called atlas.', 'The build server is called zeus.', '{"store":"memory"}', `${hostname()}:${dead}`)
+    db.close()
+    const before = finding(runDoctor(dir), 'ledger')
+    expect(before).toMatchObject({ status: 'problem', repairable: true, summary: '2 changes a killed write left unsettled' })
+    expect(before.details.filter((line) => line.startsWith('#'))).toEqual([
+      expect.stringMatching(/^#\d+ skill\.edit on skills\/devops\/ship-it\/SKILL\.md was never confirmed$/),
+      expect.stringMatching(/^#\d+ memory\.replace on memories\/MEMORY\.md was never confirmed$/)
+    ])
+    const actions = await repairHome(dir)
+    expect(actions.find((a) => a.check === 'ledger')?.details.slice(0, 3)).toEqual([
+      '1 committed (the change is in the file)',
+      '0 dropped (the change never reached the file)',
+      '1 marked as conflicts (the file holds neither side; "cairn doctor" lists them)'
+    ])
+    const after = finding(runDoctor(dir), 'ledger')
+    expect(after).toMatchObject({ status: 'problem', repairable: false, summary: '1 interrupted change the files agree with neither way' })
+    expect(after.details.filter((line) => line.startsWith('#'))).toEqual([
+      expect.stringMatching(/^#\d+ memory\.replace on memories\/MEMORY\.md: the file holds neither its before nor its after text$/)
+    ])
+  })
+
+  it('a pending row in a damaged state.db survives the salvage and is settled against the file by the same repair', async () => {
+    const dir = await home()
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid
+    const entry = 'Deploys go through the staging box first.'
+    writeFileSync(join(dir, 'memories', 'MEMORY.md'), `The build server is called atlas.\n§\n${entry}`)
+    const db = new Database(join(dir, 'state.db'))
+    db.prepare(
+      `INSERT INTO ledger (at, kind, target, source, before, after, meta, state, writer)
+       VALUES (?, 'memory.add', 'memories/MEMORY.md', 'agent', NULL, ?, '{"store":"memory"}', 'pending', ?)`
+    ).run(Date.now(), entry, `${hostname()}:${dead}`)
+    db.pragma('wal_checkpoint(TRUNCATE)')
+    db.close()
+    overwritePages(join(dir, 'state.db'), 1, 1) // the header and the schema: SQLite cannot open it, the rows are on the raw pages
+    expect(finding(runDoctor(dir), 'database').status).toBe('problem')
+    const actions = await repairHome(dir)
+    expect(actions.find((a) => a.check === 'database')?.ok).toBe(true)
+    expect(actions.find((a) => a.check === 'ledger')).toMatchObject({ ok: true, summary: 'settled 1 unsettled ledger row' })
+    expect(actions.find((a) => a.check === 'ledger')?.details[0]).toBe('1 committed (the change is in the file)')
+    expect(runDoctor(dir).healthy).toBe(true)
   })
 
   it('a skill that does not load is a problem; config.json that is not JSON is a problem nobody rewrites', async () => {

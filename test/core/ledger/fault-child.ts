@@ -6,12 +6,13 @@
  *
  * Actions: `memory-add` {target?, content}; `memory-loop` {prefix, count} (adds `<prefix> <i>` one by one);
  * `skill-create` {name, content, category?}; `skill-patch` {name, old_string, new_string};
- * `skill-loop` {count} (creates `loop-<i>` and patches it); `config-update` {patch}.
+ * `skill-loop` {count} (creates `loop-<i>` and patches it); `config-update` {patch}; `revert` {id} (any ledger row).
  */
 import { ConfigStore } from '../../../electron/core/config/config-store'
 import { ensureHome } from '../../../electron/core/config/home'
 import { openStateDb } from '../../../electron/core/db/state-db'
 import { Ledger } from '../../../electron/core/ledger/ledger'
+import { revertLedgerEntry } from '../../../electron/core/ledger/revert'
 import { MemoryStore } from '../../../electron/core/memory'
 import { SkillStore } from '../../../electron/core/skills'
 
@@ -30,8 +31,17 @@ async function main(): Promise<void> {
   const ledger = new Ledger(db)
   const write = { source: 'agent' as const, sessionId: `child-${process.pid}` }
   let result: unknown
-  if (action.startsWith('memory-')) {
-    const memory = new MemoryStore({ dataHome: paths.root, dir: paths.memoriesDir, memoryCharLimit: 1_000_000, userCharLimit: 1_000_000, recorder: ledger, lockTimeoutMs: 60_000 })
+  const memoryStore = () =>
+    new MemoryStore({ dataHome: paths.root, dir: paths.memoriesDir, memoryCharLimit: 1_000_000, userCharLimit: 1_000_000, recorder: ledger, lockTimeoutMs: 60_000 })
+  const skillStore = () => {
+    const skills = new SkillStore({ dataHome: paths.root, skillsDir: paths.skillsDir, extraDirs: [], locksDir: paths.locksDir, db, recorder: ledger })
+    skills.load()
+    return skills
+  }
+  if (action === 'revert') {
+    result = await revertLedgerEntry(ledger, { memory: memoryStore(), skills: skillStore() }, args.id)
+  } else if (action.startsWith('memory-')) {
+    const memory = memoryStore()
     if (action === 'memory-add') result = await memory.add(args.target ?? 'memory', args.content, { write })
     else {
       let added = 0
@@ -39,8 +49,7 @@ async function main(): Promise<void> {
       result = { success: true, added }
     }
   } else {
-    const skills = new SkillStore({ dataHome: paths.root, skillsDir: paths.skillsDir, extraDirs: [], locksDir: paths.locksDir, db, recorder: ledger })
-    skills.load()
+    const skills = skillStore()
     if (action === 'skill-create') result = await skills.create(args as any, write)
     else if (action === 'skill-patch') result = await skills.patch(args as any, write)
     else {
