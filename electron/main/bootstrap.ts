@@ -13,7 +13,7 @@ import { log } from './log'
 import { resolveNativeBinding } from './native'
 import { utilityReviewSpawner } from './review/utility-spawner'
 import { openSettings, openShellStore } from './settings/open-settings'
-import { startDialog, startError } from './start-error'
+import { showStartFailure, startError } from './start-error'
 import { electronKeyring } from './settings/os-keyring'
 import { KeyringSecretStore } from './settings/secrets'
 import { folderPicker } from './shell/folder-picker'
@@ -72,7 +72,7 @@ async function start(undo: Array<[string, () => unknown]>): Promise<Omit<Running
   // A damaged state.db is worded for the dialog in the user's language (see startError).
   const core = await CairnCore.open({ home, nativeBinding: native.path, watchSkills: true, settings, busyTimeoutMs: MAIN_PROCESS_DB_BUSY_MS }).catch(
     (error: unknown) => {
-      throw startError(error, settings.get().ui.language)
+      throw startError(error, settings.get().ui.language, { home, nativeBinding: native.path })
     }
   )
   undo.push(['core', () => core.close()])
@@ -191,10 +191,7 @@ export function runCairn(): void {
     })
     .catch((error: unknown) => {
       phase = 'stopped'
-      const { title, message } = startDialog(error)
-      log.error(`could not start: ${message}`)
-      dialog.showErrorBox(title, message)
-      app.exit(1)
+      void showStartFailure(error, { dialog, app, log })
     })
 }
 

@@ -15,6 +15,8 @@ export interface StubOptions {
   /** globalShortcut.register's answer for an accelerator (default: true). */
   registerShortcut?: (accelerator: string) => boolean
   singleInstance?: boolean
+  /** Which button `dialog.showMessageBoxSync` answers (default: the cancel button). */
+  messageBoxAnswer?: number
 }
 
 export interface RecordedEvent {
@@ -231,6 +233,7 @@ export class FakeUtilityProcess extends EventEmitter {
 export class FakeApp extends EventEmitter {
   readonly quits: number[] = []
   readonly exits: number[] = []
+  relaunches = 0
   private ready = false
 
   constructor(private readonly options: StubOptions) {
@@ -282,6 +285,9 @@ export class FakeApp extends EventEmitter {
   exit(code = 0): void {
     this.exits.push(code)
   }
+  relaunch(): void {
+    this.relaunches++
+  }
 }
 
 /** Everything the stub recorded. */
@@ -292,7 +298,7 @@ export const stubState = {
   handlers: new Map<string, (event: unknown, ...args: unknown[]) => unknown>(),
   ipcListeners: [] as string[],
   shortcuts: { registered: new Map<string, () => void>(), registerCalls: [] as string[], unregisterCalls: [] as string[], unregisterAll: 0 },
-  dialogs: [] as Array<{ title: string; content: string }>,
+  dialogs: [] as Array<{ title: string; content: string; buttons?: string[] }>,
   /** Every `dialog.showOpenDialog` call, and what the next one answers (set by a test; default: cancelled). */
   openDialogs: [] as Array<{ parent: unknown; options: Record<string, unknown> }>,
   openDialogAnswer: { canceled: true, filePaths: [] as string[] },

@@ -123,6 +123,10 @@ export function installElectronStub(options: StubOptions): ElectronStub {
     },
     dialog: {
       showErrorBox: (title: string, content: string) => stubState.dialogs.push({ title, content }),
+      showMessageBoxSync: (box: { title?: string; message: string; detail?: string; buttons?: string[]; cancelId?: number }) => {
+        stubState.dialogs.push({ title: box.title ?? '', content: [box.message, box.detail].filter(Boolean).join('\n'), buttons: box.buttons })
+        return options.messageBoxAnswer ?? box.cancelId ?? 0
+      },
       showOpenDialog: async (parent: unknown, dialogOptions: Record<string, unknown>) => {
         stubState.openDialogs.push({ parent, options: dialogOptions })
         return structuredClone(stubState.openDialogAnswer)
