@@ -26,8 +26,16 @@ export interface ApprovalRequest {
   path?: string
   /** A diff or content preview for writes, the full command for commands. */
   preview?: string
-  /** Reads: the real folder "always" would allow (it and everything below). */
+  /**
+   * Reads: the real folder "always" would allow (it and everything below); absent where no folder may
+   * be granted (a filesystem or drive root, the user's home folder or a folder that holds it).
+   */
   folder?: string
+  /**
+   * Reads: `path` is a folder (listed or searched), so "this conversation" covers it and everything
+   * below; otherwise it covers exactly the file at `path`.
+   */
+  readsFolder?: boolean
   /** Fetches: the full address, and the host (with its port) a session or "always" grant would allow. */
   url?: string
   host?: string
@@ -36,11 +44,15 @@ export interface ApprovalRequest {
    * fetch is never allowed by an earlier grant, and only "once" is offered.
    */
   carriedData?: string
-  /** The answers that may be offered; absent: once and session (and prefix for a command with one). */
+  /**
+   * The answers that may be offered; absent: once and session (a command's session and "always" are
+   * its prefix: only once for a command without one).
+   */
   scopes?: ApprovalScope[]
   /**
-   * Writes: the real target is outside the workspace. Such a write is asked about every time: an
-   * earlier "allow for this conversation" covers the workspace the user chose, nothing beyond it.
+   * Writes: the real target is outside the workspace; commands: the real folder they run in is. Such a
+   * request is asked about every time (only "once" is offered): an earlier "allow for this
+   * conversation" or a saved prefix covers the workspace the user chose, nothing beyond it.
    */
   outsideWorkspace?: boolean
 }
@@ -70,7 +82,7 @@ export type AgentEvent =
       turnId: string
       requestId: string
       callId: string
-      /** Suggested prefix for "always allow" on commands, e.g. "npm test". */
+      /** The prefix a command's "this conversation" and "always allow" grant, e.g. "npm test". */
       prefix?: string
     } & ApprovalRequest)
   | { type: 'approval_resolved'; sessionId: string; turnId: string; requestId: string; allowed: boolean; remembered: ApprovalScope }
@@ -82,8 +94,9 @@ export type AgentEvent =
 export type AgentEventType = AgentEvent['type']
 
 /**
- * How long an approval decision holds: just this call, the rest of the session (for a read: that
- * folder; for a fetch: that host), or always: for a command prefix, a read's folder or a fetch's host.
+ * How long an approval decision holds: just this call, the rest of the session (for a command: its
+ * prefix; for a read: that file, or that folder and below; for a fetch: that host), or always: for a
+ * command prefix, a read's folder or a fetch's host.
  */
 export const approvalScopes = ['once', 'session', 'prefix', 'folder', 'host'] as const
 export type ApprovalScope = (typeof approvalScopes)[number]

@@ -171,6 +171,30 @@ export function describeAlwaysAllow(
   return null
 }
 
+/** A command's "this conversation" says what its prefix grants, in the words of its "always" (shared/command-prefix.ts). */
+const sessionPrefixKeys: Record<ReturnType<typeof prefixLabelKey>, MessageKey> = {
+  'approval.allowPrefix': 'approval.allowPrefixSession',
+  'approval.allowPrefixArgs': 'approval.allowPrefixArgsSession',
+  'approval.allowPrefixExact': 'approval.allowPrefixExactSession'
+}
+
+/**
+ * The "allow for this conversation" a request offers, worded with what it grants: a command's prefix
+ * (under the same rule as "always"), the file read or the folder and everything in it, the host; or
+ * null when it offers none (a command without a usable prefix or run outside the workspace, a fetch
+ * that carries data read this turn).
+ */
+export function describeSessionAllow(
+  request: Pick<ApprovalRequest, 'kind' | 'scopes' | 'readsFolder' | 'host'> & { prefix?: string },
+  t: Translate
+): string | null {
+  if (request.scopes && !request.scopes.includes('session')) return null
+  if (request.kind === 'command') return request.prefix ? t(sessionPrefixKeys[prefixLabelKey(request.prefix)], { prefix: request.prefix }) : null
+  if (request.kind === 'read') return t(request.readsFolder ? 'approval.allowFolderSession' : 'approval.allowFileSession')
+  if (request.kind === 'fetch' && request.host) return t('approval.allowHostSession', { host: request.host })
+  return t('approval.allowSession')
+}
+
 /** Why a fetch asks every time: the address carries text read this turn. */
 export function describeCarriedData(request: Pick<ApprovalRequest, 'carriedData' | 'host' | 'url'>, t: Translate): string | null {
   if (!request.carriedData) return null

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
@@ -68,8 +68,8 @@ describe('cairn chat without a terminal and without --yes', () => {
 const hasScript = process.platform === 'linux' && spawnSync('script', ['--version']).status === 0
 const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`
 
-/** `cairn chat` on a terminal, typing `answer` at each "Allow?" prompt as it appears. */
-function chatOnTerminal(args: string[], answer: string): Promise<{ code: number | null; screen: string }> {
+/** `cairn chat` on a terminal, typing `answer` (or the next of `answer`, then "n") at each "Allow?" prompt as it appears. */
+function chatOnTerminal(args: string[], answer: string | string[]): Promise<{ code: number | null; screen: string }> {
   const tsxLoader = pathToFileURL(createRequire(__filename).resolve('tsx')).href
   const cli = [process.execPath, '--import', tsxLoader, join(__dirname, '..', '..', 'electron/cli/index.ts'), '--home', home, 'chat', ...args]
   return new Promise((resolve, reject) => {
@@ -83,7 +83,7 @@ function chatOnTerminal(args: string[], answer: string): Promise<{ code: number 
     child.stdout.on('data', (data: Buffer) => {
       screen += data.toString()
       const seen = screen.split('Allow?').length - 1
-      for (; prompts < seen; prompts++) child.stdin.write(`${answer}\r`)
+      for (; prompts < seen; prompts++) child.stdin.write(`${Array.isArray(answer) ? answer[prompts] ?? 'n' : answer}\r`)
     })
     child.on('error', reject)
     child.on('close', (code) => resolve({ code, screen }))
@@ -95,8 +95,25 @@ describe.runIf(hasScript)('cairn chat on a terminal', () => {
     server.enqueue({ toolCalls: [{ name: 'fetch_url', arguments: { url: `http://${collectorHost}/weather` } }] }, { text: 'Sunny.' })
     const run = await chatOnTerminal(['weather please'], 'a')
     expect(run.code).toBe(0)
-    expect(run.screen).toContain(`Allow? [y]es / [n]o / [s]ession / [a]lways allow fetching from ${collectorHost}`)
+    expect(run.screen).toContain(`Allow? [y]es / [n]o / [s] allow fetching from ${collectorHost} for this conversation / [a]lways allow fetching from ${collectorHost}`)
     expect(received).toEqual(['/weather'])
     expect(JSON.parse(readFileSync(join(home, 'config.json'), 'utf8')).agent.allowedFetchHosts).toEqual([collectorHost])
+  })
+
+  it('"session" for a command names its prefix and allows only that; a command without one is offered once', async () => {
+    writeFileSync(join(workspace, 'check.sh'), 'echo "ran $*" >> ran.log\n')
+    const run1 = (command: string) => ({ toolCalls: [{ name: 'run_command', arguments: { command } }] })
+    server.enqueue(run1('sh check.sh one'), run1('sh check.sh two'), run1('cat ~/.ssh/id_rsa; echo pwned > pwned.txt'), run1('$(printf sh) check.sh three'), { text: 'Done.' })
+    const run = await chatOnTerminal(['run the checks'], ['s', 'n', 'n'])
+    expect(run.code).toBe(0)
+    // Each prompt up to where the answer was typed (the terminal's cursor moves, then the letter).
+    const prompts = run.screen.split('\n').filter((line) => line.startsWith('Allow?')).map((line) => line.replace(/\x1b\[\d+G.*$/s, '').trim())
+    expect(prompts).toEqual([
+      'Allow? [y]es / [n]o / [s] allow "sh check.sh" for this conversation, with more arguments but no options / [a]lways allow "sh check.sh", with more arguments but no options',
+      'Allow? [y]es / [n]o / [s] allow "cat" for this conversation, without options that write files or run programs / [a]lways allow "cat" without options that write files or run programs',
+      'Allow? [y]es / [n]o'
+    ])
+    expect(readFileSync(join(workspace, 'ran.log'), 'utf8')).toBe('ran one\nran two\n')
+    expect(existsSync(join(workspace, 'pwned.txt'))).toBe(false)
   })
 })

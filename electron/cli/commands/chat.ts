@@ -2,6 +2,8 @@ import { createInterface } from 'node:readline/promises'
 import { ellipsize } from '../../core/text/cut'
 import type { AgentEvent, ApprovalDecision } from '../../../shared/agent-events'
 import { prefixScope } from '../../../shared/command-prefix'
+import { translator } from '../../../shared/i18n'
+import { describeSessionAllow } from '../../../shared/i18n/describe'
 import type { AgentSession } from '../../core/agent/agent-session'
 import { createAgentSession } from '../../core/agent/create-agent'
 import { parseCommandArgs } from '../args'
@@ -152,7 +154,10 @@ async function askApproval(io: CliIO, event: Extract<AgentEvent, { type: 'approv
     return { allow: false }
   }
   if (event.preview) io.err(`\n${event.preview}\n`)
-  const scopes = event.scopes ?? (event.prefix ? ['once', 'session', 'prefix'] : ['once', 'session'])
+  // The broker always says what it offers; without that, a command's session is its prefix (none: once only).
+  const scopes = event.scopes ?? (event.kind !== 'command' ? ['once', 'session'] : event.prefix ? ['once', 'session', 'prefix'] : ['once'])
+  // Worded as the app's button, with what it grants: `allow "npm test" for this conversation, with more arguments but no options`.
+  const sessionLabel = describeSessionAllow({ ...event, scopes }, translator('en'))
   const always = scopes.includes('prefix') && event.prefix
     ? { label: prefixLabel(event.prefix), decision: { allow: true, remember: 'prefix', prefix: event.prefix } as const }
     : scopes.includes('folder') && event.folder
@@ -160,13 +165,12 @@ async function askApproval(io: CliIO, event: Extract<AgentEvent, { type: 'approv
       : scopes.includes('host') && event.host
         ? { label: `fetching from ${event.host}`, decision: { allow: true, remember: 'host' } as const }
         : null
-  const session = scopes.includes('session')
-  const options = ['[y]es', '[n]o', ...(session ? ['[s]ession'] : []), ...(always ? [`[a]lways allow ${always.label}`] : [])].join(' / ')
+  const options = ['[y]es', '[n]o', ...(sessionLabel ? [`[s] ${sessionLabel.charAt(0).toLowerCase()}${sessionLabel.slice(1)}`] : []), ...(always ? [`[a]lways allow ${always.label}`] : [])].join(' / ')
   const rl = createInterface({ input: process.stdin, output: process.stderr })
   try {
     const answer = (await rl.question(`\n${event.summary}\nAllow? ${options} `)).trim().toLowerCase()
     if (answer === 'y' || answer === 'yes') return { allow: true }
-    if ((answer === 's' || answer === 'session') && session) return { allow: true, remember: 'session' }
+    if ((answer === 's' || answer === 'session') && sessionLabel) return { allow: true, remember: 'session' }
     if ((answer === 'a' || answer === 'always') && always) return always.decision
     return { allow: false }
   } finally {

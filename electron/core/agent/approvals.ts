@@ -13,7 +13,7 @@ export interface PendingApproval {
   request: ApprovalRequest
   /** The tool call that asked. */
   callId?: string
-  /** Suggested "always allow" prefix for a command. */
+  /** A command's prefix: what "this conversation" and "always allow" grant (absent: neither is offered). */
   prefix?: string
   /** The answers the user may give (an "always" only where it names exactly what was shown). */
   scopes: ApprovalScope[]
@@ -38,14 +38,18 @@ export interface ApprovalBrokerOptions {
 }
 
 /**
- * Decides whether a write, command, read or fetch may run: policy first (auto-approve, tools allowed
- * for this session, always-allowed command prefixes, read folders and fetch hosts), otherwise it asks
- * and waits for {@link respond}.
+ * Decides whether a write, command, read or fetch may run: policy first (auto-approve, write tools
+ * allowed for this session, command prefixes allowed for this session or always, read paths and
+ * folders, fetch hosts), otherwise it asks and waits for {@link respond}.
  */
 export class ApprovalBroker {
+  /** Write tools allowed for this session (inside the workspace only). */
   private readonly sessionAllowed = new Set<string>()
-  /** Read folders and fetch hosts allowed for this session (a read or fetch never grants its whole tool). */
-  private readonly sessionFolders = new Set<string>()
+  /** Command prefixes allowed for this session, checked word by word as saved ones (never the whole tool). */
+  private readonly sessionPrefixes = new Set<string>()
+  /** Reads allowed for this session: each real path, and whether it is a folder granted with everything below. */
+  private readonly sessionReads = new Map<string, boolean>()
+  /** Fetch hosts allowed for this session. */
   private readonly sessionHosts = new Set<string>()
   private readonly pending = new Map<string, { pending: PendingApproval; resolve: (allowed: boolean) => void }>()
 
@@ -53,18 +57,11 @@ export class ApprovalBroker {
 
   async request(request: ApprovalRequest, signal?: AbortSignal, callId?: string): Promise<boolean> {
     if (this.options.autoApprove || this.granted(request)) return true
-    if (request.kind === 'command' && request.command && matchesAllowedPrefix(request.command, this.options.commandPrefixes())) {
-      return true
-    }
     if (signal?.aborted) return false
     const requestId = randomUUID()
-    const pending: PendingApproval = {
-      requestId,
-      request,
-      callId,
-      prefix: request.kind === 'command' && request.command ? suggestPrefix(request.command) : undefined,
-      scopes: []
-    }
+    // Outside the workspace a prefix grants nothing, so none is offered.
+    const prefix = request.kind === 'command' && request.command && !request.outsideWorkspace ? suggestPrefix(request.command) : ''
+    const pending: PendingApproval = { requestId, request, callId, prefix: prefix || undefined, scopes: [] }
     pending.scopes = offeredScopes(pending)
     return new Promise<boolean>((resolve) => {
       const onAbort = () => this.settle(requestId, false, 'once')
@@ -84,11 +81,12 @@ export class ApprovalBroker {
   async respond(requestId: string, decision: ApprovalDecision): Promise<boolean> {
     const entry = this.pending.get(requestId)
     if (!entry) return false
-    const prefix = entry.pending.request.kind === 'command' ? (decision.prefix ?? entry.pending.prefix ?? '').trim() : ''
+    const { request } = entry.pending
+    const prefix = request.kind === 'command' ? (decision.prefix ?? entry.pending.prefix ?? '').trim() : ''
     let scope: ApprovalScope = decision.allow ? decision.remember ?? 'once' : 'once'
-    // Only what was offered can be remembered (a prefix only for a command that has one); else just this once.
-    if (!entry.pending.scopes.includes(scope) || (scope === 'prefix' && !prefix)) scope = 'once'
-    if (decision.allow && scope !== 'once') await this.remember(entry.pending.request, scope)
+    // Only what was offered can be remembered (a command's session or prefix only when it has one); else just this once.
+    if (!entry.pending.scopes.includes(scope) || (request.kind === 'command' && (scope === 'session' ? !entry.pending.prefix : !prefix))) scope = 'once'
+    if (decision.allow && scope !== 'once') await this.remember(entry.pending, scope)
     // Saved before the tool goes on (so its next command already matches), but a failed save must
     // never leave the tool waiting: it still gets its answer.
     if (decision.allow && scope === 'prefix') {
@@ -102,7 +100,10 @@ export class ApprovalBroker {
     return true
   }
 
-  /** Allowed earlier: the tool for this session (writes, commands), or the read's folder or the fetch's host. */
+  /**
+   * Allowed earlier: a write tool for this session, a command's prefix (for this session or always),
+   * the read's path or folder, or the fetch's host.
+   */
   private granted(request: ApprovalRequest): boolean {
     if (request.kind === 'read') {
       const path = request.path
@@ -111,7 +112,8 @@ export class ApprovalBroker {
         .map((folder) => expandTilde(folder.trim()))
         .filter((folder) => isAbsolute(folder))
         .map((folder) => realPathOf(folder))
-      return [...this.sessionFolders, ...always].some((folder) => isWithin(path, folder))
+      if (always.some((folder) => isWithin(path, folder))) return true
+      return [...this.sessionReads].some(([granted, below]) => (below ? isWithin(path, granted) : path === granted))
     }
     if (request.kind === 'fetch') {
       // An address carrying data read this turn is never allowed by an earlier answer.
@@ -119,16 +121,29 @@ export class ApprovalBroker {
       const host = request.host.toLowerCase()
       return this.sessionHosts.has(host) || (this.options.fetchHosts?.() ?? []).some((allowed) => allowed.trim().toLowerCase() === host)
     }
-    // A conversation's write grant covers its workspace only: outside it, every write is asked about.
+    // A conversation's grants and saved prefixes cover its workspace only: outside it, every write and command is asked about.
     if (request.outsideWorkspace) return false
+    if (request.kind === 'command') {
+      const command = request.command
+      return command ? matchesAllowedPrefix(command, [...this.sessionPrefixes, ...this.options.commandPrefixes()]) : false
+    }
     return this.sessionAllowed.has(request.tool)
   }
 
-  /** Keeps a grant for the session, and saves an "always" one (a failed save still leaves the session grant). */
-  private async remember(request: ApprovalRequest, scope: ApprovalScope): Promise<void> {
-    if (request.kind === 'read' && request.folder) this.sessionFolders.add(request.folder)
-    else if (request.kind === 'fetch' && request.host) this.sessionHosts.add(request.host.toLowerCase())
-    else if (scope === 'session') this.sessionAllowed.add(request.tool)
+  /**
+   * Keeps a grant for the session, and saves an "always" one (a failed save still leaves the session
+   * grant): a command's offered prefix, the file read (a folder read: it and below), a fetch's host.
+   */
+  private async remember(pending: PendingApproval, scope: ApprovalScope): Promise<void> {
+    const { request } = pending
+    if (request.kind === 'read') {
+      const [path, below] = scope === 'folder' ? [request.folder, true] : [request.path, Boolean(request.readsFolder)]
+      if (path) this.sessionReads.set(path, below || this.sessionReads.get(path) === true)
+    } else if (request.kind === 'fetch' && request.host) this.sessionHosts.add(request.host.toLowerCase())
+    else if (request.kind === 'command') {
+      // The prefix the button named, never one the answer brings (a saved "always" prefix is saved below).
+      if (scope === 'session' && pending.prefix) this.sessionPrefixes.add(pending.prefix)
+    } else if (scope === 'session') this.sessionAllowed.add(request.tool)
     const save = scope === 'folder' ? this.options.saveReadFolder : scope === 'host' ? this.options.saveFetchHost : undefined
     const what = scope === 'folder' ? request.folder : scope === 'host' ? request.host : undefined
     if (!save || !what) return
@@ -158,10 +173,18 @@ export class ApprovalBroker {
   }
 }
 
-/** What may be answered: the tool's own list, else once and session, plus "always" for a command's prefix. */
+/**
+ * What may be answered: only once outside the workspace; a command's session and "always" only with a
+ * prefix; else the tool's own list, or once and session (plus "always" for a command's prefix).
+ */
 function offeredScopes(pending: PendingApproval): ApprovalScope[] {
-  if (pending.request.scopes) return pending.request.scopes
-  return pending.prefix ? ['once', 'session', 'prefix'] : ['once', 'session']
+  const { request, prefix } = pending
+  if (request.outsideWorkspace) return ['once']
+  if (request.kind === 'command') {
+    if (!prefix) return ['once']
+    return request.scopes ?? ['once', 'session', 'prefix']
+  }
+  return request.scopes ?? ['once', 'session']
 }
 
 /**
@@ -200,9 +223,11 @@ export function chatApprovals(options: { settings: SettingsStore; autoApprove?: 
         path: request.path,
         preview: request.preview,
         folder: request.folder,
+        readsFolder: request.readsFolder,
         url: request.url,
         host: request.host,
         carriedData: request.carriedData,
+        outsideWorkspace: request.outsideWorkspace,
         prefix,
         scopes
       }),

@@ -1,4 +1,5 @@
 import { createTwoFilesPatch } from 'diff'
+import { homedir } from 'node:os'
 import { dirname } from 'node:path'
 import { cutMiddle } from '../text/cut'
 import type { ApprovalRequest, ToolContext } from '../tools/types'
@@ -50,25 +51,40 @@ const READ_VERBS: Record<string, string> = { read_file: 'Read', list_dir: 'List'
 
 /**
  * Reading inside the workspace is free; anywhere else (`../`, `~`, an absolute path, or a symlink
- * inside whose target is outside) asks first, offering that folder for the session or always. Asked
- * before anything is opened, so a refusal reveals nothing, not even whether the file exists.
+ * inside whose target is outside) asks first. "This conversation" covers exactly what is read (the
+ * file, or the folder listed or searched and everything below it); "always" covers the folder (the
+ * file's own, or the one read), except where that is too wide to grant (see {@link tooWideToGrant}):
+ * there only the file may be allowed for the conversation, and a folder read only once. Asked before
+ * anything is opened, so a refusal reveals nothing, not even whether the file exists.
  */
 export async function approveRead(ctx: ToolContext, env: WorkspaceEnv, tool: string, target: ResolvedPath): Promise<ReadAccess | ApprovalRefusal> {
   const root = realPathOf(workspaceRoot(ctx, env))
   const real = realPathOf(target.abs)
   if (isWithin(real, root)) return { real, inside: true, root }
-  const folder = statOrNull(real)?.isDirectory() ? real : dirname(real)
+  const readsFolder = statOrNull(real)?.isDirectory() === true
+  const folder = readsFolder ? real : dirname(real)
+  const grantable = !tooWideToGrant(folder)
   const via = real === target.abs ? '' : `, reached through the symlink ${target.display}`
   const request: ApprovalRequest = {
     kind: 'read',
     tool,
     summary: `${READ_VERBS[tool] ?? 'Read'} ${real} (outside the workspace ${root}${via})`,
     path: real,
-    folder,
-    scopes: ['once', 'session', 'folder']
+    ...(grantable ? { folder } : {}),
+    ...(readsFolder ? { readsFolder } : {}),
+    scopes: grantable ? ['once', 'session', 'folder'] : readsFolder ? ['once'] : ['once', 'session']
   }
   const refusal = await requestApproval(ctx, request, `read ${real}`)
   return refusal ?? { real, inside: false, root }
+}
+
+/**
+ * A folder no grant may cover: a filesystem or drive root (`/`, `C:\`, a share's root), the user's
+ * home folder or any folder holding it (`/home`, `/Users`): allowing `~/.bashrc`'s folder would allow
+ * `~/.ssh/id_rsa`.
+ */
+export function tooWideToGrant(folder: string): boolean {
+  return dirname(folder) === folder || isWithin(realPathOf(homedir()), folder)
 }
 
 /** A unified diff of the change (`a/` and `b/` labels, 3 lines of context), as `git diff` would show it. */

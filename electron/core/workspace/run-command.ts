@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { defineTool, type ToolDef } from '../tools/types'
 import { requestApproval } from './approval'
 import { notFoundMessage, statOrNull } from './fs-info'
-import { resolveToolPath, type WorkspaceEnv } from './paths'
+import { isWithin, realPathOf, resolveToolPath, workspaceRoot, type WorkspaceEnv } from './paths'
 import { runShellCommand } from './shell-process'
 import { capLine, formatCount } from './text'
 
@@ -40,10 +40,25 @@ export function createRunCommandTool(env: WorkspaceEnv, options: RunCommandToolO
       if (!stats) return { success: false, error: notFoundMessage(cwd.abs, cwd.display, 'Folder') }
       if (!stats.isDirectory()) return { success: false, error: `cwd ${cwd.display} is a file, not a folder. Pass the folder that contains it.` }
 
+      // A saved prefix and "this conversation" cover the workspace only: a command run outside it (by
+      // its real folder, so a symlink inside cannot lead out) is asked about every time, once only.
+      const root = realPathOf(workspaceRoot(ctx, env))
+      const real = realPathOf(cwd.abs)
+      const outside = !isWithin(real, root)
+      const runIn = outside ? real : cwd.abs
+      const where = outside ? `${real} (outside the workspace ${root}${real === cwd.abs ? '' : `, reached through the symlink ${cwd.display}`})` : cwd.abs
       const shortCommand = capLine(args.command.split('\n')[0], 120) + (args.command.includes('\n') ? ' …' : '')
       const refusal = await requestApproval(
         ctx,
-        { kind: 'command', tool: 'run_command', summary: `Run \`${shortCommand}\` in ${cwd.abs}`, command: args.command, cwd: cwd.abs, preview: args.command },
+        {
+          kind: 'command',
+          tool: 'run_command',
+          summary: `Run \`${shortCommand}\` in ${where}`,
+          command: args.command,
+          cwd: runIn,
+          preview: args.command,
+          ...(outside ? { outsideWorkspace: true, scopes: ['once' as const] } : {})
+        },
         `run \`${shortCommand}\``
       )
       if (refusal) return refusal
@@ -54,7 +69,7 @@ export function createRunCommandTool(env: WorkspaceEnv, options: RunCommandToolO
       try {
         result = await runShellCommand({
           command: args.command,
-          cwd: cwd.abs,
+          cwd: runIn,
           timeoutMs,
           signal: ctx.signal,
           maxOutputChars: COMMAND_MAX_OUTPUT_CHARS,

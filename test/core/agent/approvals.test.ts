@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -123,6 +124,29 @@ describe('approvals', () => {
     expect(existsSync(join(fx.workspace, 'd.txt'))).toBe(false)
   })
 
+  it("remembers a command's 'session' answer as its prefix only: another command still asks", async () => {
+    fx.server.enqueue(
+      runCommand('sh check.sh once'),
+      runCommand('sh check.sh again'),
+      runCommand('echo pwned > pwned.txt'),
+      runCommand('cat ~/.ssh/id_rsa; sh check.sh x'),
+      runCommand('$(printf sh) check.sh y'),
+      { text: 'The others were declined.' }
+    )
+    const recorded = fx.open()
+    answerApprovals(recorded, (event) => (event.command === 'sh check.sh once' ? { allow: true, remember: 'session' } : { allow: false }))
+    await recorded.session.runTurn('run the checks, then look around').done
+    const asked = recorded.ofType('approval_needed')
+    expect(asked.map((e) => e.command)).toEqual(['sh check.sh once', 'echo pwned > pwned.txt', 'cat ~/.ssh/id_rsa; sh check.sh x', '$(printf sh) check.sh y'])
+    expect(asked[0]).toMatchObject({ prefix: 'sh check.sh', scopes: ['once', 'session', 'prefix'] })
+    // No prefix can be read from it: "this conversation" is not offered.
+    expect(asked[3]).toMatchObject({ scopes: ['once'] })
+    expect(ranLog()).toBe('ran once\nran again\n')
+    expect(existsSync(join(fx.workspace, 'pwned.txt'))).toBe(false)
+    // Nothing was saved for later conversations.
+    expect(fx.core.config.get().agent.allowedCommandPrefixes).toEqual([])
+  })
+
   it("remembers a command prefix in the settings, for later sessions, but not for chained commands", async () => {
     mkdirSync(join(fx.workspace, 'x'))
     fx.server.enqueue(runCommand('sh check.sh once'), { text: 'Done.' })
@@ -224,5 +248,41 @@ describe('always-allowed prefixes and the options of the program', () => {
     const asked = await runAll(['find . -maxdepth 0', ...escapes])
     expect(asked).toEqual(escapes)
     expect(existsSync(join(fx.workspace, 'pwned-find'))).toBe(false)
+  })
+})
+
+describe('commands run outside the workspace', () => {
+  const SECRET = 'sk-live-CWD-7Qp2Zx9Lm4Rt'
+  let secretDir: string
+  beforeEach(async () => {
+    secretDir = realpathSync(mkdtempSync(join(tmpdir(), 'cairn-secret-')))
+    writeFileSync(join(secretDir, 'credentials.env'), `API_KEY=${SECRET}\n`)
+    writeFileSync(join(secretDir, 'check.sh'), 'echo "ran $*" >> ran.log\n')
+    symlinkSync(secretDir, join(fx.workspace, 'vault'))
+    await fx.core.config.update({ agent: { allowedCommandPrefixes: ['grep'] } })
+  })
+  afterEach(() => rmSync(secretDir, { recursive: true, force: true }))
+
+  it('asks every time, whatever prefix is saved or allowed for the conversation, and shows the real folder', async () => {
+    const grep = (cwd?: string) => ({ toolCalls: [{ name: 'run_command', arguments: { command: 'grep -r "" .', ...(cwd ? { cwd } : {}) } }] })
+    fx.server.enqueue(grep(), runCommand('sh check.sh once'), grep(secretDir), grep('vault'), { toolCalls: [{ name: 'run_command', arguments: { command: 'sh check.sh twice', cwd: secretDir } }] }, { text: 'Declined.' })
+    const recorded = fx.open()
+    answerApprovals(recorded, (event) => (event.command === 'sh check.sh once' ? { allow: true, remember: 'session' } : { allow: false }))
+    await recorded.session.runTurn('find the keys').done
+    const asked = recorded.ofType('approval_needed')
+    expect(asked.map((e) => [e.command, e.cwd])).toEqual([
+      ['sh check.sh once', fx.workspace],
+      ['grep -r "" .', secretDir],
+      ['grep -r "" .', secretDir],
+      ['sh check.sh twice', secretDir]
+    ])
+    for (const event of asked.slice(1)) expect(event).toMatchObject({ outsideWorkspace: true, scopes: ['once'] })
+    expect(asked[3].summary).toBe(`Run \`sh check.sh twice\` in ${secretDir} (outside the workspace ${realpathSync(fx.workspace)})`)
+    expect(asked[2].summary).toContain('reached through the symlink vault')
+    const tools = (fx.server.lastChatRequest()!.body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === 'tool')
+    // The grep inside the workspace ran unasked (vault is a link out, which grep -r does not follow); none outside did.
+    expect(JSON.parse(tools[0].content)).toMatchObject({ success: true })
+    for (const tool of tools) expect(tool.content).not.toContain(SECRET)
+    expect(existsSync(join(secretDir, 'ran.log'))).toBe(false)
   })
 })

@@ -112,7 +112,7 @@ describe('the exfiltration chain', () => {
 })
 
 describe('read grants', () => {
-  it('"this conversation" allows that folder for the session only; "always" saves the folder and grants nothing above or beside it', async () => {
+  it('"this conversation" allows that file for the session only; "always" saves the folder and grants nothing above or beside it', async () => {
     await setUp()
     mkdirSync(join(privateDir, 'sub'))
     writeFileSync(join(privateDir, 'sub', 'deep.txt'), 'deep\n')
@@ -120,11 +120,15 @@ describe('read grants', () => {
     writeFileSync(join(sibling, 'other.txt'), 'other\n')
     const read = (path: string) => ({ toolCalls: [{ name: 'read_file', arguments: { path } }] })
 
-    fx.server.enqueue(readSecret(), read(join(privateDir, 'sub', 'deep.txt')), { text: 'Read both.' })
+    fx.server.enqueue(readSecret(), read(join(privateDir, 'sub', 'deep.txt')), readSecret(), { text: 'Read both.' })
     const first = fx.open()
     answerApprovals(first, () => ({ allow: true, remember: 'session' }))
     await first.session.runTurn('read them').done
-    expect(first.ofType('approval_needed').map((e) => e.folder)).toEqual([privateDir])
+    // The file allowed for the conversation is read again unasked; another file in its folder asks.
+    expect(first.ofType('approval_needed').map((e) => [e.path, e.folder])).toEqual([
+      [secretFile, privateDir],
+      [join(privateDir, 'sub', 'deep.txt'), join(privateDir, 'sub')]
+    ])
     expect(fx.core.config.get().agent.allowedReadFolders).toEqual([])
 
     fx.server.enqueue(read(join(privateDir, 'sub', 'deep.txt')), read(secretFile), read(join(sibling, 'other.txt')), { text: 'Read.' })

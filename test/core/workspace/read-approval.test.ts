@@ -2,9 +2,11 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ApprovalBroker, type PendingApproval } from '../../../electron/core/agent/approvals'
 import { runTool } from '../../../electron/core/tools/run-tool'
 import { newTurnState, type ApprovalRequest, type ToolContext, type ToolDef } from '../../../electron/core/tools/types'
 import { createWorkspaceTools } from '../../../electron/core/workspace'
+import type { ApprovalDecision } from '../../../shared/agent-events'
 
 type Result = Record<string, any>
 
@@ -57,8 +59,9 @@ describe('reading inside the workspace', () => {
   })
 })
 
+const secretPath = () => join(outside, 'secret.env')
+
 describe('reading outside the workspace', () => {
-  const secretPath = () => join(outside, 'secret.env')
 
   it.each([
     ['../', () => '../private/secret.env'],
@@ -143,5 +146,74 @@ describe('reading outside the workspace', () => {
     const result = await call('read_file', { path: 'config.env' }, ctx(true))
     expect(result).toMatchObject({ success: true, path: 'config.env', content: `    1| API_KEY=${SECRET}` })
     expect(basename(asked[0].path!)).toBe('secret.env')
+  })
+})
+
+describe('what a read grant covers', () => {
+  let home: string
+  beforeEach(() => {
+    home = join(root, 'home')
+    mkdirSync(join(home, '.ssh'), { recursive: true })
+    writeFileSync(join(home, '.bashrc'), 'alias ll="ls -l"\n')
+    writeFileSync(join(home, '.ssh', 'id_rsa'), `-----BEGIN KEY----- ${SECRET}\n`)
+    process.env.HOME = home
+  })
+
+  /** A context whose requests go through a real broker, answered by `answer` a moment later. */
+  function brokered(answer: (pending: PendingApproval) => ApprovalDecision): ToolContext {
+    const broker: ApprovalBroker = new ApprovalBroker({
+      commandPrefixes: () => [],
+      onRequest: (pending) => {
+        asked.push(pending.request)
+        setImmediate(() => void broker.respond(pending.requestId, answer(pending)))
+      }
+    })
+    return { write: { source: 'agent' }, turn: newTurnState(), workspace, approve: (request) => broker.request(request) }
+  }
+
+  it('"this conversation" on ~/.bashrc covers that file only: ~/.ssh/id_rsa still asks', async () => {
+    const context = brokered((pending) => (pending.request.path?.endsWith('.bashrc') ? { allow: true, remember: 'session' } : { allow: false }))
+    expect(await call('read_file', { path: '~/.bashrc' }, context)).toMatchObject({ success: true, content: '    1| alias ll="ls -l"' })
+    expect(await call('read_file', { path: '~/.bashrc' }, context)).toMatchObject({ success: true })
+    const stolen = await call('read_file', { path: '~/.ssh/id_rsa' }, context)
+    expect(stolen).toMatchObject({ success: false, denied: true })
+    expect(JSON.stringify(stolen)).not.toContain(SECRET)
+    expect(await call('list_dir', { path: '~' }, context)).toMatchObject({ success: false, denied: true })
+    expect(asked.map((request) => request.path)).toEqual([join(home, '.bashrc'), join(home, '.ssh', 'id_rsa'), home])
+  })
+
+  it('a folder listed or searched "for this conversation" is covered with everything below it', async () => {
+    const context = brokered((pending) => (pending.request.tool === 'list_dir' ? { allow: true, remember: 'session' } : { allow: false }))
+    expect(await call('list_dir', { path: outside }, context)).toMatchObject({ success: true })
+    expect(await call('read_file', { path: secretPath() }, context)).toMatchObject({ success: true })
+    expect(await call('search_files', { path: outside, content: 'API_KEY' }, context)).toMatchObject({ success: true, count: 1 })
+    expect(await call('read_file', { path: '~/.bashrc' }, context)).toMatchObject({ success: false, denied: true })
+    expect(asked.map((request) => [request.tool, request.path, request.readsFolder])).toEqual([
+      ['list_dir', outside, true],
+      ['read_file', join(home, '.bashrc'), undefined]
+    ])
+  })
+
+  it('never offers a folder grant for the home folder, a folder above it or a filesystem root', async () => {
+    for (const [tool, args] of [
+      ['read_file', { path: '~/.bashrc' }],
+      ['list_dir', { path: '~' }],
+      ['search_files', { path: root, content: 'x' }],
+      ['list_dir', { path: '/' }],
+      ['list_dir', { path: '~/.ssh' }],
+      ['read_file', { path: '~/.ssh/id_rsa' }]
+    ] as const) {
+      expect(await call(tool, args, ctx(false)), `${tool} ${args.path}`).toMatchObject({ success: false, denied: true })
+    }
+    expect(asked.map((request) => [request.path, request.folder, request.scopes])).toEqual([
+      // A file right in ~: "this conversation" covers that file, "always" is not offered.
+      [join(home, '.bashrc'), undefined, ['once', 'session']],
+      // A folder that holds the home folder: any grant would cover all of it.
+      [home, undefined, ['once']],
+      [root, undefined, ['once']],
+      ['/', undefined, ['once']],
+      [join(home, '.ssh'), join(home, '.ssh'), ['once', 'session', 'folder']],
+      [join(home, '.ssh', 'id_rsa'), join(home, '.ssh'), ['once', 'session', 'folder']]
+    ])
   })
 })

@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { runTool } from '../../../electron/core/tools/run-tool'
@@ -103,6 +103,24 @@ describe.runIf(posix)('run_command', () => {
     const result = await run({ command: 'pwd', cwd: 'sub' })
     expect(realpathSync(result.stdout.trim())).toBe(realpathSync(join(workspace, 'sub')))
     expect((await run({ command: 'pwd', cwd: 'nope' })).error).toContain('Folder not found: nope')
+  })
+
+  it('marks a cwd outside the workspace (also through a symlink) by its real folder, and offers only "once" there', async () => {
+    // With `grep` always allowed, `grep -r "" .` in an outside cwd printed a secret with no approval at all.
+    const outside = realpathSync(mkdtempSync(join(tmpdir(), 'cairn-outside-')))
+    symlinkSync(outside, join(workspace, 'link'))
+    mkdirSync(join(workspace, 'sub'))
+    for (const cwd of ['sub', outside, 'link', '..']) await run({ command: 'pwd', cwd })
+    expect(requests[0]).toMatchObject({ cwd: join(workspace, 'sub') })
+    expect(requests[0].outsideWorkspace).toBeUndefined()
+    expect(requests[0].scopes).toBeUndefined()
+    expect(requests.slice(1).map((request) => [request.cwd, request.outsideWorkspace, request.scopes])).toEqual([
+      [outside, true, ['once']],
+      [outside, true, ['once']],
+      [dirname(realpathSync(workspace)), true, ['once']]
+    ])
+    expect(requests[2].summary).toBe(`Run \`pwd\` in ${outside} (outside the workspace ${realpathSync(workspace)}, reached through the symlink link)`)
+    rmSync(outside, { recursive: true, force: true })
   })
 
   it('keeps the head and tail of huge output with a marker', async () => {

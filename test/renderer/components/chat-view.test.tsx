@@ -115,7 +115,7 @@ describe('approvals', () => {
 
   it.each([
     ['Allow once', { allow: true, remember: 'once' }],
-    ['Allow for this conversation', { allow: true, remember: 'session' }],
+    ['Allow "npm test" for this conversation, with more arguments but no options', { allow: true, remember: 'session' }],
     ['Always allow "npm test", with more arguments but no options', { allow: true, remember: 'prefix', prefix: 'npm test' }],
     ['Deny', { allow: false }]
   ])('"%s" answers chat.approve with the matching decision', async (label, decision) => {

@@ -1,4 +1,4 @@
-import { describeAlwaysAllow, describeApproval, describeApprovalKind, describeCarriedData } from '../../../../shared/i18n/describe'
+import { describeAlwaysAllow, describeApproval, describeApprovalKind, describeCarriedData, describeSessionAllow } from '../../../../shared/i18n/describe'
 import { useApp, useT } from '../../app/context'
 import { Icon } from '../../components/Icon'
 import type { ApprovalRequest } from '../../stores/chat-events'
@@ -12,7 +12,8 @@ export function ApprovalCard({ request }: { request: ApprovalRequest }): React.J
   const { chat } = useApp()
   const decide = (decision: Parameters<ReturnType<typeof chat.getState>['approve']>[1]) => void chat.getState().approve(request.requestId, decision)
   const disabled = Boolean(request.submitting)
-  const scopes = request.scopes ?? ['once', 'session']
+  // Each answer is worded with what it grants (the prefix, the file or folder, the host).
+  const session = describeSessionAllow(request, t)
   const always = describeAlwaysAllow(request, t)
   const warning = describeCarriedData(request, t)
   return (
@@ -40,9 +41,9 @@ export function ApprovalCard({ request }: { request: ApprovalRequest }): React.J
         <button type="button" className="primary-button" disabled={disabled} onClick={() => decide({ allow: true, remember: 'once' })}>
           {t('approval.allowOnce')}
         </button>
-        {scopes.includes('session') ? (
+        {session ? (
           <button type="button" className="secondary-button" disabled={disabled} onClick={() => decide({ allow: true, remember: 'session' })}>
-            {t('approval.allowSession')}
+            {session}
           </button>
         ) : null}
         {always ? (
