@@ -8,7 +8,9 @@
  *   arguments, but no option that writes files, runs another program or sends local files away;
  * - `arguments`: any other program (and a script an interpreter runs): more arguments, no options;
  * - `exact`: program launchers (sudo, env, xargs, timeout, npx…), programs whose arguments name
- *   what they change (rm, mv, cp, tee…) and interpreters without a script: nothing more.
+ *   what they change (rm, mv, cp, tee…) or the address they reach (wget, nc, httpie, dig…), `git
+ *   config` (a setting can run any program) and interpreters without a script: nothing more.
+ *   (curl, ssh, scp, sftp and rsync are `checked`, but never gain an address beyond the prefix.)
  * Chaining, pipes, redirects, `$` expansions and globs that could turn into options are never allowed.
  */
 
@@ -111,8 +113,8 @@ export function isOptionLike(word: string): boolean {
 }
 
 /**
- * Programs that run another program named by their arguments, or whose arguments name what they
- * change or delete: a prefix of one allows exactly the command the user saw, nothing added.
+ * Programs that run another program named by their arguments, whose arguments name what they change
+ * or delete, or which address they reach: a prefix of one allows exactly the command the user saw, nothing added.
  */
 export const EXACT_PROGRAMS: ReadonlySet<string> = new Set([
   // launchers
@@ -123,12 +125,15 @@ export const EXACT_PROGRAMS: ReadonlySet<string> = new Set([
   // file writers and process killers whose arguments say what they hit
   'rm', 'rmdir', 'mv', 'cp', 'dd', 'tee', 'truncate', 'shred', 'ln', 'link', 'unlink', 'install', 'mkdir', 'touch',
   'chmod', 'chown', 'chgrp', 'split', 'csplit', 'patch', 'uniq', 'zip', 'unzip', 'gzip', 'gunzip', 'bzip2', 'xz', '7z',
-  'mkfifo', 'mknod', 'kill', 'pkill', 'killall', 'crontab', 'at', 'wget'
+  'mkfifo', 'mknod', 'kill', 'pkill', 'killall', 'crontab', 'at',
+  // network clients whose arguments name the address reached (a host, a URL, a DNS name carrying data)
+  'wget', 'http', 'https', 'httpie', 'xh', 'xhs', 'nc', 'ncat', 'netcat', 'socat', 'telnet', 'ftp', 'tftp', 'lftp', 'aria2c',
+  'mosh', 'ping', 'ping6', 'dig', 'nslookup', 'host', 'whois', 'traceroute'
 ])
 
 /** Programs with their own option rules (the core checks each): a prefix of one has the `checked` scope. */
 export const CHECKED_PROGRAMS: ReadonlySet<string> = new Set([
-  'git', 'find', 'sed', 'awk', 'gawk', 'mawk', 'nawk', 'tar', 'rsync', 'ssh', 'scp', 'sftp', 'curl',
+  'git', 'find', 'sed', 'gsed', 'awk', 'gawk', 'mawk', 'nawk', 'tar', 'rsync', 'ssh', 'scp', 'sftp', 'curl',
   'ls', 'cat', 'head', 'tail', 'wc', 'du', 'df', 'stat', 'echo', 'pwd', 'which', 'whoami', 'uname', 'id', 'basename',
   'dirname', 'realpath', 'readlink', 'cut', 'tr', 'nl', 'od', 'grep', 'egrep', 'fgrep', 'rg', 'sort', 'tree', 'diff',
   'jq', 'file', 'date', 'printenv', 'true', 'false'
@@ -316,6 +321,8 @@ export function scopeOfWords(words: readonly string[]): PrefixScope {
   }
   if (program === 'git') {
     const command = gitCommandIndex(words)
+    // `git config core.fsmonitor X` makes every later git command run X.
+    if (words[command] === 'config') return 'exact'
     return command < words.length && !GIT_READ_ONLY.has(words[command]) ? 'arguments' : 'checked'
   }
   const launching = Object.hasOwn(LAUNCHING_COMMANDS, program) ? LAUNCHING_COMMANDS[program] : null

@@ -1,12 +1,13 @@
 import { createWorkspaceTools } from '../workspace'
 import { AgentSession, type AgentHooks } from './agent-session'
 import type { AgentHome } from './agent-stores'
+import type { HomePaths } from '../config/home'
 import { ChatProvider } from '../provider/provider'
 import { resolveProviderSettings } from '../provider/provider-settings'
 
 export interface CreateAgentOptions {
-  /** The data home's stores and learning tools (a CairnCore fits). */
-  core: AgentHome
+  /** The data home's stores and learning tools (a CairnCore fits); with `paths`, the file tools never write inside its root. */
+  core: AgentHome & { readonly paths?: Pick<HomePaths, 'root'> }
   env?: NodeJS.ProcessEnv
   /** The key from the app's encrypted store (read when each turn starts); the CLI leaves it out and uses the environment. */
   apiKey?: string | null | (() => string | null)
@@ -33,7 +34,7 @@ export function createAgentSession(options: CreateAgentOptions): AgentSession {
     new ChatProvider(resolveProviderSettings(core.config.get(), options.env ?? process.env, typeof apiKey === 'function' ? apiKey() : apiKey))
   const workspace = sessionWorkspace(options)
   let session: AgentSession | null = null
-  const tools = [...core.learningTools(() => session?.id ?? null), ...createWorkspaceTools({ workspace })]
+  const tools = [...core.learningTools(() => session?.id ?? null), ...createWorkspaceTools({ workspace, protectedRoots: core.paths ? [core.paths.root] : [] })]
   session = AgentSession.open({
     stores: core,
     provider,

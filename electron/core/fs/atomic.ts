@@ -114,8 +114,12 @@ export function assertUnchanged(path: string, expected: string | Buffer | null):
 // ---- orphan temp files ----------------------------------------------------------------------------
 
 const CAIRN_TEMP = /^(.+)\.cairn-(\d+)-\d+\.tmp$/
-/** write-file-atomic's `<file>.<32-bit hash>` (older Cairn versions wrote through it): only after a name with an extension. */
-const LEGACY_TEMP = /^(.+\.[^.]+)\.\d{6,10}$/
+/**
+ * write-file-atomic's `<file>.<32-bit hash>`, only for the files Cairn wrote (or still writes) through it:
+ * the memory files, SKILL.md, config.json and secrets.json. Any other name with digits after it
+ * (`references/schema.sql.20240131`) is the user's file, never hidden or removed as a temp file.
+ */
+const LEGACY_TEMP = /^(MEMORY\.md|USER\.md|SKILL\.md|config\.json|secrets\.json)\.\d{6,10}$/
 
 /** A temp file an atomic write makes next to its target (ours, or write-file-atomic's): never a file of its own. */
 export function isAtomicTempName(name: string): boolean {

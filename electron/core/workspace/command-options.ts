@@ -89,3 +89,25 @@ export function scanOptions(words: readonly string[], granted: number, rules: Op
 }
 
 const WHAT_IT_DOES = 'can write files, run another program or send local files away, so it is never allowed by a saved prefix'
+
+/** A path that may reach outside the folder a command runs in: absolute, `~`, or with a `..` step. */
+export function isOutsidePath(value: string): boolean {
+  return /^(~|\/|\\|[A-Za-z]:[\\/])/.test(value) || /(^|[\\/])\.\.([\\/]|$)/.test(value)
+}
+
+/**
+ * An added word that reaches beyond the folder the command runs in: an absolute or `~` path, a `..`
+ * step, a value after any `=` (`--file=/etc/passwd`, `if=/etc/passwd`), or a value attached to a short
+ * option (`grep -f/etc/shadow`, `-I~/x`: any tail after the dash). `cat` always allowed must not read
+ * `~/.ssh/id_rsa` unasked; a word that only looks like such a path just asks.
+ */
+export function namesPathOutside(word: string): boolean {
+  if (isOutsidePath(word)) return true
+  for (let eq = word.indexOf('='); eq !== -1; eq = word.indexOf('=', eq + 1)) {
+    if (isOutsidePath(word.slice(eq + 1))) return true
+  }
+  if (/^[-+][^-]/.test(word)) {
+    for (let i = 1; i < word.length; i++) if (isOutsidePath(word.slice(i))) return true
+  }
+  return false
+}

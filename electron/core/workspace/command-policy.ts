@@ -11,7 +11,9 @@ import {
   scriptIndex,
   shellWords
 } from '../../../shared/command-prefix'
-import { checkKnownProgram } from './command-rules'
+import { namesPathOutside } from './command-options'
+import { checkKnownProgram, gitAddressProblem } from './command-rules'
+import { programTextWords } from './command-scripts'
 
 /**
  * When a command may run on an "always allow" prefix without asking (see shared/command-prefix.ts for
@@ -53,30 +55,13 @@ export function checkAgainstPrefix(command: string, prefix: string, options: Pol
   }
   if (words.length < granted.length || granted.some((word, index) => words[index] !== word)) return refuse('the command does not start with the prefix')
   if (words.length === granted.length) return { allowed: true }
-  const outside = words
-    .slice(granted.length)
-    .find((word, i, added) => !isScriptText(programName(words[0]), word, added[i - 1] ?? words[granted.length - 1]) && namesPathOutside(word))
+  // Every added word is a possible path (`grep /x` asks), except sed and awk program text as their
+  // option rules read it (`sed '/^#/d'`), whose file names (sed `r FILE`) the script checks read.
+  const text = programTextWords(words, granted.length)
+  const outside = words.find((word, i) => i >= granted.length && !text.has(i) && namesPathOutside(word))
   if (outside) return refuse(`${outside} names a path that may be outside the workspace, and a saved prefix covers the workspace only`)
   const reason = extraProblem(words, granted.length)
   return reason ? refuse(reason) : { allowed: true }
-}
-
-/**
- * An added word that reaches beyond the folder the command runs in: an absolute or `~` path, a `..`
- * step, or an option whose value is one (`--file=/etc/passwd`). `cat` always allowed must not read
- * `~/.ssh/id_rsa` unasked; a path that only looks absolute inside the workspace just asks.
- */
-function namesPathOutside(word: string): boolean {
-  const value = word.startsWith('-') && word.includes('=') ? word.slice(word.indexOf('=') + 1) : word
-  return /^(~|\/|\\|[A-Za-z]:[\\/])/.test(value) || /(^|[\\/])\.\.([\\/]|$)/.test(value)
-}
-
-const PATTERN_PROGRAMS: ReadonlySet<string> = new Set(['sed', 'gsed', 'awk', 'gawk', 'mawk', 'nawk', 'grep', 'egrep', 'fgrep', 'rg'])
-
-/** A sed/awk/grep program or pattern rather than a path (`/^#/d`), or the word after `-e`. */
-function isScriptText(program: string, word: string, previous: string): boolean {
-  if (previous === '-e' || previous === '--expression') return true
-  return PATTERN_PROGRAMS.has(program) && /[\s^$*+?{}()|;#'"]/.test(word)
 }
 
 /** Why the words after the first `granted` ones may not run unasked, or null. */
@@ -92,6 +77,10 @@ const MAKE_PROGRAMS: ReadonlySet<string> = new Set(['make', 'gmake', 'bmake', 'n
 /** Added words for a program Cairn has no option rules for: plain arguments only. */
 function argumentsProblem(words: string[], granted: number): string | null {
   const program = programName(words[0])
+  if (program === 'git') {
+    const address = gitAddressProblem(words, granted)
+    if (address) return address
+  }
   for (let i = granted; i < words.length; i++) {
     if (isOptionLike(words[i])) return `${words[i]} is an option, and only plain arguments may be added to this prefix`
     if (MAKE_PROGRAMS.has(program) && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i])) return `${words[i]} overrides a make variable (such as SHELL), which can run any program`
@@ -108,7 +97,9 @@ function argumentsProblem(words: string[], granted: number): string | null {
  * The prefix offered for "always allow": the program and its first plain argument (`npm test`, `git
  * log`, `find .`), the script an interpreter runs (`sh check.sh`, `python3 -m pytest`), or the whole
  * command where a shorter prefix would allow nothing more or something else (launchers, file changers,
- * rsync/scp/sftp/ssh, whose plain arguments say what is written or run). Empty when none fits.
+ * network clients: curl, rsync/scp/sftp/ssh and the exact ones such as wget, nc, httpie, whose plain
+ * arguments say what is written, run, or which address is reached; a git command reaching a remote by
+ * its address). Empty when none fits.
  */
 export function suggestPrefix(command: string, options: PolicyOptions = {}): string {
   const words = parse(command, options)
@@ -118,7 +109,8 @@ export function suggestPrefix(command: string, options: PolicyOptions = {}): str
   return joinWords(cut < words.length && scopeOfWords(prefix) === 'exact' ? words : prefix)
 }
 
-const WHOLE_COMMAND: ReadonlySet<string> = new Set(['rsync', 'scp', 'sftp', 'ssh'])
+/** Checked programs whose prefix is the whole command: a shorter one would let another address or destination be added. */
+const WHOLE_COMMAND: ReadonlySet<string> = new Set(['curl', 'rsync', 'scp', 'sftp', 'ssh'])
 
 function suggestionLength(words: string[]): number {
   const program = programName(words[0])
@@ -127,7 +119,7 @@ function suggestionLength(words: string[]): number {
     const script = scriptIndex(words)
     return script > 0 ? script + 1 : words.length
   }
-  if (program === 'git') return Math.min(gitCommandIndex(words) + 1, words.length)
+  if (program === 'git') return gitAddressProblem(words, 1) ? words.length : Math.min(gitCommandIndex(words) + 1, words.length)
   if (Object.hasOwn(LAUNCHING_COMMANDS, program)) {
     const command = firstPositional(words)
     if (command >= words.length) return 1
@@ -142,7 +134,7 @@ function suggestionLength(words: string[]): number {
 function fallbackPrefix(command: string): string {
   const plain = /^[A-Za-z0-9_@%+=:,./-]+$/
   const [program, first] = command.trim().split(/\s+/)
-  if (!program || !plain.test(program)) return ''
+  if (!program || !plain.test(program) || WHOLE_COMMAND.has(programName(program))) return ''
   const words = first && plain.test(first) && !isOptionLike(first) ? [program, first] : [program]
   return scopeOfWords(words) === 'exact' ? '' : words.join(' ')
 }

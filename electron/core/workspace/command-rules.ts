@@ -1,4 +1,4 @@
-import { GIT_READ_ONLY, GIT_VALUE_GLOBALS, gitCommandIndex, programName, splitLong } from '../../../shared/command-prefix'
+import { GIT_READ_ONLY, GIT_VALUE_GLOBALS, gitCommandIndex, isOptionLike, programName, splitLong } from '../../../shared/command-prefix'
 import { abbreviates, scanOptions, type OptionRules } from './command-options'
 import { checkAwk, checkSed } from './command-scripts'
 
@@ -60,6 +60,35 @@ function checkGit(words: readonly string[], granted: number): string | null {
   return null
 }
 
+/** git commands that reach a repository named by address: the first argument, or for `remote`/`submodule` any argument. */
+const GIT_REMOTE_COMMANDS: ReadonlySet<string> = new Set([
+  'push', 'fetch', 'pull', 'clone', 'ls-remote', 'remote', 'submodule', 'request-pull', 'fetch-pack', 'send-pack', 'http-fetch', 'http-push'
+])
+
+/**
+ * Why an added argument of a git command that talks to remotes names a repository by its address (a
+ * URL, or `host:path` where git expects a repository) rather than a remote already configured
+ * (`origin`), or null: `git push` always allowed must not push to any host.
+ */
+export function gitAddressProblem(words: readonly string[], granted: number): string | null {
+  const command = gitCommandIndex(words)
+  const name = words[command]
+  if (name === undefined || !GIT_REMOTE_COMMANDS.has(name)) return null
+  const anywhere = name === 'remote' || name === 'submodule' || name === 'request-pull'
+  let first = true
+  for (let i = command + 1; i < words.length; i++) {
+    const word = words[i]
+    if (isOptionLike(word)) continue
+    const repository = first || anywhere
+    first = false
+    if (i < granted) continue
+    if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(word) || (repository && /^[^/\\]*:/.test(word))) {
+      return `git ${name} ${word} names a repository by its address, and a saved prefix never reaches another address`
+    }
+  }
+  return null
+}
+
 /** tar: never a mode that creates or extracts (writes files), a program it runs, or a remote `host:` archive. */
 const TAR: OptionRules = {
   badShort: 'cruxAIF',
@@ -99,23 +128,29 @@ const RSYNC: OptionRules = {
 /** Keys of `ssh -o` that run a program, load a library, or write a file. */
 const SSH_BAD_KEYS: ReadonlySet<string> = new Set([
   'proxycommand', 'localcommand', 'permitlocalcommand', 'knownhostscommand', 'match', 'include', 'pkcs11provider',
-  'securitykeyprovider', 'controlpath', 'controlmaster', 'userknownhostsfile', 'remotecommand', 'proxyusefdpass', 'xauthlocation'
+  'securitykeyprovider', 'controlpath', 'controlmaster', 'userknownhostsfile', 'remotecommand', 'proxyusefdpass', 'xauthlocation',
+  // …or reach another address, or hand the host more than the connection
+  'hostname', 'proxyjump', 'localforward', 'remoteforward', 'dynamicforward', 'tunnel', 'tunneldevice', 'gatewayports',
+  'forwardagent', 'forwardx11', 'forwardx11trusted', 'sendenv', 'setenv'
 ])
 
 const sshOptionValue = (option: string, value: string): string | null => {
   if (option !== '-o') return null
   const key = value.trim().split(/[\s=]/)[0].toLowerCase()
-  return SSH_BAD_KEYS.has(key) ? `-o ${value} runs a program, loads a library or writes a file` : null
+  return SSH_BAD_KEYS.has(key) ? `-o ${value} runs a program, loads a library, writes a file or reaches another address` : null
 }
 
-const SSH: OptionRules = { badShort: 'EFSI', valueShort: 'BbcDEeFIiJLlmOoPpQRSWw', value: sshOptionValue }
-const SCP: OptionRules = { badShort: 'DFS', valueShort: 'cDFiJloPSX', value: sshOptionValue }
-const SFTP: OptionRules = { badShort: 'bDFS', valueShort: 'BbcDFiJloPRSsX', value: sshOptionValue }
+/** Also never another address: a jump host (-J), stdio or port forwarding (-W, -L, -R, -D), a tunnel, agent or X11 forwarding. */
+const SSH: OptionRules = { badShort: 'EFSIJWLRDwAXY', valueShort: 'BbcDEeFIiJLlmOoPpQRSWw', value: sshOptionValue }
+const SCP: OptionRules = { badShort: 'DFSJ', valueShort: 'cDFiJloPSX', value: sshOptionValue }
+const SFTP: OptionRules = { badShort: 'bDFSJ', valueShort: 'BbcDFiJloPRSsX', value: sshOptionValue }
 
-/** ssh: safe options, the destination if the prefix has none, and never a remote command added. */
+/** ssh: safe options, never a destination (the host must be in the prefix) nor a remote command added. */
 function checkSsh(words: readonly string[], granted: number): string | null {
   const scan = scanOptions(words, granted, SSH)
   if (scan.problem) return `ssh ${scan.problem}`
+  const host = scan.positionals[0]
+  if (host !== undefined && host >= granted) return `ssh ${words[host]}: a host not in the saved prefix (a saved prefix never reaches another address)`
   const command = scan.positionals[1]
   if (command !== undefined && words.length > granted && command < words.length) {
     const firstAdded = Math.max(command, granted)
@@ -149,15 +184,14 @@ const CURL: OptionRules = {
   value: (option, value) => (/^(-[dFH]|--(data|form|json|header|proxy-header|url-query))/.test(option) && value.includes('@') ? `${option} ${value} can send a local file` : null)
 }
 
+/** curl: the address must be in the prefix; any added plain argument is another address (or a local file sent, `@file`). */
 function checkCurl(words: readonly string[], granted: number): string | null {
   const scan = scanOptions(words, granted, CURL)
   if (scan.problem) return `curl ${scan.problem}`
-  const hasAddress = scan.positionals.some((index) => index < granted)
-  for (const index of scan.positionals.filter((i) => i >= granted)) {
-    if (words[index].startsWith('@')) return `curl ${words[index]} can send a local file`
-    if (hasAddress) return `curl ${words[index]}: another address than the one saved`
-  }
-  return null
+  const added = scan.positionals.find((index) => index >= granted)
+  if (added === undefined) return null
+  if (words[added].startsWith('@')) return `curl ${words[added]} can send a local file`
+  return `curl ${words[added]}: an address not in the saved prefix (a saved prefix never reaches another address)`
 }
 
 /** Programs that only read and print, with the few options that write files or run programs. */
@@ -173,6 +207,7 @@ const RULES: Record<string, Rule> = {
   git: checkGit,
   find: checkFind,
   sed: checkSed,
+  gsed: checkSed,
   awk: checkAwk,
   gawk: checkAwk,
   mawk: checkAwk,

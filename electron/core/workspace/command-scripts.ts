@@ -1,4 +1,5 @@
-import { splitLong } from '../../../shared/command-prefix'
+import { programName, splitLong } from '../../../shared/command-prefix'
+import { namesPathOutside } from './command-options'
 
 /**
  * sed and awk take a program as an argument: a prefix allows an added one only if it cannot write a
@@ -10,16 +11,42 @@ interface Script {
   added: boolean
 }
 
+/** What a sed or awk command line holds: the first refused option, its programs, and the words that are program text. */
+interface Parsed {
+  problem: string | null
+  scripts: Script[]
+  /** Indices of words that are program text or option values that name no file (awk -F, -v), not paths. */
+  text: Set<number>
+}
+
 const SED_LONG = [
   'expression', 'file', 'in-place', 'line-length', 'null-data', 'zero-terminated', 'quiet', 'silent', 'regexp-extended',
   'separate', 'sandbox', 'debug', 'posix', 'follow-symlinks', 'unbuffered', 'binary', 'help', 'version'
 ]
 
-/** sed: no `-i`/`--in-place`, no script file (`-f`), and every added script free of `w`, `W`, `e` and `s///w`/`s///e`. */
+/** GNU sed's -l takes a number; BSD sed's is a flag, after which the next word is the script, not a value. */
+const LINE_LENGTH = 'sed -l takes a line length (a number); anything else could be read as the script by another sed'
+
+/**
+ * sed: no `-i`/`--in-place`, no script file (`-f`), and every added script free of `w`, `W`, `e`,
+ * `s///w`/`s///e`, and of `r`/`R` with a file outside the workspace.
+ */
 export function checkSed(words: readonly string[], granted: number): string | null {
+  const { problem, scripts } = parseSed(words, granted)
+  if (problem) return problem
+  for (const script of scripts) {
+    const bad = script.added ? sedScriptProblem(script.text) : null
+    if (bad) return `sed script ${JSON.stringify(script.text)} ${bad}`
+  }
+  return null
+}
+
+function parseSed(words: readonly string[], granted: number): Parsed {
   const scripts: Script[] = []
+  const text = new Set<number>()
   const positionals: number[] = []
   let explicit = false
+  const stop = (problem: string): Parsed => ({ problem, scripts, text })
   for (let i = 1; i < words.length; i++) {
     const word = words[i]
     const added = i >= granted
@@ -32,10 +59,10 @@ export function checkSed(words: readonly string[], granted: number): string | nu
       const matches = SED_LONG.filter((option) => option.startsWith(name))
       const full = SED_LONG.includes(name) ? name : matches.length === 1 ? matches[0] : undefined
       if (!full) {
-        if (added) return `sed ${word} is not an option Cairn knows`
+        if (added) return stop(`sed ${word} is not an option Cairn knows`)
         continue
       }
-      if (full === 'in-place' && added) return 'sed --in-place edits files'
+      if (full === 'in-place' && added) return stop('sed --in-place edits files')
       if (full === 'expression' || full === 'file' || full === 'line-length') {
         let value = attached
         let valueAdded = added
@@ -45,11 +72,15 @@ export function checkSed(words: readonly string[], granted: number): string | nu
         }
         if (full === 'file') {
           explicit = true
-          if (valueAdded) return 'sed --file reads its script from a file Cairn does not check'
+          if (valueAdded) return stop('sed --file reads its script from a file Cairn does not check')
         }
+        if (full === 'line-length' && valueAdded && !/^\d+$/.test(value ?? '')) return stop(LINE_LENGTH)
         if (full === 'expression') {
           explicit = true
-          if (value !== undefined) scripts.push({ text: value, added: valueAdded })
+          if (value !== undefined) {
+            scripts.push({ text: value, added: valueAdded })
+            text.add(i)
+          }
         }
       }
       continue
@@ -58,7 +89,7 @@ export function checkSed(words: readonly string[], granted: number): string | nu
       for (let j = 1; j < word.length; j++) {
         const letter = word[j]
         if (letter === 'i') {
-          if (added) return 'sed -i edits files'
+          if (added) return stop('sed -i edits files')
           break
         }
         if (letter === 'e' || letter === 'f' || letter === 'l') {
@@ -69,25 +100,28 @@ export function checkSed(words: readonly string[], granted: number): string | nu
             valueAdded = added || i >= granted
           }
           if (letter === 'e') explicit = true
-          if (letter === 'e' && value !== undefined) scripts.push({ text: value, added: valueAdded })
+          if (letter === 'e' && value !== undefined) {
+            scripts.push({ text: value, added: valueAdded })
+            text.add(i)
+          }
           if (letter === 'f') {
             explicit = true
-            if (valueAdded) return 'sed -f reads its script from a file Cairn does not check'
+            if (valueAdded) return stop('sed -f reads its script from a file Cairn does not check')
           }
+          if (letter === 'l' && valueAdded && !/^\d+$/.test(value ?? '')) return stop(LINE_LENGTH)
           break
         }
-        if (!'nsuzErb'.includes(letter) && (added || i + 1 >= granted)) return `sed -${letter} is not an option Cairn knows`
+        if (!'nsuzErb'.includes(letter) && (added || i + 1 >= granted)) return stop(`sed -${letter} is not an option Cairn knows`)
       }
       continue
     }
     positionals.push(i)
   }
-  if (!explicit && positionals.length > 0) scripts.push({ text: words[positionals[0]], added: positionals[0] >= granted })
-  for (const script of scripts) {
-    const problem = script.added ? sedScriptProblem(script.text) : null
-    if (problem) return `sed script ${JSON.stringify(script.text)} ${problem}`
+  if (!explicit && positionals.length > 0) {
+    scripts.push({ text: words[positionals[0]], added: positionals[0] >= granted })
+    text.add(positionals[0])
   }
-  return null
+  return { problem: null, scripts, text }
 }
 
 /** Commands of one character and no argument. */
@@ -110,6 +144,12 @@ export function sedScriptProblem(script: string): string | null {
       }
     }
     return false
+  }
+  /** Moves to the end of the line (past backslash-newlines when `continued`) and returns what it passed. */
+  const restOfLine = (continued: boolean): string => {
+    const start = i
+    for (; i < s.length && s[i] !== '\n'; i++) if (continued && s[i] === '\\') i++
+    return s.slice(start, i)
   }
   const address = (): boolean => {
     if (/[0-9]/.test(s[i] ?? '')) {
@@ -154,11 +194,20 @@ export function sedScriptProblem(script: string): string | null {
       continue
     }
     if (':btTv'.includes(command)) {
-      while (i < s.length && s[i] !== ';') i++
+      while (i < s.length && s[i] !== ';' && s[i] !== '\n') i++
       continue
     }
-    // A comment, text to add (a, i, c) or a file to read (r, R): the rest of the script belongs to it.
-    if ('#aicrR'.includes(command)) return null
+    // A comment or text to add (a, i, c; a backslash before the newline continues the text): up to the end of the line.
+    if ('#aic'.includes(command)) {
+      restOfLine(command !== '#')
+      continue
+    }
+    // A file to read (r, R): its name is the rest of the line, and it must be one a prefix covers.
+    if (command === 'r' || command === 'R') {
+      const file = restOfLine(false).trim()
+      if (namesPathOutside(file)) return `reads ${file}, which may be outside the workspace (${command})`
+      continue
+    }
     if (command === 'w' || command === 'W') return 'writes a file (w)'
     if (command === 'e') return 'runs a command (e)'
     if (command === 's' || command === 'y') {
@@ -179,7 +228,18 @@ export function sedScriptProblem(script: string): string | null {
 
 /** awk: only -F, -v and -e/--source with a checked program; no program file (-f), extension, profile or dump file. */
 export function checkAwk(words: readonly string[], granted: number): string | null {
-  const programs: Script[] = []
+  const { problem, scripts } = parseAwk(words, granted)
+  if (problem) return problem
+  for (const program of scripts) {
+    const bad = program.added ? awkProgramProblem(program.text) : null
+    if (bad) return `awk program ${JSON.stringify(program.text)} ${bad}`
+  }
+  return null
+}
+
+function parseAwk(words: readonly string[], granted: number): Parsed {
+  const scripts: Script[] = []
+  const text = new Set<number>()
   const positionals: number[] = []
   let explicit = false
   for (let i = 1; i < words.length; i++) {
@@ -199,9 +259,10 @@ export function checkAwk(words: readonly string[], granted: number): string | nu
     const known = long ? ['source', 'field-separator', 'assign', 'file'].includes(option) : 'Fvef'.includes(option)
     if (!known) {
       // Unknown here (gawk --load, -o, -p, -d, -E…), or in the prefix with its value possibly added.
-      if (added || i + 1 >= granted) return `awk ${word} is not an option Cairn allows (it can load code or write files)`
+      if (added || i + 1 >= granted) return { problem: `awk ${word} is not an option Cairn allows (it can load code or write files)`, scripts, text }
       continue
     }
+    const at = i
     let value = attached
     let valueAdded = added
     if (value === undefined && i + 1 < words.length) {
@@ -210,26 +271,51 @@ export function checkAwk(words: readonly string[], granted: number): string | nu
     }
     if (option === 'f' || option === 'file') {
       explicit = true
-      if (valueAdded) return 'awk -f reads its program from a file Cairn does not check'
+      if (valueAdded) return { problem: 'awk -f reads its program from a file Cairn does not check', scripts, text }
+      continue
     }
+    // A program, a field separator (`-F/`) or a variable's value: text, never a file awk opens.
+    text.add(i)
+    text.add(at)
     if ((option === 'e' || option === 'source') && value !== undefined) {
       explicit = true
-      programs.push({ text: value, added: valueAdded })
+      scripts.push({ text: value, added: valueAdded })
     }
   }
-  if (!explicit && positionals.length > 0) programs.push({ text: words[positionals[0]], added: positionals[0] >= granted })
-  for (const program of programs) {
-    const problem = program.added ? awkProgramProblem(program.text) : null
-    if (problem) return `awk program ${JSON.stringify(program.text)} ${problem}`
+  if (!explicit && positionals.length > 0) {
+    scripts.push({ text: words[positionals[0]], added: positionals[0] >= granted })
+    text.add(positionals[0])
   }
-  return null
+  return { problem: null, scripts, text }
 }
 
-/** Why an awk program could run a command or write a file, or null (a comparison `>` without print is fine). */
+const SED_PROGRAMS: ReadonlySet<string> = new Set(['sed', 'gsed'])
+const AWK_PROGRAMS: ReadonlySet<string> = new Set(['awk', 'gawk', 'mawk', 'nawk'])
+
+/**
+ * Indices of the words of a sed or awk command that are program text (or awk -F/-v values) rather
+ * than paths, as the option rules read them: the path check skips these, and the script checks read
+ * them instead (a sed `r FILE`). Empty for every other program: any word may then be a path.
+ */
+export function programTextWords(words: readonly string[], granted: number): ReadonlySet<number> {
+  const program = programName(words[0] ?? '')
+  if (SED_PROGRAMS.has(program)) return parseSed(words, granted).text
+  if (AWK_PROGRAMS.has(program)) return parseAwk(words, granted).text
+  return new Set()
+}
+
+/**
+ * Why an awk program could run a command, write a file, or read what its words do not name (a file
+ * through getline or ARGV, the environment), or null. A comparison `>` without print is fine.
+ */
 export function awkProgramProblem(program: string): string | null {
   if (program.includes('system')) return 'runs a command (system)'
   if (program.replace(/\|\|/g, '').includes('|')) return 'pipes to or from a command (|)'
   if (/\bprintf?\b/.test(program) && program.includes('>')) return 'writes to a file (print >)'
   if (program.includes('@')) return 'loads code (@load, @include)'
+  if (/\bgetline\b/.test(program)) return 'reads a file or a command (getline)'
+  if (/\b(ARGV|SYMTAB)\b/.test(program)) return 'changes which files it reads (ARGV)'
+  if (/\bENVIRON\b/.test(program)) return 'reads the environment (ENVIRON)'
+  if (/\bclose\s*\(/.test(program)) return 'opens and closes files or commands (close)'
   return null
 }

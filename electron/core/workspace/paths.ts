@@ -7,6 +7,11 @@ import type { ToolContext } from '../tools/types'
 export interface WorkspaceEnv {
   /** Folder relative paths resolve against when the turn names none. */
   defaultWorkspace?: string
+  /**
+   * Folders write_file and edit_file never write, wherever the workspace is: Cairn's data home (a
+   * workspace of `~` contains it, and its config.json says which commands run unasked).
+   */
+  protectedRoots?: readonly string[]
 }
 
 export interface ResolvedPath {

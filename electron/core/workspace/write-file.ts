@@ -61,11 +61,13 @@ export async function approveAndWrite(
   summary: string,
   preview: string
 ): Promise<{ success: false; denied?: true; error: string } | null> {
-  const shown = target.via ? `${summary}, through the symlink ${target.via}` : summary
+  const through = target.via ? `${summary}, through the symlink ${target.via}` : summary
+  // Git's own files are asked every time: hooks and settings there make read-only git commands run programs.
+  const shown = target.askEveryTime ? `${through} (${target.askEveryTime}: git can run programs named there, so this is asked every time)` : through
   const request = { kind: 'write' as const, tool, summary: shown, path: target.abs, preview }
   const refusal = await requestApproval(
     ctx,
-    target.outside ? { ...request, outsideWorkspace: true, scopes: ['once'] } : request,
+    target.outside || target.askEveryTime ? { ...request, outsideWorkspace: true, scopes: ['once'] } : request,
     `write ${target.display}`
   )
   if (refusal) return refusal

@@ -68,10 +68,16 @@ describe('cairn doctor, in the core', () => {
     const orphans = [
       join(skillDir, 'SKILL.md.3735928559'),
       join(dir, 'memories', 'MEMORY.md.2882400018'),
-      join(skillDir, 'references', 'api.md.123456789'),
+      join(dir, 'config.json.123456789'),
       join(dir, 'state.db.new-4242-0badf00d')
     ]
-    const kept = [join(dir, 'memories', 'MEMORY.md.bak.1733040000000'), join(skillDir, 'references', 'backup.20240101'), join(skillDir, 'references', 'v1.2')]
+    const kept = [
+      join(dir, 'memories', 'MEMORY.md.bak.1733040000000'),
+      join(skillDir, 'references', 'backup.20240101'),
+      join(skillDir, 'references', 'v1.2'),
+      // Digits after a name Cairn never wrote through write-file-atomic: the user's own dated file.
+      join(skillDir, 'references', 'schema.sql.20240131')
+    ]
     mkdirSync(join(skillDir, 'references'), { recursive: true })
     for (const path of [...orphans, ...kept]) {
       writeFileSync(path, path.endsWith('.2882400018') ? '' : 'half a write')
@@ -85,7 +91,7 @@ describe('cairn doctor, in the core', () => {
       [
         'memories/MEMORY.md.2882400018',
         'skills/devops/ship-it/SKILL.md.3735928559',
-        'skills/devops/ship-it/references/api.md.123456789',
+        'config.json.123456789',
         'state.db.new-4242-0badf00d'
       ].sort()
     )
