@@ -32,11 +32,15 @@ const LINE_LENGTH = 'sed -l takes a line length (a number); anything else could 
  * `s///w`/`s///e`, and of `r`/`R` with a file outside the workspace.
  */
 export function checkSed(words: readonly string[], granted: number): string | null {
-  const { problem, scripts } = parseSed(words, granted)
+  return firstScriptProblem(parseSed(words, granted), sedScriptProblem, 'sed script')
+}
+
+/** The parse's own problem, else the first added script that `problemOf` refuses, named by `label`. */
+function firstScriptProblem({ problem, scripts }: Parsed, problemOf: (text: string) => string | null, label: string): string | null {
   if (problem) return problem
   for (const script of scripts) {
-    const bad = script.added ? sedScriptProblem(script.text) : null
-    if (bad) return `sed script ${JSON.stringify(script.text)} ${bad}`
+    const bad = script.added ? problemOf(script.text) : null
+    if (bad) return `${label} ${JSON.stringify(script.text)} ${bad}`
   }
   return null
 }
@@ -228,13 +232,7 @@ export function sedScriptProblem(script: string): string | null {
 
 /** awk: only -F, -v and -e/--source with a checked program; no program file (-f), extension, profile or dump file. */
 export function checkAwk(words: readonly string[], granted: number): string | null {
-  const { problem, scripts } = parseAwk(words, granted)
-  if (problem) return problem
-  for (const program of scripts) {
-    const bad = program.added ? awkProgramProblem(program.text) : null
-    if (bad) return `awk program ${JSON.stringify(program.text)} ${bad}`
-  }
-  return null
+  return firstScriptProblem(parseAwk(words, granted), awkProgramProblem, 'awk program')
 }
 
 function parseAwk(words: readonly string[], granted: number): Parsed {
