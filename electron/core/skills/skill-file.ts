@@ -82,6 +82,23 @@ function parseYaml(yaml: string): YamlResult {
   return { ok: true, data: data as Record<string, unknown> }
 }
 
+export type FrontmatterParts =
+  | { ok: true; yaml: string; data: Record<string, unknown>; body: string; closeAt: number }
+  | { ok: false; issue: SkillIssue }
+
+/**
+ * The strict split and parse Cairn's writes use: the YAML text (from just after the opening `---`),
+ * its data, the body, and `closeAt`, where the closing `\n---` line starts (so the front matter can be
+ * replaced without touching a byte of what follows).
+ */
+export function parseFrontmatter(text: string): FrontmatterParts {
+  const split = splitFrontmatter(text, false)
+  if (!split.ok) return split
+  const parsed = parseYaml(split.yaml)
+  if (!parsed.ok) return parsed
+  return { ok: true, yaml: split.yaml, data: parsed.data, body: split.body, closeAt: 3 + split.yaml.length }
+}
+
 /**
  * Every issue of `text` as a SKILL.md for the skill `expectedName`, in Hermes's order. A structural issue
  * is returned alone (nothing after it can be checked).

@@ -21,7 +21,7 @@ export const skillViewSchema = z.object({
 
 export const skillManageSchema = z.looseObject({
   action: z.enum(SKILL_ACTIONS, { error: (issue) => unknownAction(issue.input) }),
-  name: z.string().describe('Skill name: lowercase letters, digits, hyphens, dots, underscores; also its folder name.'),
+  name: z.string().describe('Skill name: lowercase letters, digits and single hyphens (e.g. "deploy-k8s"); also its folder name.'),
   category: z.string().nullish().describe('create only: one folder name to file the skill under, e.g. "devops".'),
   content: z.string().nullish().describe('create/edit: the full SKILL.md text (YAML frontmatter with name and description, then the body).'),
   old_string: z.string().nullish().describe('patch: exact text to find, copied from skill_view.'),

@@ -5,6 +5,7 @@ import { withLock } from '../fs/lock'
 import type { ChangeRecorder } from '../ledger/recorder'
 import { scanForThreats, threatMessage, type ThreatCategory, type ThreatFinding } from '../security/threats'
 import type { ToolContext, TurnState } from '../tools/types'
+import { normalizationNote, normalizeSkillMarkdown, specProblems, type SpecIssue } from './agent-skills-spec'
 import type { SkillChangeType, SkillIndex, SkillSummary } from './skill-index'
 import { EXCLUDED_DIRS, MAX_SCAN_DEPTH, SKILL_FILE, toPosixRelative } from './skill-paths'
 import type { SkillUsageStore } from './skill-usage'
@@ -175,3 +176,32 @@ export function withWarnings(result: SkillResult, warnings: string[]): SkillResu
   return warnings.length ? { ...result, warnings } : result
 }
 
+export type PreparedSkillMd =
+  | { ok: true; content: string; moved: string[]; note: string }
+  | { ok: false; result: SkillFailure }
+
+/**
+ * The SKILL.md a write puts on disk: `content` with its front matter made a valid Agent Skill (extra
+ * fields under `metadata`, values as strings). What normalizing cannot fix and the author can (an
+ * over-long compatibility, a YAML type) refuses the write, except the problems `tolerated` accepts.
+ */
+export function prepareSkillMd(content: string, name: string, tolerated: (problem: SpecIssue) => boolean = () => false): PreparedSkillMd {
+  const normalized = normalizeSkillMarkdown(content)
+  const problems = specProblems(normalized.content, name).filter((problem) => !tolerated(problem))
+  if (problems.length) {
+    return {
+      ok: false,
+      result: fail(
+        `SKILL.md would not be a valid Agent Skill: ${problems.map((problem) => problem.message).join('; ')}. ` +
+          `Nothing was written; fix ${problems.length === 1 ? 'it' : 'them'} and send the call again.`,
+        { spec_issues: problems.map((problem) => problem.message) }
+      )
+    }
+  }
+  return { ok: true, content: normalized.content, moved: normalized.moved, note: normalizationNote(normalized) }
+}
+
+/** The result fields that tell the model which front matter fields were moved under metadata. */
+export function movedFields(prepared: { moved: string[] }): Record<string, unknown> {
+  return prepared.moved.length ? { moved_to_metadata: prepared.moved } : {}
+}

@@ -4,11 +4,13 @@ import { assertUnchanged, writeFileAtomicText } from '../fs/atomic'
 import { assertLocksHeld } from '../fs/lock'
 import { symlinkBelow } from '../fs/symlinks'
 import { fuzzyReplace } from '../text/fuzzy-replace'
+import { specNameError, specProblems } from './agent-skills-spec'
 import { contentSizeError, isStructural, skillIssues, validateSkillContent } from './skill-file'
 import { listSkillFiles, groupFiles, readSkillFile, removeEmptyDirs } from './skill-dir-files'
 import {
   ARCHIVE_DIR,
   MAX_CONTENT_CHARS,
+  MAX_NAME_LENGTH,
   SKILL_FILE,
   checkSupportPath,
   escapesMessage,
@@ -28,6 +30,8 @@ import {
   ledgerTarget,
   locateWritable,
   missingDirs,
+  movedFields,
+  prepareSkillMd,
   scanSkillWrite,
   splitContext,
   withSkillLock,
@@ -44,12 +48,27 @@ export interface DeleteSkillInput { name: string; absorbed_into?: string | null 
 
 const preview = (text: string, max = 200): string => (text.length > max ? text.slice(0, max) + '...' : text)
 
+/**
+ * The name of a skill Cairn creates: a folder every OS and the scanner accept (`validateNewSkillName`)
+ * and an Agent Skills name, so other clients load it. Edits keep working for other names written elsewhere.
+ */
+function newNameError(name: string): string | null {
+  const folderError = validateNewSkillName(name)
+  if (folderError && folderError !== validateSkillName(name)) return folderError
+  if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME_LENGTH) return folderError
+  return specNameError(name) ?? folderError
+}
+
 export async function createSkill(deps: SkillWriteDeps, input: CreateSkillInput, ctx: SkillCallContext): Promise<SkillResult> {
   const { write, turn } = splitContext(ctx)
-  const { name, content } = input
-  const invalid = validateNewSkillName(name) ?? validateCategory(input.category) ?? validateSkillContent(content, name) ??
-    contentSizeError(SKILL_FILE, content)
+  const { name } = input
+  const invalid = newNameError(name) ?? validateCategory(input.category) ?? validateSkillContent(input.content, name)
   if (invalid) return fail(invalid)
+  const prepared = prepareSkillMd(input.content, name)
+  if (!prepared.ok) return prepared.result
+  const content = prepared.content
+  const sizeError = contentSizeError(SKILL_FILE, content)
+  if (sizeError) return fail(sizeError)
   const scan = scanSkillWrite(content, null)
   if (scan.blocked) return scan.blocked
   const category = normalizeCategory(input.category)
@@ -93,7 +112,8 @@ export async function createSkill(deps: SkillWriteDeps, input: CreateSkillInput,
     const description = String(deps.index.get(name)?.description ?? '')
     return withWarnings({
       success: true,
-      message: `Skill '${name}' created.`,
+      message: `Skill '${name}' created.${prepared.note}`,
+      ...movedFields(prepared),
       path: relParts.join('/'),
       skill_md: skillMd,
       ...(category ? { category } : {}),
@@ -105,9 +125,15 @@ export async function createSkill(deps: SkillWriteDeps, input: CreateSkillInput,
 
 export async function editSkill(deps: SkillWriteDeps, input: EditSkillInput, ctx: SkillCallContext): Promise<SkillResult> {
   const { write } = splitContext(ctx)
-  const { name, content } = input
-  const invalid = validateSkillName(name) ?? validateSkillContent(content, name) ?? contentSizeError(SKILL_FILE, content)
+  const { name } = input
+  const invalid = validateSkillName(name) ?? validateSkillContent(input.content, name)
   if (invalid) return fail(invalid)
+  // A folder name from elsewhere (dots, underscores) cannot be fixed by the content, so it does not block an edit.
+  const prepared = prepareSkillMd(input.content, name, (problem) => problem.code === 'name')
+  if (!prepared.ok) return prepared.result
+  const content = prepared.content
+  const sizeError = contentSizeError(SKILL_FILE, content)
+  if (sizeError) return fail(sizeError)
 
   return withSkillLock(deps, name, async () => {
     const located = locateWritable(deps, name)
@@ -118,7 +144,7 @@ export async function editSkill(deps: SkillWriteDeps, input: EditSkillInput, ctx
     const before = beforeBytes.toString('utf8')
     const scan = scanSkillWrite(content, before)
     if (scan.blocked) return scan.blocked
-    if (before === content) return { success: true, message: `Skill '${name}' unchanged: the content is identical.` }
+    if (before === content) return { success: true, message: `Skill '${name}' unchanged: the content is identical.${prepared.note}` }
     const failed = await applyRecorded(deps, {
       name,
       changes: [{ kind: 'skill.edit', target: ledgerTarget(deps, located.skillMd), before, after: content, meta: { skill: name, category: located.category } }],
@@ -130,7 +156,10 @@ export async function editSkill(deps: SkillWriteDeps, input: EditSkillInput, ctx
     if (failed) return failed
     deps.index.refreshSkillFile(located.skillMd)
     deps.notify({ name, path: located.skillMd, type: 'change' })
-    return withWarnings({ success: true, message: `Skill '${name}' updated (full rewrite).`, path: located.relParts.join('/') }, scan.warnings)
+    return withWarnings(
+      { success: true, message: `Skill '${name}' updated (full rewrite).${prepared.note}`, ...movedFields(prepared), path: located.relParts.join('/') },
+      scan.warnings
+    )
   })
 }
 
@@ -188,13 +217,24 @@ export async function patchSkill(deps: SkillWriteDeps, input: PatchSkillInput, c
         message: `old_string was found in ${fileLabel} of skill '${name}', but new_string is the same text once fitted to the file (quote style, indentation); nothing changed.`
       }
     }
-    const patched = replaced.content
-    if (patched.length > MAX_CONTENT_CHARS && patched.length > original.length) {
-      return fail(contentSizeError(fileLabel, patched)!)
-    }
+    let patched = replaced.content
+    let prepared: { moved: string[]; note: string } = { moved: [], note: '' }
     if (isMain) {
       const broken = patchBreaks(original, patched, name)
       if (broken) return fail(`Patch would break SKILL.md structure: ${broken}`)
+      // The patched file's front matter is normalized too; Agent Skills problems it already had are not the patch's doing.
+      const had = new Set(specProblems(original, name).map((problem) => problem.message))
+      const normalized = prepareSkillMd(patched, name, (problem) => had.has(problem.message))
+      if (!normalized.ok) return normalized.result
+      patched = normalized.content
+      prepared = normalized
+      if (patched === original) {
+        return { success: true, message: `The patch only added front matter that SKILL.md of skill '${name}' already keeps under metadata; nothing changed.` }
+      }
+    }
+    // Only the patch's own growth counts against an oversize file, not the front matter rewrite's.
+    if (replaced.content.length > MAX_CONTENT_CHARS && replaced.content.length > original.length) {
+      return fail(contentSizeError(fileLabel, replaced.content)!)
     }
     const scan = scanSkillWrite(patched, original)
     if (scan.blocked) return scan.blocked
@@ -214,7 +254,8 @@ export async function patchSkill(deps: SkillWriteDeps, input: PatchSkillInput, c
     const count = replaced.replacements
     return withWarnings({
       success: true,
-      message: `Patched ${fileLabel} in skill '${name}' (${count} replacement${count === 1 ? '' : 's'}).`,
+      message: `Patched ${fileLabel} in skill '${name}' (${count} replacement${count === 1 ? '' : 's'}).${prepared.note}`,
+      ...movedFields(prepared),
       strategy: replaced.strategy,
       _change: { old: preview(input.old_string), new: preview(input.new_string) }
     }, scan.warnings)

@@ -6,13 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openStateDb, type StateDb } from '../../../electron/core/db/state-db'
 import { ensureHome } from '../../../electron/core/config/home'
 import { Ledger } from '../../../electron/core/ledger/ledger'
-import { SkillStore } from '../../../electron/core/skills'
+import { SkillStore, specIssues } from '../../../electron/core/skills'
 import { newTurnState } from '../../../electron/core/tools/types'
 import { haveSharedData, skillCorpusDir } from '../../helpers/shared-data'
 
 /** The real Hermes skills (see NOTICE.md there): a copy of upstream's skills/ and optional-skills/ trees. */
 const corpus = skillCorpusDir
 const trees = ['skills', 'optional-skills']
+/** Everything from the line that closes the front matter on. */
+const bodyOf = (text: string): string => text.slice(text.indexOf('\n---', 3))
 
 function countSkillFiles(dir: string): number {
   return readdirSync(dir).reduce((sum, name) => {
@@ -93,13 +95,16 @@ describe.skipIf(!haveSharedData(corpus, 'the Hermes skill corpus'))('the Hermes 
     const viewed = skills.view('vllm', null, turn)
     expect(viewed).toMatchObject({ success: true, name: 'vllm' })
     expect(Object.keys(viewed.linked_files as object)).toContain('references')
-    // A patch to a skill written elsewhere keeps its pre-existing front matter name (not the patch's doing).
+    // A patch to a skill written elsewhere keeps its pre-existing front matter name (not the patch's doing);
+    // its Hermes-style fields move under metadata, and the body changes only where patched.
     const path = skills.get('vllm')!.path
     const before = readFileSync(path, 'utf8')
     const line = before.split('\n').find((text) => text.startsWith('# ') && before.split(text).length === 2)!
     const result = await skills.patch({ name: 'vllm', old_string: line, new_string: `${line} (patched)` }, { source: 'user' })
-    expect(result).toMatchObject({ success: true })
-    expect(readFileSync(path, 'utf8')).toBe(before.replace(line, `${line} (patched)`))
+    expect(result).toMatchObject({ success: true, moved_to_metadata: ['version', 'author', 'dependencies', 'platforms'] })
+    const after = readFileSync(path, 'utf8')
+    expect(bodyOf(after)).toBe(bodyOf(before).replace(line, `${line} (patched)`))
+    expect(specIssues(after, 'vllm')).toEqual(["name 'serving-llms-vllm' differs from its folder 'vllm'"])
     expect(skills.get('vllm')?.description).toBe(skills.find('serving-llms-vllm')?.description)
   })
 })
