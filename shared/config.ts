@@ -18,7 +18,9 @@ export const skillsConfigSchema = z.looseObject({
   extraDirs: z.array(z.string()).default(['~/.agents/skills', '~/.claude/skills']),
   indexTokenBudget: z.number().int().min(200).max(100_000).default(3000),
   /** Days without use after which a skill is marked stale (never deleted). */
-  staleAfterDays: z.number().int().min(1).default(30)
+  staleAfterDays: z.number().int().min(1).default(30),
+  /** Days without use after which a skill Cairn wrote is moved to `skills/.archive` (reversible); 0 = never. */
+  archiveAfterDays: z.number().int().min(0).default(90)
 })
 
 export const providerPresets = ['openai', 'openrouter', 'ollama', 'lmstudio', 'custom'] as const
@@ -64,13 +66,32 @@ export const contextConfigSchema = z.looseObject({
   windowTokens: z.number().int().min(2000).default(128_000)
 })
 
+/**
+ * How much learning is applied without asking: `auto` applies a review's changes (each revertible),
+ * `ask` turns every change into a proposal in the Inbox, `off` runs no reviews. Whatever the mode, a
+ * change to what the user made or pinned, and every curation result, is a proposal.
+ */
+export const learningModes = ['auto', 'ask', 'off'] as const
+export type LearningMode = (typeof learningModes)[number]
+
 export const learningConfigSchema = z.looseObject({
   enabled: z.boolean().default(true),
+  mode: z.enum(learningModes).default('auto'),
   memoryNudgeInterval: z.number().int().min(0).default(10),
   skillNudgeInterval: z.number().int().min(0).default(10),
   allowSkillCreation: z.boolean().default(true),
   reviewMaxIterations: z.number().int().min(1).max(50).default(8),
-  reviewTimeoutMs: z.number().int().min(5000).default(180_000)
+  reviewTimeoutMs: z.number().int().min(5000).default(180_000),
+  /** A conversation idle this long is reviewed once for what it taught (0 = only on a new conversation or quit). */
+  idleReviewMinutes: z.number().int().min(0).max(1440).default(10),
+  /** User turns not yet reviewed that a conversation needs for an end-of-conversation review. */
+  sessionEndMinTurns: z.number().int().min(1).max(100).default(2),
+  /** Days between curation passes over the whole library (run when the app is idle); 0 = only on request. */
+  curateEveryDays: z.number().int().min(0).max(365).default(7),
+  /** Model for reviews, curation, titles and search summaries; empty = the chat model. */
+  model: z.string().default(''),
+  /** Its own OpenAI-compatible endpoint; empty = the chat provider's. Its key: the app's secret store, or CAIRN_LEARNING_API_KEY. */
+  baseURL: z.string().default('')
 })
 
 export const uiConfigSchema = z.looseObject({

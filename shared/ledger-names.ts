@@ -26,6 +26,8 @@ export interface MemoryMeta {
   store: MemoryStoreName
   /** The id of the row a revert undid (only on rows with source `revert`). */
   revertOf?: number
+  /** The Inbox proposal whose approval made this change. */
+  proposalId?: number
 }
 
 /** `meta` every skill row carries (skill.patch and skill.edit carry nothing more). */
@@ -36,6 +38,8 @@ export interface SkillMeta {
   category: string | null
   /** The id of the row a revert undid (only on rows with source `revert`). */
   revertOf?: number
+  /** The Inbox proposal whose approval made this change. */
+  proposalId?: number
 }
 
 /** `meta` of a skill.create row. */
@@ -110,7 +114,10 @@ export function memoryStoreOfTarget(target: string): MemoryStoreName {
 export function normalizeLedgerMeta<K extends LedgerKind>(kind: K, target: string, raw: unknown): LedgerMeta<K>
 export function normalizeLedgerMeta(kind: LedgerKind, target: string, raw: unknown): LedgerMeta {
   const meta = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>
-  const revert = Number.isInteger(meta.revertOf) ? { revertOf: meta.revertOf as number } : {}
+  const revert = {
+    ...(Number.isInteger(meta.revertOf) ? { revertOf: meta.revertOf as number } : {}),
+    ...(Number.isInteger(meta.proposalId) ? { proposalId: meta.proposalId as number } : {})
+  }
   if (isMemoryKind(kind)) {
     const store = memoryStores.includes(meta.store as MemoryStoreName) ? (meta.store as MemoryStoreName) : memoryStoreOfTarget(target)
     return { store, ...revert }

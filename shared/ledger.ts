@@ -22,11 +22,13 @@ export * from './ledger-names'
 
 /** The id of the row a revert undid (only on rows with source `revert`). */
 const revertOf = z.number().int().optional()
+/** The Inbox proposal whose approval made the change. */
+const proposalId = z.number().int().optional()
 
 /** The fields are described on MemoryMeta, SkillMeta and its per-kind extensions (shared/ledger-names.ts). */
-export const memoryMetaSchema = z.object({ store: z.enum(memoryStores), revertOf }) satisfies z.ZodType<MemoryMeta>
+export const memoryMetaSchema = z.object({ store: z.enum(memoryStores), revertOf, proposalId }) satisfies z.ZodType<MemoryMeta>
 
-const skillMetaFields = { skill: z.string(), category: z.string().nullable(), revertOf }
+const skillMetaFields = { skill: z.string(), category: z.string().nullable(), revertOf, proposalId }
 export const skillMetaSchema = z.object(skillMetaFields) satisfies z.ZodType<SkillMeta>
 export const skillCreateMetaSchema = z.object({ ...skillMetaFields, restoredFrom: z.string().optional() }) satisfies z.ZodType<SkillCreateMeta>
 export const skillDeleteMetaSchema = z.object({

@@ -8,9 +8,11 @@ import { Ledger } from './ledger/ledger'
 import { reconcileLedger, type PendingJudge, type ReconcileResult } from './ledger/reconcile'
 import { revertLedgerEntry } from './ledger/revert'
 import { MemoryStore, createMemoryTool } from './memory'
+import { MemoryPins } from './memory/memory-pins'
 import { memoryPendingJudge } from './memory/memory-reconcile'
 import { SessionStore, createSessionSearchTool } from './sessions'
 import { SkillStore, createSkillTools } from './skills'
+import { SkillFlags } from './skills/skill-flags'
 import { skillPendingJudge } from './skills/skill-reconcile'
 import type { ToolDef } from './tools/types'
 
@@ -39,6 +41,10 @@ export class CairnCore {
   readonly memory: MemoryStore
   readonly skills: SkillStore
   readonly sessions: SessionStore
+  /** Skills the user pinned or disabled. */
+  readonly skillFlags: SkillFlags
+  /** Memory entries the user pinned. */
+  readonly memoryPins: MemoryPins
   /** The better-sqlite3 binary this core opened state.db with (the review worker opens it the same way). */
   readonly nativeBinding: string | undefined
   /** How the memory and skill stores judge ledger rows a crash left pending (see reconcileLedger). */
@@ -53,6 +59,8 @@ export class CairnCore {
     const config = this.config.get()
     this.db = openStateDb(this.paths.stateDb, { nativeBinding: options.nativeBinding, busyTimeoutMs: options.busyTimeoutMs })
     this.ledger = new Ledger(this.db)
+    this.skillFlags = new SkillFlags(this.db)
+    this.memoryPins = new MemoryPins(this.db)
     this.memory = new MemoryStore({
       dataHome: this.paths.root,
       dir: this.paths.memoriesDir,

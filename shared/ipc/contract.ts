@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { approvalScopes, type AgentEvent } from '../agent-events'
-import type { CairnConfig } from '../config'
+import { learningModes, type CairnConfig } from '../config'
 import { ledgerKinds, ledgerSources, type LedgerEntry } from '../ledger'
+import { proposalStates } from '../proposals'
 import type { ReviewEvent } from '../review-protocol'
 import { defineRoute, type IpcSender } from './define'
 import {
@@ -9,11 +10,14 @@ import {
   configSchema,
   connectionTestSchema,
   displayMessageSchema,
+  learnedReviewSchema,
   learningStatusSchema,
   ledgerEntrySchema,
   memoryResultSchema,
   memoryStoreViewSchema,
   memoryTargetSchema,
+  proposalDecisionSchema,
+  proposalSchema,
   reviewRunSchema,
   searchHitSchema,
   sessionSummarySchema,
@@ -98,9 +102,15 @@ export const ipcRoutes = {
     output: z.array(sessionSummarySchema),
     quickWindow: true
   }),
+  /** `learned`: what each finished review of this conversation learned, oldest first (see learnedReviewSchema). */
   'sessions.get': defineRoute({
     input: z.object({ sessionId }),
-    output: z.object({ session: sessionSummarySchema, messages: z.array(displayMessageSchema), running: z.boolean() }),
+    output: z.object({
+      session: sessionSummarySchema,
+      messages: z.array(displayMessageSchema),
+      running: z.boolean(),
+      learned: z.array(learnedReviewSchema).optional()
+    }),
     quickWindow: true
   }),
   'sessions.search': defineRoute({
@@ -134,6 +144,13 @@ export const ipcRoutes = {
   'skills.get': defineRoute({ input: z.object({ name: text(200).min(1) }), output: skillDetailSchema }),
   /** Every ledger row that touched the skill, newest first (for the diff viewer). */
   'skills.history': defineRoute({ input: z.object({ name: text(200).min(1) }), output: z.array(ledgerEntrySchema) }),
+  /** Pin (learning only proposes changes) or disable (out of the index, files kept) a skill. */
+  'skills.setFlags': defineRoute({
+    input: z.object({ name: text(200).min(1), pinned: z.boolean().optional(), disabled: z.boolean().optional() }),
+    output: skillItemSchema
+  }),
+  /** Makes the skill's file read as it did after ledger row `ledgerId` (itself a new ledger row, source `user`). */
+  'skills.restore': defineRoute({ input: z.object({ name: text(200).min(1), ledgerId: z.number().int() }), output: revertResultSchema }),
 
   'memory.get': defineRoute({ input: z.void(), output: z.object({ memory: memoryStoreViewSchema, user: memoryStoreViewSchema }) }),
   'memory.add': defineRoute({ input: z.object({ target: memoryTargetSchema, content: text(20_000).min(1) }), output: memoryResultSchema }),
@@ -142,11 +159,40 @@ export const ipcRoutes = {
     output: memoryResultSchema
   }),
   'memory.remove': defineRoute({ input: z.object({ target: memoryTargetSchema, text: text(20_000).min(1) }), output: memoryResultSchema }),
+  /** A pinned entry is never changed by learning without asking. */
+  'memory.setPinned': defineRoute({ input: z.object({ target: memoryTargetSchema, text: text(20_000).min(1), pinned: z.boolean() }), output: ok }),
+  /** Every ledger row of one memory file, newest first: each entry's versions, for the diff viewer and restore. */
+  'memory.history': defineRoute({ input: z.object({ target: memoryTargetSchema, entry: text(20_000).optional() }), output: z.array(ledgerEntrySchema) }),
+  /** Puts an entry back as ledger row `ledgerId` left it (a new ledger row, source `user`). */
+  'memory.restore': defineRoute({ input: z.object({ ledgerId: z.number().int() }), output: revertResultSchema }),
+
+  /** Proposals, newest first; `pending` counts what waits whatever the filter. */
+  'inbox.list': defineRoute({
+    input: z.object({
+      states: z.array(z.enum(proposalStates)).default(['pending']),
+      limit: z.number().int().min(1).max(500).default(200),
+      beforeId: z.number().int().optional()
+    }),
+    output: z.object({ proposals: z.array(proposalSchema), pending: z.number().int() })
+  }),
+  'inbox.get': defineRoute({ input: z.object({ id: z.number().int() }), output: proposalSchema }),
+  /** Applies it (with the user's own text when `editedAfter` is given); a stale proposal is refused, never applied blindly. */
+  'inbox.approve': defineRoute({
+    input: z.object({ id: z.number().int(), editedAfter: text(1_000_000).nullable().optional() }),
+    output: proposalDecisionSchema
+  }),
+  'inbox.reject': defineRoute({ input: z.object({ id: z.number().int() }), output: proposalDecisionSchema }),
+  /** Approves every pending proposal (of one review, when given), oldest first; stale ones are left pending. */
+  'inbox.approveAll': defineRoute({ input: z.object({ reviewId: z.string().max(200).optional() }), output: z.object({ results: z.array(proposalDecisionSchema) }) }),
 
   // Read by every window at start (theme, language); changing settings belongs to the main window.
   'settings.get': defineRoute({ input: z.void(), output: settingsViewSchema, quickWindow: true }),
   'settings.update': defineRoute({ input: z.object({ patch: configPatchSchema }), output: settingsViewSchema }),
-  'settings.setApiKey': defineRoute({ input: z.object({ apiKey: text(1000).nullable() }), output: settingsViewSchema }),
+  /** `which`: the chat provider's key (default) or the key for `learning.baseURL`. */
+  'settings.setApiKey': defineRoute({
+    input: z.object({ apiKey: text(1000).nullable(), which: z.enum(['chat', 'learning']).default('chat') }),
+    output: settingsViewSchema
+  }),
   'settings.testConnection': defineRoute({
     input: z.object({ baseURL: text(2000).optional(), model: text(500).optional(), apiKey: text(1000).optional(), preset: z.string().max(50).optional() }),
     output: connectionTestSchema
@@ -160,6 +206,9 @@ export const ipcRoutes = {
   'learning.setEnabled': defineRoute({ input: z.object({ enabled: z.boolean() }), output: learningStatusSchema }),
   'learning.resume': defineRoute({ input: z.void(), output: learningStatusSchema }),
   'learning.reviewNow': defineRoute({ input: z.object({ sessionId }), output: z.object({ reviewId: z.string() }) }),
+  'learning.setMode': defineRoute({ input: z.object({ mode: z.enum(learningModes) }), output: learningStatusSchema }),
+  /** A curation pass over the whole library now; its results are always proposals. */
+  'learning.curate': defineRoute({ input: z.void(), output: z.object({ reviewId: z.string() }) }),
 
   /** Desktop only (no-ops in browser mode): window and shell actions. */
   'window.openMain': defineRoute({ input: z.object({ sessionId: sessionId.optional() }), output: ok, quickWindow: true }),
@@ -186,8 +235,10 @@ export interface IpcEvents {
   'settings.changed': { config: CairnConfig }
   'skills.changed': { name: string | null }
   'memory.changed': Record<string, never>
+  /** Proposals were added or decided: the Inbox badge's count. */
+  'inbox.changed': { pending: number }
   /** Main asks a window to show something (tray item, quick prompt → full conversation). */
-  'app.navigate': { view: 'chat' | 'timeline' | 'skills' | 'memory' | 'settings'; sessionId?: string; ledgerId?: number }
+  'app.navigate': { view: 'chat' | 'timeline' | 'inbox' | 'skills' | 'memory' | 'settings'; sessionId?: string; ledgerId?: number; proposalId?: number }
 }
 export type IpcEventName = keyof IpcEvents
 

@@ -1,6 +1,7 @@
 import { z } from 'zod'
-import { configSchema, providerPresets } from '../config'
-import { ledgerEntrySchema } from '../ledger'
+import { configSchema, learningModes, providerPresets } from '../config'
+import { ledgerEntrySchema, ledgerKinds, ledgerSources } from '../ledger'
+import { proposalCauses, proposalOrigins, proposalStates } from '../proposals'
 import { reviewKindSchema, reviewReasonSchema, reviewsPausedReasonSchema } from '../review-protocol'
 import { reviewSummarySchema } from '../review-outcome'
 
@@ -66,9 +67,29 @@ export const reviewRunSchema = z.object({
   finishedAt: z.number().nullable(),
   /** What a finished review saved; null while it runs, or for an old run whose changes are gone. */
   summary: reviewSummarySchema.nullable(),
-  error: z.string().nullable()
+  error: z.string().nullable(),
+  /** The model the review ran on; null for runs recorded before reviews named it. */
+  model: z.string().nullable().optional(),
+  /** Tokens over all of its model calls, as the provider reported them; null when unknown. */
+  promptTokens: z.number().int().nullable().optional(),
+  completionTokens: z.number().int().nullable().optional()
 })
 export type ReviewRun = z.infer<typeof reviewRunSchema>
+
+/**
+ * What one finished review of a conversation learned, kept with the conversation so the chat can
+ * show it after a reload: every review that saved something, and a requested one that found
+ * nothing ("Nothing worth keeping").
+ */
+export const learnedReviewSchema = z.object({
+  reviewId: z.string(),
+  /** When it finished (epoch ms). */
+  at: z.number(),
+  summary: reviewSummarySchema,
+  /** The user asked for it ("Learn from this conversation now"). */
+  requested: z.boolean()
+})
+export type LearnedReview = z.infer<typeof learnedReviewSchema>
 
 export const skillStatsSchema = z.object({
   useCount: z.number().int(),
@@ -89,7 +110,15 @@ export const skillItemSchema = z.object({
   path: z.string(),
   readOnly: z.boolean(),
   warnings: z.array(z.string()),
-  stats: skillStatsSchema
+  stats: skillStatsSchema,
+  /** The user pinned it: learning only proposes changes to it. */
+  pinned: z.boolean(),
+  /** Out of the index and the hints; its files and history are kept. */
+  disabled: z.boolean(),
+  /** Who made it, which decides whether a review may change it without asking (`cairn`: a review or the agent). */
+  madeBy: z.enum(['cairn', 'user', 'import', 'external']),
+  /** What a strict Agent Skills validator (agentskills.io) would reject in its SKILL.md; empty when valid. */
+  specIssues: z.array(z.string())
 })
 export type SkillItem = z.infer<typeof skillItemSchema>
 
@@ -108,8 +137,26 @@ export type SkillDetail = z.infer<typeof skillDetailSchema>
 export const memoryTargetSchema = z.enum(['memory', 'user'])
 export type MemoryTargetName = z.infer<typeof memoryTargetSchema>
 
+/** Where a memory entry came from, kept outside the file (from the ledger), and whether it is pinned. */
+export const memoryEntryInfoSchema = z.object({
+  text: z.string(),
+  pinned: z.boolean(),
+  /** The change that wrote the entry as it reads now; null for an entry written by hand outside Cairn. */
+  source: z.enum(ledgerSources).nullable(),
+  /** ISO time of that change. */
+  updatedAt: z.string().nullable(),
+  /** ISO time of the change that first added it (before any replace). */
+  createdAt: z.string().nullable(),
+  sessionId: z.string().nullable(),
+  reviewId: z.string().nullable(),
+  ledgerId: z.number().int().nullable()
+})
+export type MemoryEntryInfo = z.infer<typeof memoryEntryInfoSchema>
+
 export const memoryStoreViewSchema = z.object({
   entries: z.array(z.string()),
+  /** One per entry, in the same order. */
+  info: z.array(memoryEntryInfoSchema),
   current: z.number().int(),
   limit: z.number().int(),
   enabled: z.boolean()
@@ -127,7 +174,9 @@ export const settingsViewSchema = z.object({
   /** Last four characters of the key, never the key. */
   keyHint: z.string().nullable(),
   /** Where the key lives: the OS keyring, Electron's plaintext fallback (warn), this process only, an env var, nowhere. */
-  keyStorage: keyStorageSchema
+  keyStorage: keyStorageSchema,
+  /** The key for `learning.baseURL` (reviews on their own endpoint), shown the same way; absent where there is none to set. */
+  learningKey: z.object({ hasApiKey: z.boolean(), keyHint: z.string().nullable(), keyStorage: keyStorageSchema }).optional()
 })
 export type SettingsView = z.infer<typeof settingsViewSchema>
 
@@ -194,6 +243,10 @@ export type WorkspaceProblemCode = (typeof workspaceProblemCodes)[number]
 
 export const learningStatusSchema = z.object({
   enabled: z.boolean(),
+  mode: z.enum(learningModes),
+  /** Proposals waiting in the Inbox, and the oldest one's time (for the reminder). */
+  pendingProposals: z.number().int(),
+  oldestPendingAt: z.number().nullable(),
   paused: z.boolean(),
   pausedReason: reviewsPausedReasonSchema.nullable(),
   running: reviewRunSchema.nullable(),
@@ -202,3 +255,30 @@ export const learningStatusSchema = z.object({
 export type LearningStatus = z.infer<typeof learningStatusSchema>
 
 export { configSchema, ledgerEntrySchema }
+
+export const proposalSchema = z.object({
+  id: z.number().int(),
+  createdAt: z.number(),
+  origin: z.enum(proposalOrigins),
+  reviewId: z.string().nullable(),
+  sessionId: z.string().nullable(),
+  kind: z.enum(ledgerKinds),
+  target: z.string(),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+  meta: z.record(z.string(), z.unknown()),
+  reasons: z.array(reviewReasonSchema),
+  cause: z.enum(proposalCauses),
+  rationale: z.string().nullable(),
+  state: z.enum(proposalStates),
+  decidedAt: z.number().nullable(),
+  editedAfter: z.string().nullable(),
+  ledgerId: z.number().int().nullable(),
+  stale: z.boolean()
+})
+
+/** The outcome of approving or rejecting one proposal. */
+export const proposalDecisionSchema = z.union([
+  z.object({ ok: z.literal(true), proposal: proposalSchema, ledgerEntry: ledgerEntrySchema.nullable() }),
+  z.object({ ok: z.literal(false), code: z.enum(['not_found', 'decided', 'stale', 'refused']), error: z.string() })
+])

@@ -2,6 +2,7 @@ import type { SettingsStore } from '../config/config-store'
 import type { MemoryStore } from '../memory'
 import type { SessionStore } from '../sessions'
 import type { SkillStore } from '../skills'
+import type { SkillFlags } from '../skills/skill-flags'
 import type { ToolDef } from '../tools/types'
 
 // The parts of the data home the agent uses, so it depends on these stores rather than on all of CairnCore.
@@ -11,6 +12,8 @@ export interface PromptSources {
   config: Pick<SettingsStore, 'get'>
   memory: Pick<MemoryStore, 'loadSnapshot'>
   skills: Pick<SkillStore, 'list' | 'getUsage'>
+  /** Disabled skills stay out of the index and the hints. */
+  skillFlags: Pick<SkillFlags, 'disabled'>
 }
 
 /** What one conversation reads and writes: its messages, and the settings (it saves "always allow" command prefixes). */

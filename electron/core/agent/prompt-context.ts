@@ -1,22 +1,9 @@
 import { platform, release } from 'node:os'
 import type { PromptSources } from './agent-stores'
-import { renderSkillsIndex, type IndexSkill } from './skills-index'
+import { indexSkills, renderSkillsIndex } from './skills-index'
 import { buildSystemPrompt } from './system-prompt'
 
-/** The catalogue of skills with their usage, for the index and for per-message hints. */
-export function indexSkills({ skills }: Pick<PromptSources, 'skills'>): IndexSkill[] {
-  return skills.list().map((skill) => {
-    const usage = skills.getUsage(skill.name)
-    return {
-      name: skill.name,
-      description: skill.description,
-      category: skill.category,
-      readOnly: skill.readOnly,
-      useCount: (usage?.useCount ?? 0) + (usage?.viewCount ?? 0),
-      lastUsedAt: usage?.lastUsedAt ?? usage?.lastViewedAt ?? null
-    }
-  })
-}
+export { indexSkills } from './skills-index'
 
 export function describeOS(): string {
   const names: Record<string, string> = { darwin: 'macOS', win32: 'Windows', linux: 'Linux' }

@@ -1,4 +1,4 @@
-import type { IndexSkill } from './skills-index'
+import { byRank, type IndexSkill } from './skills-index'
 
 const STOP = new Set(
   'a an the of to in on at for and or is are was were be been do does did what when where who which why how it its this that these those with by from as i you we me my your our can could should would will please help want need use using get make'.split(' ')
@@ -9,10 +9,12 @@ function terms(text: string): string[] {
 }
 
 /**
- * Skills whose name or description share rare words with the user's message, best first. Used to
- * hint relevant skills inside the user message (never the system prompt, which must stay cached).
+ * Skills whose name or description share rare words with the user's message, best match first and,
+ * among equal matches, the one that works best ({@link byRank}); disabled skills are never hinted.
+ * Used to hint relevant skills inside the user message (never the system prompt, which must stay cached).
  */
-export function relevantSkills(message: string, skills: IndexSkill[], limit = 3): IndexSkill[] {
+export function relevantSkills(message: string, catalogue: IndexSkill[], limit = 3): IndexSkill[] {
+  const skills = catalogue.filter((skill) => !skill.disabled)
   const query = new Set(terms(message))
   if (query.size === 0 || skills.length === 0) return []
   // Inverse document frequency over the skill catalogue: words in every description say nothing.
@@ -32,7 +34,7 @@ export function relevantSkills(message: string, skills: IndexSkill[], limit = 3)
   })
   return scored
     .filter((s) => s.matched >= Math.min(2, query.size) && s.score >= 2.5)
-    .sort((a, b) => b.score - a.score)
+    .sort((a, b) => b.score - a.score || byRank(a.skill, b.skill))
     .slice(0, limit)
     .map((s) => s.skill)
 }

@@ -1,14 +1,67 @@
 import { ellipsize } from '../text/cut'
 import { estimateTokens } from '../provider/tokens'
+import type { SkillFlags } from '../skills/skill-flags'
+import { successScore } from '../skills/skill-stats'
+import type { SkillStore } from '../skills'
 
 export interface IndexSkill {
   name: string
   description: string
   category: string | null
   readOnly?: boolean
-  /** Views and uses; the most used skills keep their descriptions when the budget is tight. */
+  /** Views and uses. */
   useCount?: number
   lastUsedAt?: number | null
+  /** Verdicts of the reviews on the times it was followed. */
+  successCount?: number
+  failureCount?: number
+  /** The user turned it off: it is left out of the index and the hints. */
+  disabled?: boolean
+}
+
+/** What the catalogue is read from (a CairnCore fits). */
+export interface SkillCatalogueSources {
+  skills: Pick<SkillStore, 'list' | 'getUsage'>
+  skillFlags: Pick<SkillFlags, 'disabled'>
+}
+
+/** The catalogue of skills with their usage and verdicts, for the index and for per-message hints. */
+export function indexSkills({ skills, skillFlags }: SkillCatalogueSources): IndexSkill[] {
+  const disabled = skillFlags.disabled()
+  return skills.list().map((skill) => {
+    const usage = skills.getUsage(skill.name)
+    return {
+      name: skill.name,
+      description: skill.description,
+      category: skill.category,
+      readOnly: skill.readOnly,
+      useCount: (usage?.useCount ?? 0) + (usage?.viewCount ?? 0),
+      lastUsedAt: usage?.lastUsedAt ?? usage?.lastViewedAt ?? null,
+      successCount: usage?.successCount ?? 0,
+      failureCount: usage?.failureCount ?? 0,
+      ...(disabled.has(skill.name) ? { disabled: true } : {})
+    }
+  })
+}
+
+/**
+ * The order in which skills keep their place when not all of them fit: how well they work (see
+ * successScore: a skill that keeps failing drops, one never judged sits in the middle), then the most
+ * recently used, then the most used, then by name. Only figures decide it, never the clock, so the same
+ * catalogue always renders the same index (the prompt prefix cache depends on it).
+ */
+export function byRank(a: IndexSkill, b: IndexSkill): number {
+  return (
+    successScore(b.successCount ?? 0, b.failureCount ?? 0) - successScore(a.successCount ?? 0, a.failureCount ?? 0) ||
+    (b.lastUsedAt ?? 0) - (a.lastUsedAt ?? 0) ||
+    (b.useCount ?? 0) - (a.useCount ?? 0) ||
+    compareNames(a.name, b.name)
+  )
+}
+
+/** Code-point order: unlike localeCompare it does not depend on the machine's locale. */
+function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
 }
 
 export type SkillsIndexMode = 'full' | 'names' | 'categories'
@@ -26,14 +79,16 @@ const NO_CATEGORY = 'general'
 
 /**
  * The compact skill catalogue for the system prompt, held under `budgetTokens` however many skills
- * exist. Degrades in steps: every skill with a short description; then names by category with
- * descriptions kept for the most used; then category summaries plus the most used skills (folding
- * nested categories, then cutting the category list, when even the summaries do not fit).
+ * exist, disabled ones left out. Degrades in steps: every skill with a short description; then names
+ * by category with descriptions kept for the best ranked ({@link byRank}); then category summaries plus
+ * the best ranked skills (folding nested categories, then cutting the category list, when even the
+ * summaries do not fit).
  */
-export function renderSkillsIndex(skills: IndexSkill[], budgetTokens: number): SkillsIndex {
+export function renderSkillsIndex(catalogue: IndexSkill[], budgetTokens: number): SkillsIndex {
+  const skills = catalogue.filter((skill) => !skill.disabled)
   if (skills.length === 0) return { text: '', tokens: 0, mode: 'full', listed: 0 }
   const groups = groupByCategory(skills)
-  const ranked = [...skills].sort(byUsage)
+  const ranked = [...skills].sort(byRank)
 
   const full = render(groups, () => true, () => true)
   if (estimateTokens(full) <= budgetTokens) return result(full, 'full', skills.length)
@@ -74,14 +129,15 @@ export function renderSkillsIndex(skills: IndexSkill[], budgetTokens: number): S
   return renderCut(groupByCategory(skills, topCategory), ranked, budgetTokens)
 }
 
-/** The last resort: the most used skills (up to half the budget), then as many categories as still fit. */
+/** The last resort: the best ranked skills that were used (up to half the budget), then as many categories as still fit. */
 function renderCut(groups: Map<string, IndexSkill[]>, ranked: IndexSkill[], budgetTokens: number): SkillsIndex {
   const lines: string[] = []
   let used = estimateTokens(FOOTER) + 30 // room for the "more categories" line
   let listed = 0
   for (const skill of ranked) {
+    if (!skill.useCount) continue
     const line = `  - ${skill.name}: ${shorten(skill.description)}`
-    if (!skill.useCount || used + estimateTokens(line) + 1 > budgetTokens / 2) break
+    if (used + estimateTokens(line) + 1 > budgetTokens / 2) break
     if (!listed) lines.push('Most used:')
     lines.push(line)
     used += estimateTokens(line) + 1
@@ -152,8 +208,4 @@ function renderCategories(groups: Map<string, IndexSkill[]>, shown: Set<string>)
 
 function shorten(text: string): string {
   return ellipsize(text, DESCRIPTION_CHARS)
-}
-
-function byUsage(a: IndexSkill, b: IndexSkill): number {
-  return (b.useCount ?? 0) - (a.useCount ?? 0) || (b.lastUsedAt ?? 0) - (a.lastUsedAt ?? 0) || a.name.localeCompare(b.name)
 }

@@ -38,9 +38,11 @@ call memory with action "read" to see the current entries and usage instead of g
 const SKILLS_GUIDANCE = `## Skills
 Skills are saved procedures for recurring tasks: what worked, in which order, and the pitfalls.
 Before starting a task, scan the skills index below; if a skill matches or is even partly relevant,
-load it with skill_view(name) and follow it. If you follow a skill and it turns out wrong or stale,
-fix it with skill_manage(action="patch") after reading it. After finishing a hard task (many tool
-calls, errors overcome, a correction from the user) consider saving the procedure as a skill.`
+load it with skill_view(name) and follow it. If you follow a skill and find it wrong, incomplete or
+stale (a step that fails, a command that changed, a pitfall it misses), patch it right away with
+skill_manage(action="patch") once you have read it and know the fix: don't wait to be asked; an
+unmaintained skill is a liability. After finishing a hard task (many tool calls, errors overcome, a
+correction from the user) consider saving the procedure as a skill.`
 
 const SKILLS_VIEW_ONLY_GUIDANCE = `## Skills
 Skills are saved procedures for recurring tasks. Before starting a task, scan the skills index below

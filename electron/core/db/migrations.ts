@@ -184,5 +184,61 @@ export const migrations: Migration[] = [
       ALTER TABLE ledger ADD COLUMN writer TEXT;
       CREATE INDEX ledger_unsettled ON ledger(state) WHERE state <> 'committed';
     `
+  },
+  {
+    // Steerable learning. `proposals`: changes a review or curation wants that wait for the user (the
+    // Inbox), each a ledger row that has not happened yet; `ledger_id` links the row its approval wrote.
+    // `skill_flags`: skills the user pinned (learning only proposes changes to them) or disabled (out of
+    // the index, files kept). `memory_pins`: pinned memory entries, by their text. `learning_state`:
+    // per data home counters (user turns across conversations). Reviews record their model and tokens.
+    version: 5,
+    sql: /* sql */ `
+      CREATE TABLE proposals (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        created_at INTEGER NOT NULL,
+        origin TEXT NOT NULL CHECK (origin IN ('review', 'curation')),
+        review_id TEXT,
+        session_id TEXT,
+        kind TEXT NOT NULL,
+        target TEXT NOT NULL,
+        before TEXT,
+        after TEXT,
+        meta TEXT NOT NULL DEFAULT '{}',
+        reasons TEXT NOT NULL DEFAULT '[]',
+        cause TEXT NOT NULL,
+        rationale TEXT,
+        state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'approved', 'edited', 'rejected')),
+        decided_at INTEGER,
+        edited_after TEXT,
+        ledger_id INTEGER REFERENCES ledger(id)
+      );
+      CREATE INDEX proposals_state ON proposals(state, created_at DESC);
+      CREATE INDEX proposals_review ON proposals(review_id);
+      CREATE INDEX proposals_target ON proposals(target, state);
+
+      CREATE TABLE skill_flags (
+        name TEXT PRIMARY KEY,
+        pinned INTEGER NOT NULL DEFAULT 0,
+        disabled INTEGER NOT NULL DEFAULT 0,
+        updated_at INTEGER NOT NULL
+      );
+
+      CREATE TABLE memory_pins (
+        store TEXT NOT NULL CHECK (store IN ('memory', 'user')),
+        entry TEXT NOT NULL,
+        pinned_at INTEGER NOT NULL,
+        PRIMARY KEY (store, entry)
+      );
+
+      CREATE TABLE learning_state (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+
+      ALTER TABLE review_runs ADD COLUMN model TEXT;
+      ALTER TABLE review_runs ADD COLUMN prompt_tokens INTEGER;
+      ALTER TABLE review_runs ADD COLUMN completion_tokens INTEGER;
+    `
   }
 ]

@@ -15,9 +15,22 @@ export interface SalvageReport {
 
 /**
  * The tables of state.db, parents before children. FTS5 indexes are not copied: inserting messages
- * fills them through the triggers, and {@link rebuildSearchIndexes} rebuilds them afterwards.
+ * fills them through the triggers, and {@link rebuildSearchIndexes} rebuilds them afterwards. The
+ * tables of migration 5 and later are missing from an older file, which is not damage. Their rows are
+ * too small for the raw-page scan to tell apart (under five columns: the skill flags, memory pins and
+ * learning state), so they come back only through SQLite.
  */
-export const SALVAGE_ORDER = ['sessions', 'messages', 'ledger', 'skill_usage', 'review_runs'] as const
+export const SALVAGE_ORDER = [
+  'sessions',
+  'messages',
+  'ledger',
+  'skill_usage',
+  'review_runs',
+  'proposals',
+  'skill_flags',
+  'memory_pins',
+  'learning_state'
+] as const
 
 /** Stop probing a table after this many unreadable stretches: the file is more hole than table. */
 const MAX_HOLES_PER_TABLE = 10_000
@@ -69,6 +82,7 @@ export function salvageInto(damagedPath: string, fresh: StateDb, options: { nati
 function copyTable(source: Database.Database, fresh: StateDb, result: TableSalvage): void {
   const table = result.table
   const columns = (fresh.pragma(`table_info(${table})`) as Array<{ name: string }>).map((c) => c.name)
+  if (!tableExists(source, table)) return
   const readable = sourceColumns(source, table)
   if (readable === null) {
     result.unreadable = 1
@@ -126,6 +140,18 @@ function nextReadableRowid(firstAfter: Database.Statement, cursor: number): numb
     }
   }
   return null
+}
+
+/**
+ * Whether the damaged file's schema names `table`. An older file simply lacks the newer tables; when
+ * the schema itself cannot be read the table counts as present, so {@link sourceColumns} reports it unreadable.
+ */
+function tableExists(source: Database.Database, table: string): boolean {
+  try {
+    return source.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined
+  } catch {
+    return true
+  }
 }
 
 /** Column names of `table` in the damaged file, or null when even its schema cannot be read. */

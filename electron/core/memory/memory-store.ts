@@ -138,7 +138,7 @@ export class MemoryStore {
     const refused = this.entryProblem(target, text)
     if (refused) return { success: false, error: refused }
     const limit = this.files.limitOf(target)
-    const outcome = await this.files.transact(target, { guardDrift: false, write: ctx.write }, (entries) => {
+    const outcome = await this.files.transact(target, { guardDrift: false, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
       if (entries.includes(text)) return { kind: 'noop' }
       const next = [...entries, text]
       if (charCount(next) > limit) {
@@ -168,7 +168,7 @@ export class MemoryStore {
     const refused = this.entryProblem(target, text)
     if (refused) return { success: false, error: refused }
     const limit = this.files.limitOf(target)
-    const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write }, (entries) => {
+    const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
       const match = findEntry(entries, needle)
       if (match.kind === 'none') return this.noMatch(target, entries, needle, 'replace')
       if (match.kind === 'ambiguous') return ambiguous(needle, match.previews)
@@ -197,7 +197,7 @@ export class MemoryStore {
     const needle = trimmedText(oldText)
     if (!needle) return { success: false, error: messages.emptyOldText }
     const limit = this.files.limitOf(target)
-    const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write }, (entries) => {
+    const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
       const match = findEntry(entries, needle)
       if (match.kind === 'none') return this.noMatch(target, entries, needle, 'remove')
       if (match.kind === 'ambiguous') return ambiguous(needle, match.previews)
@@ -231,7 +231,7 @@ export class MemoryStore {
     }
     const limit = this.files.limitOf(target)
     const shrinks = operations.some((op) => op?.action === 'replace' || op?.action === 'remove')
-    const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write }, (entries) => {
+    const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
       const plan = planBatch(entries, operations, this.files.fileNameOf(target))
       if (!plan.ok) return this.failWith(target, entries, plan.error + messages.batchNothingApplied, true)
       const total = charCount(plan.entries)

@@ -25,6 +25,8 @@ export interface MemoryUsage {
 export interface MemoryCallContext {
   write: WriteContext
   turn?: TurnState
+  /** Extra `meta` for the change's ledger rows (an approved Inbox proposal's id). */
+  ledgerMeta?: Record<string, unknown>
 }
 
 /** `force` lets a replace/remove through the shrink guard (see {@link MemoryStore.replace}). */

@@ -18,3 +18,18 @@ export {
   validateCategory,
   validateSkillName
 } from './skill-paths'
+export {
+  specIssues,
+  specProblems,
+  specNameRule,
+  normalizeFrontmatter,
+  normalizeSkillMarkdown,
+  SPEC_FIELDS,
+  MAX_COMPATIBILITY_LENGTH,
+  type SpecIssue,
+  type SpecIssueCode,
+  type NormalizedSkill
+} from './agent-skills-spec'
+export { skillItems, skillItem, skillOrigin, type SkillListItem } from './skill-items'
+export { archiveUnusedSkills, archiveUnusedSkillsSoon, type SkillArchiveReport, type ArchivedSkill } from './skill-archive'
+export { restoreSkillVersion, skillRow, versionAfter, type SkillHistorySource } from './skill-history'

@@ -4,6 +4,12 @@ import { LockLostError } from '../fs/lock'
 import { abortQuietly, beginChanges } from '../ledger/recorder'
 import { fail, type SkillFailure, type SkillWriteDeps } from './skill-write-support'
 
+/**
+ * A write context that also asks for extra `meta` on the change's ledger rows (an approved Inbox
+ * proposal's id). Passed wherever a WriteContext goes; the skill actions hand it through unchanged.
+ */
+export type LedgerMetaWriteContext = WriteContext & { ledgerMeta?: Record<string, unknown> }
+
 export interface RecordedChange {
   name: string
   changes: LearnedChange[]
@@ -26,9 +32,11 @@ export interface RecordedChange {
  * returns (nothing was written); other errors propagate after the disk is put back.
  */
 export async function applyRecorded(deps: SkillWriteDeps, change: RecordedChange): Promise<SkillFailure | null> {
+  const extra = (change.write as LedgerMetaWriteContext).ledgerMeta
+  const changes = extra ? change.changes.map((row) => ({ ...row, meta: { ...row.meta, ...extra } }) as LearnedChange) : change.changes
   let pending
   try {
-    pending = beginChanges(deps.recorder, change.changes, change.write)
+    pending = beginChanges(deps.recorder, changes, change.write)
   } catch (error) {
     await change.cleanup?.()
     throw error

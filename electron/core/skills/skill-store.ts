@@ -5,6 +5,7 @@ import type { StateDb } from '../db/state-db'
 import type { ChangeRecorder } from '../ledger/recorder'
 import type { TurnState } from '../tools/types'
 import { removeSkillTempFiles } from './skill-dir-files'
+import { SkillFlags } from './skill-flags'
 import { removeSkillFile, writeSkillFile, type RemoveSkillFileInput, type WriteSkillFileInput } from './skill-file-writer'
 import { SkillIndex, type SkillDiagnostic, type SkillSummary } from './skill-index'
 import { revertSkillChange } from './skill-revert'
@@ -44,6 +45,8 @@ export class SkillStore {
   readonly skillsDir: string
   private readonly index: SkillIndex
   private readonly usage: SkillUsageStore
+  /** Read for skill_view, which tells the model a skill is disabled (the core's `skillFlags` writes them). */
+  private readonly flags: SkillFlags
   private readonly watcher: SkillWatcher
   private readonly listeners = new Set<SkillChangeListener>()
   private readonly deps: SkillWriteDeps
@@ -54,6 +57,7 @@ export class SkillStore {
     const roots = [{ path: this.skillsDir, readOnly: false }, ...extras.map((path) => ({ path, readOnly: true }))]
     this.index = new SkillIndex(roots)
     this.usage = new SkillUsageStore(options.db)
+    this.flags = new SkillFlags(options.db)
     this.watcher = new SkillWatcher(roots.map((root) => root.path), (event) => this.onWatchEvent(event))
     this.deps = {
       dataHome: resolve(options.dataHome),
@@ -179,7 +183,7 @@ export class SkillStore {
    */
   view(name: string, filePath?: string | null, turn: TurnState | null = null, countUse = true): SkillResult {
     const usage = countUse ? this.usage : { recordView: () => {} }
-    return viewSkill({ index: this.index, usage }, name, filePath, turn)
+    return viewSkill({ index: this.index, usage, isDisabled: (skill) => this.flags.get(skill).disabled }, name, filePath, turn)
   }
 
   recordView(name: string): void {

@@ -10,6 +10,17 @@ import { fail, type SkillResult } from './skill-write-support'
 export interface SkillViewDeps {
   index: SkillIndex
   usage: Pick<SkillUsageStore, 'recordView'>
+  /** The user disabled the skill: it stays readable, and the result says it is off. */
+  isDisabled?: (name: string) => boolean
+}
+
+/** What a view of a disabled skill adds to its result, so the model does not take it up unasked. */
+function disabledNote(deps: SkillViewDeps, name: string): Record<string, unknown> {
+  if (!deps.isDisabled?.(name)) return {}
+  return {
+    disabled: true,
+    disabled_note: `The user disabled skill '${name}': it is left out of the skills index. Follow it only if the user asks for it by name.`
+  }
 }
 
 /** How `TurnState.viewedSkills` records a read: the skill's name, or `name/file` for one of its files. */
@@ -90,6 +101,7 @@ export function viewSkill(deps: SkillViewDeps, name: string, filePath: string | 
     readOnly: skill.readOnly,
     ...(skill.warnings.length ? { warnings: skill.warnings } : {}),
     ...(files.length ? { usage_hint: `To read a linked file: skill_view(name='${skill.name}', file_path='${files[0]}')` } : {}),
+    ...disabledNote(deps, skill.name),
     message: `Loaded skill '${skill.name}'.`
   }
 }
@@ -113,7 +125,7 @@ function viewFile(deps: SkillViewDeps, skill: SkillSummary, dir: string, filePat
   if (read.kind === 'missing' || read.kind === 'dir') return fail(`File '${rel}' not found in skill '${skill.name}'.`, available())
   turn?.viewedSkills.add(viewedKey(skill.name, rel))
   deps.usage.recordView(skill.name)
-  const common = { success: true as const, name: skill.name, file: rel, file_type: extname(rel).replace('.', '') || null }
+  const common = { success: true as const, name: skill.name, file: rel, file_type: extname(rel).replace('.', '') || null, ...disabledNote(deps, skill.name) }
   if (read.kind === 'binary') {
     return {
       ...common,

@@ -18,6 +18,14 @@ describe('system prompt', () => {
     expect(userOnly).not.toContain('MEMORY (your notes')
   })
 
+  it('tells the agent to patch a skill it found wrong or stale right away, only when it can patch', () => {
+    const prompt = buildSystemPrompt(base)
+    expect(prompt).toMatch(/find it wrong, incomplete or\s+stale[\s\S]*patch it right away with\s+skill_manage\(action="patch"\)/)
+    expect(prompt).toMatch(/don't wait to be asked; an\s+unmaintained skill is a liability/)
+    const viewOnly = buildSystemPrompt({ ...base, toolNames: new Set(['skill_view']) })
+    expect(viewOnly).not.toMatch(/patch it right away|liability/)
+  })
+
   it('is a pure function of its input (the session sends it byte for byte)', () => {
     expect(buildSystemPrompt(base)).toBe(buildSystemPrompt({ ...base, toolNames: new Set(base.toolNames) }))
   })

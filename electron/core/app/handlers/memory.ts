@@ -1,14 +1,25 @@
 import type { IpcHandlers } from '../../../../shared/ipc/contract'
+import { IpcError } from '../../../../shared/ipc/define'
 import type { MemoryStoreView, MemoryTargetName } from '../../../../shared/ipc/domain'
+import { memoryEntryInfo, memoryHistory, restoreMemoryEntry } from '../../memory/entry-history'
+import { replaceEntryKeepingPin, setEntryPinned } from '../../memory/entry-pinning'
 import type { AppContext } from '../app-context'
 
+type MemoryRoutes = 'memory.get' | 'memory.add' | 'memory.replace' | 'memory.remove' | 'memory.setPinned' | 'memory.history' | 'memory.restore'
+
 /** Hand edits from the Memory screen: recorded in the ledger with source `user`. */
-export function memoryHandlers(app: AppContext): Pick<IpcHandlers, 'memory.get' | 'memory.add' | 'memory.replace' | 'memory.remove'> {
+export function memoryHandlers(app: AppContext): Pick<IpcHandlers, MemoryRoutes> {
   const user = { write: { source: 'user' as const, sessionId: null } }
   const view = (target: MemoryTargetName): MemoryStoreView => {
     const config = app.core.config.get().memory
     const { entries, usage } = app.core.memory.read(target)
-    return { entries, current: usage.current, limit: usage.limit, enabled: target === 'memory' ? config.enabled : config.userProfileEnabled }
+    return {
+      entries,
+      info: memoryEntryInfo(app.core, target, entries),
+      current: usage.current,
+      limit: usage.limit,
+      enabled: target === 'memory' ? config.enabled : config.userProfileEnabled
+    }
   }
   const changed = <T extends { success: boolean }>(result: T): { success: boolean; message?: string; error?: string } => {
     if (result.success) app.emit('memory.changed', {})
@@ -22,8 +33,21 @@ export function memoryHandlers(app: AppContext): Pick<IpcHandlers, 'memory.get' 
   return {
     'memory.get': async () => ({ memory: view('memory'), user: view('user') }),
     'memory.add': async ({ target, content }) => changed(await app.core.memory.add(target, content, user)),
-    // The user is editing by hand: no guard against shrinking their own store.
-    'memory.replace': async ({ target, oldText, content }) => changed(await app.core.memory.replace(target, oldText, content, user, { force: true })),
-    'memory.remove': async ({ target, text }) => changed(await app.core.memory.remove(target, text, user, { force: true }))
+    // The user is editing by hand: no guard against shrinking their own store. A pin follows the entry.
+    'memory.replace': async ({ target, oldText, content }) =>
+      changed(await replaceEntryKeepingPin(app.core, target, oldText, content, user.write, { force: true })),
+    'memory.remove': async ({ target, text }) => changed(await app.core.memory.remove(target, text, user, { force: true })),
+    'memory.setPinned': async ({ target, text, pinned }) => {
+      const outcome = setEntryPinned(app.core, target, text, pinned)
+      if (!outcome.ok) throw new IpcError(outcome.code === 'not_found' ? 'NOT_FOUND' : 'CONFLICT', outcome.error)
+      app.emit('memory.changed', {})
+      return { ok: true as const }
+    },
+    'memory.history': async ({ target, entry }) => memoryHistory(app.core.ledger, target, entry),
+    'memory.restore': async ({ ledgerId }) => {
+      const result = await restoreMemoryEntry(app.core, ledgerId)
+      if (result.ok) app.emit('memory.changed', {})
+      return result
+    }
   }
 }

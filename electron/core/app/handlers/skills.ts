@@ -2,27 +2,46 @@ import { readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import { IpcError } from '../../../../shared/ipc/define'
-import { skillsWithStats } from '../../skills/skill-stats'
 import { listSkillFiles } from '../../skills/skill-dir-files'
+import { restoreSkillVersion } from '../../skills/skill-history'
+import { skillItem, skillItems, type SkillListItem } from '../../skills/skill-items'
 import type { AppContext } from '../app-context'
 
-export function skillHandlers(app: AppContext): Pick<IpcHandlers, 'skills.list' | 'skills.get' | 'skills.history'> {
-  const strip = <T extends { root?: unknown; frontmatterName?: unknown }>(skill: T) => {
+type SkillRoutes = 'skills.list' | 'skills.get' | 'skills.history' | 'skills.setFlags' | 'skills.restore'
+
+export function skillHandlers(app: AppContext): Pick<IpcHandlers, SkillRoutes> {
+  const strip = (skill: SkillListItem) => {
     const { root: _root, frontmatterName: _fm, ...rest } = skill
     return rest
   }
+  const itemOrThrow = (name: string): SkillListItem => {
+    const skill = skillItem(app.core, name)
+    if (!skill) throw new IpcError('NOT_FOUND', `There is no skill named "${name}".`)
+    return skill
+  }
   return {
     'skills.list': async () => ({
-      skills: skillsWithStats(app.core).map(strip),
+      skills: skillItems(app.core).map(strip),
       diagnostics: app.core.skills.diagnostics()
     }),
     'skills.get': async ({ name }) => {
-      const skill = skillsWithStats(app.core).find((s) => s.name === name)
-      if (!skill) throw new IpcError('NOT_FOUND', `There is no skill named "${name}".`)
+      const skill = itemOrThrow(name)
       // Browsing in the UI is not a use: read the files directly instead of through skill_view.
       const files = listSkillFiles(dirname(skill.path))
       return { skill: strip(skill), content: readFileSync(skill.path, 'utf8'), files }
     },
-    'skills.history': async ({ name }) => app.core.ledger.forSkill(name)
+    'skills.history': async ({ name }) => app.core.ledger.forSkill(name),
+    'skills.setFlags': async ({ name, pinned, disabled }) => {
+      itemOrThrow(name)
+      app.core.skillFlags.set(name, { ...(pinned === undefined ? {} : { pinned }), ...(disabled === undefined ? {} : { disabled }) })
+      app.emit('skills.changed', { name })
+      return strip(itemOrThrow(name))
+    },
+    'skills.restore': async ({ name, ledgerId }) => {
+      const result = await restoreSkillVersion(app.core, name, ledgerId)
+      // Supporting files are not watched by the index, so say it here too.
+      if (result.ok) app.emit('skills.changed', { name })
+      return result
+    }
   }
 }

@@ -1,0 +1,152 @@
+import type { MemoryEntryInfo } from '../../../shared/ipc/domain'
+import { memoryKinds, type LedgerEntry, type LedgerSource, type MemoryLedgerEntry, type RevertResult } from '../../../shared/ledger'
+import type { Ledger } from '../ledger/ledger'
+import type { MemoryPins } from './memory-pins'
+import type { MemoryStore } from './memory-store'
+import type { MemoryResult, MemoryTarget } from './types'
+
+/** Rows read per query, and at most this many of one file (the newest), so a long history stays quick. */
+const PAGE = 500
+const MAX_ROWS = 20_000
+
+/** Every committed ledger row of one memory file, newest first. */
+export function memoryFileHistory(ledger: Pick<Ledger, 'list'>, target: MemoryTarget): MemoryLedgerEntry[] {
+  const rows: MemoryLedgerEntry[] = []
+  let beforeId: number | undefined
+  for (let read = 0; read < MAX_ROWS; read += PAGE) {
+    const page = ledger.list({ kinds: [...memoryKinds], limit: PAGE, beforeId })
+    for (const row of page) if (isMemoryRow(row) && row.meta.store === target) rows.push(row)
+    if (page.length < PAGE) break
+    beforeId = page[page.length - 1].id
+  }
+  return rows
+}
+
+function isMemoryRow(row: LedgerEntry): row is MemoryLedgerEntry {
+  return row.kind.startsWith('memory.')
+}
+
+/**
+ * The rows that made `text` what it is, newest first (`rows` newest first): the newest row that wrote it
+ * (or removed it), then the row whose `after` was that row's `before`, and so on back to the add.
+ */
+export function entryChain<T extends LedgerEntry>(rows: readonly T[], text: string, options: { includeRemoval?: boolean } = {}): T[] {
+  const includeRemoval = options.includeRemoval ?? true
+  let current = rows.find((row) => row.after === text || (includeRemoval && row.after === null && row.before === text))
+  const chain: T[] = []
+  while (current) {
+    chain.push(current)
+    const previous = current.before
+    if (previous === null) break
+    const id = current.id
+    current = rows.find((row) => row.id < id && row.after === previous)
+  }
+  return chain
+}
+
+/** The rows of one memory file, newest first; with `entry`, only those that made that entry what it is. */
+export function memoryHistory(ledger: Pick<Ledger, 'list'>, target: MemoryTarget, entry?: string): MemoryLedgerEntry[] {
+  const rows = memoryFileHistory(ledger, target)
+  return entry === undefined ? rows : entryChain(rows, entry.trim())
+}
+
+/**
+ * Where each entry came from, from the ledger (kept outside the file): the row that wrote its text as
+ * it reads now, the first row of its chain for when it was first added, and whether it is pinned.
+ * An entry no row wrote (typed into the file by hand) has nulls.
+ */
+export function memoryEntryInfo(
+  source: { ledger: Pick<Ledger, 'list'>; memoryPins: Pick<MemoryPins, 'list'> },
+  target: MemoryTarget,
+  entries: readonly string[]
+): MemoryEntryInfo[] {
+  const rows = entries.length ? memoryFileHistory(source.ledger, target) : []
+  const pinned = source.memoryPins.list(target)
+  return entries.map((text) => {
+    const chain = entryChain(rows, text, { includeRemoval: false })
+    const latest = chain[0] ?? null
+    const first = chain[chain.length - 1] ?? null
+    return {
+      text,
+      pinned: pinned.has(text),
+      source: latest?.source ?? null,
+      updatedAt: latest?.at ?? null,
+      createdAt: first?.at ?? null,
+      sessionId: latest?.sessionId ?? null,
+      reviewId: latest?.reviewId ?? null,
+      ledgerId: latest?.id ?? null
+    }
+  })
+}
+
+/** What a restore goes through (a CairnCore fits). */
+export interface MemoryRestoreSource {
+  memory: Pick<MemoryStore, 'read' | 'add' | 'replace'>
+  memoryPins: Pick<MemoryPins, 'rename'>
+  ledger: Pick<Ledger, 'get' | 'list' | 'onRecord'>
+}
+
+/**
+ * Puts an entry back as ledger row `ledgerId` left it, as a new change with source `user`: the text
+ * the row wrote (for a remove, the text it removed) replaces the entry's version now, following the
+ * replace chain forward from the row, or is added when that version is gone. A pin on the replaced
+ * version follows it. Refused, with nothing written, when the row is not a memory change or the file
+ * already holds that text.
+ */
+export async function restoreMemoryEntry(source: MemoryRestoreSource, ledgerId: number): Promise<RevertResult> {
+  const entry = source.ledger.get(ledgerId)
+  if (!entry) return { ok: false, code: 'not_found', error: `There is no timeline entry #${ledgerId}.` }
+  if (!isMemoryRow(entry)) return { ok: false, error: `Timeline entry #${ledgerId} is a change to ${entry.target}, not a memory entry.` }
+  const target = entry.meta.store
+  const text = entry.kind === 'memory.remove' ? entry.before : entry.after
+  if (text === null) return { ok: false, error: `Timeline entry #${ledgerId} holds no entry text to restore.` }
+  const { entries } = source.memory.read(target)
+  if (entries.includes(text)) return { ok: false, error: `The ${target} store already holds this entry as timeline entry #${ledgerId} left it; nothing was changed.` }
+  const now = currentVersion(memoryFileHistory(source.ledger, target), entry, text)
+  const replacing = now !== null && entries.includes(now) ? now : null
+  const write = { write: { source: 'user' as const, sessionId: null } }
+  const { result, rows } = await capturingRows(source.ledger, target, () =>
+    replacing === null ? source.memory.add(target, text, write) : source.memory.replace(target, replacing, text, write, { force: true })
+  )
+  if (!result.success) return { ok: false, error: result.error }
+  const row = rows[rows.length - 1]
+  if (!row) return { ok: false, error: `The ${target} store already holds this entry; nothing was changed.` }
+  if (replacing !== null) source.memoryPins.rename(target, replacing, text)
+  return { ok: true, revertEntry: row }
+}
+
+/** Where the entry `row` wrote went since: following later rows whose `before` is its text; null once removed. */
+function currentVersion(rows: readonly MemoryLedgerEntry[], row: MemoryLedgerEntry, text: string): string | null {
+  let version: string | null = text
+  let after = row.id
+  const oldestFirst = [...rows].reverse()
+  while (version !== null) {
+    const from: string = version
+    const next = oldestFirst.find((candidate) => candidate.id > after && candidate.before === from)
+    if (!next) break
+    version = next.after
+    after = next.id
+  }
+  return version
+}
+
+/**
+ * Runs a memory write and collects the ledger rows this process recorded for that file meanwhile with
+ * the write's source (the write's own; the store does not hand them back).
+ */
+export async function capturingRows(
+  ledger: Pick<Ledger, 'onRecord'>,
+  target: MemoryTarget,
+  write: () => Promise<MemoryResult>,
+  source: LedgerSource = 'user'
+): Promise<{ result: MemoryResult; rows: MemoryLedgerEntry[] }> {
+  const rows: MemoryLedgerEntry[] = []
+  const stop = ledger.onRecord((row) => {
+    if (row.source === source && isMemoryRow(row) && row.meta.store === target) rows.push(row)
+  })
+  try {
+    return { result: await write(), rows }
+  } finally {
+    stop()
+  }
+}

@@ -1,0 +1,61 @@
+import type { LedgerKind, LedgerMeta } from './ledger-names'
+import type { ReviewReason } from './review-reasons'
+
+/**
+ * A change learning wants to make that waits for the user (the Inbox): what it would change, as a
+ * ledger row that has not happened yet (kind, target, before, after), who proposed it and why, and
+ * what the user decided. Approving applies it through the same locked stores and ledger; rejecting is
+ * remembered, so later reviews do not propose it again. zod-free so the renderer can use it.
+ */
+
+export const proposalStates = ['pending', 'approved', 'edited', 'rejected'] as const
+/** `edited` = approved with the user's own text (`editedAfter`). */
+export type ProposalState = (typeof proposalStates)[number]
+
+/** What made the proposal: a background review of a conversation, or a curation pass over the library. */
+export const proposalOrigins = ['review', 'curation'] as const
+export type ProposalOrigin = (typeof proposalOrigins)[number]
+
+/**
+ * Why it waits instead of being applied: the learning mode is `ask`; the skill was made or edited by
+ * the user, came from an import, or is pinned; the memory entry is pinned; curation always asks.
+ */
+export const proposalCauses = ['ask_mode', 'user_skill', 'imported_skill', 'pinned_skill', 'pinned_entry', 'curation'] as const
+export type ProposalCause = (typeof proposalCauses)[number]
+
+export interface Proposal {
+  id: number
+  /** Milliseconds since the epoch. */
+  createdAt: number
+  origin: ProposalOrigin
+  reviewId: string | null
+  sessionId: string | null
+  /** The ledger kind the change will be recorded as (`skill.delete` with `archivePath` set = an archive). */
+  kind: LedgerKind
+  /** Path relative to the data home, as on ledger rows (`memories/USER.md`, `skills/devops/deploy/SKILL.md`). */
+  target: string
+  /** The target's text when proposed (a memory entry, or a whole skill file); null for something new. */
+  before: string | null
+  /** The proposed text; null for a removal. */
+  after: string | null
+  meta: LedgerMeta
+  /** Why the review ran (its reasons). */
+  reasons: ReviewReason[]
+  cause: ProposalCause
+  /** The reviewer's own words on why (its closing line, or curation's explanation); null when it gave none. */
+  rationale: string | null
+  state: ProposalState
+  decidedAt: number | null
+  /** What was applied when the user edited the proposal before approving it. */
+  editedAfter: string | null
+  /** The ledger row its approval wrote. */
+  ledgerId: number | null
+  /**
+   * For a pending proposal: its target no longer holds `before` (changed since it was proposed), so it
+   * cannot be applied as is; it can be rejected, or reviewed again. Always false once decided.
+   */
+  stale: boolean
+}
+
+/** Why approving a proposal did not apply it, for the faces to word. */
+export type ProposalErrorCode = 'not_found' | 'decided' | 'stale' | 'refused'
