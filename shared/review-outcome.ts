@@ -9,6 +9,29 @@ export type SkillVerb = (typeof skillVerbs)[number]
 export const storeChangesSchema = z.object({ added: z.number().int(), replaced: z.number().int(), removed: z.number().int() })
 export type StoreChanges = z.infer<typeof storeChangesSchema>
 
+/** Longest entry text a summary keeps of a remembered or removed memory entry. */
+export const SUMMARY_ENTRY_CHARS = 120
+/** Longest gist a summary keeps of what a patch changed in a skill. */
+export const SUMMARY_GIST_CHARS = 100
+
+/** One memory entry a review wrote (added, or the new text of a replace) or removed, cut to {@link SUMMARY_ENTRY_CHARS}. */
+export const summaryEntrySchema = z.object({ store: z.enum(['memory', 'user']), text: z.string() })
+export type SummaryEntry = z.infer<typeof summaryEntrySchema>
+
+/** What a review did to one skill: the verb, and for the faces' words its description (created) or a gist of the change (updated). */
+export const summarySkillSchema = z.object({
+  name: z.string(),
+  verb: z.enum(skillVerbs),
+  /** A created skill's description (when to use it). */
+  description: z.string().optional(),
+  /**
+   * An updated skill's change in one line: the first line the change added and the first it removed
+   * (either null), each cut to {@link SUMMARY_GIST_CHARS}. Absent when the change was in a supporting file only.
+   */
+  gist: z.object({ added: z.string().nullable(), removed: z.string().nullable() }).optional()
+})
+export type SummarySkill = z.infer<typeof summarySkillSchema>
+
 /** What a review saved, as data: every face (app, CLI, tray) words it in its user's language. */
 export const reviewSummarySchema = z.object({
   /** False when the review left nothing behind ("Nothing to save."). */
@@ -18,7 +41,13 @@ export const reviewSummarySchema = z.object({
   /** USER.md: what it learned about the user. */
   user: storeChangesSchema,
   /** In the order the review first touched them. */
-  skills: z.array(z.object({ name: z.string(), verb: z.enum(skillVerbs) }))
+  skills: z.array(summarySkillSchema),
+  /** The entries it wrote, in order; absent when none (and on runs recorded before summaries carried words). */
+  remembered: z.array(summaryEntrySchema).optional(),
+  /** The entries it removed (the old text of a remove); absent when none. */
+  forgotten: z.array(summaryEntrySchema).optional(),
+  /** Changes it proposed instead of applying (they wait in the Inbox; `saved` counts none of them); absent when none. */
+  proposed: z.number().int().optional()
 })
 export type ReviewSummary = z.infer<typeof reviewSummarySchema>
 
@@ -57,7 +86,13 @@ export const reviewOutcomeSchema = z.object({
   iterations: z.number().int(),
   toolCalls: z.number().int(),
   /** Tool calls refused because the review may not use that tool. */
-  refusedCalls: z.array(z.string())
+  refusedCalls: z.array(z.string()),
+  /** Ids of the proposals it left in the Inbox (changes waiting for the user); absent when none. */
+  proposals: z.array(z.number().int()).optional(),
+  /** Tokens the provider reported over all of the review's model calls (absent when it reported none). */
+  usage: z.object({ promptTokens: z.number().int(), completionTokens: z.number().int() }).optional(),
+  /** The model the review ran on (`learning.model`, else the chat model). */
+  model: z.string().optional()
 })
 export type ReviewOutcome = z.infer<typeof reviewOutcomeSchema>
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { ledgerEntrySchema } from './ledger'
 import { reviewOutcomeSchema, type ReviewOutcome } from './review-outcome'
-import type { ReviewReason } from './review-reasons'
+import { sessionEndCauses, type ReviewReason } from './review-reasons'
 
 /**
  * Messages between the host (the chat process) and the background review worker (an Electron
@@ -15,9 +15,13 @@ export const REVIEW_PROTOCOL_VERSION = 1
 export const reviewKindSchema = z.enum(['memory', 'skills'])
 export type ReviewKind = z.infer<typeof reviewKindSchema>
 
-/** One message of the conversation, as the review reads it (already flattened to text). */
+/**
+ * One message of the conversation, as the review reads it (already flattened to text). A `heading`
+ * is no message but a label the learning loop puts between parts of the transcript: a digest of turns
+ * already reviewed, or another recent conversation a cross-conversation memory review takes in.
+ */
 export const reviewMessageSchema = z.object({
-  role: z.enum(['user', 'assistant', 'tool', 'summary']),
+  role: z.enum(['user', 'assistant', 'tool', 'summary', 'heading']),
   content: z.string(),
   /** For assistant messages: the tool calls it made, as `name(arguments)`. */
   toolCalls: z.array(z.object({ name: z.string(), arguments: z.string() })).optional(),
@@ -36,6 +40,8 @@ export const reviewReasonSchema = z.discriminatedUnion('code', [
   z.object({ code: z.literal('preference') }),
   z.object({ code: z.literal('compression'), part: z.number().int().nullable(), parts: z.number().int().nullable() }),
   z.object({ code: z.literal('requested') }),
+  z.object({ code: z.literal('session_end'), cause: z.enum(sessionEndCauses), turns: z.number().int() }),
+  z.object({ code: z.literal('curation') }),
   z.object({ code: z.literal('other'), text: z.string() })
 ])
 // The schema and the zod-free type the renderer uses must describe the same values.

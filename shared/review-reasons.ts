@@ -1,3 +1,7 @@
+/** What ended a conversation for learning: idle for `learning.idleReviewMinutes`, a new conversation, the app quitting, the CLI exiting. */
+export const sessionEndCauses = ['idle', 'new_conversation', 'quit', 'exit'] as const
+export type SessionEndCause = (typeof sessionEndCauses)[number]
+
 /**
  * Why a review ran, as a code with its figures: the learning loop decides them, the review prompt
  * words them for the model, and every face words them in the user's language. No zod here, so the
@@ -12,6 +16,13 @@ export type ReviewReason =
   | { code: 'preference' }
   | { code: 'compression'; part: number | null; parts: number | null }
   | { code: 'requested' }
+  /**
+   * The conversation ended with turns no review has seen: it went idle, the user started another
+   * one, or the app or the CLI quit. `turns`: the user turns not yet reviewed.
+   */
+  | { code: 'session_end'; cause: SessionEndCause; turns: number }
+  /** A curation pass over the whole library (on request or on its schedule): its results are always proposals. */
+  | { code: 'curation' }
   /** A reason stored before reasons were codes, that {@link parseStoredReason} does not know: shown as written. */
   | { code: 'other'; text: string }
 

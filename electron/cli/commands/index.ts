@@ -1,5 +1,8 @@
 import { chatCommand } from './chat'
+import { curateCommand } from './curate'
 import { doctorCommand } from './doctor'
+import { inboxCommand } from './inbox'
+import { memoryCommand } from './memory'
 import { revertCommand } from './revert'
 import { reviewCommand } from './review'
 import { searchCommand } from './search'
@@ -16,10 +19,13 @@ export const commands: Record<string, CliCommand> = {
   serve: serveCommand,
   tool: toolCommand,
   skills: skillsCommand,
+  memory: memoryCommand,
   search: searchCommand,
   timeline: timelineCommand,
   revert: revertCommand,
   review: reviewCommand,
+  inbox: inboxCommand,
+  curate: curateCommand,
   doctor: doctorCommand
 }
 
@@ -33,10 +39,15 @@ Commands:
   serve [--port N]         browser mode: the UI on 127.0.0.1 (prints the URL to open)
   tool <name> '<json>'     run one tool (memory, skills_list, skill_view, skill_manage, session_search)
   skills [--json]          list skills by category, with usage and load warnings
+                           (pin|unpin|disable|enable|history|restore|diff <name>: tend one skill)
+  memory [--json]          what Cairn remembers, with where each entry came from and pins
+                           (history, pin|unpin <user|memory> <text>, restore <id>)
   search <query> [--json]  find past conversations in plain words
   timeline [--json]        everything Cairn learned, newest first
   revert <id>              undo one learned change from the timeline
   review [--session ID]    learn from a conversation now (--wait to see what it learned)
+  inbox [--json]           changes learning proposes, waiting for you (show|approve|reject <id>, approve --all)
+  curate [--wait]          tidy the library: archive unused skills, propose merges of overlapping ones
   doctor [--repair]        check the data home (state.db, ledger, locks, temp files, skills); --repair fixes it
 
 Data home: --home DIR, else $CAIRN_HOME, else ~/.cairn

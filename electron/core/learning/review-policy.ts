@@ -26,6 +26,12 @@ export const LIST_BEFORE_CREATE_MESSAGE =
 export const NO_DELETE_MESSAGE =
   "The background review does not delete skills or their files. If a skill is wrong or stale, skill_view it and fix it with action='patch'."
 
+export const CURATION_NO_CREATE_MESSAGE =
+  'Curation does not create skills: merge overlapping skills into the better one with patch or edit, then delete the other with absorbed_into.'
+
+export const CURATION_DELETE_NEEDS_ABSORBER_MESSAGE =
+  "Curation only archives a skill whose content another skill now holds: first patch or edit that skill, then send the delete with absorbed_into set to its name. Supporting files are not removed."
+
 const DELETING_ACTIONS: ReadonlySet<unknown> = new Set(['delete', 'remove_file'])
 /** Actions that change an existing skill, so the review must have read it first. */
 const CHANGING_ACTIONS: ReadonlySet<unknown> = new Set(['edit', 'patch', 'write_file'])
@@ -67,10 +73,15 @@ const refuse = (rule: ReviewRule, error: string, extra: Record<string, unknown> 
 export class ReviewPolicy {
   private listed = false
 
+  /**
+   * `curation`: a pass over the whole library (always proposals) may archive a skill another now
+   * holds (delete with `absorbed_into`, after viewing both) and may not create one.
+   */
   constructor(
     private readonly tools: ReadonlyMap<string, ToolDef>,
     private readonly turn: TurnState,
-    private readonly skills: Pick<SkillStore, 'get'>
+    private readonly skills: Pick<SkillStore, 'get'>,
+    private readonly options: { curation?: boolean } = {}
   ) {}
 
   /** The tool to run for a call with the model's (unvalidated) arguments, or why it is refused. */
@@ -79,7 +90,10 @@ export class ReviewPolicy {
     if (!tool) return refuse('whitelist', REFUSED_TOOL_MESSAGE)
     if (name !== 'skill_manage') return { tool }
     const action = args.action
-    if (DELETING_ACTIONS.has(action)) return refuse('no-delete', NO_DELETE_MESSAGE)
+    if (this.options.curation) {
+      const ruling = this.curationRuling(args)
+      if (ruling) return ruling
+    } else if (DELETING_ACTIONS.has(action)) return refuse('no-delete', NO_DELETE_MESSAGE)
     if (action === 'create' && !this.listed) return refuse('list-before-create', LIST_BEFORE_CREATE_MESSAGE)
     if (CHANGING_ACTIONS.has(action) && typeof args.name === 'string') {
       const unread = this.unreadTarget(args.name, action === 'patch' ? args.file_path : undefined)
@@ -87,6 +101,17 @@ export class ReviewPolicy {
     }
     // Anything malformed is left to the tool, whose schema and checks refuse it with a precise error.
     return { tool }
+  }
+
+  /** Curation's own rules for skill_manage: no create, no file removal, a delete only into a skill it has read. */
+  private curationRuling(args: Record<string, unknown>): { refusal: ReviewRefusal } | null {
+    const action = args.action
+    if (action === 'create') return refuse('no-delete', CURATION_NO_CREATE_MESSAGE)
+    if (action === 'remove_file') return refuse('no-delete', CURATION_DELETE_NEEDS_ABSORBER_MESSAGE)
+    if (action !== 'delete') return null
+    const absorber = typeof args.absorbed_into === 'string' ? args.absorbed_into.trim() : ''
+    if (!absorber || typeof args.name !== 'string') return refuse('no-delete', CURATION_DELETE_NEEDS_ABSORBER_MESSAGE)
+    return this.unreadTarget(args.name, undefined) ?? this.unreadTarget(absorber, undefined)
   }
 
   /** Reports a call that ran: a successful skills_list opens the way to create. */

@@ -1,33 +1,60 @@
 import { join } from 'node:path'
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions'
+import type { LearningMode } from '../../../shared/config'
 import type { LedgerEntry } from '../../../shared/ledger'
 import type { ReviewJob, ReviewOutcome } from '../../../shared/review-protocol'
+import { emptyReviewSummary } from '../../../shared/review-outcome'
 import { modelStep, toolResultMessage } from '../provider/model-step'
 import type { ChatProvider, ModelToolCall } from '../provider/provider'
 import type { CairnCore } from '../cairn'
 import { withLock } from '../fs/lock'
 import type { Ledger } from '../ledger/ledger'
+import { ProposalStore } from '../ledger/proposals'
 import type { MemoryStore, MemoryToolOptions } from '../memory'
+import type { MemoryPins } from '../memory/memory-pins'
+import type { MemoryLimits } from '../memory/types'
 import type { SkillStore } from '../skills'
+import type { SkillFlags } from '../skills/skill-flags'
 import { cutMiddle } from '../text/cut'
 import { runTool, toolSchema } from '../tools/run-tool'
 import { newTurnState, type ToolContext } from '../tools/types'
+import { curationOverview, isCurationJob } from './curation'
+import { CURATION_SYSTEM_PROMPT, curationUserMessage, type CurationOverview } from './curation-prompt'
+import { rejectedProposalsText } from './rejected-proposals'
 import { ReviewPolicy, reviewTools } from './review-policy'
 import { parseSkillOutcomes, reviewSystemPrompt, reviewUserMessage } from './review-prompts'
 import { summarizeReview } from './review-summary'
+import { ReviewStaging, type LearningStores } from './staging'
+import { recordProposals } from './staging-proposals'
+import { removeStagingLeftovers } from './staging-stores'
 
 /** Longest tool result the review model gets back (skills_list over a big library is long). */
 export const MAX_REVIEW_TOOL_RESULT_CHARS = 50_000
 
-/** What a review uses of a data home: its two learning stores, the ledger's feed, the memory switches and the lock folder. */
+/**
+ * What a review uses of a data home: its two learning stores, the ledger (its feed, and each skill's
+ * history, which tells who made it), the memory switches, the lock folder, and what decides which
+ * changes only become proposals: the learning mode, the user's pins and flags, the proposals table.
+ */
 export interface ReviewDeps {
   memory: MemoryStore
   skills: SkillStore
   /** Where the review's ledger rows are seen as they are written. */
-  ledger: Pick<Ledger, 'onRecord'>
+  ledger: Pick<Ledger, 'onRecord' | 'forSkill'>
   /** Read once the review lock is held, so a settings change made while it waited applies. */
   memorySettings: () => Pick<MemoryToolOptions, 'enabled' | 'userProfileEnabled'>
   locksDir: string
+  /** `learning.mode`, read once the review lock is held: `ask` stages every change, `off` runs nothing. */
+  learningMode: () => LearningMode
+  /** The data home: the review's scratch copy lives in its `tmp/` folder. */
+  dataHome: string
+  memoryLimits: () => MemoryLimits
+  nativeBinding?: string
+  skillFlags: Pick<SkillFlags, 'get'>
+  memoryPins: Pick<MemoryPins, 'list' | 'isPinned'>
+  proposals: Pick<ProposalStore, 'add' | 'findIdentical' | 'list'>
+  /** The library at a glance, for a curation pass. */
+  curationOverview: () => CurationOverview
 }
 
 /** The {@link ReviewDeps} of an open core. */
@@ -40,7 +67,18 @@ export function reviewDepsOf(core: CairnCore): ReviewDeps {
       const { enabled, userProfileEnabled } = core.config.get().memory
       return { enabled, userProfileEnabled }
     },
-    locksDir: core.paths.locksDir
+    locksDir: core.paths.locksDir,
+    learningMode: () => core.config.get().learning.mode,
+    dataHome: core.paths.root,
+    memoryLimits: () => {
+      const { memoryCharLimit, userCharLimit } = core.config.get().memory
+      return { memory: memoryCharLimit, user: userCharLimit }
+    },
+    nativeBinding: core.nativeBinding,
+    skillFlags: core.skillFlags,
+    memoryPins: core.memoryPins,
+    proposals: new ProposalStore(core.db),
+    curationOverview: () => curationOverview(core)
   }
 }
 
@@ -100,6 +138,14 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
   options.onLocked?.()
   if (signal?.aborted) throw new ReviewCancelledError()
   options.onProgress?.('started', job.reviewId)
+  const configured = deps.learningMode()
+  const curation = isCurationJob(job)
+  // Curation only ever proposes, whatever the mode; `off` runs nothing.
+  const mode = curation && configured !== 'off' ? 'ask' : configured
+  // Turned off while it waited: like a review the host never started.
+  if (mode === 'off') {
+    return { summary: emptyReviewSummary(), entries: [], skillOutcomes: [], finalText: '', iterations: 0, toolCalls: 0, refusedCalls: [] }
+  }
   const entries: LedgerEntry[] = []
   const unsubscribe = deps.ledger.onRecord((entry) => {
     if (entry.reviewId !== job.reviewId) return
@@ -110,25 +156,38 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
       // The ledger calls listeners inside the write; a failing reporter must not roll the write back.
     }
   })
+  removeStagingLeftovers(deps.dataHome) // holding the review lock, any scratch copy is a killed review's
+  const memorySettings = deps.memorySettings()
+  const makeTools = (stores: LearningStores) =>
+    reviewTools({ memory: stores.memory, skills: stores.skills, memorySettings, allowSkillCreation: options.allowSkillCreation })
+  const staging = new ReviewStaging({
+    mode,
+    dataHome: deps.dataHome,
+    reviewId: job.reviewId,
+    nativeBinding: deps.nativeBinding,
+    memoryLimits: deps.memoryLimits,
+    real: deps,
+    makeTools,
+    protection: deps
+  })
   try {
-    const tools = reviewTools({
-      memory: deps.memory,
-      skills: deps.skills,
-      memorySettings: deps.memorySettings(),
-      allowSkillCreation: options.allowSkillCreation
-    })
+    const tools = makeTools(deps)
     const schemas = [...tools.values()].map((tool) => toolSchema(tool))
+    const rejected = rejectedProposalsText(deps.proposals)
+    const brief = curation ? curationUserMessage(deps.curationOverview()) : reviewUserMessage(job)
     const messages: ChatCompletionMessageParam[] = [
-      { role: 'system', content: reviewSystemPrompt({ kinds: job.kinds, allowSkillCreation: options.allowSkillCreation }) },
-      { role: 'user', content: reviewUserMessage(job) }
+      { role: 'system', content: curation ? CURATION_SYSTEM_PROMPT : reviewSystemPrompt({ kinds: job.kinds, allowSkillCreation: options.allowSkillCreation }) },
+      { role: 'user', content: rejected ? `${brief}\n\n${rejected}` : brief }
     ]
     const turn = newTurnState() // one turn for the whole run: a view early on allows a patch later
-    const policy = new ReviewPolicy(tools, turn, deps.skills)
+    const policy = new ReviewPolicy(tools, turn, staging.skills, { curation })
     const context: ToolContext = { write: { source: 'review', sessionId: job.sessionId, reviewId: job.reviewId }, turn, signal }
     const refusedCalls: string[] = []
     let iterations = 0
     let toolCalls = 0
     let finalText = ''
+    // What the provider reported over every call, for the timeline's tokens per review.
+    const usage = { promptTokens: 0, completionTokens: 0, reported: false }
 
     const runCall = async (call: ModelToolCall): Promise<unknown> => {
       const admission = policy.admit(call.name, argumentsOf(call))
@@ -136,10 +195,13 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
         if (admission.refusal.rule === 'whitelist') refusedCalls.push(call.name)
         return admission.refusal.result
       }
+      const choice = staging.choose(call.name, argumentsOf(call), admission.tool)
+      if ('refusal' in choice) return choice.refusal
       options.onProgress?.('tool', call.name)
-      const result = await runTool(admission.tool, call.arguments, context)
+      const rowsBefore = staging.rows().length
+      const result = await runTool(choice.tool, call.arguments, context)
       policy.ran(call.name, result)
-      return result
+      return staging.present(result, choice.staged, rowsBefore)
     }
 
     while (iterations < options.maxIterations) {
@@ -147,6 +209,11 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
       iterations++
       options.onProgress?.('thinking', `step ${iterations} of at most ${options.maxIterations}`)
       const result = await modelStep(options.provider, { messages, tools: schemas, signal })
+      if (result.usage) {
+        usage.promptTokens += result.usage.promptTokens
+        usage.completionTokens += result.usage.completionTokens
+        usage.reported = true
+      }
       if (result.content) finalText = result.content
       messages.push(result.message)
       if (!result.toolCalls.length) break
@@ -168,16 +235,30 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
 
     const skillOutcomes = parseSkillOutcomes(finalText, job.skillsUsed)
     for (const verdict of skillOutcomes) deps.skills.recordUse(verdict.name, verdict.outcome)
+    const proposals = recordProposals({
+      rows: staging.rows(),
+      job,
+      finalText,
+      causeOf: (owner) => (curation ? 'curation' : 'memory' in owner ? staging.causeOfMemory(owner.memory) : staging.causeOfSkill(owner.skill)),
+      origin: curation ? 'curation' : 'review',
+      proposals: deps.proposals,
+      memoryPins: deps.memoryPins
+    })
+    const summary = summarizeReview(entries)
     return {
-      summary: summarizeReview(entries),
+      // `saved` stays about what was applied; what waits for the user is counted apart.
+      summary: proposals.length ? { ...summary, proposed: proposals.length } : summary,
       entries: [...entries],
       skillOutcomes,
       finalText,
       iterations,
       toolCalls,
-      refusedCalls
+      refusedCalls,
+      ...(proposals.length ? { proposals } : {}),
+      ...(usage.reported ? { usage: { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens } } : {})
     }
   } finally {
+    staging.close()
     unsubscribe()
   }
 }

@@ -13,12 +13,15 @@ export interface TrayState {
   shortcut: string | null
   /** Why the shortcut is not working, for the tooltip and the menu. */
   shortcutProblem: ShortcutRefusal | null
+  /** Proposals waiting in the Inbox (an item opens it while any wait). */
+  pendingProposals?: number
 }
 
 export interface TrayActions {
   quickPrompt(): void
   openMain(): void
   openLedgerEntry(id: number): void
+  openInbox?(): void
   setLearningPaused(paused: boolean): void
   quit(): void
 }
@@ -40,6 +43,7 @@ export function trayMenuTemplate(state: TrayState, actions: TrayActions, t: Tran
     { label: t('tray.open'), click: () => actions.openMain() },
     ...(state.shortcutProblem ? [{ label: menuText(shortcutProblemText(state.shortcutProblem, t), platform), enabled: false } satisfies MenuItemConstructorOptions] : []),
     { type: 'separator' },
+    ...inboxItems(state, actions, t),
     { label: t('tray.recent'), submenu: recentItems },
     {
       label: t('tray.pause'),
@@ -52,9 +56,18 @@ export function trayMenuTemplate(state: TrayState, actions: TrayActions, t: Tran
   ]
 }
 
+/** "Inbox, 3 waiting", while proposals wait for the user. */
+function inboxItems(state: TrayState, actions: TrayActions, t: Translate): MenuItemConstructorOptions[] {
+  const count = state.pendingProposals ?? 0
+  if (count === 0 || !actions.openInbox) return []
+  const open = actions.openInbox
+  return [{ label: t('nav.inboxCount', { count }), click: () => open() }]
+}
+
 export function trayTooltip(state: TrayState, t: Translate): string {
   const lines = ['Cairn']
   if (!state.learningEnabled) lines.push(t('tray.paused'))
+  if (state.pendingProposals) lines.push(t('nav.inboxCount', { count: state.pendingProposals }))
   if (state.shortcutProblem) lines.push(shortcutProblemText(state.shortcutProblem, t))
   else if (state.shortcut) lines.push(t('tray.shortcut', { shortcut: state.shortcut }))
   return lines.join('\n')

@@ -1,5 +1,6 @@
 import { Menu, Tray, nativeImage } from 'electron'
 import type { CairnApp } from '../../core/app/cairn-app'
+import { ProposalStore } from '../../core/ledger/proposals'
 import type { LedgerEntry } from '../../../shared/ledger'
 import { translator, type Translate } from '../../../shared/i18n'
 import { log } from '../log'
@@ -17,9 +18,9 @@ export interface CairnTrayOptions {
   quit(): void
 }
 
-/** App events after which the menu (recent changes, pause state, shortcut) may be out of date. */
+/** App events after which the menu (recent changes, pause state, shortcut, Inbox count) may be out of date. */
 function changesMenu(event: { name: string; payload: unknown }): boolean {
-  if (event.name === 'ledger.changed' || event.name === 'settings.changed') return true
+  if (event.name === 'ledger.changed' || event.name === 'settings.changed' || event.name === 'inbox.changed') return true
   if (event.name !== 'review.event') return false
   const type = (event.payload as { type?: string }).type
   return type === 'review_action' || type === 'review_finished'
@@ -80,6 +81,7 @@ export class CairnTray {
           quickPrompt: () => windows.showQuick(),
           openMain: () => windows.showMain(),
           openLedgerEntry: (id) => windows.openTimeline(id),
+          openInbox: () => windows.openInbox(),
           setLearningPaused: (paused) => void this.setLearningPaused(app, paused),
           quit: () => this.options.quit()
         },
@@ -108,7 +110,8 @@ export class CairnTray {
       recent: recentEntries(app),
       shortcut: shortcut.active,
       // The status words its problem in English for the log; the menu says it in the user's language.
-      shortcutProblem: shortcut.refusal ?? null
+      shortcutProblem: shortcut.refusal ?? null,
+      pendingProposals: pendingProposals(app)
     }
   }
 }
@@ -118,6 +121,15 @@ function languageOf(app: CairnApp): Translate {
     return translator(app.core.config.get().ui.language)
   } catch {
     return translator('en')
+  }
+}
+
+function pendingProposals(app: CairnApp): number {
+  try {
+    return new ProposalStore(app.core.db).pending().count
+  } catch (error) {
+    log.warn(`could not count the Inbox: ${(error as Error).message}`)
+    return 0
   }
 }
 

@@ -53,7 +53,13 @@ describe('runReview in-process', () => {
     const outcome = await run({ job: fx.job({ reviewId: 'r-pref', sessionId }), onAction: (entry) => actions.push(entry) })
 
     expect(readFileSync(join(fx.home, 'memories', 'USER.md'), 'utf8')).toBe('User prefers pnpm over npm')
-    expect(outcome.summary).toEqual({ saved: true, memory: unchanged, user: { added: 1, replaced: 0, removed: 0 }, skills: [] })
+    expect(outcome.summary).toEqual({
+      saved: true,
+      memory: unchanged,
+      user: { added: 1, replaced: 0, removed: 0 },
+      skills: [],
+      remembered: [{ store: 'user', text: 'User prefers pnpm over npm' }]
+    })
     expect(outcome.entries).toHaveLength(1)
     expect(outcome.entries[0]).toMatchObject({ kind: 'memory.add', source: 'review', reviewId: 'r-pref', sessionId })
     expect(actions.map((a) => a.id)).toEqual(outcome.entries.map((e) => e.id))
@@ -103,7 +109,8 @@ describe('runReview in-process', () => {
   })
 
   it('patches an existing skill only after viewing it; the refusal tells it to view first', async () => {
-    await fx.core.skills.create({ name: 'deploy', category: 'devops', content: deploySkill }, { source: 'user' })
+    // Made by Cairn: a skill the user wrote would only get a proposal (see review-staging.test.ts).
+    await fx.core.skills.create({ name: 'deploy', category: 'devops', content: deploySkill }, { source: 'agent' })
     const patch = {
       name: 'skill_manage',
       arguments: { action: 'patch', name: 'deploy', old_string: '2. Copy `dist/` to the server with rsync.', new_string: '2. Copy `dist/` with `rsync -a --delete` (plain rsync leaves stale files).' }

@@ -3,14 +3,24 @@ import { IpcError } from '../../../../shared/ipc/define'
 import type { LearningStatus, ReviewRun } from '../../../../shared/ipc/domain'
 import type { ReviewHostStatus } from '../../learning/review-host'
 import type { ReviewRun as StoredRun } from '../../learning/review-runs'
+import { queueCuration } from '../../learning/curation'
+import { LearningState } from '../../learning/learning-state'
+import { ProposalStore } from '../../ledger/proposals'
 import type { AppContext } from '../app-context'
 
-export function learningHandlers(app: AppContext): Pick<IpcHandlers, 'learning.status' | 'learning.setEnabled' | 'learning.resume' | 'learning.reviewNow'> {
+type LearningRoutes = 'learning.status' | 'learning.setEnabled' | 'learning.resume' | 'learning.reviewNow' | 'learning.setMode' | 'learning.curate'
+
+export function learningHandlers(app: AppContext): Pick<IpcHandlers, LearningRoutes> {
   // The host's own state: rows other processes left 'running' or 'queued' are not this app's reviews.
   const status = (): LearningStatus => {
     const host = app.host.status()
+    const { enabled, mode } = app.core.config.get().learning
+    const pending = new ProposalStore(app.core.db).pending()
     return {
-      enabled: app.core.config.get().learning.enabled,
+      enabled,
+      mode,
+      pendingProposals: pending.count,
+      oldestPendingAt: pending.oldestAt,
       paused: host.paused,
       pausedReason: host.pausedReason,
       running: host.running ? runningReview(host.running, app.host.runs.get(host.running.reviewId)) : null,
@@ -24,10 +34,16 @@ export function learningHandlers(app: AppContext): Pick<IpcHandlers, 'learning.s
       app.emit('settings.changed', { config })
       return status()
     },
+    'learning.setMode': async ({ mode }) => {
+      const config = await app.core.config.update({ learning: { mode } })
+      app.emit('settings.changed', { config })
+      return status()
+    },
     'learning.resume': async () => {
       app.host.resume()
       return status()
     },
+    'learning.curate': async () => ({ reviewId: queueCuration(app.host, new LearningState(app.core.db)) }),
     'learning.reviewNow': async ({ sessionId }) => {
       if (!app.core.sessions.get(sessionId)) throw new IpcError('NOT_FOUND', `There is no conversation ${sessionId}.`)
       return { reviewId: app.loop.reviewNow(sessionId) }
@@ -53,6 +69,9 @@ export function toReviewRun(run: StoredRun): ReviewRun {
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
     summary: run.summary,
-    error: run.error
+    error: run.error,
+    model: run.model,
+    promptTokens: run.promptTokens,
+    completionTokens: run.completionTokens
   }
 }

@@ -1,0 +1,69 @@
+import type { z } from 'zod'
+import type { IpcHandlers } from '../../../../shared/ipc/contract'
+import { IpcError } from '../../../../shared/ipc/define'
+import type { proposalDecisionSchema, proposalSchema } from '../../../../shared/ipc/domain'
+import type { Proposal } from '../../../../shared/proposals'
+import { Inbox, type DecisionResult } from '../../learning/proposal-apply'
+import type { AppContext } from '../app-context'
+
+type InboxRoutes = 'inbox.list' | 'inbox.get' | 'inbox.approve' | 'inbox.reject' | 'inbox.approveAll'
+
+/** The Inbox routes: proposals listed with `stale` judged now, and decisions that emit `inbox.changed`. */
+export function inboxHandlers(app: AppContext): Pick<IpcHandlers, InboxRoutes> {
+  const inbox = (): Inbox => new Inbox(app.core)
+  const decided = (results: DecisionResult[]): void => {
+    if (results.some((result) => result.ok && result.ledgerEntry?.kind.startsWith('memory.'))) app.emit('memory.changed', {})
+    emitPending(app)
+  }
+  return {
+    'inbox.list': async ({ states, limit, beforeId }) => {
+      const store = inbox()
+      return { proposals: store.list({ states, limit, beforeId }).map(proposalView), pending: store.pending().count }
+    },
+    'inbox.get': async ({ id }) => {
+      const proposal = inbox().get(id)
+      if (!proposal) throw new IpcError('NOT_FOUND', `There is no proposal #${id}.`)
+      return proposalView(proposal)
+    },
+    'inbox.approve': async ({ id, editedAfter }) => {
+      const result = await inbox().approve(id, editedAfter)
+      decided([result])
+      return decisionView(result)
+    },
+    'inbox.reject': async ({ id }) => {
+      const result = inbox().reject(id)
+      decided([result])
+      return decisionView(result)
+    },
+    'inbox.approveAll': async ({ reviewId }) => {
+      const results = await inbox().approveAll(reviewId)
+      decided(results)
+      return { results: results.map(decisionView) }
+    }
+  }
+}
+
+/** A proposal as the contract carries it (its `meta` as a plain record). */
+function proposalView(proposal: Proposal): z.infer<typeof proposalSchema> {
+  return { ...proposal, meta: { ...proposal.meta } }
+}
+
+function decisionView(result: DecisionResult): z.infer<typeof proposalDecisionSchema> {
+  return result.ok ? { ...result, proposal: proposalView(result.proposal) } : result
+}
+
+/** Tells every window how many proposals wait (the Inbox badge, the tray). */
+export function emitPending(app: Pick<AppContext, 'core' | 'emit'>): void {
+  try {
+    app.emit('inbox.changed', { pending: new Inbox(app.core).pending().count })
+  } catch (error) {
+    console.error('cairn: could not count the Inbox:', error)
+  }
+}
+
+/** A review that left proposals (in the worker, another process) changes the Inbox: say so. Returns the unsubscribe. */
+export function watchInbox(app: AppContext): () => void {
+  return app.host.events.on((event) => {
+    if (event.type === 'review_finished' && event.outcome.proposals?.length) emitPending(app)
+  })
+}

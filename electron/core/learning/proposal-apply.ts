@@ -1,0 +1,163 @@
+import type { LedgerEntry, WriteContext } from '../../../shared/ledger'
+import type { Proposal, ProposalErrorCode, ProposalState } from '../../../shared/proposals'
+import type { CairnCore } from '../cairn'
+import { ProposalStore, type ProposalQuery } from '../ledger/proposals'
+import type { MemoryCallContext, MemoryTarget } from '../memory/types'
+import type { SkillResult } from '../skills'
+import type { LedgerMetaWriteContext } from '../skills/skill-commit'
+import { fileInSkill, isSkillFile, memoryTargetOf, skillMetaOf, TargetReader } from './proposal-targets'
+
+/** How a decision on one proposal ended: applied (or rejected) with its ledger row, or why not. */
+export type DecisionResult =
+  | { ok: true; proposal: Proposal; ledgerEntry: LedgerEntry | null }
+  | { ok: false; code: ProposalErrorCode; error: string }
+
+/** What applying wrote: the ledger row (none when there was nothing to change), or why it was refused. */
+type Applied = { ok: true; ledgerEntry: LedgerEntry | null } | { ok: false; error: string }
+
+const MAX_APPROVE_ALL = 10_000
+
+/**
+ * The Inbox over one data home: lists proposals (pending ones with `stale` judged against the files
+ * now) and applies the user's decisions. Approving writes through the same locked stores and ledger as
+ * any change (source `review`, the proposal's review and session, `meta.proposalId`), and only when the
+ * target still holds the proposal's `before`: a stale proposal is refused, never applied blindly.
+ */
+export class Inbox {
+  readonly store: ProposalStore
+
+  constructor(private readonly core: CairnCore) {
+    this.store = new ProposalStore(core.db)
+  }
+
+  list(query: ProposalQuery = {}): Proposal[] {
+    const reader = new TargetReader(this.core)
+    return this.store.list(query).map((proposal) => withStale(proposal, reader))
+  }
+
+  get(id: number): Proposal | null {
+    const proposal = this.store.get(id)
+    return proposal ? withStale(proposal, new TargetReader(this.core)) : null
+  }
+
+  pending(): { count: number; oldestAt: number | null } {
+    return this.store.pending()
+  }
+
+  /** Applies a pending proposal; with `editedAfter`, the user's own text instead of the proposed one. */
+  async approve(id: number, editedAfter?: string | null): Promise<DecisionResult> {
+    const proposal = this.store.get(id)
+    const problem = undecided(proposal, id)
+    if (problem) return problem
+    const pending = proposal!
+    if (new TargetReader(this.core).isStale(pending)) return stale(pending)
+    const edited = editedAfter !== undefined && editedAfter !== null && editedAfter !== pending.after ? editedAfter : null
+    const applied = await this.recording(pending.id, () => this.apply(pending, edited))
+    if (!applied.ok) return { ok: false, code: 'refused', error: `Proposal #${id} was not applied: ${applied.error}` }
+    const state: ProposalState = edited !== null ? 'edited' : 'approved'
+    const decided = this.store.decide(id, { state, editedAfter: edited, ledgerId: applied.ledgerEntry?.id ?? null })
+    if (!decided) return alreadyDecided(this.store.get(id), id)
+    return { ok: true, proposal: decided, ledgerEntry: applied.ledgerEntry }
+  }
+
+  reject(id: number): DecisionResult {
+    const problem = undecided(this.store.get(id), id)
+    if (problem) return problem
+    const decided = this.store.decide(id, { state: 'rejected' })
+    if (!decided) return alreadyDecided(this.store.get(id), id)
+    return { ok: true, proposal: decided, ledgerEntry: null }
+  }
+
+  /** Approves every pending proposal (of one review, when given), oldest first; stale ones stay pending. */
+  async approveAll(reviewId?: string): Promise<DecisionResult[]> {
+    const pending = this.store.list({ states: ['pending'], oldestFirst: true, limit: MAX_APPROVE_ALL, ...(reviewId ? { reviewId } : {}) })
+    const results: DecisionResult[] = []
+    for (const proposal of pending) results.push(await this.approve(proposal.id))
+    return results
+  }
+
+  /** Runs `apply` and picks out the ledger row it wrote for proposal `id`. */
+  private async recording(id: number, apply: () => Promise<SkillResult | { success: boolean; error?: string } | null>): Promise<Applied> {
+    const rows: LedgerEntry[] = []
+    const stop = this.core.ledger.onRecord((entry) => {
+      if ((entry.meta as { proposalId?: number }).proposalId === id) rows.push(entry)
+    })
+    try {
+      const result = await apply()
+      if (result && !result.success) return { ok: false, error: String(result.error ?? 'the store refused it') }
+      return { ok: true, ledgerEntry: rows[0] ?? null }
+    } finally {
+      stop()
+    }
+  }
+
+  private apply(proposal: Proposal, edited: string | null): Promise<SkillResult | { success: boolean; error?: string } | null> {
+    const write: WriteContext = { source: 'review', sessionId: proposal.sessionId, reviewId: proposal.reviewId }
+    const ledgerMeta = { proposalId: proposal.id }
+    if (proposal.kind.startsWith('memory.')) return this.applyMemory(proposal, edited, { write, ledgerMeta })
+    return this.applySkill(proposal, edited, { ...write, ledgerMeta })
+  }
+
+  private async applyMemory(proposal: Proposal, edited: string | null, ctx: MemoryCallContext): Promise<{ success: boolean; error?: string } | null> {
+    const { memory, memoryPins } = this.core
+    const target: MemoryTarget = memoryTargetOf(proposal)
+    const before = proposal.before ?? ''
+    const text = edited ?? proposal.after
+    if (proposal.kind === 'memory.add') {
+      const entry = (text ?? '').trim()
+      if (entry && memory.read(target).entries.includes(entry)) return null // already there: nothing to do
+      return memory.add(target, entry, ctx)
+    }
+    // The user approved it: the shrink guard, meant for a model that misjudges how full memory is, does not apply.
+    if (text === null) {
+      const result = await memory.remove(target, before, ctx, { force: true })
+      if (result.success) memoryPins.set(target, before, false)
+      return result
+    }
+    const result = await memory.replace(target, before, text, ctx, { force: true })
+    if (result.success) memoryPins.rename(target, before, text)
+    return result
+  }
+
+  private applySkill(proposal: Proposal, edited: string | null, ctx: LedgerMetaWriteContext): Promise<SkillResult> {
+    const { skills } = this.core
+    const { skill: name, category } = skillMetaOf(proposal)
+    const file = fileInSkill(proposal)
+    const content = edited ?? proposal.after
+    const refuse = (error: string): Promise<SkillResult> => Promise.resolve({ success: false, error })
+    if (file === null) return refuse(`${proposal.target} is not a file of skill '${name}'.`)
+    if (proposal.kind === 'skill.delete') {
+      const absorbedInto = (proposal.meta as { absorbedInto?: string }).absorbedInto ?? null
+      return skills.delete({ name, absorbed_into: absorbedInto }, ctx)
+    }
+    if (content === null) return isSkillFile(file) ? refuse('removing SKILL.md is a skill delete.') : skills.removeFile({ name, file_path: file }, ctx)
+    if (!isSkillFile(file)) return skills.writeFile({ name, file_path: file, file_content: content }, ctx)
+    if (proposal.before === null) return skills.create({ name, category, content }, ctx)
+    return skills.edit({ name, content }, ctx)
+  }
+}
+
+function withStale(proposal: Proposal, reader: TargetReader): Proposal {
+  return proposal.state === 'pending' ? { ...proposal, stale: reader.isStale(proposal) } : proposal
+}
+
+function undecided(proposal: Proposal | null, id: number): DecisionResult | null {
+  if (!proposal) return { ok: false, code: 'not_found', error: `There is no proposal #${id}.` }
+  if (proposal.state !== 'pending') return alreadyDecided(proposal, id)
+  return null
+}
+
+function alreadyDecided(proposal: Proposal | null, id: number): DecisionResult {
+  if (!proposal) return { ok: false, code: 'not_found', error: `There is no proposal #${id}.` }
+  return { ok: false, code: 'decided', error: `Proposal #${id} was already decided (${proposal.state}).` }
+}
+
+function stale(proposal: Proposal): DecisionResult {
+  return {
+    ok: false,
+    code: 'stale',
+    error:
+      `Proposal #${proposal.id} is stale: ${proposal.target} changed since it was proposed, so it was not applied. ` +
+      'Reject it; a later review proposes the change again if it still matters.'
+  }
+}

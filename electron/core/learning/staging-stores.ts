@@ -1,0 +1,154 @@
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
+import { dirname, join, relative, sep } from 'node:path'
+import { kindWithMeta, type LearnedChange, type LedgerEntry, type WriteContext } from '../../../shared/ledger'
+import { openStateDb, type StateDb } from '../db/state-db'
+import type { BatchChangeRecorder } from '../ledger/recorder'
+import { MemoryStore } from '../memory'
+import type { MemoryLimits, MemoryTarget } from '../memory/types'
+import { SkillStore, type SkillSummary } from '../skills'
+
+/** Folder under the data home that holds each review's scratch copy while it runs. */
+export const STAGING_DIR = 'tmp'
+const SCRATCH_PREFIX = 'review-'
+const MEMORY_FILES: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md' }
+
+/**
+ * Collects the rows the staging stores would have written to the ledger, in memory: LedgerEntry-shaped,
+ * with negative ids so they can never be mistaken for real rows. They become proposals at the end.
+ */
+export class CollectingRecorder implements BatchChangeRecorder {
+  private readonly collected: LedgerEntry[] = []
+
+  record(change: LearnedChange, ctx: WriteContext): LedgerEntry {
+    return this.recordAll([change], ctx)[0]
+  }
+
+  recordAll(changes: readonly LearnedChange[], ctx: WriteContext): LedgerEntry[] {
+    const rows = changes.map((change) => {
+      const row: LedgerEntry = {
+        id: -(this.collected.length + 1),
+        at: new Date().toISOString(),
+        target: change.target,
+        source: ctx.source,
+        sessionId: ctx.sessionId ?? null,
+        reviewId: ctx.reviewId ?? null,
+        before: change.before,
+        after: change.after,
+        revertedBy: null,
+        ...kindWithMeta(change.kind, change.target, change.meta)
+      }
+      this.collected.push(row)
+      return row
+    })
+    return rows
+  }
+
+  /** Every staged row so far, in the order written. */
+  rows(): LedgerEntry[] {
+    return [...this.collected]
+  }
+}
+
+export interface StagingStoresOptions {
+  /** The real data home: scratch copies keep their paths relative to it, so staged rows name real targets. */
+  dataHome: string
+  reviewId: string
+  memoryLimits: () => MemoryLimits
+  nativeBinding?: string
+}
+
+/**
+ * A review's scratch copy of the learning stores: a MemoryStore and a SkillStore over a folder laid
+ * out like the data home (`<home>/tmp/review-<id>/memories`, `…/skills`), recording into a
+ * {@link CollectingRecorder}. Files are copied in lazily, when a target is first staged. Skill usage
+ * goes to a throwaway in-memory database, so staged work never counts as use of the real skill.
+ */
+export class StagingStores {
+  readonly root: string
+  readonly recorder = new CollectingRecorder()
+  readonly memory: MemoryStore
+  readonly skills: SkillStore
+  private readonly db: StateDb
+
+  constructor(private readonly options: StagingStoresOptions) {
+    this.root = join(options.dataHome, STAGING_DIR, `${SCRATCH_PREFIX}${safeId(options.reviewId)}`)
+    rmSync(this.root, { recursive: true, force: true })
+    mkdirSync(join(this.root, 'memories'), { recursive: true })
+    mkdirSync(join(this.root, '.locks'), { recursive: true })
+    this.db = openStateDb(':memory:', { nativeBinding: options.nativeBinding })
+    this.memory = new MemoryStore({ dataHome: this.root, dir: join(this.root, 'memories'), limits: options.memoryLimits, recorder: this.recorder })
+    this.skills = new SkillStore({
+      dataHome: this.root,
+      skillsDir: join(this.root, 'skills'),
+      extraDirs: [],
+      locksDir: join(this.root, '.locks'),
+      db: this.db,
+      recorder: this.recorder
+    })
+    this.skills.load()
+  }
+
+  /** Copies the real memory file in (as it reads now), so staged changes start from it. */
+  copyMemory(target: MemoryTarget): void {
+    const from = join(this.options.dataHome, 'memories', MEMORY_FILES[target])
+    if (existsSync(from)) cpSync(from, join(this.root, 'memories', MEMORY_FILES[target]))
+  }
+
+  /** Copies a real skill's whole folder in, at the same path below `skills/`. */
+  copySkill(skill: SkillSummary, realSkillsDir: string): void {
+    const dir = dirname(skill.path)
+    const rel = relative(realSkillsDir, dir)
+    if (rel === '' || rel.startsWith('..')) throw new Error(`Skill '${skill.name}' is not in the data home's skills folder.`)
+    const copy = join(this.root, 'skills', rel)
+    cpSync(dir, copy, { recursive: true, verbatimSymlinks: true })
+    this.skills.refreshPaths([join(copy, 'SKILL.md')])
+  }
+
+  /** `text` with every path inside the scratch copy named as the real data home would name it (for what the model is shown). */
+  realPaths(text: string): string {
+    return text.split(this.root + sep).join(this.options.dataHome + sep)
+  }
+
+  /** Removes the scratch copy. Never throws: a leftover is removed when the next review starts. */
+  close(): void {
+    try {
+      this.db.close()
+    } catch {
+      // Already closed.
+    }
+    try {
+      rmSync(this.root, { recursive: true, force: true })
+    } catch {
+      // Removed at the next review's start (removeStagingLeftovers).
+    }
+  }
+}
+
+/**
+ * Removes scratch copies that reviews killed mid-run left behind. Call it holding the review lock:
+ * only one review of a data home runs at a time, so every scratch copy found then is a leftover.
+ */
+export function removeStagingLeftovers(dataHome: string): string[] {
+  const dir = join(dataHome, STAGING_DIR)
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch {
+    return []
+  }
+  const removed: string[] = []
+  for (const name of names.filter((entry) => entry.startsWith(SCRATCH_PREFIX))) {
+    try {
+      rmSync(join(dir, name), { recursive: true, force: true })
+      removed.push(join(dir, name))
+    } catch {
+      // Tried again at the next review.
+    }
+  }
+  return removed
+}
+
+/** A review id as a folder name (ids are UUIDs; anything else is made safe). */
+function safeId(id: string): string {
+  return id.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100) || 'review'
+}
