@@ -1,11 +1,13 @@
 import { translator, type Translate } from '../../shared/i18n'
 import { describePauseReason, describeReviewReason, describeReviewSummary } from '../../shared/i18n/describe'
+import { describeLearned } from '../../shared/i18n/describe-learning'
 import type { ReviewEvent } from '../../shared/review-protocol'
 import { resolveProviderSettings } from '../core/provider/provider-settings'
 import type { CairnCore } from '../core/cairn'
 import { LearningLoop } from '../core/learning/learning-loop'
 import { ReviewHost, reviewHostDepsOf } from '../core/learning/review-host'
 import { forkReviewWorker } from '../core/learning/spawn-worker'
+import { inboxWaitingLine } from './commands/inbox-format'
 import type { CliIO } from './io'
 
 export interface CliLearning {
@@ -26,6 +28,8 @@ export function cliLearning(core: CairnCore, env: NodeJS.ProcessEnv, io: CliIO, 
     ...reviewHostDepsOf(core),
     spawn: () => forkReviewWorker(),
     provider: () => resolveProviderSettings(core.config.get(), env),
+    // Reviews on `learning.baseURL` take their own key; the chat key never goes to another server.
+    learningApiKey: () => env.CAIRN_LEARNING_API_KEY ?? null,
     detached: !options.wait
   })
   const started: string[] = []
@@ -59,9 +63,17 @@ export function printReviewEvent(io: CliIO, event: ReviewEvent, t: Translate): v
       io.err(`${t('review.reviewing', { reasons })}\n`)
       break
     }
-    case 'review_finished':
-      io.err(`💾 ${describeReviewSummary(event.outcome.summary, t) ?? t('review.nothing')}\n`)
+    case 'review_finished': {
+      // The headline (which stores and skills changed), then what was learned, a line each.
+      const headline = describeReviewSummary(event.outcome.summary, t)
+      if (!headline) {
+        io.err(`💾 ${t('learned.nothing')}\n`)
+        break
+      }
+      const details = describeLearned(event.outcome.summary, t).map((line) => `   ${line}\n`)
+      io.err(`💾 ${headline}\n${details.join('')}`)
       break
+    }
     case 'review_failed':
       io.err(`cairn: ${t('review.failed', { error: event.error.split('\n')[0] })}\n`)
       break
@@ -69,4 +81,6 @@ export function printReviewEvent(io: CliIO, event: ReviewEvent, t: Translate): v
       io.err(`cairn: ${describePauseReason(event.reason, t)}\n`)
       break
   }
+  // What the review only proposed waits for the user (worded in English, like `cairn inbox` itself).
+  if (event.type === 'review_finished' && event.outcome.proposals?.length) io.err(`📥 ${inboxWaitingLine(event.outcome.proposals.length)}\n`)
 }

@@ -29,8 +29,14 @@ export interface RunningShell {
   stop(): Promise<void>
 }
 
-/** Quitting never waits longer than this for the core to close (a review worker gets its own grace). */
-const STOP_BUDGET_MS = 15_000
+/**
+ * How long the reviews of the conversations open at quit may run, windows hidden; what has not
+ * finished by then is stopped and recorded as such (the utility-process worker cannot outlive the app).
+ */
+const QUIT_REVIEW_MS = 30_000
+
+/** Quitting never waits longer than this for the core to close: the quit reviews, then a review worker's own grace. */
+const STOP_BUDGET_MS = QUIT_REVIEW_MS + 15_000
 
 /**
  * How long a state.db query on the main (UI) thread waits for another process's write lock before
@@ -104,6 +110,7 @@ async function start(undo: Array<[string, () => unknown]>): Promise<Omit<Running
       })
     },
     version: app.getVersion(),
+    quitReviewMs: QUIT_REVIEW_MS,
     // A conversation never works in the app's own files (resourcesPath is unset when the shell runs under plain Node).
     forbiddenWorkspaceRoots: [app.getAppPath(), process.resourcesPath].filter((root): root is string => typeof root === 'string' && root !== '')
   })
@@ -175,6 +182,8 @@ export function runCairn(): void {
     if (phase === 'stopping') return
     phase = 'stopping'
     const running = shell
+    // Quitting looks instant: the windows go now, the quit reviews finish behind them.
+    running.windows.hideAll()
     void withBudget(running.stop(), STOP_BUDGET_MS).finally(() => {
       phase = 'stopped'
       app.quit()

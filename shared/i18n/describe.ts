@@ -40,6 +40,8 @@ export function describeReviewReason(parsed: ReviewReason, t: Translate): string
       return t('reason.error_overcome', { tool: parsed.tool })
     case 'compression':
       return parsed.part !== null && parsed.parts !== null ? t('reason.compressionPart', { part: parsed.part, parts: parsed.parts }) : t('reason.compression')
+    case 'session_end':
+      return t(`reason.session_end.${parsed.cause}`, { turns: parsed.turns })
     case 'other':
       return parsed.text
     default:

@@ -51,7 +51,7 @@ function reviewRuns(): Array<{ status: string; summary: unknown }> {
 }
 
 const none = { added: 0, replaced: 0, removed: 0 }
-const profileSaved = { saved: true, memory: none, user: { added: 1, replaced: 0, removed: 0 }, skills: [] }
+const profileSaved = { saved: true, memory: none, user: { added: 1, replaced: 0, removed: 0 }, skills: [], remembered: [{ store: 'user', text: 'Prefers green tea.' }] }
 const nothingSaved = { saved: false, memory: none, user: none, skills: [] }
 
 describe('learning from the CLI', () => {
@@ -62,7 +62,7 @@ describe('learning from the CLI', () => {
     expect(run.code).toBe(0)
     expect(run.stdout).toBe('Noted, green tea it is.\n')
     expect(run.stderr).toMatch(/reviewing the conversation.*the user stated a preference/)
-    expect(run.stderr).toMatch(/💾 User profile updated/)
+    expect(run.stderr).toMatch(/💾 User profile updated\n {3}Remembered: Prefers green tea\.\n/)
     expect(readFileSync(join(home, 'memories', 'USER.md'), 'utf8')).toBe('Prefers green tea.')
     const timeline = JSON.parse((await cairn('timeline', '--json')).stdout)
     expect(timeline[0]).toMatchObject({ kind: 'memory.add', source: 'review' })
@@ -75,7 +75,7 @@ describe('learning from the CLI', () => {
     const run = await cairn('chat', 'I prefer green tea over coffee.', '--wait')
     expect(run.code).toBe(0)
     expect(run.stderr).toMatch(/正在回顾这段对话以从中学习（用户表达了偏好）/)
-    expect(run.stderr).toMatch(/💾 用户资料已更新\n/)
+    expect(run.stderr).toMatch(/💾 用户资料已更新\n {3}记住了：Prefers green tea\.\n/)
     expect(run.stderr).not.toMatch(/User profile updated|the user stated a preference/)
   })
 
@@ -129,8 +129,28 @@ describe('learning from the CLI', () => {
     const run = await cairn('review', '--wait')
     expect(run.code).toBe(0)
     expect(run.stderr).toMatch(/requested by the user/)
-    expect(run.stderr).toMatch(/Nothing new to learn/)
+    expect(run.stderr).toMatch(/💾 Nothing worth keeping\./)
     expect(reviewRuns().at(-1)).toEqual({ status: 'done', summary: nothingSaved })
+  })
+
+  it('a chat continued with --session is reviewed when the command ends with enough turns no review has seen', async () => {
+    chat.push({ text: 'Renamed 12 photos.' }, { text: 'Done: they use the EXIF date now.' })
+    review.push(
+      { toolCalls: [{ name: 'memory', arguments: { action: 'add', target: 'user', content: 'Names photos by their EXIF date.' } }] },
+      { text: 'Saved.' }
+    )
+    const first = await cairn('chat', 'Rename the photos in this folder by date.', '--wait')
+    expect(first.stderr).not.toMatch(/reviewing/) // one turn: below learning.sessionEndMinTurns
+    const sessionId = /session: (\S+)/.exec(first.stderr)![1]
+    const second = await cairn('chat', '--session', sessionId, 'Use the EXIF date, not the file date.', '--wait')
+    expect(second.code).toBe(0)
+    expect(second.stderr).toMatch(/reviewing the conversation to learn from it \(the chat ended \(2 turns not reviewed yet\)\)/)
+    expect(second.stderr).toMatch(/Remembered: Names photos by their EXIF date\./)
+    // Reviewed through its end: exiting again after one more turn has too few new turns.
+    chat.push({ text: 'Sure.' })
+    const third = await cairn('chat', '--session', sessionId, 'Thanks!', '--wait')
+    expect(third.stderr).not.toMatch(/reviewing/)
+    expect(reviewRuns()).toHaveLength(1)
   })
 
   it('review says clearly when there is nothing to review', async () => {

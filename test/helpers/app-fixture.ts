@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { IpcEventName, IpcEvents, IpcRoute, RouteInput, RouteOutput } from '../../shared/ipc/contract'
 import type { IpcResult } from '../../shared/ipc/define'
-import { CairnApp } from '../../electron/core/app/cairn-app'
+import type { ConfigPatch } from '../../shared/config'
+import { CairnApp, type CairnAppOptions } from '../../electron/core/app/cairn-app'
 import { ProcessSecretStore } from '../../electron/serve/process-secrets'
 import { dispatch } from '../../electron/core/app/router'
 import { CairnCore } from '../../electron/core/cairn'
@@ -29,7 +30,16 @@ export interface AppFixture {
 }
 
 export async function appFixture(
-  options: { server?: ScriptedServerOptions; configured?: boolean; forbiddenWorkspaceRoots?: string[] } = {}
+  options: {
+    server?: ScriptedServerOptions
+    configured?: boolean
+    forbiddenWorkspaceRoots?: string[]
+    /** Settings written before the core opens. */
+    config?: ConfigPatch
+    /** Options passed on to CairnApp (a test clock, the quit review budget, environment). */
+    app?: Pick<CairnAppOptions, 'clock' | 'quitReviewMs'>
+    env?: NodeJS.ProcessEnv
+  } = {}
 ): Promise<AppFixture> {
   const home = mkdtempSync(join(tmpdir(), 'cairn-app-'))
   const userHome = mkdtempSync(join(tmpdir(), 'cairn-user-'))
@@ -39,8 +49,9 @@ export async function appFixture(
   if (options.configured !== false) {
     await config.update({ provider: { preset: 'custom', baseURL: server.url, model: 'scripted', maxRetries: 0, requestTimeoutMs: 10_000 } })
   }
+  if (options.config) await config.update(options.config)
   const core = await CairnCore.open({ home })
-  const env = { CAIRN_API_KEY: 'sk-app-test' }
+  const env = { CAIRN_API_KEY: 'sk-app-test', ...options.env }
   const app = new CairnApp({
     core,
     spawnWorker: () => forkReviewWorker(),
@@ -49,7 +60,8 @@ export async function appFixture(
     version: '0.0.0-test',
     env,
     userHome,
-    forbiddenWorkspaceRoots: options.forbiddenWorkspaceRoots
+    forbiddenWorkspaceRoots: options.forbiddenWorkspaceRoots,
+    ...options.app
   })
   const events: AppFixture['events'] = []
   const listeners = new Set<(name: IpcEventName, payload: unknown) => void>()

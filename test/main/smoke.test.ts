@@ -259,12 +259,22 @@ describe('the built shell', () => {
       'memory.add': () => ({ target: 'user', content: 'Deploys with docker compose' }),
       'memory.replace': () => ({ target: 'user', oldText: 'docker compose', content: 'Deploys with docker compose v2' }),
       'memory.remove': () => ({ target: 'user', text: 'compose v2' }),
+      'memory.setPinned': () => ({ target: 'user', text: 'no such entry', pinned: true }),
+      'memory.history': () => ({ target: 'user' }),
+      'memory.restore': () => ({ ledgerId: latestLedgerId() }),
       'timeline.list': () => ({}),
       'timeline.get': () => ({ id: latestLedgerId() }),
       'timeline.revert': () => ({ id: latestLedgerId() }),
       'skills.list': () => undefined,
       'skills.get': () => ({ name: 'no-such-skill' }),
       'skills.history': () => ({ name: 'no-such-skill' }),
+      'skills.setFlags': () => ({ name: 'no-such-skill', pinned: true }),
+      'skills.restore': () => ({ name: 'no-such-skill', ledgerId: latestLedgerId() }),
+      'inbox.list': () => ({}),
+      'inbox.get': () => ({ id: 999_999 }),
+      'inbox.approve': () => ({ id: 999_999 }),
+      'inbox.reject': () => ({ id: 999_999 }),
+      'inbox.approveAll': () => ({}),
       'sessions.list': () => ({}),
       'sessions.get': () => ({ sessionId }),
       'sessions.search': () => ({ query: 'docker' }),
@@ -281,6 +291,7 @@ describe('the built shell', () => {
       'learning.status': () => undefined,
       'learning.setEnabled': () => ({ enabled: true }),
       'learning.resume': () => undefined,
+      'learning.setMode': () => ({ mode: 'auto' }),
       'learning.reviewNow': async () => {
         await chatIdle(sessionId)
         return { sessionId }
@@ -293,7 +304,9 @@ describe('the built shell', () => {
         await chatIdle(sessionId)
         await until(() => events('review.event').filter((event) => event.type === 'review_finished' || event.type === 'review_failed').length >= 2, 'the second review to end', 60_000)
         return { sessionId }
-      }
+      },
+      // Last: the curation it queues must not take a scripted answer meant for the reviews above.
+      'learning.curate': () => undefined
     }
     expect(Object.keys(samples).sort()).toEqual(Object.keys(ipcRoutes).sort())
     const failures: string[] = []

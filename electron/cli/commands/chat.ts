@@ -17,13 +17,15 @@ export const chatCommand: CliCommand = {
   usage: `Usage: cairn [--home DIR] chat "<prompt>" [--session ID] [--workspace DIR] [--yes] [--json] [--wait]
 
 Runs one turn: streams the answer to stdout and prints the session id on stderr. When the turn is
-worth learning from, a background review starts; it finishes on its own after the CLI exits.
+worth learning from, a background review starts; it finishes on its own after the CLI exits. The
+conversation ends with the command: once it has learning.sessionEndMinTurns (default 2) user turns no
+review has seen (continue it with --session), those are reviewed the same way.
   --session ID  continue an earlier session (see: cairn sessions); it works in its own folder again
   --workspace DIR  the folder the file and command tools work in (default: the folder cairn was
                 started in); with --session, the session works there from now on
   --yes         approve file writes, commands, reads outside the workspace and fetches without asking
   --json        print every event as one JSON line instead of text
-  --wait        wait for a review this turn started and print what it learned
+  --wait        wait for the reviews this command started and print what they learned
 When a dropped answer is retried, the text already printed is erased on a terminal; when stdout is
 not a terminal it is ended with "[discarded, retrying]" and the new answer starts on the next line.
 Provider: config.json provider.*, overridden by CAIRN_BASE_URL and CAIRN_MODEL; key from CAIRN_API_KEY or OPENAI_API_KEY.
@@ -71,6 +73,9 @@ Provider: config.json provider.*, overridden by CAIRN_BASE_URL and CAIRN_MODEL; 
     const onSigint = () => session.cancel()
     process.once('SIGINT', onSigint)
     const summary = await session.runTurn(prompt).done.finally(() => process.off('SIGINT', onSigint))
+    // The command is the conversation's end: turns no review has seen yet are reviewed now (a single
+    // new turn is below the minimum; a session continued with --session reaches it).
+    learning.loop.endConversation(session.id, 'exit')
     await learning.finish()
     if (summary.reason === 'failed') return 1
     if (summary.reason === 'cancelled') return 130

@@ -5,14 +5,17 @@ import type { LearningLoop } from '../learning/learning-loop'
 import type { ReviewHost } from '../learning/review-host'
 import type { WorkerSpawner } from '../learning/spawn-worker'
 import type { ProviderSettings } from '../provider/provider-settings'
-import type { ChatManager } from './chat-manager'
+import type { ChatClock, ChatManager } from './chat-manager'
 import type { AppWorkspaces } from './workspaces'
 
-/** Where the provider API key lives: the OS keyring in the app, the process in browser mode. */
+/** Which key: the chat provider's, or the one for `learning.baseURL` (reviews on their own endpoint). */
+export type ApiKeyWhich = 'chat' | 'learning'
+
+/** Where the provider API keys live: the OS keyring in the app, the process in browser mode. `which` defaults to `chat`. */
 export interface SecretStore {
-  getApiKey(): string | null
-  setApiKey(key: string | null): Promise<void>
-  storage(): KeyStorage
+  getApiKey(which?: ApiKeyWhich): string | null
+  setApiKey(key: string | null, which?: ApiKeyWhich): Promise<void>
+  storage(which?: ApiKeyWhich): KeyStorage
 }
 
 /** What only the shell can do (desktop windows, the system browser). Browser mode leaves these out. */
@@ -39,6 +42,13 @@ export interface CairnAppOptions {
   forbiddenWorkspaceRoots?: readonly string[]
   /** The user's home, where the default `Cairn` workspace is made (default: os.homedir()). */
   userHome?: string
+  /** The chats' clock (idle conversations are reviewed on its tick); tests pass their own. */
+  clock?: ChatClock
+  /**
+   * On close: how long the reviews of conversations ended by quitting may run (the windows are gone
+   * by then); what has not finished by then is stopped, and its row says why. Default 30 s.
+   */
+  quitReviewMs?: number
 }
 
 export type AppEvent = { [K in IpcEventName]: { name: K; payload: IpcEvents[K] } }[IpcEventName]

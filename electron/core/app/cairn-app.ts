@@ -2,12 +2,16 @@ import type { IpcEventName, IpcEvents, IpcHandlers } from '../../../shared/ipc/c
 import { EventBus } from '../events/event-bus'
 import { findProviderProblem, resolveProviderSettings, type ProviderSettings } from '../provider/provider-settings'
 import type { CairnCore } from '../cairn'
+import { scheduleCuration } from '../learning/curation'
 import { LearningLoop } from '../learning/learning-loop'
+import { LearningState } from '../learning/learning-state'
 import { ReviewHost, reviewHostDepsOf } from '../learning/review-host'
 import type { WorkerSpawner } from '../learning/spawn-worker'
+import { archiveUnusedSkillsSoon } from '../skills/skill-archive'
 import type { AppContext, AppEvent, CairnAppOptions } from './app-context'
-import { ChatManager } from './chat-manager'
+import { ChatManager, systemClock } from './chat-manager'
 import { chatHandlers } from './handlers/chat'
+import { inboxHandlers, watchInbox } from './handlers/inbox'
 import { learningHandlers } from './handlers/learning'
 import { memoryHandlers } from './handlers/memory'
 import { sessionHandlers } from './handlers/sessions'
@@ -16,6 +20,9 @@ import { skillHandlers } from './handlers/skills'
 import { timelineHandlers } from './handlers/timeline'
 import { windowHandlers } from './handlers/window'
 import { AppWorkspaces } from './workspaces'
+
+/** How long reviews of the conversations open at quit may take by default (see CairnAppOptions.quitReviewMs). */
+const QUIT_REVIEW_MS = 30_000
 
 /** `true` only when `T` has no key that is not a contract route. */
 type NoExtraRoutes<T> = [Exclude<keyof T, keyof IpcHandlers>] extends [never] ? true : never
@@ -33,10 +40,17 @@ export class CairnApp implements AppContext {
   readonly workspaces: AppWorkspaces
   readonly handlers: IpcHandlers
   private readonly unsubscribe: Array<() => void> = []
+  /** Unused skills Cairn made go to skills/.archive once the app is up (after the constructor returns, so the window is never held up). */
+  private readonly archiving: ReturnType<typeof archiveUnusedSkillsSoon>
 
   constructor(readonly options: CairnAppOptions) {
     const { core } = options
-    this.host = new ReviewHost({ ...reviewHostDepsOf(core), spawn: options.spawnWorker, provider: () => this.providerSettings() })
+    this.host = new ReviewHost({
+      ...reviewHostDepsOf(core),
+      spawn: options.spawnWorker,
+      provider: () => this.providerSettings(),
+      learningApiKey: () => options.secrets.getApiKey('learning')
+    })
     this.loop = new LearningLoop(core, this.host)
     this.workspaces = new AppWorkspaces({ core, userHome: options.userHome, forbiddenRoots: options.forbiddenWorkspaceRoots })
     this.chats = new ChatManager({
@@ -47,12 +61,22 @@ export class CairnApp implements AppContext {
       env: options.env,
       apiKey: () => options.secrets.getApiKey(),
       providerSettings: () => this.providerSettings(),
-      emit: (name, payload) => this.emit(name, payload)
+      emit: (name, payload) => this.emit(name, payload),
+      endConversation: (sessionId, cause) => this.loop.endConversation(sessionId, cause),
+      clock: options.clock
     })
     this.unsubscribe.push(
       this.host.events.on((event) => this.emit('review.event', event)),
       core.ledger.onRecord((entry) => this.emit('ledger.changed', { entry })),
-      core.skills.onChange((event) => this.emit('skills.changed', { name: event.name ?? null }))
+      core.skills.onChange((event) => this.emit('skills.changed', { name: event.name ?? null })),
+      watchInbox(this),
+      scheduleCuration({
+        state: new LearningState(core.db),
+        everyDays: () => core.config.get().learning.curateEveryDays,
+        isIdle: () => !this.chats.anyRunning() && this.host.status().running === null && this.host.status().queued === 0,
+        host: this.host,
+        clock: options.clock ?? systemClock
+      })
     )
     const handlers = {
       ...appInfoHandler(this),
@@ -61,6 +85,7 @@ export class CairnApp implements AppContext {
       ...timelineHandlers(this),
       ...skillHandlers(this),
       ...memoryHandlers(this),
+      ...inboxHandlers(this),
       ...settingsHandlers(this),
       ...learningHandlers(this),
       ...windowHandlers(this)
@@ -70,6 +95,7 @@ export class CairnApp implements AppContext {
     const onlyContractRoutes: NoExtraRoutes<typeof handlers> = true
     void onlyContractRoutes
     this.handlers = handlers
+    this.archiving = archiveUnusedSkillsSoon(core)
   }
 
   get core(): CairnCore {
@@ -86,9 +112,14 @@ export class CairnApp implements AppContext {
   }
 
   async close(): Promise<void> {
+    this.archiving.cancel()
+    await this.archiving.settled
     await this.chats.cancelAll()
+    // What the open conversations taught since their last review is reviewed now, within a bound.
+    const quitMs = this.options.quitReviewMs ?? QUIT_REVIEW_MS
+    const finished = await this.host.settleWithin(this.chats.endAll('quit'), quitMs)
     for (const stop of this.unsubscribe) stop()
-    await this.host.close()
+    await this.host.close(finished ? undefined : `Cairn quit before this review could run: reviews of the conversations open at quit get ${quitMs / 1000} s.`)
   }
 }
 

@@ -4,6 +4,7 @@ import type { AgentHooks, AgentSession, TurnHandle } from '../agent/agent-sessio
 import { createAgentSession } from '../agent/create-agent'
 import { findProviderProblem, providerProblemText } from '../provider/provider-settings'
 import type { IpcEventName, IpcEvents } from '../../../shared/ipc/contract'
+import type { SessionEndCause } from '../../../shared/review-reasons'
 import type { CairnCore } from '../cairn'
 import type { ProviderSettings } from '../provider/provider-settings'
 import type { AppWorkspaces } from './workspaces'
@@ -17,7 +18,30 @@ interface LiveChat {
   running: boolean
   /** Settles when the running turn has ended (and its hooks ran). */
   done: Promise<void>
+  /** When its last turn ended (0: none yet in this process). */
+  lastActiveAt: number
+  /** Already ended for learning since that turn (went idle): the next idle tick leaves it alone. */
+  idleEnded: boolean
 }
+
+/** Time as the chats see it: injectable, so tests drive idle conversations without waiting. */
+export interface ChatClock {
+  now(): number
+  /** Calls `tick` every `ms` until the returned function is called; never keeps the process alive. */
+  every(ms: number, tick: () => void): () => void
+}
+
+export const systemClock: ChatClock = {
+  now: () => Date.now(),
+  every(ms, tick) {
+    const timer = setInterval(tick, ms)
+    timer.unref?.()
+    return () => clearInterval(timer)
+  }
+}
+
+/** How often open conversations are checked for having gone idle (`learning.idleReviewMinutes` is in minutes). */
+export const IDLE_TICK_MS = 60_000
 
 /** What the chats need from the app around them. */
 export interface ChatManagerDeps {
@@ -29,6 +53,13 @@ export interface ChatManagerDeps {
   apiKey(): string | null
   providerSettings(): ProviderSettings
   emit<K extends IpcEventName>(name: K, payload: IpcEvents[K]): void
+  /**
+   * A conversation ended for learning: it went idle, the user started another, or the app is
+   * quitting. Returns the review queued for its unreviewed turns, or null (the learning loop's
+   * endConversation). Without it, conversations are never reviewed for ending.
+   */
+  endConversation?(sessionId: string, cause: SessionEndCause): string | null
+  clock?: ChatClock
 }
 
 /**
@@ -42,8 +73,50 @@ export interface ChatManagerDeps {
  */
 export class ChatManager {
   private readonly chats = new Map<string, LiveChat>()
+  private readonly clock: ChatClock
+  private stopIdleWatch: (() => void) | null = null
 
-  constructor(private readonly app: ChatManagerDeps) {}
+  constructor(private readonly app: ChatManagerDeps) {
+    this.clock = app.clock ?? systemClock
+    if (app.endConversation) this.stopIdleWatch = this.clock.every(IDLE_TICK_MS, () => this.idleTick())
+  }
+
+  /**
+   * Ends, for learning, every open conversation that has gone quiet for `learning.idleReviewMinutes`
+   * (0: never) since its last turn, once per quiet spell. Runs on the clock's tick.
+   */
+  idleTick(): void {
+    const minutes = this.app.core.config.get().learning.idleReviewMinutes
+    if (minutes <= 0 || !this.app.endConversation) return
+    const now = this.clock.now()
+    for (const chat of this.chats.values()) {
+      if (chat.running || chat.idleEnded || chat.lastActiveAt === 0 || now - chat.lastActiveAt < minutes * 60_000) continue
+      chat.idleEnded = true
+      this.endForLearning(chat.session.id, 'idle')
+    }
+  }
+
+  /** Ends every open conversation not answering now (the app is quitting); returns the reviews queued for them. */
+  endAll(cause: SessionEndCause): string[] {
+    if (cause === 'quit') this.stopWatching()
+    return [...this.chats.values()].filter((chat) => !chat.running).flatMap((chat) => this.endForLearning(chat.session.id, cause) ?? [])
+  }
+
+  /** No more idle ticks (the app is closing). */
+  stopWatching(): void {
+    this.stopIdleWatch?.()
+    this.stopIdleWatch = null
+  }
+
+  private endForLearning(sessionId: string, cause: SessionEndCause): string | null {
+    try {
+      return this.app.endConversation?.(sessionId, cause) ?? null
+    } catch (error) {
+      // Learning must never break the chat: a busy database now only means this one goes unreviewed.
+      console.error('cairn: could not queue an end-of-conversation review:', error)
+      return null
+    }
+  }
 
   /**
    * Starts a turn and returns at once; the answer streams as `chat.event` events. A new conversation
@@ -53,7 +126,12 @@ export class ChatManager {
     this.checkProvider()
     const chat = this.open(sessionId, source, workspace)
     if (chat.running) throw new IpcError('BUSY', 'Cairn is still answering in this conversation. Wait for it or stop it first.')
-    return this.start(chat, (session) => session.runTurn(text))
+    const started = this.start(chat, (session) => session.runTurn(text))
+    // A new conversation ends the ones before it: what they taught is reviewed now, not at some idle tick.
+    if (sessionId === null) {
+      for (const other of this.chats.values()) if (other !== chat && !other.running) this.endForLearning(other.session.id, 'new_conversation')
+    }
+    return started
   }
 
   /** Answers the last user message again, replacing the previous answer. */
@@ -91,6 +169,11 @@ export class ChatManager {
 
   isRunning(sessionId: string): boolean {
     return this.chats.get(sessionId)?.running ?? false
+  }
+
+  /** Some conversation is answering right now (background work such as curation waits). */
+  anyRunning(): boolean {
+    return [...this.chats.values()].some((chat) => chat.running)
   }
 
   /** Drops a conversation from memory (after the session was deleted). */
@@ -133,7 +216,7 @@ export class ChatManager {
       source: `${this.app.mode === 'desktop' ? 'desktop' : 'browser'}${origin === 'quick' ? '-quick' : ''}`,
       hooks: this.app.hooks
     })
-    const chat: LiveChat = { session, workspace, buffer: [], running: false, done: Promise.resolve() }
+    const chat: LiveChat = { session, workspace, buffer: [], running: false, done: Promise.resolve(), lastActiveAt: 0, idleEnded: false }
     session.events.on((event) => {
       chat.buffer.push(event)
       this.app.emit('chat.event', event)
@@ -165,6 +248,8 @@ export class ChatManager {
   private settle(chat: LiveChat): void {
     const sessionId = chat.session.id
     chat.running = false
+    chat.lastActiveAt = this.clock.now()
+    chat.idleEnded = false
     this.app.emit('chat.status', { sessionId, running: false })
     this.app.emit('sessions.changed', { sessionId })
   }

@@ -1,29 +1,18 @@
 import { randomUUID } from 'node:crypto'
 import type { ReviewReason } from '../../../shared/review-reasons'
-import type { CairnConfig } from '../../../shared/config'
-import {
-  REVIEW_PROTOCOL,
-  REVIEW_PROTOCOL_VERSION,
-  reviewJobSchema,
-  reviewKindSchema,
-  type HostMessage,
-  type ReviewEvent,
-  type ReviewJob,
-  type ReviewKind,
-  type ReviewsPausedReason
-} from '../../../shared/review-protocol'
+import { reviewJobSchema, type HostMessage, type ReviewEvent, type ReviewJob, type ReviewKind, type ReviewsPausedReason } from '../../../shared/review-protocol'
 import { EventBus } from '../events/event-bus'
 import type { ProviderSettings } from '../provider/provider-settings'
 import type { CairnCore } from '../cairn'
 import type { RunEnding, RunLimits } from './review-run-state'
 import { ReviewRuns, type StaleRecovery } from './review-runs'
+import { mergeJobs, orderKinds, startFrame, type ReviewSettings } from './review-start-frame'
 import type { WorkerHandle, WorkerSpawner } from './spawn-worker'
 import { WorkerRun } from './worker-run'
 
-export type ReviewResult = 'done' | 'failed' | 'timeout' | 'crashed' | 'skipped'
+export type { ReviewSettings } from './review-start-frame'
 
-/** The learning settings a host reads: whether to review at all, and each review's limits. */
-export type ReviewSettings = Pick<CairnConfig['learning'], 'enabled' | 'reviewTimeoutMs' | 'reviewMaxIterations' | 'allowSkillCreation'>
+export type ReviewResult = 'done' | 'failed' | 'timeout' | 'crashed' | 'skipped'
 
 export interface ReviewHostOptions {
   /** The data home the worker opens: the root the host's own core opened. */
@@ -35,8 +24,13 @@ export interface ReviewHostOptions {
   /** better-sqlite3 binary the worker's runtime needs (the Electron app's own build). */
   nativeBinding?: string
   spawn: WorkerSpawner
-  /** Provider settings, key included, read when each review starts (the key travels in the start message). */
+  /**
+   * The chat provider's settings, key included, read when each review starts (the key travels in the
+   * start message). Reviews run on it unless `learning.model` / `learning.baseURL` say otherwise.
+   */
   provider: () => ProviderSettings
+  /** The key for `learning.baseURL` (the app's second secret, `CAIRN_LEARNING_API_KEY` in the CLI); read at each start. */
+  learningApiKey?: () => string | null
   limits?: ReviewHostLimits
   /** Workers finish on their own if this process exits first (the one-shot CLI): see {@link ReviewHost.release}. */
   detached?: boolean
@@ -80,20 +74,9 @@ export function reviewHostDepsOf(core: CairnCore): Pick<ReviewHostOptions, 'home
 
 /** A worker starts in well under a second; this is for a slow, loaded machine, not for a review. */
 export const DEFAULT_READY_TIMEOUT_MS = 15_000
-const KIND_ORDER: ReviewKind[] = reviewKindSchema.options
 const REMEMBERED_RESULTS = 500
 /** Past the stop grace (close) or the ready deadline (release): the most to wait for a killed worker's exit to be reported. */
 const EXIT_REPORT_SLACK_MS = 4_000
-
-function union<T>(a: T[], b: T[]): T[] {
-  return [...new Set([...a, ...b])]
-}
-
-function unionBy<T>(a: T[], b: T[], key: (item: T) => string): T[] {
-  const seen = new Map<string, T>()
-  for (const item of [...a, ...b]) if (!seen.has(key(item))) seen.set(key(item), item)
-  return [...seen.values()]
-}
 
 /**
  * Runs background reviews for the chat process, each in a fresh worker process, one at a time.
@@ -150,7 +133,8 @@ export class ReviewHost {
   enqueue(input: Omit<ReviewJob, 'reviewId'>, options: { coalesce?: boolean } = {}): string {
     const reviewId = randomUUID()
     try {
-      if (this.closed || !this.options.settings().enabled) {
+      const settings = this.options.settings()
+      if (this.closed || !settings.enabled || settings.mode === 'off') {
         this.settle(reviewId, 'skipped')
         return reviewId
       }
@@ -161,14 +145,14 @@ export class ReviewHost {
         this.settle(reviewId, 'failed')
         return reviewId
       }
-      const job = { ...parsed.data, kinds: this.orderKinds(parsed.data.kinds) }
+      const job = { ...parsed.data, kinds: orderKinds(parsed.data.kinds) }
       const coalesce = options.coalesce !== false
       if (!coalesce) this.standalone.add(job.reviewId)
       const waiting =
         job.sessionId === null || !coalesce
           ? undefined
           : this.queue.find((queued) => queued.sessionId === job.sessionId && !this.standalone.has(queued.reviewId))
-      const target = waiting ? this.merge(waiting, job) : job
+      const target = waiting ? mergeJobs(waiting, job) : job
       if (!waiting) this.queue.push(job)
       this.safely(() => this.runs.queued(target))
       this.events.emit({ type: 'review_queued', reviewId: target.reviewId, sessionId: target.sessionId, kinds: target.kinds, reasons: target.reasons })
@@ -191,6 +175,27 @@ export class ReviewHost {
     const row = this.safely(() => this.runs.get(reviewId))
     const status = row?.status
     return Promise.resolve(status && status !== 'queued' && status !== 'running' ? status : 'skipped')
+  }
+
+  /** The review is waiting in this host's queue (not started, not ended): a later trigger for its session merges into it. */
+  isQueued(reviewId: string): boolean {
+    return this.queue.some((job) => job.reviewId === reviewId)
+  }
+
+  /**
+   * For a quitting app: waits until these reviews have ended, at most `ms`, and says whether they
+   * all did. The caller then closes the host, which records why any of them did not finish.
+   */
+  async settleWithin(reviewIds: string[], ms: number): Promise<boolean> {
+    if (reviewIds.length === 0) return true
+    let timer: NodeJS.Timeout | undefined
+    const all = Promise.all(reviewIds.map((id) => this.wait(id))).then(() => true)
+    const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)))
+    try {
+      return await Promise.race([all, timeout])
+    } finally {
+      clearTimeout(timer)
+    }
   }
 
   /** Resolves when no review runs and none will start on its own (the queue is empty, or reviews are paused). */
@@ -219,12 +224,15 @@ export class ReviewHost {
     this.pump()
   }
 
-  /** Drops queued reviews, stops the running worker (politely, then by force) and waits for it to exit. */
-  async close(): Promise<void> {
+  /**
+   * Drops queued reviews, stops the running worker (politely, then by force) and waits for it to exit.
+   * `dropReason` is what the dropped reviews' rows say (default: Cairn closed before they started).
+   */
+  async close(dropReason = 'Cairn closed before this review started.'): Promise<void> {
     const run = this.current
     if (this.closed) return run?.when((phase) => phase === 'ended')
     this.closed = true
-    this.dropQueue('Cairn closed before this review started.')
+    this.dropQueue(dropReason)
     if (run?.stop()) await run.within(this.limits.stopGraceMs + EXIT_REPORT_SLACK_MS, (phase) => phase === 'ended')
     this.checkIdle()
   }
@@ -260,19 +268,6 @@ export class ReviewHost {
     }
   }
 
-  private orderKinds(kinds: ReviewKind[]): ReviewKind[] {
-    return KIND_ORDER.filter((kind) => kinds.includes(kind))
-  }
-
-  /** A later trigger for a session already waiting: one job that sees the newest messages and every reason. */
-  private merge(queued: ReviewJob, next: ReviewJob): ReviewJob {
-    queued.kinds = this.orderKinds(union(queued.kinds, next.kinds))
-    queued.reasons = unionBy(queued.reasons, next.reasons, (reason) => JSON.stringify(reason))
-    queued.messages = next.messages
-    queued.skillsUsed = union(queued.skillsUsed, next.skillsUsed)
-    return queued
-  }
-
   private pump(): void {
     if (this.current || this.isPaused || this.closed) return this.checkIdle()
     const job = this.queue.shift()
@@ -286,12 +281,23 @@ export class ReviewHost {
     // The worker waits for the review lock at most its budget (review-entry), then has the budget.
     const { readyTimeoutMs: readyMs, killGraceMs, stopGraceMs } = this.limits
     const limits: RunLimits = { readyMs, budgetMs, lockWaitMs: budgetMs, killGraceMs, stopGraceMs }
-    let startFrame: HostMessage
+    let frame: HostMessage
     try {
-      startFrame = this.startFrame(job, settings, budgetMs)
+      frame = startFrame({
+        home: this.options.home,
+        job,
+        settings,
+        chat: this.options.provider(),
+        learningApiKey: this.options.learningApiKey?.() ?? null,
+        maxIterations: this.limits.maxIterations ?? settings.reviewMaxIterations,
+        budgetMs,
+        detached: this.options.detached ?? false,
+        nativeBinding: this.options.nativeBinding
+      })
     } catch (error) {
       return this.end(job, { status: 'failed', error: `Could not read the provider settings: ${(error as Error).message}` })
     }
+    const model = frame.type === 'start' ? frame.provider.model : null
     let handle: WorkerHandle
     try {
       handle = this.options.spawn()
@@ -299,40 +305,19 @@ export class ReviewHost {
       return this.end(job, { status: 'crashed', error: `Could not start the review worker: ${(error as Error).message}` })
     }
     const pid = handle.pid ?? null
-    this.safely(() => this.runs.started(job.reviewId, pid))
+    this.safely(() => this.runs.started(job.reviewId, pid, Date.now(), model))
     this.events.emit({ type: 'review_started', reviewId: job.reviewId, sessionId: job.sessionId, kinds: job.kinds, reasons: job.reasons, pid })
-    const run: WorkerRun = new WorkerRun(job, handle, startFrame, limits, {
+    const run: WorkerRun = new WorkerRun(job, handle, frame, limits, {
       report: (event) => this.events.emit(event),
       end: (ending, record) => {
         if (this.current === run) this.current = null
-        this.end(job, ending, record)
+        // The outcome names the model it ran on even when the runner did not say.
+        const named: RunEnding = ending.status === 'done' && model && !ending.outcome.model ? { ...ending, outcome: { ...ending.outcome, model } } : ending
+        this.end(job, named, record)
       }
     })
     this.current = run
     run.begin()
-  }
-
-  private startFrame(job: ReviewJob, settings: ReviewSettings, budgetMs: number): HostMessage {
-    const provider = this.options.provider()
-    return {
-      protocol: REVIEW_PROTOCOL,
-      version: REVIEW_PROTOCOL_VERSION,
-      type: 'start',
-      home: this.options.home,
-      provider: {
-        baseURL: provider.baseURL,
-        model: provider.model,
-        apiKey: provider.apiKey,
-        preset: provider.preset,
-        requestTimeoutMs: provider.requestTimeoutMs,
-        maxRetries: provider.maxRetries
-      },
-      job,
-      limits: { maxIterations: this.limits.maxIterations ?? settings.reviewMaxIterations, timeoutMs: budgetMs },
-      allowSkillCreation: settings.allowSkillCreation,
-      detached: this.options.detached ?? false,
-      ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {})
-    }
   }
 
   private budgetMs(): number {

@@ -19,6 +19,11 @@ export interface ReviewRun {
   summary: ReviewSummary | null
   error: string | null
   pid: number | null
+  /** The model it ran on (recorded when it started); null for runs from before. */
+  model: string | null
+  /** Tokens over all its model calls, as the provider reported them; null when unknown. */
+  promptTokens: number | null
+  completionTokens: number | null
 }
 
 interface RunRow {
@@ -33,6 +38,9 @@ interface RunRow {
   summary: string | null
   error: string | null
   pid: number | null
+  model: string | null
+  prompt_tokens: number | null
+  completion_tokens: number | null
 }
 
 export interface StaleRecovery {
@@ -69,7 +77,7 @@ export function processAlive(pid: number): boolean {
  * (see review-run-state.ts); a later host ends, via {@link recoverStale}, rows nobody will finish.
  */
 export class ReviewRuns {
-  private readonly statements: Record<'queue' | 'start' | 'finish' | 'fail' | 'failIf' | 'get' | 'list' | 'open', Statement>
+  private readonly statements: Record<'queue' | 'start' | 'finish' | 'fail' | 'failIf' | 'get' | 'list' | 'open' | 'ofSession', Statement>
 
   constructor(db: StateDb) {
     this.statements = {
@@ -79,14 +87,20 @@ export class ReviewRuns {
          VALUES (@id, @sessionId, @kinds, @reasons, 'queued', @at)
          ON CONFLICT(id) DO UPDATE SET kinds = excluded.kinds, reasons = excluded.reasons`
       ),
-      start: db.prepare(`UPDATE review_runs SET status = 'running', started_at = @at, pid = @pid WHERE id = @id`),
-      finish: db.prepare(`UPDATE review_runs SET status = 'done', finished_at = @at, summary = @summary, error = NULL WHERE id = @id`),
+      start: db.prepare(`UPDATE review_runs SET status = 'running', started_at = @at, pid = @pid, model = coalesce(@model, model) WHERE id = @id`),
+      // The outcome's model and tokens when it carries them; the model the host recorded at start otherwise.
+      finish: db.prepare(
+        `UPDATE review_runs SET status = 'done', finished_at = @at, summary = @summary, error = NULL,
+           model = coalesce(@model, model), prompt_tokens = @promptTokens, completion_tokens = @completionTokens
+         WHERE id = @id`
+      ),
       fail: db.prepare(`UPDATE review_runs SET status = @status, finished_at = @at, error = @error WHERE id = @id`),
       // Only if nobody recorded an ending meanwhile (the run's own host or worker may be finishing it).
       failIf: db.prepare(`UPDATE review_runs SET status = @status, finished_at = @at, error = @error WHERE id = @id AND status = @was`),
       get: db.prepare('SELECT * FROM review_runs WHERE id = ?'),
       list: db.prepare('SELECT * FROM review_runs ORDER BY queued_at DESC, rowid DESC LIMIT ?'),
-      open: db.prepare(`SELECT * FROM review_runs WHERE status IN ('queued', 'running')`)
+      open: db.prepare(`SELECT * FROM review_runs WHERE status IN ('queued', 'running')`),
+      ofSession: db.prepare(`SELECT * FROM review_runs WHERE session_id = ? AND status = 'done' ORDER BY finished_at, rowid`)
     }
   }
 
@@ -100,12 +114,20 @@ export class ReviewRuns {
     })
   }
 
-  started(id: string, pid: number | null, at = Date.now()): void {
-    this.statements.start.run({ id, pid, at })
+  /** `model`: what the host's start frame names, so the row says it even when a detached worker records the ending. */
+  started(id: string, pid: number | null, at = Date.now(), model: string | null = null): void {
+    this.statements.start.run({ id, pid, at, model })
   }
 
-  finished(id: string, outcome: Pick<ReviewOutcome, 'summary'>, at = Date.now()): void {
-    this.statements.finish.run({ id, summary: JSON.stringify(outcome.summary), at })
+  finished(id: string, outcome: Pick<ReviewOutcome, 'summary'> & Partial<Pick<ReviewOutcome, 'usage' | 'model'>>, at = Date.now()): void {
+    this.statements.finish.run({
+      id,
+      summary: JSON.stringify(outcome.summary),
+      at,
+      model: outcome.model ?? null,
+      promptTokens: outcome.usage?.promptTokens ?? null,
+      completionTokens: outcome.usage?.completionTokens ?? null
+    })
   }
 
   failed(id: string, status: ReviewFailureStatus, error: string, at = Date.now()): void {
@@ -140,6 +162,11 @@ export class ReviewRuns {
     return row ? toRun(row) : null
   }
 
+  /** The finished reviews of one conversation, oldest first: what it taught, for the chat to show. */
+  doneForSession(sessionId: string): ReviewRun[] {
+    return (this.statements.ofSession.all(sessionId) as RunRow[]).map(toRun)
+  }
+
   /** Newest first. */
   list(options: { limit?: number } = {}): ReviewRun[] {
     return (this.statements.list.all(options.limit ?? 50) as RunRow[]).map(toRun)
@@ -158,6 +185,9 @@ function toRun(row: RunRow): ReviewRun {
     finishedAt: row.finished_at,
     summary: parseStoredSummary(row.summary),
     error: row.error,
-    pid: row.pid
+    pid: row.pid,
+    model: row.model ?? null,
+    promptTokens: row.prompt_tokens ?? null,
+    completionTokens: row.completion_tokens ?? null
   }
 }

@@ -1,6 +1,6 @@
 import type { ReviewMessage } from '../../../shared/review-protocol'
 import type { MessageRecord } from '../sessions'
-import { cutEnd, cutMiddle } from '../text/cut'
+import { cutEnd, cutMiddle, ellipsize } from '../text/cut'
 import { userWords } from '../sessions/stored-messages'
 
 /** Longest tool-call argument text kept per call. */
@@ -32,17 +32,72 @@ function toReviewMessage(record: MessageRecord): ReviewMessage | null {
   }
 }
 
+/** About how many characters a message takes in the rendered transcript. */
+export function reviewMessageSize(message: ReviewMessage): number {
+  return sizeOf(message)
+}
+
 function sizeOf(message: ReviewMessage): number {
   const calls = (message.toolCalls ?? []).reduce((sum, call) => sum + call.name.length + call.arguments.length + 4, 0)
   return message.content.length + calls + MESSAGE_OVERHEAD
 }
 
+/** Longest transcript a review gets, in characters (~15k tokens): a cheaper learning model's window fits it. */
+export const MAX_TRANSCRIPT_CHARS = 60_000
+/** Of that, the most the digest of turns already reviewed may take. */
+export const MAX_DIGEST_CHARS = 6_000
+/** Per digested turn: the user's words and the assistant's (Hermes's routed-review digest keeps 300 and 200). */
+const DIGEST_USER_CHARS = 300
+const DIGEST_ASSISTANT_CHARS = 200
+
+export const DIGEST_HEADING = 'Already reviewed: an earlier review saw these turns (a digest, for context only)'
+export const NEW_PART_HEADING = 'Not reviewed yet'
+
 /**
  * The conversation flattened for the review: text, tool calls as name + arguments (cut), tool results
  * (head and tail), summaries. Keeps the most recent part within `maxChars` and never starts on a tool
  * result (a result without its call reads as noise). System messages are left out.
+ *
+ * With `reviewedThrough` (the last message id an earlier review of this conversation saw), those
+ * messages shrink to a digest under {@link DIGEST_HEADING} (one line per user and assistant message,
+ * tool results left out) and only the rest is given whole, so a review reads what is new and pays
+ * little for the context.
  */
-export function toReviewMessages(records: MessageRecord[], maxChars = 60_000): ReviewMessage[] {
+export function toReviewMessages(records: MessageRecord[], maxChars = MAX_TRANSCRIPT_CHARS, reviewedThrough = 0): ReviewMessage[] {
+  const seen = reviewedThrough > 0 ? records.filter((record) => record.id <= reviewedThrough) : []
+  const fresh = seen.length ? records.filter((record) => record.id > reviewedThrough) : records
+  if (seen.length === 0 || fresh.length === 0) return recentWithin(fresh.length ? fresh : records, maxChars)
+  const digest = digestOf(seen, Math.min(MAX_DIGEST_CHARS, Math.floor(maxChars / 4)))
+  const kept = recentWithin(fresh, maxChars - (digest?.content.length ?? 0))
+  if (!digest) return kept
+  return [{ role: 'heading', content: DIGEST_HEADING }, digest, { role: 'heading', content: NEW_PART_HEADING }, ...kept]
+}
+
+/** Older turns in a line each, newest kept when they do not all fit in `maxChars`; null when there is nothing to say. */
+function digestOf(records: MessageRecord[], maxChars: number): ReviewMessage | null {
+  const lines: string[] = []
+  for (const record of records) {
+    if (record.role === 'user') lines.push(`USER: ${ellipsize(userWords(record), DIGEST_USER_CHARS)}`)
+    else if (record.role === 'summary' && record.content) lines.push(`SUMMARY: ${ellipsize(record.content, DIGEST_USER_CHARS)}`)
+    else if (record.role === 'assistant') {
+      const tools = [...new Set((record.toolCalls ?? []).map((call) => call.name))]
+      const label = tools.length ? `ASSISTANT[tools: ${tools.join(', ')}]` : 'ASSISTANT'
+      const text = ellipsize(record.content, DIGEST_ASSISTANT_CHARS)
+      if (text || tools.length) lines.push(text ? `${label}: ${text}` : label)
+    }
+  }
+  const kept: string[] = []
+  let used = 0
+  for (let i = lines.length - 1; i >= 0 && used + lines[i].length + 1 <= maxChars; i--) {
+    kept.unshift(lines[i])
+    used += lines[i].length + 1
+  }
+  if (kept.length === 0) return null
+  if (kept.length < lines.length) kept.unshift(`(${lines.length - kept.length} earlier lines left out)`)
+  return { role: 'summary', content: kept.join('\n') }
+}
+
+function recentWithin(records: MessageRecord[], maxChars: number): ReviewMessage[] {
   const all = records.map(toReviewMessage).filter((message): message is ReviewMessage => message !== null)
   const kept: ReviewMessage[] = []
   let used = 0
@@ -65,7 +120,7 @@ export function toReviewMessages(records: MessageRecord[], maxChars = 60_000): R
  * at most `maxChars` each, so a review can read all of it, not just the end. A tool result stays in
  * the chunk of the assistant message that called it.
  */
-export function chunkReviewMessages(records: MessageRecord[], maxChars = 60_000): ReviewMessage[][] {
+export function chunkReviewMessages(records: MessageRecord[], maxChars = MAX_TRANSCRIPT_CHARS): ReviewMessage[][] {
   const all = records.map(toReviewMessage).filter((message): message is ReviewMessage => message !== null)
   const chunks: ReviewMessage[][] = []
   let current: ReviewMessage[] = []

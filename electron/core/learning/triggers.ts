@@ -5,14 +5,21 @@ import type { TurnSummary } from '../agent/agent-session'
 /**
  * When to learn. Two counters with Hermes's semantics (user turns since the last memory write, tool
  * iterations since the last skill write) plus signals that something worth learning just happened,
- * so reviews are not only blind timers. Pure functions: the learning loop persists the counters with
- * the session, so they survive across turns and come back when a session is resumed.
+ * so reviews are not only blind timers. Pure functions: the learning loop keeps the skill counter
+ * with each session and the memory counter for the whole data home (`learning_state`), since most
+ * desktop conversations are shorter than the interval.
  */
 export interface LearningCounters {
+  /** This conversation's user turns. */
   userTurns: number
+  /** User turns since the last memory write or memory review, across every conversation of the data home. */
   turnsSinceMemory: number
+  /** This conversation's tool iterations since the last skill write or skill review. */
   itersSinceSkill: number
 }
+
+/** What a session keeps of the counters (the memory counter lives with the data home). */
+export type SessionCounters = Pick<LearningCounters, 'userTurns' | 'itersSinceSkill'>
 
 export interface TriggerSettings {
   enabled: boolean
@@ -72,17 +79,12 @@ export function emptyCounters(): LearningCounters {
 }
 
 /**
- * Counters stored with a session, or (for a session that predates them) rebuilt like Hermes does on
- * resume: the user turns so far, and the memory counter at that count modulo the interval.
+ * A session's counters as stored with it, or (for a session that predates them) rebuilt like Hermes
+ * does on resume: the user turns so far, and no tool iterations.
  */
-export function restoreCounters(stored: unknown, userMessages: number, settings: TriggerSettings): LearningCounters {
-  if (isCounters(stored)) return { ...stored }
-  const interval = settings.memoryNudgeInterval
-  return {
-    userTurns: userMessages,
-    turnsSinceMemory: interval > 0 && settings.memoryAvailable ? userMessages % interval : 0,
-    itersSinceSkill: 0
-  }
+export function restoreSessionCounters(stored: unknown, userMessages: number): SessionCounters {
+  if (isSessionCounters(stored)) return { userTurns: stored.userTurns, itersSinceSkill: stored.itersSinceSkill }
+  return { userTurns: userMessages, itersSinceSkill: 0 }
 }
 
 /** Updates the counters for a finished turn and decides whether (and why) a review should run. */
@@ -156,8 +158,8 @@ function isMemoryWrite(args: string): boolean {
   }
 }
 
-function isCounters(value: unknown): value is LearningCounters {
+function isSessionCounters(value: unknown): value is SessionCounters {
   if (typeof value !== 'object' || value === null) return false
   const v = value as Record<string, unknown>
-  return ['userTurns', 'turnsSinceMemory', 'itersSinceSkill'].every((key) => Number.isInteger(v[key]) && (v[key] as number) >= 0)
+  return ['userTurns', 'itersSinceSkill'].every((key) => Number.isInteger(v[key]) && (v[key] as number) >= 0)
 }

@@ -1,7 +1,11 @@
 import type { ChatCompletionAssistantMessageParam, ChatCompletionToolMessageParam } from 'openai/resources/chat/completions'
 import type { ChatProvider, ChatRequest, ChatResult, ModelToolCall } from './provider'
 
-/** One model response, with the assistant message that carries it into the next call's messages. */
+/**
+ * One model response, with the assistant message that carries it into the next call's messages.
+ * `usage` (from ChatResult) is what the provider reported for this call (`promptTokens`,
+ * `completionTokens`, `cachedTokens`), or null when it reported none: a review adds these up.
+ */
 export interface ModelStep extends ChatResult {
   message: ChatCompletionAssistantMessageParam
 }

@@ -33,6 +33,39 @@ export function resolveProviderSettings(
   }
 }
 
+/** What a learning provider is resolved from besides the config: the chat provider it defaults to, and its own key. */
+export interface LearningProviderSources {
+  /** The chat provider as resolved for this process (config, environment, stored key). */
+  chat: ProviderSettings
+  /** The key saved for `learning.baseURL` (the app's secret store); the CLI reads `CAIRN_LEARNING_API_KEY`. */
+  learningApiKey?: string | null
+  env?: NodeJS.ProcessEnv
+}
+
+/**
+ * The provider reviews (and later curation, titles and summaries) run on: `learning.model` on
+ * `learning.baseURL`, each defaulting to the chat provider's. The chat key goes only to the chat
+ * provider's own server: an endpoint of its own gets the learning key (saved, or
+ * `CAIRN_LEARNING_API_KEY`) or none; on the chat server a learning key, when set, still wins.
+ */
+export function resolveLearningProviderSettings(learning: Pick<CairnConfig['learning'], 'model' | 'baseURL'>, sources: LearningProviderSources): ProviderSettings {
+  const { chat } = sources
+  const env = sources.env ?? process.env
+  const ownKey = sources.learningApiKey || env.CAIRN_LEARNING_API_KEY || null
+  const ownURL = learning.baseURL.trim().replace(/\/+$/, '')
+  const model = learning.model.trim() || chat.model
+  if (!ownURL || sameOrigin(ownURL, chat.baseURL)) return { ...chat, baseURL: ownURL || chat.baseURL, model, apiKey: ownKey ?? chat.apiKey }
+  return { ...chat, preset: 'custom', baseURL: ownURL, model, apiKey: ownKey }
+}
+
+function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin
+  } catch {
+    return false
+  }
+}
+
 /** Why the provider cannot be used yet, as data (the faces word it); null when it is ready. */
 export function findProviderProblem(settings: ProviderSettings): ProviderProblem | null {
   const { preset, baseURL } = settings

@@ -210,6 +210,18 @@ export class SessionStore {
     return this.get(sessionId)!
   }
 
+  /**
+   * Sets one top-level key of the session's state, leaving the other keys and `updated_at` as they
+   * are: bookkeeping (learning's counters and marks) is not activity, so it never reorders the
+   * conversations list. One statement, so no other writer's keys are lost.
+   */
+  setStateKey(sessionId: string, key: string, value: unknown): void {
+    const info = this.db
+      .prepare(`UPDATE sessions SET state = json_set(CASE WHEN json_valid(state) THEN state ELSE '{}' END, '$."' || @key || '"', json(@value)) WHERE id = @sessionId`)
+      .run({ sessionId, key: key.replace(/"/g, ''), value: JSON.stringify(value ?? null) })
+    if (info.changes === 0) throw new SessionNotFoundError(sessionId)
+  }
+
   /** Flags messages summarised away by compression; they leave the model's context but stay searchable. */
   markCompacted(sessionId: string, messageIds: number[]): void {
     if (!this.get(sessionId)) throw new SessionNotFoundError(sessionId)

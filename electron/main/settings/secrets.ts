@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readFileSync, renameSync, statSync } from 'node:
 import writeFileAtomic from 'write-file-atomic'
 import { z } from 'zod'
 import type { KeyStorage } from '../../../shared/ipc/domain'
-import type { SecretStore } from '../../core/app/cairn-app'
+import type { ApiKeyWhich, SecretStore } from '../../core/app/app-context'
 
 /** The OS keyring as Electron's safeStorage offers it (see os-keyring.ts, the only module that touches it). */
 export interface Keyring {
@@ -20,20 +20,25 @@ export interface SecretsOptions {
 }
 
 const storedKeySchema = z.object({ ciphertext: z.string().min(1), backend: z.string().nullable(), savedAt: z.string() })
-const secretsFileSchema = z.looseObject({ version: z.literal(1), apiKey: storedKeySchema.optional() })
+const secretsFileSchema = z.looseObject({ version: z.literal(1), apiKey: storedKeySchema.optional(), learningApiKey: storedKeySchema.optional() })
 type SecretsFile = z.infer<typeof secretsFileSchema>
+
+/** Where each key lives in `secrets.json`. */
+const FIELD: Record<ApiKeyWhich, 'apiKey' | 'learningApiKey'> = { chat: 'apiKey', learning: 'learningApiKey' }
+const LABEL: Record<ApiKeyWhich, string> = { chat: 'API key', learning: 'learning API key' }
 
 const OWNER_ONLY = 0o600
 
 /**
- * The provider API key, encrypted by the OS keyring (safeStorage) and kept as base64 ciphertext in
- * `secrets.json` (mode 0600) next to, never inside, `config.json`. The plain key lives only in this
- * process: the renderer sees whether there is one and its last four characters. When the system has
- * no keyring at all, the key is kept in memory for this session and `storage()` says so.
+ * The provider API keys (the chat provider's, and one for `learning.baseURL`), encrypted by the OS
+ * keyring (safeStorage) and kept as base64 ciphertext in `secrets.json` (mode 0600) next to, never
+ * inside, `config.json`. The plain keys live only in this process: the renderer sees whether there is
+ * one and its last four characters. When the system has no keyring at all, a key is kept in memory
+ * for this session and `storage()` says so.
  */
 export class KeyringSecretStore implements SecretStore {
-  private sessionKey: string | null = null
-  private decrypted: { ciphertext: string; plain: string } | null = null
+  private readonly sessionKeys: Record<ApiKeyWhich, string | null> = { chat: null, learning: null }
+  private readonly decrypted: Record<ApiKeyWhich, { ciphertext: string; plain: string } | null> = { chat: null, learning: null }
   private lastProblem: string | null = null
 
   constructor(
@@ -42,45 +47,49 @@ export class KeyringSecretStore implements SecretStore {
     private readonly options: SecretsOptions = {}
   ) {}
 
-  getApiKey(): string | null {
-    if (this.sessionKey) return this.sessionKey
-    const stored = this.read()?.apiKey
+  getApiKey(which: ApiKeyWhich = 'chat'): string | null {
+    const session = this.sessionKeys[which]
+    if (session) return session
+    const stored = this.read()?.[FIELD[which]]
     if (!stored) return null
-    if (this.decrypted?.ciphertext === stored.ciphertext) return this.decrypted.plain
+    const cached = this.decrypted[which]
+    if (cached?.ciphertext === stored.ciphertext) return cached.plain
     try {
       const plain = this.keyring.decryptString(Buffer.from(stored.ciphertext, 'base64'))
-      this.decrypted = { ciphertext: stored.ciphertext, plain }
+      this.decrypted[which] = { ciphertext: stored.ciphertext, plain }
       return plain
     } catch (error) {
       this.problem(
-        `Cairn could not decrypt the API key saved in ${this.file} (${(error as Error).message}). ` +
+        `Cairn could not decrypt the ${LABEL[which]} saved in ${this.file} (${(error as Error).message}). ` +
           'The system keyring may have changed. Enter the key again in Settings; the old file is kept until then.'
       )
       return null
     }
   }
 
-  async setApiKey(key: string | null): Promise<void> {
+  async setApiKey(key: string | null, which: ApiKeyWhich = 'chat'): Promise<void> {
     const current = this.read({ setAsideIfBroken: true }) ?? { version: 1 as const }
+    const field = FIELD[which]
     if (key === null) {
-      this.sessionKey = null
-      this.decrypted = null
-      if (current.apiKey) this.write({ ...current, apiKey: undefined })
+      this.sessionKeys[which] = null
+      this.decrypted[which] = null
+      if (current[field]) this.write({ ...current, [field]: undefined })
       return
     }
     if (!this.keyring.isEncryptionAvailable()) {
-      this.sessionKey = key
-      this.problem('This system offers no keyring to encrypt the API key, so Cairn keeps it for this session only. Set CAIRN_API_KEY to avoid entering it each time.')
+      this.sessionKeys[which] = key
+      const variable = which === 'chat' ? 'CAIRN_API_KEY' : 'CAIRN_LEARNING_API_KEY'
+      this.problem(`This system offers no keyring to encrypt the ${LABEL[which]}, so Cairn keeps it for this session only. Set ${variable} to avoid entering it each time.`)
       return
     }
     const ciphertext = this.keyring.encryptString(key).toString('base64')
-    this.write({ ...current, version: 1, apiKey: { ciphertext, backend: this.keyring.selectedBackend(), savedAt: new Date().toISOString() } })
-    this.sessionKey = null
-    this.decrypted = { ciphertext, plain: key }
+    this.write({ ...current, version: 1, [field]: { ciphertext, backend: this.keyring.selectedBackend(), savedAt: new Date().toISOString() } })
+    this.sessionKeys[which] = null
+    this.decrypted[which] = { ciphertext, plain: key }
   }
 
-  storage(): KeyStorage {
-    if (this.sessionKey) return 'memory'
+  storage(which: ApiKeyWhich = 'chat'): KeyStorage {
+    if (this.sessionKeys[which]) return 'memory'
     const platform = this.options.platform ?? process.platform
     return platform === 'linux' && this.keyring.selectedBackend() === 'basic_text' ? 'basic_text' : 'os'
   }

@@ -56,6 +56,11 @@ export class AppWindows {
     this.navigate(this.showMain(), { view: 'timeline', ...(ledgerId !== undefined ? { ledgerId } : {}) })
   }
 
+  /** Shows the main window on the Inbox (the tray's "Inbox, N waiting"). */
+  openInbox(): void {
+    this.navigate(this.showMain(), { view: 'inbox' })
+  }
+
   toggleQuick(): void {
     const window = this.ensureQuick()
     if (window.isVisible() && window.isFocused()) window.hide()
@@ -80,6 +85,14 @@ export class AppWindows {
     for (const window of [this.main, this.quick]) {
       if (live(window) && !window.webContents.isDestroyed()) window.webContents.send(EVENT_CHANNEL, name, payload)
     }
+  }
+
+  /**
+   * Both windows out of sight while the app finishes quitting (the reviews of the conversations open
+   * at quit run after the window closes, for a bounded time).
+   */
+  hideAll(): void {
+    for (const window of [this.main, this.quick]) if (live(window)) window.hide()
   }
 
   /** From now on closing a window really closes it; the main window's place is saved now. */

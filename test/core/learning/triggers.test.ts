@@ -4,7 +4,7 @@ import {
   detectUserSignals,
   emptyCounters,
   evaluateTurn,
-  restoreCounters,
+  restoreSessionCounters,
   type LearningCounters,
   type TriggerSettings
 } from '../../../electron/core/learning/triggers'
@@ -154,15 +154,14 @@ describe('signals that trigger early', () => {
   })
 })
 
-describe('restoring counters on resume', () => {
-  it('uses the counters stored with the session', () => {
-    expect(restoreCounters({ userTurns: 7, turnsSinceMemory: 3, itersSinceSkill: 4 }, 99, settings)).toEqual({ userTurns: 7, turnsSinceMemory: 3, itersSinceSkill: 4 })
+describe('restoring a session\'s counters on resume', () => {
+  it('uses the counters stored with the session (the memory counter is the data home\'s, not the session\'s)', () => {
+    expect(restoreSessionCounters({ userTurns: 7, turnsSinceMemory: 3, itersSinceSkill: 4, reviewedThrough: 12 }, 99)).toEqual({ userTurns: 7, itersSinceSkill: 4 })
   })
 
   it('rebuilds them from the history when none are stored (Hermes hydration)', () => {
-    expect(restoreCounters(undefined, 0, settings)).toEqual({ userTurns: 0, turnsSinceMemory: 0, itersSinceSkill: 0 })
-    expect(restoreCounters(undefined, 7, settings)).toEqual({ userTurns: 7, turnsSinceMemory: 7, itersSinceSkill: 0 })
-    expect(restoreCounters(undefined, 13, settings)).toEqual({ userTurns: 13, turnsSinceMemory: 3, itersSinceSkill: 0 })
-    expect(restoreCounters({ userTurns: 'x' }, 13, { ...settings, memoryNudgeInterval: 0 })).toEqual({ userTurns: 13, turnsSinceMemory: 0, itersSinceSkill: 0 })
+    expect(restoreSessionCounters(undefined, 0)).toEqual({ userTurns: 0, itersSinceSkill: 0 })
+    expect(restoreSessionCounters(undefined, 13)).toEqual({ userTurns: 13, itersSinceSkill: 0 })
+    expect(restoreSessionCounters({ userTurns: 'x' }, 13)).toEqual({ userTurns: 13, itersSinceSkill: 0 })
   })
 })

@@ -1,6 +1,6 @@
 import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import { IpcError } from '../../../../shared/ipc/define'
-import type { DisplayMessage, SessionSummary } from '../../../../shared/ipc/domain'
+import type { DisplayMessage, LearnedReview, SessionSummary } from '../../../../shared/ipc/domain'
 import { userWords } from '../../sessions/stored-messages'
 import { searchSessions, type MessageRecord, type SessionRecord } from '../../sessions'
 import type { AppContext } from '../app-context'
@@ -20,7 +20,7 @@ export function sessionHandlers(app: AppContext): Pick<
     'sessions.get': async ({ sessionId }) => {
       const session = requireSession(sessionId)
       const messages = sessions().messages(sessionId, { includeCompacted: true }).map(toDisplayMessage)
-      return { session: toSummary(session), messages, running: app.chats.isRunning(sessionId) }
+      return { session: toSummary(session), messages, running: app.chats.isRunning(sessionId), learned: learnedIn(app, sessionId) }
     },
     'sessions.search': async ({ query, limit }) => {
       const result = searchSessions(app.core.db, query, { limit, includeCurrent: true })
@@ -61,6 +61,19 @@ export function sessionHandlers(app: AppContext): Pick<
       return { ok: true as const }
     }
   }
+}
+
+/**
+ * What the conversation's finished reviews learned, oldest first, from `review_runs` (each run is
+ * stored with its session, by whichever process finished it: the app, a CLI or a detached worker).
+ * A review that saved nothing is kept only when the user asked for it ("Nothing worth keeping").
+ */
+export function learnedIn(app: Pick<AppContext, 'host'>, sessionId: string): LearnedReview[] {
+  return app.host.runs.doneForSession(sessionId).flatMap((run) => {
+    const requested = run.reasons.some((reason) => reason.code === 'requested')
+    if (!run.summary || (!run.summary.saved && !requested)) return []
+    return [{ reviewId: run.id, at: run.finishedAt ?? run.queuedAt, summary: run.summary, requested }]
+  })
 }
 
 export function toSummary(s: SessionRecord): SessionSummary {

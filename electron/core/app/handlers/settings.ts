@@ -10,11 +10,17 @@ import type { AppContext } from '../app-context'
 export function settingsHandlers(app: AppContext): Pick<IpcHandlers, 'settings.get' | 'settings.update' | 'settings.setApiKey' | 'settings.testConnection' | 'settings.detectLocal'> {
   const view = (): SettingsView => {
     const key = app.options.secrets.getApiKey()
+    const learningKey = app.options.secrets.getApiKey('learning')
     return {
       config: app.core.config.get(),
       hasApiKey: Boolean(key),
       keyHint: key ? key.slice(-4) : null,
-      keyStorage: key ? app.options.secrets.storage() : 'none'
+      keyStorage: key ? app.options.secrets.storage() : 'none',
+      learningKey: {
+        hasApiKey: Boolean(learningKey),
+        keyHint: learningKey ? learningKey.slice(-4) : null,
+        keyStorage: learningKey ? app.options.secrets.storage('learning') : 'none'
+      }
     }
   }
   return {
@@ -29,8 +35,8 @@ export function settingsHandlers(app: AppContext): Pick<IpcHandlers, 'settings.g
       }
       return view()
     },
-    'settings.setApiKey': async ({ apiKey }) => {
-      await app.options.secrets.setApiKey(apiKey?.trim() || null)
+    'settings.setApiKey': async ({ apiKey, which }) => {
+      await app.options.secrets.setApiKey(apiKey?.trim() || null, which)
       app.emit('settings.changed', { config: app.core.config.get() })
       return view()
     },
