@@ -1,4 +1,7 @@
+import { enCuration } from './en-curation'
 import { enErrors } from './en-errors'
+import { enInbox } from './en-inbox'
+import { enLearning } from './en-learning'
 import { enWorkspace } from './en-workspace'
 import { enStart } from './en-start'
 
@@ -377,7 +380,10 @@ export const en = {
   'tray.fileWritten': 'Skill "{name}": {file} written',
   'tray.fileRemoved': 'Skill "{name}": {file} removed',
 
+  ...enCuration,
   ...enErrors,
+  ...enInbox,
+  ...enLearning,
   ...enWorkspace,
   ...enStart
 } as const

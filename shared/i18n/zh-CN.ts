@@ -1,5 +1,8 @@
 import type { MessageKey } from './en'
+import { zhCNCuration } from './zh-CN-curation'
 import { zhCNErrors } from './zh-CN-errors'
+import { zhCNInbox } from './zh-CN-inbox'
+import { zhCNLearning } from './zh-CN-learning'
 import { zhCNWorkspace } from './zh-CN-workspace'
 import { zhCNStart } from './zh-CN-start'
 
@@ -375,7 +378,10 @@ export const zhCN: Record<MessageKey, string> = {
   'tray.fileWritten': '技能“{name}”：已写入 {file}',
   'tray.fileRemoved': '技能“{name}”：已删除 {file}',
 
+  ...zhCNCuration,
   ...zhCNErrors,
+  ...zhCNInbox,
+  ...zhCNLearning,
   ...zhCNWorkspace,
   ...zhCNStart
 }

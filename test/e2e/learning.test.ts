@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import type { RecordedChatRequest, ScriptedReply } from '../scripted-provider'
 import { newTurnState } from '../../electron/core/tools/types'
-import { isReviewRequest } from '../helpers/review-fixture'
+import { isReviewRequest, reviewUserText } from '../helpers/review-fixture'
 import { NARROW, WIDE, startE2E, type E2E } from './fixture'
 import type { PageDom } from './page-dom'
-import { assistantCount, composer, eventually, fileText, overflowingElements, paintedEmoji, send } from './helpers'
+import { assistantCount, composer, eventually, fileText, lastUserText, overflowingElements, paintedEmoji, send } from './helpers'
 
 const SKILL = 'node-project-setup'
 const SKILL_BEFORE = `---
@@ -23,13 +23,37 @@ const NEW_STEPS = '2. Run `pnpm install` (the user uses pnpm, never npm).\n3. Ru
 const MEMORY_ENTRY = 'Uses pnpm for Node projects, never npm'
 const CORRECTION = "No, that's wrong: I always use pnpm, never npm."
 
+// A skill the user wrote themselves: a review may only propose changing it.
+const USER_SKILL = 'git-push-routine'
+const USER_SKILL_BEFORE = `---
+name: ${USER_SKILL}
+description: Push a finished branch.
+---
+# Git push routine
+1. Run the tests.
+2. Push with \`git push --force\`.
+`
+const USER_SKILL_OLD = '2. Push with `git push --force`.'
+const USER_SKILL_NEW = '2. Push with `git push --force-with-lease`.'
+const PUSH_CORRECTION = 'I said to never use a plain --force push, use --force-with-lease.'
+const PUSH_ANSWER = 'Understood: --force-with-lease it is.'
+
 /**
  * The background review, step by step: save the preference and read the skill, then patch the
- * skill, then report. The chat model just acknowledges.
+ * skill, then report. The chat model just acknowledges. The push conversation's review wants to
+ * patch the user's own skill instead.
  */
 function respond(request: RecordedChatRequest): ScriptedReply {
-  if (!isReviewRequest(request)) return { chunks: ['Got it: ', 'pnpm from now on.'], chunkDelayMs: 100 }
+  if (!isReviewRequest(request)) {
+    if (lastUserText(request) === PUSH_CORRECTION) return { chunks: [PUSH_ANSWER] }
+    return { chunks: ['Got it: ', 'pnpm from now on.'], chunkDelayMs: 100 }
+  }
   const step = assistantCount(request)
+  if (reviewUserText(request).includes(PUSH_CORRECTION)) {
+    if (step === 0) return { toolCalls: [{ name: 'skill_view', arguments: { name: USER_SKILL } }] }
+    if (step === 1) return { toolCalls: [{ name: 'skill_manage', arguments: { action: 'patch', name: USER_SKILL, old_string: USER_SKILL_OLD, new_string: USER_SKILL_NEW } }] }
+    return { text: `Proposed fixing the push step of ${USER_SKILL}.` }
+  }
   if (step === 0) {
     return {
       delayMs: 1_000,
@@ -46,19 +70,25 @@ function respond(request: RecordedChatRequest): ScriptedReply {
 let e2e: E2E
 let page: Page
 let skillFile: string
+let userSkillFile: string
 
 beforeAll(async () => {
   e2e = await startE2E({
     server: { respond },
-    // A skill the user already had before this conversation.
+    // Skills from before these conversations: one Cairn wrote in an earlier chat (a review may tend
+    // it freely), one the user wrote (a review only proposes changes to it).
     seed: async (core) => {
       const manage = core.learningTools().find((tool) => tool.name === 'skill_manage')!
-      const result = (await manage.run({ action: 'create', name: SKILL, category: 'dev', content: SKILL_BEFORE }, { write: { source: 'user', sessionId: null }, turn: newTurnState() })) as { success: boolean }
-      expect(result.success).toBe(true)
+      for (const [name, content, source] of [[SKILL, SKILL_BEFORE, 'agent'], [USER_SKILL, USER_SKILL_BEFORE, 'user']] as const) {
+        const result = (await manage.run({ action: 'create', name, category: 'dev', content }, { write: { source, sessionId: null }, turn: newTurnState() })) as { success: boolean }
+        expect(result.success).toBe(true)
+      }
     }
   })
   skillFile = join(e2e.home, 'skills', 'dev', SKILL, 'SKILL.md')
+  userSkillFile = join(e2e.home, 'skills', 'dev', USER_SKILL, 'SKILL.md')
   expect(fileText(skillFile)).toBe(SKILL_BEFORE)
+  expect(fileText(userSkillFile)).toBe(USER_SKILL_BEFORE)
   page = e2e.page
   await page.goto(e2e.url)
   await composer(page).waitFor()
@@ -100,9 +130,9 @@ describe('learning from a conversation', () => {
     expect(await memory.innerText()).toContain(MEMORY_ENTRY)
     const patch = review.getByRole('article', { name: 'Skill patched' })
     expect(await patch.innerText()).toMatch(new RegExp(`${SKILL} · SKILL\\.md[\\s\\S]*Review`))
-    // The skill the user had is outside the review, by "You".
-    const created = page.getByRole('article', { name: 'Skill created' })
-    expect(await created.innerText()).toContain('You')
+    // The skill Cairn wrote in an earlier chat is outside the review, by "Chat".
+    const created = page.getByRole('article', { name: 'Skill created' }).filter({ hasText: SKILL })
+    expect(await created.innerText()).toContain('Chat')
     expect(await review.getByRole('article', { name: 'Skill created' }).count()).toBe(0)
     await e2e.screenshot('timeline')
 
@@ -181,6 +211,30 @@ describe('learning from a conversation', () => {
     await e2e.screenshot('timeline-reverted')
   })
 
+  it('leaves a skill the user wrote alone: the review\'s patch waits in the Inbox instead', async () => {
+    await page.getByRole('button', { name: 'New chat' }).click()
+    await send(page, PUSH_CORRECTION)
+    await page.getByText(PUSH_ANSWER).waitFor()
+    const toast = page.getByRole('status').filter({ hasText: 'waiting for you' })
+    await toast.waitFor({ timeout: 30_000 })
+    expect(await toast.innerText()).toContain('Cairn has 1 suggestion waiting for you')
+    expect(fileText(userSkillFile)).toBe(USER_SKILL_BEFORE)
+
+    await toast.getByRole('button', { name: 'Review' }).click()
+    await page.getByRole('heading', { level: 1, name: 'Inbox' }).waitFor()
+    const proposal = page.getByRole('article', { name: `Patch the skill “${USER_SKILL}”` })
+    await proposal.waitFor()
+    expect(await proposal.innerText()).toContain('You wrote this skill, so Cairn asks.')
+    expect(await proposal.locator('tr[data-type="add"] .code').allInnerTexts()).toEqual([USER_SKILL_NEW])
+    expect(await proposal.locator('tr[data-type="del"] .code').allInnerTexts()).toEqual([USER_SKILL_OLD])
+    await e2e.screenshot('inbox-user-skill-proposal')
+    // Still untouched on disk, and nothing of it in the timeline as a change made.
+    expect(fileText(userSkillFile)).toBe(USER_SKILL_BEFORE)
+    await openSection(page, 'Timeline', 'Learning timeline')
+    await page.getByRole('article', { name: 'Skill created' }).filter({ hasText: USER_SKILL }).waitFor()
+    expect(await page.getByRole('article', { name: 'Skill patched' }).filter({ hasText: USER_SKILL }).count()).toBe(0)
+  })
+
   it('lays out every main screen in light and dark, wide and narrow, without anything cut off', async () => {
     const screens: Array<{ name: string; open(target: Page): Promise<void> }> = [
       {
@@ -204,6 +258,13 @@ describe('learning from a conversation', () => {
         }
       },
       { name: 'memory', open: (target) => openSection(target, 'Memory', 'Memory') },
+      {
+        name: 'inbox',
+        async open(target) {
+          await openSection(target, 'Inbox', 'Inbox')
+          await target.getByRole('article', { name: `Patch the skill “${USER_SKILL}”` }).waitFor()
+        }
+      },
       { name: 'settings', open: (target) => openSettings(target) }
     ]
     const problems: string[] = []

@@ -5,6 +5,7 @@ import { translator } from '../../../shared/i18n'
 import type { Language } from '../stores/ui'
 import { Sidebar } from './Sidebar'
 import { TimelineView } from '../features/timeline/TimelineView'
+import { InboxView } from '../features/inbox/InboxView'
 import { SkillsView } from '../features/skills/SkillsView'
 import { MemoryView } from '../features/memory/MemoryView'
 import { SettingsView } from '../features/settings/SettingsView'
@@ -20,6 +21,7 @@ export function App(): React.JSX.Element {
         <ConnectionBanner />
         {view === 'chat' ? <ChatView /> : null}
         {view === 'timeline' ? <TimelineView /> : null}
+        {view === 'inbox' ? <InboxView /> : null}
         {view === 'skills' ? <SkillsView /> : null}
         {view === 'memory' ? <MemoryView /> : null}
         {view === 'settings' ? <SettingsView /> : null}

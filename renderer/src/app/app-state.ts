@@ -1,5 +1,6 @@
 import type { CairnClient } from '../ipc/client'
 import { createChatStore, type ChatStore } from '../stores/chat'
+import { createInboxStore, type InboxStore } from '../stores/inbox'
 import { createMemoryStore, type MemoryStore } from '../stores/memory'
 import { createSessionsStore, type SessionsStore } from '../stores/sessions'
 import { createSettingsStore, type SettingsStore } from '../stores/settings'
@@ -14,6 +15,7 @@ export interface AppState {
   chat: ChatStore
   sessions: SessionsStore
   timeline: TimelineStore
+  inbox: InboxStore
   skills: SkillsStore
   memory: MemoryStore
   settings: SettingsStore
@@ -37,6 +39,7 @@ export function createAppState(client: CairnClient, options: AppStateOptions = {
     chat,
     sessions,
     timeline: createTimelineStore(client),
+    inbox: createInboxStore(client),
     skills: createSkillsStore(client),
     memory: createMemoryStore(client),
     settings: createSettingsStore(client),

@@ -2,6 +2,7 @@ import type { LedgerEntry } from '../../../shared/ledger'
 import { isMemoryEntry, skillNameOf, type MemoryKind } from '../../../shared/ledger-names'
 import { translator, type MessageKey } from '../../../shared/i18n'
 import { describeReviewSummary } from '../../../shared/i18n/describe'
+import type { ReviewOutcome } from '../../../shared/review-outcome'
 import { familyOf } from '../stores/timeline'
 import type { AppState } from './app-state'
 
@@ -10,7 +11,7 @@ import type { AppState } from './app-state'
  * function that unsubscribes everything (tests, hot reload).
  */
 export function connectApp(app: AppState): () => void {
-  const { client, chat, sessions, timeline, skills, memory, settings, ui } = app
+  const { client, chat, sessions, timeline, inbox, skills, memory, settings, ui } = app
   const t = () => translator(ui.getState().language)
   let sessionsTimer: ReturnType<typeof setTimeout> | null = null
   const reloadSessions = (): void => {
@@ -45,6 +46,12 @@ export function connectApp(app: AppState): () => void {
         if (summary && !chipShows) {
           ui.getState().toast({ tone: 'learned', text: t()('toast.learned', { summary }), action: { label: t()('toast.viewTimeline'), view: 'timeline' } })
         }
+        // What waits for the user is never silent, wherever they are.
+        const proposed = proposedCount(event.outcome)
+        if (proposed > 0) {
+          inbox.getState().invalidate()
+          ui.getState().toast({ tone: 'learned', text: t()('inbox.toast.proposed', { count: proposed }), action: { label: t()('inbox.toast.open'), view: 'inbox' } }, 10_000)
+        }
       }
       if (event.type === 'reviews_paused') ui.getState().toast({ tone: 'error', text: t()('toast.reviewsPaused') }, 10_000)
       if (event.type !== 'review_progress' && event.type !== 'review_action') void settings.getState().loadLearning()
@@ -60,15 +67,20 @@ export function connectApp(app: AppState): () => void {
     client.on('memory.changed', () => {
       if (memory.getState().loaded) void memory.getState().load()
     }),
+    client.on('inbox.changed', ({ pending }) => {
+      settings.getState().pendingChanged(pending)
+      inbox.getState().invalidate()
+    }),
     client.on('settings.changed', ({ config }) => {
       settings.getState().configChanged(config)
       ui.getState().setTheme(config.ui.theme)
       ui.getState().setLanguage(config.ui.language)
     }),
-    client.on('app.navigate', ({ view, sessionId, ledgerId }) => {
+    client.on('app.navigate', ({ view, sessionId, ledgerId, proposalId }) => {
       ui.getState().navigate(view)
       if (view === 'chat' && sessionId) void chat.getState().openSession(sessionId)
       if (view === 'timeline') void timeline.getState().load()
+      if (view === 'inbox') void openInbox(app, proposalId)
       if (view === 'skills' && ledgerId !== undefined) void openLedgerEntry(app, ledgerId)
     }),
     client.onStatus((status) => {
@@ -127,6 +139,7 @@ async function refreshAll(app: AppState): Promise<void> {
     loadInitial(app),
     app.chat.getState().refresh(),
     app.timeline.getState().loaded ? app.timeline.getState().load() : null,
+    app.inbox.getState().loaded ? app.inbox.getState().load() : null,
     app.memory.getState().loaded ? app.memory.getState().load() : null,
     app.skills.getState().loaded ? app.skills.getState().load() : null
   ])
@@ -143,6 +156,17 @@ export async function openLedgerEntry(app: AppState, ledgerId: number): Promise<
   } catch {
     // The row is gone; stay where we are.
   }
+}
+
+/** Opens the Inbox with `proposalId` (a tray item's) under the keyboard. */
+async function openInbox(app: AppState, proposalId?: number): Promise<void> {
+  await app.inbox.getState().load()
+  if (proposalId !== undefined && app.inbox.getState().proposals.some((p) => p.id === proposalId)) app.inbox.getState().focus(proposalId)
+}
+
+/** How many proposals a finished review left in the Inbox (both fields are absent when it left none). */
+export function proposedCount(outcome: ReviewOutcome): number {
+  return outcome.proposals?.length || outcome.summary.proposed || 0
 }
 
 const kindToast: Record<MemoryKind, MessageKey> = {

@@ -13,6 +13,8 @@ export interface UserItem {
   text: string
   /** Sent from this window, waiting for main to store it. */
   pending?: boolean
+  /** When it was stored (rows built from stored messages; live rows have none yet). */
+  at?: number
 }
 
 export interface AssistantItem {
@@ -22,6 +24,7 @@ export interface AssistantItem {
   text: string
   /** The turn was stopped while this answer streamed. */
   interrupted?: boolean
+  at?: number
 }
 
 export interface ToolItem {
@@ -84,7 +87,7 @@ function buildPlain(messages: DisplayMessage[]): ChatItem[] {
   for (const message of messages) {
     switch (message.role) {
       case 'user':
-        items.push({ kind: 'user', key: `m:${message.id}`, id: message.id, text: message.content })
+        items.push({ kind: 'user', key: `m:${message.id}`, id: message.id, text: message.content, at: message.createdAt })
         break
       case 'assistant':
         if (message.content.trim()) {
@@ -93,6 +96,7 @@ function buildPlain(messages: DisplayMessage[]): ChatItem[] {
             key: `m:${message.id}`,
             id: message.id,
             text: message.content,
+            at: message.createdAt,
             ...(message.finishReason === 'cancelled' ? { interrupted: true } : {})
           })
         }

@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { AgentEvent, ApprovalScope } from '../../../shared/agent-events'
 import type { ReviewEvent } from '../../../shared/review-protocol'
+import type { LearnedReview } from '../../../shared/ipc/domain'
 import type { ReviewSummary } from '../../../shared/review-outcome'
 import { errorCode, errorMessage, errorParams, type CairnClient } from '../ipc/client'
 import { buildItems, lastIndexWhere, reconcileItems, type ChatItem } from './chat-items'
@@ -22,6 +23,8 @@ export interface ChatState extends TurnSlice {
   sending: boolean
   draft: string
   learned: LearnedNote | null
+  /** What each review of the open conversation learned, oldest first (kept with the conversation). */
+  learnedNotes: LearnedReview[]
   /** Message to scroll to once shown (a search hit). */
   focusMessageId: number | null
   /** The folder the open conversation works in; for a new one, the folder chosen for it (null: the default). */
@@ -95,7 +98,7 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
       attachQueue = null
       awaitingNewSession = false
       orphans = []
-      set({ ...emptyTurn(), sessionId, title: null, status, loadError: null, sending: false, learned: null, focusMessageId: null, workspace: null })
+      set({ ...emptyTurn(), sessionId, title: null, status, loadError: null, sending: false, learned: null, learnedNotes: [], focusMessageId: null, workspace: null })
     }
 
     const attach = async (sessionId: string): Promise<void> => {
@@ -148,6 +151,7 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
       sending: false,
       draft: '',
       learned: null,
+      learnedNotes: [],
       focusMessageId: null,
       workspace: null,
 
@@ -156,9 +160,9 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
         reset(sessionId, 'loading')
         set({ focusMessageId: openOptions?.focusMessageId ?? null })
         try {
-          const { session, messages, running } = await client.request('sessions.get', { sessionId })
+          const { session, messages, running, learned } = await client.request('sessions.get', { sessionId })
           if (get().sessionId !== sessionId) return
-          set({ items: buildItems(messages), title: session.title, workspace: session.workspace, running, status: 'ready' })
+          set({ items: buildItems(messages), title: session.title, workspace: session.workspace, running, status: 'ready', learnedNotes: learned ?? [] })
           if (running) await attach(sessionId)
         } catch (error) {
           if (get().sessionId === sessionId) set({ status: 'error', loadError: errorMessage(error) })
@@ -268,17 +272,26 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
 
       handleReview(event) {
         if (event.type !== 'review_finished' || !event.sessionId || event.sessionId !== get().sessionId) return
-        if (!event.outcome.summary.saved) return
-        set({ learned: { reviewId: event.reviewId, summary: event.outcome.summary } })
+        // The conversation's own list (with a requested review that found nothing) comes from main.
+        void get().refresh()
+        const { summary } = event.outcome
+        if (!summary.saved && !summary.proposed) return
+        const notes = get().learnedNotes
+        set({
+          ...(summary.saved ? { learned: { reviewId: event.reviewId, summary } } : {}),
+          ...(notes.some((note) => note.reviewId === event.reviewId) ? {} : { learnedNotes: [...notes, { reviewId: event.reviewId, at: Date.now(), summary, requested: false }] })
+        })
       },
 
       async refresh() {
         const { sessionId } = get()
         if (!sessionId) return
         try {
-          const { session, messages, running } = await client.request('sessions.get', { sessionId })
+          const { session, messages, running, learned } = await client.request('sessions.get', { sessionId })
           const state = get()
           if (state.sessionId !== sessionId) return
+          // A review announced live may not be stored with the conversation yet: keep it until it is.
+          if (learned) set({ learnedNotes: [...learned, ...state.learnedNotes.filter((note) => !learned.some((stored) => stored.reviewId === note.reviewId))] })
           // A turn that started meanwhile owns the rows; its own end refreshes again.
           if (state.running && !running) return
           if (running && !state.running) {

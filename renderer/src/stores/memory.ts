@@ -12,6 +12,8 @@ export interface MemoryState {
   add(target: MemoryTargetName, content: string): Promise<string | null>
   replace(target: MemoryTargetName, oldText: string, content: string): Promise<string | null>
   remove(target: MemoryTargetName, text: string): Promise<string | null>
+  /** A pinned entry is never changed by learning without asking. */
+  setPinned(target: MemoryTargetName, text: string, pinned: boolean): Promise<string | null>
 }
 
 export type MemoryStore = StoreApi<MemoryState>
@@ -34,7 +36,7 @@ export function usageOf(current: number, limit: number): Usage {
 }
 
 /** Characters left after adding `extra` (what the add form shows as you type). */
-export function remainingAfter(view: MemoryStoreView, extra: string): number {
+export function remainingAfter(view: Pick<MemoryStoreView, 'entries' | 'current' | 'limit'>, extra: string): number {
   // Entries are joined by a separator line in the file; counting it keeps the estimate honest.
   const separator = view.entries.length ? 3 : 0
   return view.limit - view.current - [...extra].length - (extra ? separator : 0)
@@ -67,6 +69,7 @@ export function createMemoryStore(client: CairnClient): MemoryStore {
 
     add: (target, content) => run(() => client.request('memory.add', { target, content }), get().load),
     replace: (target, oldText, content) => run(() => client.request('memory.replace', { target, oldText, content }), get().load),
-    remove: (target, text) => run(() => client.request('memory.remove', { target, text }), get().load)
+    remove: (target, text) => run(() => client.request('memory.remove', { target, text }), get().load),
+    setPinned: (target, text, pinned) => run(() => client.request('memory.setPinned', { target, text, pinned }).then(() => ({ success: true })), get().load)
   }))
 }

@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { CairnConfig, ConfigPatch } from '../../../shared/config'
+import type { CairnConfig, ConfigPatch, LearningMode } from '../../../shared/config'
 import type { AppInfo, ConnectionTest as ConnectionTestResult, LearningStatus, SettingsView } from '../../../shared/ipc/domain'
 import { errorMessage, type CairnClient } from '../ipc/client'
 
@@ -23,10 +23,15 @@ export interface SettingsState {
   loadInfo(): Promise<void>
   loadLearning(): Promise<void>
   update(patch: ConfigPatch): Promise<boolean>
-  setApiKey(apiKey: string | null): Promise<boolean>
+  /** `which`: the chat key (default) or the key for `learning.baseURL`. */
+  setApiKey(apiKey: string | null, which?: 'chat' | 'learning'): Promise<boolean>
   testConnection(input: { preset?: string; baseURL?: string; model?: string; apiKey?: string }): Promise<ConnectionTest>
   detectLocal(): Promise<void>
   resumeLearning(): Promise<void>
+  /** Auto / Ask / Off; false when main refused (the reason is in `saveError`). */
+  setLearningMode(mode: LearningMode): Promise<boolean>
+  /** The Inbox count changed (`inbox.changed`): the badge shows it at once, the oldest's time follows. */
+  pendingChanged(pending: number): void
   /** Another window (or the CLI) changed config.json. */
   configChanged(config: CairnConfig): void
 }
@@ -85,10 +90,10 @@ export function createSettingsStore(client: CairnClient): SettingsStore {
       }
     },
 
-    async setApiKey(apiKey) {
+    async setApiKey(apiKey, which = 'chat') {
       set({ saving: true, saveError: null })
       try {
-        const view = await client.request('settings.setApiKey', { apiKey })
+        const view = await client.request('settings.setApiKey', { apiKey, ...(which === 'learning' ? { which } : {}) })
         set({ view, saving: false })
         void get().loadInfo()
         return true
@@ -126,6 +131,27 @@ export function createSettingsStore(client: CairnClient): SettingsStore {
       }
     },
 
+    async setLearningMode(mode) {
+      set({ saving: true, saveError: null })
+      try {
+        let learning = await client.request('learning.setMode', { mode })
+        // Off used to be the on/off switch: choosing a learning mode turns learning back on.
+        if (mode !== 'off' && !learning.enabled) learning = await client.request('learning.setEnabled', { enabled: true })
+        set({ learning, saving: false })
+        void get().load()
+        return true
+      } catch (error) {
+        set({ saving: false, saveError: errorMessage(error) })
+        return false
+      }
+    },
+
+    pendingChanged(pending) {
+      const learning = get().learning
+      if (learning) set({ learning: { ...learning, pendingProposals: pending, ...(pending === 0 ? { oldestPendingAt: null } : {}) } })
+      void get().loadLearning()
+    },
+
     configChanged(config) {
       const view = get().view
       if (view) set({ view: { ...view, config } })
@@ -134,4 +160,18 @@ export function createSettingsStore(client: CairnClient): SettingsStore {
       void get().loadInfo()
     }
   }))
+}
+
+/** The mode learning is really in: Off whenever learning is switched off, whatever the mode says. */
+export function effectiveMode(status: Pick<LearningStatus, 'enabled' | 'mode'>): LearningMode {
+  return status.enabled ? status.mode : 'off'
+}
+
+/** How long a proposal may wait before the Inbox and the sidebar remind the user of it. */
+export const REMIND_AFTER_MS = 24 * 60 * 60 * 1000
+
+/** Since when the oldest proposal waits, when that is longer than a day; null otherwise. */
+export function overdueSince(status: Pick<LearningStatus, 'pendingProposals' | 'oldestPendingAt'> | null, now: number): number | null {
+  if (!status || status.pendingProposals <= 0 || status.oldestPendingAt === null) return null
+  return now - status.oldestPendingAt > REMIND_AFTER_MS ? status.oldestPendingAt : null
 }

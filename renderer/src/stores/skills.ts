@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { SkillDetail, SkillDiagnosticItem, SkillItem } from '../../../shared/ipc/domain'
-import type { LedgerEntry } from '../../../shared/ledger'
+import type { LedgerEntry, RevertResult } from '../../../shared/ledger'
+import type { RevertOutcome } from './timeline'
 import { errorMessage, type CairnClient } from '../ipc/client'
 
 export interface SkillsState {
@@ -17,6 +18,10 @@ export interface SkillsState {
   load(): Promise<void>
   select(name: string | null, options?: { ledgerId?: number }): Promise<void>
   openDiff(entryId: number | null): void
+  /** Pin or disable a skill; answers the error to show, or null when it worked. */
+  setFlags(name: string, flags: { pinned?: boolean; disabled?: boolean }): Promise<string | null>
+  /** Makes the skill read as ledger row `ledgerId` left it (a new row, by the user). */
+  restore(name: string, ledgerId: number): Promise<RevertOutcome>
   /** A skill changed on disk or in the ledger. */
   changed(name: string | null): void
 }
@@ -66,6 +71,31 @@ export function createSkillsStore(client: CairnClient): SkillsStore {
     },
 
     openDiff: (diffEntryId) => set({ diffEntryId }),
+
+    async setFlags(name, flags) {
+      try {
+        const item = await client.request('skills.setFlags', { name, ...flags })
+        const detail = get().detail
+        set({
+          skills: get().skills.map((skill) => (skill.name === item.name ? item : skill)),
+          ...(detail && detail.skill.name === item.name ? { detail: { ...detail, skill: item } } : {})
+        })
+        return null
+      } catch (error) {
+        return errorMessage(error)
+      }
+    },
+
+    async restore(name, ledgerId) {
+      try {
+        const result: RevertResult = await client.request('skills.restore', { name, ledgerId })
+        if (!result.ok) return { ok: false, code: result.code ?? null, error: result.error, conflict: result.conflict ?? null }
+        get().changed(name)
+        return { ok: true }
+      } catch (error) {
+        return { ok: false, code: null, error: errorMessage(error), conflict: null }
+      }
+    },
 
     changed(name) {
       void get().load()

@@ -3,7 +3,7 @@ import { createJSONStorage, persist } from 'zustand/middleware'
 import type { Language } from '../../../shared/i18n'
 import type { ConnectionStatus } from '../ipc/transport'
 
-export type View = 'chat' | 'timeline' | 'skills' | 'memory' | 'settings'
+export type View = 'chat' | 'timeline' | 'inbox' | 'skills' | 'memory' | 'settings'
 export type Theme = 'system' | 'light' | 'dark'
 export type { Language }
 

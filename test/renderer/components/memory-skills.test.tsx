@@ -1,10 +1,10 @@
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { MemoryStoreView } from '../../../shared/ipc/domain'
-import { ledger, skill } from '../helpers/fixtures'
+import { ledger, memoryView, skill } from '../helpers/fixtures'
 import { renderApp, settle } from '../helpers/render-app'
 
-const store = (entries: string[], current: number, limit: number): MemoryStoreView => ({ entries, current, limit, enabled: true })
+const store = (entries: string[], current: number, limit: number): MemoryStoreView => memoryView(entries, current, limit)
 
 describe('memory screen', () => {
   async function openMemory() {

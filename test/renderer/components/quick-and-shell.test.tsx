@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { MissingToken } from '../../../renderer/src/app/App'
 import { QuickApp } from '../../../renderer/src/features/quick/QuickApp'
-import { turnEvents } from '../helpers/fixtures'
+import { memoryView, turnEvents } from '../helpers/fixtures'
 import { renderApp, settle } from '../helpers/render-app'
 
 describe('quick prompt page', () => {
@@ -70,7 +70,7 @@ describe('window chrome', () => {
   })
 
   it('follows the app.navigate event from main', async () => {
-    const harness = await renderApp({ 'memory.get': { memory: { entries: [], current: 0, limit: 100, enabled: true }, user: { entries: [], current: 0, limit: 100, enabled: true } } })
+    const harness = await renderApp({ 'memory.get': { memory: memoryView([], 0, 100), user: memoryView([], 0, 100) } })
     act(() => harness.bridge.emit('app.navigate', { view: 'memory' }))
     await settle()
     expect(screen.getByRole('heading', { name: 'Memory' })).toBeTruthy()

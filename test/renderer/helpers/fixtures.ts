@@ -1,6 +1,7 @@
 import { defaultConfig, type CairnConfig } from '../../../shared/config'
 import type { AgentEvent } from '../../../shared/agent-events'
-import type { AppInfo, DisplayMessage, LearningStatus, ReviewRun, SessionSummary, SettingsView, SkillItem } from '../../../shared/ipc/domain'
+import type { AppInfo, DisplayMessage, LearningStatus, MemoryEntryInfo, MemoryStoreView, ReviewRun, SessionSummary, SettingsView, SkillItem } from '../../../shared/ipc/domain'
+import type { RouteOutput } from '../../../shared/ipc/contract'
 import { normalizeLedgerMeta, type LedgerEntry, type LedgerKind } from '../../../shared/ledger'
 import type { ReviewSummary } from '../../../shared/review-outcome'
 import type { RouteHandlers } from './fake-transport'
@@ -23,7 +24,7 @@ export function appInfo(overrides: Partial<AppInfo> = {}): AppInfo {
 }
 
 export function learningStatus(overrides: Partial<LearningStatus> = {}): LearningStatus {
-  return { enabled: true, paused: false, pausedReason: null, running: null, queued: 0, ...overrides }
+  return { enabled: true, mode: 'auto', pendingProposals: 0, oldestPendingAt: null, paused: false, pausedReason: null, running: null, queued: 0, ...overrides }
 }
 
 export function session(id: string, title: string, at = NOW - 60_000): SessionSummary {
@@ -90,6 +91,10 @@ export function skill(name: string, overrides: Partial<SkillItem> = {}): SkillIt
     readOnly: false,
     warnings: [],
     stats: { useCount: 3, viewCount: 4, lastUsedAt: NOW - 86_400_000, successRate: 0.75, successCount: 3, failureCount: 1, patchCount: 1, createdBy: 'review', stale: false },
+    pinned: false,
+    disabled: false,
+    madeBy: 'cairn',
+    specIssues: [],
     ...overrides
   }
 }
@@ -107,6 +112,45 @@ export function baseHandlers(overrides: RouteHandlers = {}): RouteHandlers {
     'learning.status': learningStatus(),
     'sessions.list': [],
     'settings.detectLocal': { ollama: false, lmstudio: false },
+    ...overrides
+  }
+}
+
+/** Where an entry came from; by default written by hand outside Cairn (no ledger row). */
+export function entryInfo(text: string, overrides: Partial<MemoryEntryInfo> = {}): MemoryEntryInfo {
+  return { text, pinned: false, source: null, updatedAt: null, createdAt: null, sessionId: null, reviewId: null, ledgerId: null, ...overrides }
+}
+
+/** One memory file as `memory.get` answers it; `info` per entry defaults to "written by hand". */
+export function memoryView(entries: string[], current: number, limit: number, info: Array<Partial<MemoryEntryInfo>> = []): MemoryStoreView {
+  return { entries, info: entries.map((text, index) => entryInfo(text, info[index])), current, limit, enabled: true }
+}
+
+export type ProposalItem = RouteOutput<'inbox.get'>
+
+/** A pending proposal of review `rv1` (conversation `s1`): by default, remember a fact in USER.md. */
+export function proposal(id: number, overrides: Partial<ProposalItem> = {}): ProposalItem {
+  const kind = overrides.kind ?? 'memory.add'
+  const target = overrides.target ?? (kind.startsWith('memory.') ? 'memories/USER.md' : 'skills/devops/deploy/SKILL.md')
+  return {
+    id,
+    createdAt: NOW - (100 - id) * 60_000,
+    origin: 'review',
+    reviewId: 'rv1',
+    sessionId: 's1',
+    kind,
+    target,
+    before: null,
+    after: `fact ${id}`,
+    meta: {},
+    reasons: [{ code: 'correction' }],
+    cause: 'ask_mode',
+    rationale: null,
+    state: 'pending',
+    decidedAt: null,
+    editedAfter: null,
+    ledgerId: null,
+    stale: false,
     ...overrides
   }
 }

@@ -1,6 +1,7 @@
-import { useEffect, useLayoutEffect, useRef } from 'react'
+import { Fragment, useEffect, useLayoutEffect, useMemo, useRef } from 'react'
 import { useApp, useChat } from '../../app/context'
 import { lastIndexWhere, type ChatItem } from '../../stores/chat-items'
+import { LearnedNote, placeNotes } from './LearnedNotes'
 import { MessageRow, StreamingMessage } from './MessageRow'
 
 /** The conversation, pinned to the bottom while you are there; scrolling up lets you read in peace. */
@@ -12,6 +13,8 @@ export function MessageList(): React.JSX.Element {
   const sending = useChat((s) => s.sending)
   const focusMessageId = useChat((s) => s.focusMessageId)
   const sessionId = useChat((s) => s.sessionId)
+  const notes = useChat((s) => s.learnedNotes)
+  const placed = useMemo(() => placeNotes(items, notes), [items, notes])
   const scroller = useRef<HTMLDivElement>(null)
   const pinned = useRef(true)
 
@@ -53,8 +56,12 @@ export function MessageList(): React.JSX.Element {
       }}
     >
       <div className="message-column">
+        {placed.get(-1)?.map((note) => <LearnedNote key={note.reviewId} note={note} />)}
         {items.map((item, index) => (
-          <MessageRow key={item.key} item={item} onRegenerate={canRegenerate && index === lastAssistant ? regenerate : undefined} />
+          <Fragment key={item.key}>
+            <MessageRow item={item} onRegenerate={canRegenerate && index === lastAssistant ? regenerate : undefined} />
+            {placed.get(index)?.map((note) => <LearnedNote key={note.reviewId} note={note} />)}
+          </Fragment>
         ))}
         {showLive && (streaming || !runningTool(items)) ? <StreamingMessage text={streaming} /> : null}
       </div>

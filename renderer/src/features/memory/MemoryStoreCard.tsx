@@ -1,10 +1,10 @@
 import { useState } from 'react'
 import type { MemoryStoreView, MemoryTargetName } from '../../../../shared/ipc/domain'
 import { useApp, useT } from '../../app/context'
-import { Dialog } from '../../components/Dialog'
 import { Notice } from '../../components/Feedback'
 import { Icon } from '../../components/Icon'
 import { remainingAfter, usageOf } from '../../stores/memory'
+import { MemoryEntry } from './MemoryEntry'
 
 /** One bounded store: how full it is, every entry (edit, delete), and a box to add one. */
 export function MemoryStoreCard({ target, view }: { target: MemoryTargetName; view: MemoryStoreView }): React.JSX.Element {
@@ -52,8 +52,8 @@ export function MemoryStoreCard({ target, view }: { target: MemoryTargetName; vi
       {usage.level !== 'ok' ? <Notice tone="warn">{t('memory.nearlyFull')}</Notice> : null}
       {view.entries.length ? (
         <ul className="memory-entries">
-          {view.entries.map((entry) => (
-            <MemoryEntry key={entry} target={target} text={entry} />
+          {view.entries.map((entry, index) => (
+            <MemoryEntry key={entry} target={target} text={entry} info={view.info?.[index]?.text === entry ? view.info[index] : null} />
           ))}
         </ul>
       ) : (
@@ -89,76 +89,5 @@ export function MemoryStoreCard({ target, view }: { target: MemoryTargetName; vi
       </form>
       {problem ? <Notice tone="error">{problem}</Notice> : null}
     </section>
-  )
-}
-
-function MemoryEntry({ target, text }: { target: MemoryTargetName; text: string }): React.JSX.Element {
-  const t = useT()
-  const { memory } = useApp()
-  const [editing, setEditing] = useState<string | null>(null)
-  const [confirming, setConfirming] = useState(false)
-  const [problem, setProblem] = useState<string | null>(null)
-
-  const save = async (): Promise<void> => {
-    const content = editing?.trim()
-    if (!content || content === text) return setEditing(null)
-    const error = await memory.getState().replace(target, text, content)
-    setProblem(error)
-    if (!error) setEditing(null)
-  }
-
-  const remove = async (): Promise<void> => {
-    setConfirming(false)
-    setProblem(await memory.getState().remove(target, text))
-  }
-
-  return (
-    <li className="memory-entry">
-      {editing !== null ? (
-        <div className="memory-edit">
-          <textarea value={editing} rows={Math.min(8, Math.max(2, editing.split('\n').length))} autoFocus aria-label={t('memory.editLabel')} onChange={(event) => setEditing(event.target.value)} />
-          <div className="memory-edit-bar">
-            <button type="button" className="secondary-button small" onClick={() => setEditing(null)}>
-              {t('common.cancel')}
-            </button>
-            <button type="button" className="primary-button small" onClick={() => void save()}>
-              {t('common.save')}
-            </button>
-          </div>
-        </div>
-      ) : (
-        <>
-          <p className="memory-text">{text}</p>
-          <div className="memory-entry-actions">
-            <button type="button" className="icon-button small" aria-label={t('memory.edit')} title={t('memory.edit')} onClick={() => setEditing(text)}>
-              <Icon name="edit" size={15} />
-            </button>
-            <button type="button" className="icon-button small" aria-label={t('memory.delete')} title={t('memory.delete')} onClick={() => setConfirming(true)}>
-              <Icon name="trash" size={15} />
-            </button>
-          </div>
-        </>
-      )}
-      {problem ? <Notice tone="error">{problem}</Notice> : null}
-      {confirming ? (
-        <Dialog
-          title={t('memory.deleteTitle')}
-          onClose={() => setConfirming(false)}
-          actions={
-            <>
-              <button type="button" className="secondary-button" onClick={() => setConfirming(false)} data-autofocus>
-                {t('common.cancel')}
-              </button>
-              <button type="button" className="danger-button" onClick={() => void remove()}>
-                {t('memory.delete')}
-              </button>
-            </>
-          }
-        >
-          <p>{t('memory.deleteBody')}</p>
-          <blockquote className="quote">{text}</blockquote>
-        </Dialog>
-      ) : null}
-    </li>
   )
 }

@@ -7,19 +7,20 @@ import { keyStorageLabel } from './presets'
  * The key is write-only from here: the field starts empty, is cleared after saving, and the UI only
  * ever shows the last four characters main reports.
  */
-export function ApiKeyField({ draft, onDraft, needed }: { draft: string; onDraft(value: string): void; needed: boolean }): React.JSX.Element {
+export function ApiKeyField({ draft, onDraft, needed, which = 'chat' }: { draft: string; onDraft(value: string): void; needed: boolean; which?: 'chat' | 'learning' }): React.JSX.Element {
   const t = useT()
   const id = useId()
   const { settings } = useApp()
   const view = useSettings((s) => s.view)
   const browserMode = useSettings((s) => s.info?.mode === 'browser')
   const [busy, setBusy] = useState(false)
-  if (!view) return <></>
-  const storage = view.keyStorage
+  const key = which === 'learning' ? view?.learningKey : view
+  if (!key) return <></>
+  const storage = key.keyStorage
 
   const save = async (apiKey: string | null): Promise<void> => {
     setBusy(true)
-    const ok = await settings.getState().setApiKey(apiKey)
+    const ok = await settings.getState().setApiKey(apiKey, which)
     setBusy(false)
     if (ok) onDraft('')
   }
@@ -27,7 +28,7 @@ export function ApiKeyField({ draft, onDraft, needed }: { draft: string; onDraft
   return (
     <div className="field">
       <label className="field-label" htmlFor={id}>
-        {t('settings.key.label')}
+        {which === 'learning' ? t('settings.key.learningLabel') : t('settings.key.label')}
       </label>
       <div className="input-row">
         <input
@@ -37,7 +38,7 @@ export function ApiKeyField({ draft, onDraft, needed }: { draft: string; onDraft
           autoComplete="off"
           spellCheck={false}
           value={draft}
-          placeholder={view.hasApiKey ? t('settings.key.replace') : needed ? t('settings.key.placeholder') : t('settings.key.optional')}
+          placeholder={key.hasApiKey ? t('settings.key.replace') : needed ? t('settings.key.placeholder') : t('settings.key.optional')}
           onChange={(event) => onDraft(event.target.value)}
           onKeyDown={(event) => {
             if (event.key === 'Enter' && draft.trim()) {
@@ -51,9 +52,9 @@ export function ApiKeyField({ draft, onDraft, needed }: { draft: string; onDraft
         </button>
       </div>
       <div className="field-hint key-status" data-testid="key-status">
-        {view.hasApiKey ? (
+        {key.hasApiKey ? (
           <>
-            <span className="key-hint">•••• {view.keyHint}</span>
+            <span className="key-hint">•••• {key.keyHint}</span>
             <span>· {t(keyStorageLabel[storage])}</span>
             {storage !== 'env' ? (
               <button type="button" className="link-button" disabled={busy} onClick={() => void save(null)}>
@@ -65,8 +66,8 @@ export function ApiKeyField({ draft, onDraft, needed }: { draft: string; onDraft
           <span>{t('settings.key.none')}</span>
         )}
       </div>
-      {view.hasApiKey && storage === 'basic_text' ? <Notice tone="warn">{t('settings.key.warnBasicText')}</Notice> : null}
-      {storage === 'memory' || (browserMode && !view.hasApiKey) ? <Notice tone="warn">{t('settings.key.warnMemory')}</Notice> : null}
+      {key.hasApiKey && storage === 'basic_text' ? <Notice tone="warn">{t('settings.key.warnBasicText')}</Notice> : null}
+      {storage === 'memory' || (browserMode && !key.hasApiKey) ? <Notice tone="warn">{t('settings.key.warnMemory')}</Notice> : null}
     </div>
   )
 }

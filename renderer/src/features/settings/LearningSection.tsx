@@ -3,8 +3,10 @@ import { useApp, useSettings, useT } from '../../app/context'
 import { Switch } from '../../components/Controls'
 import { Notice } from '../../components/Feedback'
 import { describePauseReason } from '../../../../shared/i18n/describe'
+import { effectiveMode } from '../../stores/settings'
+import { LearningModeField } from './LearningModeField'
 
-/** Background learning: on/off, skill creation, how often reviews run, and whether it is paused. */
+/** Background learning: its mode (Auto, Ask, Off), skill creation, how often reviews run, and whether it is paused. */
 export function LearningSection(): React.JSX.Element | null {
   const t = useT()
   const { settings } = useApp()
@@ -12,6 +14,7 @@ export function LearningSection(): React.JSX.Element | null {
   const status = useSettings((s) => s.learning)
   if (!learning) return null
   const save = (patch: Partial<typeof learning>) => void settings.getState().update({ learning: patch })
+  const off = !learning.enabled || learning.mode === 'off'
 
   return (
     <section className="card" aria-labelledby="settings-learning">
@@ -34,8 +37,8 @@ export function LearningSection(): React.JSX.Element | null {
         </Notice>
       ) : status ? (
         <p className="status-line">
-          <span className={`learning-light ${!status.enabled ? 'off' : status.running ? 'running' : 'on'}`} />
-          {!status.enabled
+          <span className={`learning-light ${effectiveMode(status) === 'off' ? 'off' : status.running ? 'running' : 'on'}`} />
+          {effectiveMode(status) === 'off'
             ? t('settings.learning.statusOff')
             : status.running
               ? t('settings.learning.statusRunning', { queued: status.queued })
@@ -44,12 +47,12 @@ export function LearningSection(): React.JSX.Element | null {
                 : t('settings.learning.statusIdle')}
         </p>
       ) : null}
-      <Switch label={t('settings.learning.enabled')} hint={t('settings.learning.enabledHint')} checked={learning.enabled} onChange={(enabled) => save({ enabled })} />
+      <LearningModeField mode={off ? 'off' : learning.mode} />
       <Switch
         label={t('settings.learning.skills')}
         hint={t('settings.learning.skillsHint')}
         checked={learning.allowSkillCreation}
-        disabled={!learning.enabled}
+        disabled={off}
         onChange={(allowSkillCreation) => save({ allowSkillCreation })}
       />
       <IntervalField
@@ -57,7 +60,7 @@ export function LearningSection(): React.JSX.Element | null {
         hint={t('settings.learning.intervalHint')}
         unit={t('settings.learning.turns')}
         value={learning.memoryNudgeInterval}
-        disabled={!learning.enabled}
+        disabled={off}
         onSave={(memoryNudgeInterval) => save({ memoryNudgeInterval })}
       />
       {/* The skill trigger counts tool steps, not user turns. */}
@@ -66,7 +69,7 @@ export function LearningSection(): React.JSX.Element | null {
         hint={t('settings.learning.skillIntervalHint')}
         unit={t('settings.learning.steps')}
         value={learning.skillNudgeInterval}
-        disabled={!learning.enabled}
+        disabled={off}
         onSave={(skillNudgeInterval) => save({ skillNudgeInterval })}
       />
     </section>

@@ -5,10 +5,11 @@ import { Segmented } from '../../components/Controls'
 import { Notice } from '../../components/Feedback'
 import { Icon } from '../../components/Icon'
 import { ApiKeyField } from './ApiKeyField'
+import { LearningModelFields, type LearningModelDraft } from './LearningModelFields'
 import { connectionTestText } from './connection-test'
 import { localPresetList, presetLabel, presetOrder, presetURLs } from './presets'
 
-interface Draft {
+interface Draft extends LearningModelDraft {
   preset: ProviderPreset
   baseURL: string
   model: string
@@ -19,6 +20,7 @@ export function ProviderSection(): React.JSX.Element | null {
   const t = useT()
   const { settings } = useApp()
   const provider = useSettings((s) => s.view?.config.provider)
+  const learning = useSettings((s) => s.view?.config.learning)
   const models = useSettings((s) => s.models)
   const test = useSettings((s) => s.test)
   const testing = useSettings((s) => s.testing)
@@ -30,13 +32,15 @@ export function ProviderSection(): React.JSX.Element | null {
   const urlId = useId()
   const modelId = useId()
 
-  const saved: Draft | null = provider ? { preset: provider.preset, baseURL: provider.baseURL, model: provider.model } : null
+  const saved: Draft | null = provider
+    ? { preset: provider.preset, baseURL: provider.baseURL, model: provider.model, learningModel: learning?.model ?? '', learningBaseURL: learning?.baseURL ?? '' }
+    : null
   const current = draft ?? saved
   // Settings changed elsewhere while nothing is being edited here: show them.
-  useEffect(() => setDraft(null), [provider?.preset, provider?.baseURL, provider?.model])
+  useEffect(() => setDraft(null), [provider?.preset, provider?.baseURL, provider?.model, learning?.model, learning?.baseURL])
   if (!current || !saved) return null
 
-  const dirty = current.preset !== saved.preset || current.baseURL !== saved.baseURL || current.model !== saved.model
+  const dirty = (Object.keys(saved) as Array<keyof Draft>).some((key) => current[key] !== saved[key])
   const custom = current.preset === 'custom'
   const shownURL = custom ? current.baseURL : current.baseURL || presetURLs[current.preset]
   const needsKey = !localPresetList.includes(current.preset)
@@ -44,7 +48,12 @@ export function ProviderSection(): React.JSX.Element | null {
 
   const edit = (patch: Partial<Draft>): void => setDraft({ ...current, ...patch })
   const save = async (): Promise<void> => {
-    const ok = await settings.getState().update({ provider: { preset: current.preset, baseURL: custom ? current.baseURL.trim() : '', model: current.model.trim() } })
+    const ok = await settings.getState().update({
+      provider: { preset: current.preset, baseURL: custom ? current.baseURL.trim() : '', model: current.model.trim() },
+      ...(current.learningModel !== saved.learningModel || current.learningBaseURL !== saved.learningBaseURL
+        ? { learning: { model: current.learningModel.trim(), baseURL: current.learningBaseURL.trim() } }
+        : {})
+    })
     if (ok) setDraft(null)
   }
   const runTest = (): void => {
@@ -114,6 +123,7 @@ export function ProviderSection(): React.JSX.Element | null {
         <div className="field-hint">{modelChoices.length ? t('settings.provider.modelsFound', { count: models.length }) : t('settings.provider.modelHint')}</div>
       </div>
       <ApiKeyField draft={keyDraft} onDraft={setKeyDraft} needed={needsKey} />
+      <LearningModelFields draft={current} chatModel={current.model.trim()} chatURL={shownURL} onChange={edit} />
       <div className="card-actions">
         <button type="button" className="secondary-button" disabled={testing} onClick={runTest}>
           <Icon name="plug" size={16} />

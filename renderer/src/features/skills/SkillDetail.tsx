@@ -1,12 +1,10 @@
 import { useState } from 'react'
-import type { LedgerEntry } from '../../../../shared/ledger'
-import { useApp, useLocale, useSkills, useT } from '../../app/context'
+import { useApp, useSkills, useT } from '../../app/context'
 import { EmptyState, Notice, Spinner } from '../../components/Feedback'
 import { Icon } from '../../components/Icon'
 import { Markdown } from '../../components/Markdown'
-import { relativeTime, useNow } from '../../lib/time'
-import { kindLabel, skillFileOf, sourceLabel } from '../timeline/labels'
-import { DiffViewer } from './DiffViewer'
+import { madeByLabel, SkillFlags, SpecIssues } from './SkillFlags'
+import { SkillHistory } from './SkillHistory'
 import { SkillStatsLine } from './SkillList'
 
 type Tab = 'content' | 'files' | 'history'
@@ -51,10 +49,14 @@ export function SkillDetail(): React.JSX.Element {
           {skill?.category ? <span className="badge">{skill.category}</span> : null}
           {skill?.readOnly ? <span className="badge muted"><Icon name="lock" size={12} /> {t('skills.readOnly')}</span> : null}
           {skill?.stats.stale ? <span className="badge muted">{t('skills.stale')}</span> : null}
-          {skill?.stats.createdBy ? <span className="badge">{t('skills.createdBy', { who: skill.stats.createdBy })}</span> : null}
+          {skill ? <span className={`badge made-by-${skill.madeBy}`}>{t(madeByLabel[skill.madeBy])}</span> : null}
+          {skill?.pinned ? <span className="badge warn"><Icon name="pin" size={12} /> {t('skills.pinned')}</span> : null}
+          {skill?.disabled ? <span className="badge muted"><Icon name="ban" size={12} /> {t('skills.disabled')}</span> : null}
         </div>
         {skill ? <p className="skill-description">{skill.description}</p> : null}
         {skill ? <SkillStatsLine skill={skill} /> : null}
+        {skill ? <SkillFlags skill={skill} /> : null}
+        {skill?.specIssues.length ? <SpecIssues issues={skill.specIssues} /> : null}
         {skill?.warnings.map((warning) => (
           <Notice key={warning} tone="warn">
             {warning}
@@ -94,7 +96,7 @@ export function SkillDetail(): React.JSX.Element {
         ) : tab === 'files' ? (
           <FileList files={detail?.files ?? []} />
         ) : (
-          <History entries={history} skill={name} selectedId={diffEntryId} />
+          <SkillHistory entries={history} skill={name} selectedId={diffEntryId} />
         )}
       </div>
     </div>
@@ -113,38 +115,5 @@ function FileList({ files }: { files: string[] }): React.JSX.Element {
         </li>
       ))}
     </ul>
-  )
-}
-
-function History({ entries, skill, selectedId }: { entries: LedgerEntry[]; skill: string; selectedId: number | null }): React.JSX.Element {
-  const t = useT()
-  const locale = useLocale()
-  const now = useNow()
-  const { skills } = useApp()
-  if (!entries.length) return <p className="muted">{t('skills.noHistory')}</p>
-  const selected = entries.find((entry) => entry.id === selectedId) ?? null
-  return (
-    <div className="history">
-      <ul className="history-list">
-        {entries.map((entry) => (
-          <li key={entry.id}>
-            <button
-              type="button"
-              className={entry.id === selectedId ? 'history-row active' : 'history-row'}
-              aria-pressed={entry.id === selectedId}
-              onClick={() => skills.getState().openDiff(entry.id === selectedId ? null : entry.id)}
-            >
-              <span className="history-kind">{t(kindLabel[entry.kind])}</span>
-              <span className="history-file">{skillFileOf(entry, skill)}</span>
-              <span className={`badge source-${entry.source}`}>{t(sourceLabel[entry.source])}</span>
-              {entry.revertedBy !== null ? <span className="badge muted">{t('timeline.revertedBadge')}</span> : null}
-              <span className="spacer" />
-              <time className="entry-time">{relativeTime(Date.parse(entry.at), now, locale)}</time>
-            </button>
-            {selected?.id === entry.id ? <DiffViewer before={entry.before} after={entry.after} fileName={skillFileOf(entry, skill)} /> : null}
-          </li>
-        ))}
-      </ul>
-    </div>
   )
 }

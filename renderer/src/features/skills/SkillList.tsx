@@ -34,9 +34,20 @@ function SkillRow({ skill, active }: { skill: SkillItem; active: boolean }): Rea
   const { stats } = skill
   return (
     <li>
-      <button type="button" className={active ? 'skill-row active' : 'skill-row'} aria-current={active ? 'true' : undefined} onClick={() => void skills.getState().select(skill.name)}>
+      <button
+        type="button"
+        className={`skill-row${active ? ' active' : ''}${skill.disabled ? ' disabled' : ''}`}
+        aria-current={active ? 'true' : undefined}
+        onClick={() => void skills.getState().select(skill.name)}
+      >
         <span className="skill-row-name">
           <span>{skill.name}</span>
+          {skill.pinned ? (
+            <span title={t('skills.pinned')} aria-label={t('skills.pinned')}>
+              <Icon name="pin" size={13} />
+            </span>
+          ) : null}
+          {skill.disabled ? <span className="badge muted">{t('skills.disabled')}</span> : null}
           {skill.readOnly ? (
             <span title={t('skills.readOnly')} aria-label={t('skills.readOnly')}>
               <Icon name="lock" size={13} />

@@ -2,6 +2,7 @@ import { useEffect } from 'react'
 import { useApp, useSkills, useT } from '../../app/context'
 import { EmptyState, Notice } from '../../components/Feedback'
 import { Pane, PaneLoading } from '../../components/Pane'
+import { CurateButton } from '../inbox/CurateButton'
 import { SkillDetail } from './SkillDetail'
 import { SkillList } from './SkillList'
 
@@ -19,7 +20,18 @@ export function SkillsView(): React.JSX.Element {
   }, [skills])
 
   return (
-    <Pane label={t('nav.skills')} title={t('skills.title')} extra={loaded ? <span className="pane-count">{t('skills.count', { count })}</span> : null}>
+    <Pane
+      label={t('nav.skills')}
+      title={t('skills.title')}
+      extra={
+        <>
+          {loaded ? <span className="pane-count">{t('skills.count', { count })}</span> : null}
+          <div className="pane-actions">
+            <CurateButton where="skills" />
+          </div>
+        </>
+      }
+    >
       {loadError ? (
         <div className="pane-content">
           <Notice tone="error">{loadError}</Notice>

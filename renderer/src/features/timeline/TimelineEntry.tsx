@@ -37,6 +37,7 @@ export const TimelineEntry = memo(function TimelineEntry({ entry, now }: { entry
           {memory ? (memoryStoreOf(entry) === 'user' ? t('memory.user.title') : t('memory.memory.title')) : `${skill ?? ''} · ${skillFileOf(entry, skill)}`}
         </span>
         <span className={`badge source-${entry.source}`}>{t(sourceLabel[entry.source])}</span>
+        {entry.meta.proposalId !== undefined ? <span className="badge muted">{t('timeline.fromInbox')}</span> : null}
         {entry.revertedBy !== null ? <span className="badge muted">{t('timeline.revertedBadge')}</span> : null}
         <span className="spacer" />
         <time className="entry-time" dateTime={entry.at} title={fullTime(at, locale)}>

@@ -102,6 +102,7 @@ function ReviewGroup({ review, count, now, children }: { review: ReviewRun | nul
             <span>{(review?.summary && describeReviewSummary(review.summary, t)) || t('timeline.review')}</span>
             <span className="review-count">{t('timeline.changes', { count })}</span>
           </div>
+          {review ? <ReviewUsage review={review} /> : null}
           {review?.reasons.length ? (
             <div className="review-reasons">
               {review.reasons.map((reason) => (
@@ -121,4 +122,13 @@ function ReviewGroup({ review, count, now, children }: { review: ReviewRun | nul
       <div className="review-entries">{children}</div>
     </section>
   )
+}
+
+/** Tokens the review used, as the provider reported them (older runs, and some providers, report none). */
+function ReviewUsage({ review }: { review: ReviewRun }): React.JSX.Element | null {
+  const t = useT()
+  const locale = useLocale()
+  if (review.promptTokens == null || review.completionTokens == null) return null
+  const figures = { prompt: review.promptTokens.toLocaleString(locale), completion: review.completionTokens.toLocaleString(locale) }
+  return <div className="review-usage">{review.model ? t('learned.usage', { model: review.model, ...figures }) : t('timeline.tokens', figures)}</div>
 }

@@ -28,7 +28,7 @@ export function memoryStoreOf(entry: LedgerEntry): MemoryStoreName {
 }
 
 /** The file inside the skill folder (`SKILL.md`, `scripts/run.sh`), from `skills/<category>/<name>/<file>`. */
-export function skillFileOf(entry: LedgerEntry, skill: string | null): string {
+export function skillFileOf(entry: Pick<LedgerEntry, 'target'>, skill: string | null): string {
   if (!skill) return entry.target
   const parts = entry.target.split('/')
   const at = parts.lastIndexOf(skill)

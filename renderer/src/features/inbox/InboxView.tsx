@@ -1,0 +1,246 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useApp, useInbox, useLocale, useSessions, useSettings, useT } from '../../app/context'
+import { EmptyState, Notice } from '../../components/Feedback'
+import { Icon } from '../../components/Icon'
+import { Pane, PaneBody, PaneLoading } from '../../components/Pane'
+import { describeReviewReason } from '../../../../shared/i18n/describe'
+import { fullTime, relativeTime, useNow } from '../../lib/time'
+import { groupProposals, screenOrder, type ProposalGroup } from '../../stores/inbox'
+import { effectiveMode } from '../../stores/settings'
+import { editableText } from './proposal-words'
+import { ProposalCard } from './ProposalCard'
+import { CurateButton } from './CurateButton'
+import { InboxReminder } from './InboxReminder'
+import { useDecisions, type Decisions } from './use-decisions'
+
+/** Keys typed into a field are text, not commands. */
+function isTyping(target: EventTarget | null): boolean {
+  const element = target as HTMLElement | null
+  if (!element || typeof element.closest !== 'function') return false
+  return element.isContentEditable || Boolean(element.closest('input, textarea, select, [role="dialog"]'))
+}
+
+/**
+ * Changes learning wants to make that wait for the user, grouped by the review that proposed them.
+ * j/k (or the arrows) move between proposals, a approves, e edits, r rejects.
+ */
+export function InboxView(): React.JSX.Element {
+  const t = useT()
+  const { inbox } = useApp()
+  const proposals = useInbox((s) => s.proposals)
+  const loaded = useInbox((s) => s.loaded)
+  const loadError = useInbox((s) => s.loadError)
+  const focusedId = useInbox((s) => s.focusedId)
+  const groups = useMemo(() => groupProposals(proposals), [proposals])
+  const [editingId, setEditingId] = useState<number | null>(null)
+  const cards = useRef(new Map<number, HTMLElement>())
+  const pane = useRef<HTMLDivElement>(null)
+  const decisions = useDecisions()
+  const now = useNow()
+
+  useEffect(() => {
+    void inbox.getState().load()
+  }, [inbox])
+
+  const moveTo = useCallback(
+    (id: number) => {
+      inbox.getState().focus(id)
+      const card = cards.current.get(id)
+      card?.focus()
+      card?.scrollIntoView?.({ block: 'nearest' })
+    },
+    [inbox]
+  )
+
+  // The keyboard starts on the first proposal; after a decision takes a card away, on the next one.
+  useEffect(() => {
+    if (focusedId === null) return
+    const active = document.activeElement
+    const lost = !active || active === document.body || !active.isConnected || Boolean(active.closest?.('.sidebar-nav'))
+    if (lost) cards.current.get(focusedId)?.focus({ preventScroll: true })
+  }, [focusedId, proposals])
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent): void => {
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return
+      const target = event.target as Node | null
+      if (target !== document.body && !pane.current?.contains(target)) return
+      const state = inbox.getState()
+      const order = screenOrder(state.proposals)
+      const at = order.findIndex((p) => p.id === state.focusedId)
+      const current = at >= 0 ? order[at] : null
+      switch (event.key) {
+        case 'j':
+        case 'ArrowDown':
+          if (order.length) moveTo(order[Math.min(order.length - 1, at + 1)].id)
+          break
+        case 'k':
+        case 'ArrowUp':
+          if (order.length) moveTo(order[Math.max(0, at - 1)].id)
+          break
+        case 'a':
+          if (current && !current.stale && !state.busy[current.id]) void decisions.approve(current)
+          break
+        case 'e':
+          if (current && !current.stale && editableText(current) !== null) setEditingId(current.id)
+          break
+        case 'r':
+          if (current && !state.busy[current.id]) void decisions.reject(current)
+          break
+        default:
+          return
+      }
+      event.preventDefault()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [inbox, decisions, moveTo])
+
+  const count = proposals.length
+  return (
+    <Pane
+      label={t('nav.inbox')}
+      title={t('inbox.title')}
+      extra={
+        <>
+          {loaded && count ? <span className="pane-count">{t('inbox.count', { count })}</span> : null}
+          <div className="pane-actions">
+            <CurateButton where="inbox" />
+          </div>
+        </>
+      }
+    >
+      <div className="inbox-pane" ref={pane}>
+        <PaneBody lead={count ? t('inbox.lead') : undefined}>
+          {loadError ? <Notice tone="error">{loadError}</Notice> : null}
+          <InboxReminder where="inbox" />
+          {!loaded ? (
+            <PaneLoading label={t('common.loading')} />
+          ) : !count ? (
+            <InboxEmpty />
+          ) : (
+            <>
+              <p className="inbox-keys" aria-hidden="true">
+                <kbd>j</kbd> <kbd>k</kbd> {t('inbox.keys.move')} · <kbd>a</kbd> {t('inbox.keys.approve')} · <kbd>e</kbd> {t('inbox.keys.edit')} · <kbd>r</kbd> {t('inbox.keys.reject')}
+              </p>
+              <div className="inbox-list">
+                {groups.map((group) => (
+                  <GroupSection key={group.key} group={group} now={now} decisions={decisions}>
+                    {(rationaleShown) =>
+                      group.proposals.map((proposal) => (
+                        <ProposalCard
+                          key={proposal.id}
+                          proposal={proposal}
+                          focused={proposal.id === focusedId}
+                          editing={proposal.id === editingId}
+                          rationaleShown={rationaleShown}
+                          now={now}
+                          decisions={decisions}
+                          onFocus={() => inbox.getState().focus(proposal.id)}
+                          onEdit={(open) => {
+                            setEditingId(open ? proposal.id : null)
+                            if (!open) cards.current.get(proposal.id)?.focus()
+                          }}
+                          cardRef={(element) => {
+                            if (element) cards.current.set(proposal.id, element)
+                            else cards.current.delete(proposal.id)
+                          }}
+                        />
+                      ))
+                    }
+                  </GroupSection>
+                ))}
+              </div>
+            </>
+          )}
+        </PaneBody>
+      </div>
+    </Pane>
+  )
+}
+
+/** One review's proposals under what started it: the conversation, why it ran, its own words, "Approve all". */
+function GroupSection({ group, now, decisions, children }: { group: ProposalGroup; now: number; decisions: Decisions; children(rationaleShown: boolean): React.ReactNode }): React.JSX.Element {
+  const t = useT()
+  const locale = useLocale()
+  const { ui, chat } = useApp()
+  const approvingAll = useInbox((s) => s.approvingAll)
+  const title = useSessions((s) => (group.sessionId ? (s.list.find((item) => item.id === group.sessionId)?.title ?? null) : null))
+  const first = group.proposals[0]
+  const rationales = new Set(group.proposals.map((p) => p.rationale))
+  const shared = group.proposals.length > 1 && rationales.size === 1 ? first.rationale : null
+  const approvable = group.proposals.filter((p) => !p.stale).length
+  const heading =
+    group.origin === 'curation' ? t('inbox.group.curation') : title ? t('inbox.group.review', { title }) : group.sessionId ? t('inbox.group.reviewUntitled') : t('inbox.group.reviewNoSession')
+  const newest = Math.max(...group.proposals.map((p) => p.createdAt))
+
+  return (
+    <section className="review-group proposal-group" aria-label={heading}>
+      <header className="review-head">
+        <span className="review-icon">
+          <Icon name={group.origin === 'curation' ? 'skills' : 'sparkle'} size={15} />
+        </span>
+        <div className="review-text">
+          <div className="review-title">
+            <span>{heading}</span>
+            <span className="review-count">{t('inbox.changes', { count: group.proposals.length })}</span>
+          </div>
+          {first.reasons.length ? (
+            <div className="review-reasons">
+              {first.reasons.map((reason) => (
+                <span key={JSON.stringify(reason)} className="reason">
+                  {describeReviewReason(reason, t)}
+                </span>
+              ))}
+            </div>
+          ) : null}
+          {shared ? <blockquote className="quote proposal-rationale">{shared}</blockquote> : null}
+          <div className="proposal-group-actions">
+            {group.sessionId ? (
+              <button
+                type="button"
+                className="ghost-button small"
+                onClick={() => {
+                  ui.getState().navigate('chat')
+                  void chat.getState().openSession(group.sessionId)
+                }}
+              >
+                <Icon name="chat" size={15} />
+                {t('timeline.openSession')}
+              </button>
+            ) : null}
+            {group.reviewId && group.proposals.length > 1 ? (
+              <button type="button" className="secondary-button small" disabled={approvingAll !== null || approvable === 0} onClick={() => void decisions.approveAll(group.reviewId!)}>
+                <Icon name="check" size={15} />
+                {approvingAll === group.reviewId ? t('inbox.working') : t('inbox.approveAll', { count: approvable })}
+              </button>
+            ) : null}
+          </div>
+        </div>
+        <time className="entry-time" title={fullTime(newest, locale)}>
+          {relativeTime(newest, now, locale)}
+        </time>
+      </header>
+      <div className="review-entries">{children(shared !== null)}</div>
+    </section>
+  )
+}
+
+/** What the Inbox is for, and which learning mode decides what lands here. */
+function InboxEmpty(): React.JSX.Element {
+  const t = useT()
+  const { ui } = useApp()
+  const status = useSettings((s) => s.learning)
+  const mode = status ? effectiveMode(status) : null
+  return (
+    <div className="inbox-empty">
+      <EmptyState icon="inbox" title={t('inbox.empty')}>
+        <p>{t('inbox.emptyBody')}</p>
+        {mode ? <p className="muted">{t(`inbox.emptyMode.${mode}`)}</p> : null}
+        <button type="button" className="secondary-button small" onClick={() => ui.getState().navigate('settings')}>
+          {t('inbox.openSettings')}
+        </button>
+      </EmptyState>
+    </div>
+  )
+}

@@ -1,0 +1,78 @@
+import type { MessageKey, Translate } from '../../../../shared/i18n'
+import { isMemoryKind, normalizeLedgerMeta, type LedgerKind } from '../../../../shared/ledger-names'
+import type { ProposalCause, ProposalErrorCode } from '../../../../shared/proposals'
+import type { DecisionFailure, ProposalItem } from '../../stores/inbox'
+import { skillFileOf } from '../timeline/labels'
+
+/** What a proposal is about: one memory file's entry, or one file of a skill. */
+export type ProposalSubject = { family: 'memory'; store: 'memory' | 'user' } | { family: 'skill'; skill: string; file: string; binary: boolean; absorbedInto: string | null }
+
+export function subjectOf(proposal: Pick<ProposalItem, 'kind' | 'target' | 'meta'>): ProposalSubject {
+  const meta = normalizeLedgerMeta(proposal.kind, proposal.target, proposal.meta) as unknown as Record<string, unknown>
+  if (isMemoryKind(proposal.kind)) return { family: 'memory', store: meta.store === 'user' ? 'user' : 'memory' }
+  const skill = String(meta.skill)
+  return {
+    family: 'skill',
+    skill,
+    file: skillFileOf(proposal, skill),
+    binary: meta.encoding === 'base64',
+    absorbedInto: typeof meta.absorbedInto === 'string' ? meta.absorbedInto : null
+  }
+}
+
+const actionKeys: Record<LedgerKind, MessageKey> = {
+  'memory.add': 'inbox.action.memory.add',
+  'memory.replace': 'inbox.action.memory.replace',
+  'memory.remove': 'inbox.action.memory.remove',
+  'skill.create': 'inbox.action.skill.create',
+  'skill.patch': 'inbox.action.skill.patch',
+  'skill.edit': 'inbox.action.skill.edit',
+  // Cairn never deletes a skill: removing one moves it to the archive, from where it can be restored.
+  'skill.delete': 'inbox.action.skill.archive',
+  'skill.file_write': 'inbox.action.skill.file_write',
+  'skill.file_remove': 'inbox.action.skill.file_remove'
+}
+
+/** What approving it would do, in words: "Remember in About you", "Patch the skill “deploy”". */
+export function describeProposal(proposal: Pick<ProposalItem, 'kind' | 'target' | 'meta'>, t: Translate): string {
+  const subject = subjectOf(proposal)
+  if (subject.family === 'memory') return t(actionKeys[proposal.kind], { store: t(`memory.${subject.store}.title`) })
+  if (proposal.kind === 'skill.delete' && subject.absorbedInto) return t('inbox.action.skill.merge', { name: subject.skill, into: subject.absorbedInto })
+  return t(actionKeys[proposal.kind], { name: subject.skill, file: subject.file })
+}
+
+const causeKeys: Record<ProposalCause, { badge: MessageKey; text: MessageKey }> = {
+  ask_mode: { badge: 'inbox.cause.ask_mode.badge', text: 'inbox.cause.ask_mode' },
+  user_skill: { badge: 'inbox.cause.user_skill.badge', text: 'inbox.cause.user_skill' },
+  imported_skill: { badge: 'inbox.cause.imported_skill.badge', text: 'inbox.cause.imported_skill' },
+  pinned_skill: { badge: 'inbox.cause.pinned_skill.badge', text: 'inbox.cause.pinned_skill' },
+  pinned_entry: { badge: 'inbox.cause.pinned_entry.badge', text: 'inbox.cause.pinned_entry' },
+  curation: { badge: 'inbox.cause.curation.badge', text: 'inbox.cause.curation' }
+}
+
+/** Why it waits instead of being applied: a short badge and the sentence under it. */
+export function describeCause(cause: ProposalCause, t: Translate): { badge: string; text: string } {
+  const keys = causeKeys[cause]
+  return { badge: t(keys.badge), text: t(keys.text) }
+}
+
+const failureKeys: Record<ProposalErrorCode | 'request', MessageKey> = {
+  not_found: 'inbox.error.not_found',
+  decided: 'inbox.error.decided',
+  stale: 'inbox.error.stale',
+  refused: 'inbox.error.refused',
+  request: 'inbox.error.request'
+}
+
+/** A decision that did not go through, in the user's language, with main's own words when they add specifics. */
+export function describeDecisionFailure(failure: DecisionFailure, t: Translate): { text: string; detail: string | null } {
+  const specific = failure.code === 'refused' || failure.code === 'request'
+  return { text: t(failureKeys[failure.code]), detail: specific && failure.error.trim() ? failure.error : null }
+}
+
+/** Text the editor starts from: what the proposal would write (nothing to edit for a removal). */
+export function editableText(proposal: Pick<ProposalItem, 'after' | 'kind' | 'meta' | 'target'>): string | null {
+  if (proposal.after === null) return null
+  const subject = subjectOf(proposal)
+  return subject.family === 'skill' && subject.binary ? null : proposal.after
+}

@@ -1,0 +1,153 @@
+import { useState } from 'react'
+import type { MessageKey } from '../../../../shared/i18n'
+import type { MemoryEntryInfo, MemoryTargetName } from '../../../../shared/ipc/domain'
+import type { LedgerSource } from '../../../../shared/ledger'
+import { useApp, useLocale, useSessions, useT } from '../../app/context'
+import { Dialog } from '../../components/Dialog'
+import { Notice } from '../../components/Feedback'
+import { Icon } from '../../components/Icon'
+import { fullTime, relativeTime, useNow } from '../../lib/time'
+
+/** One entry: its text, where it came from, a pin, and edit / delete. */
+export function MemoryEntry({ target, text, info }: { target: MemoryTargetName; text: string; info: MemoryEntryInfo | null }): React.JSX.Element {
+  const t = useT()
+  const { memory } = useApp()
+  const [editing, setEditing] = useState<string | null>(null)
+  const [confirming, setConfirming] = useState(false)
+  const [problem, setProblem] = useState<string | null>(null)
+  const [pinning, setPinning] = useState(false)
+  const pinned = info?.pinned ?? false
+
+  const save = async (): Promise<void> => {
+    const content = editing?.trim()
+    if (!content || content === text) return setEditing(null)
+    const error = await memory.getState().replace(target, text, content)
+    setProblem(error)
+    if (!error) setEditing(null)
+  }
+
+  const remove = async (): Promise<void> => {
+    setConfirming(false)
+    setProblem(await memory.getState().remove(target, text))
+  }
+
+  const togglePin = async (): Promise<void> => {
+    setPinning(true)
+    setProblem(await memory.getState().setPinned(target, text, !pinned))
+    setPinning(false)
+  }
+
+  const pinLabel = pinned ? t('memory.unpin') : t('memory.pin')
+  return (
+    <li className={pinned ? 'memory-entry pinned' : 'memory-entry'}>
+      {editing !== null ? (
+        <div className="memory-edit">
+          <textarea value={editing} rows={Math.min(8, Math.max(2, editing.split('\n').length))} autoFocus aria-label={t('memory.editLabel')} onChange={(event) => setEditing(event.target.value)} />
+          <div className="memory-edit-bar">
+            <button type="button" className="secondary-button small" onClick={() => setEditing(null)}>
+              {t('common.cancel')}
+            </button>
+            <button type="button" className="primary-button small" onClick={() => void save()}>
+              {t('common.save')}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <>
+          <div className="memory-entry-body">
+            <p className="memory-text">{text}</p>
+            <Provenance info={info} />
+          </div>
+          <div className="memory-entry-actions">
+            <button
+              type="button"
+              className={pinned ? 'icon-button small pin-toggle on' : 'icon-button small pin-toggle'}
+              aria-pressed={pinned}
+              aria-label={t('memory.pinLabel')}
+              title={`${pinLabel}: ${t('memory.pinHint')}`}
+              disabled={pinning}
+              onClick={() => void togglePin()}
+            >
+              <Icon name="pin" size={15} />
+            </button>
+            <button type="button" className="icon-button small" aria-label={t('memory.edit')} title={t('memory.edit')} onClick={() => setEditing(text)}>
+              <Icon name="edit" size={15} />
+            </button>
+            <button type="button" className="icon-button small" aria-label={t('memory.delete')} title={t('memory.delete')} onClick={() => setConfirming(true)}>
+              <Icon name="trash" size={15} />
+            </button>
+          </div>
+        </>
+      )}
+      {problem ? <Notice tone="error">{problem}</Notice> : null}
+      {confirming ? (
+        <Dialog
+          title={t('memory.deleteTitle')}
+          onClose={() => setConfirming(false)}
+          actions={
+            <>
+              <button type="button" className="secondary-button" onClick={() => setConfirming(false)} data-autofocus>
+                {t('common.cancel')}
+              </button>
+              <button type="button" className="danger-button" onClick={() => void remove()}>
+                {t('memory.delete')}
+              </button>
+            </>
+          }
+        >
+          <p>{t('memory.deleteBody')}</p>
+          <blockquote className="quote">{text}</blockquote>
+        </Dialog>
+      ) : null}
+    </li>
+  )
+}
+
+const sourceWords: Record<LedgerSource, MessageKey> = {
+  agent: 'memory.info.agent',
+  review: 'memory.info.review',
+  user: 'memory.info.user',
+  import: 'memory.info.import',
+  revert: 'memory.info.revert'
+}
+
+/** Who wrote the entry and when, with the conversation it came from (a link that opens it). */
+function Provenance({ info }: { info: MemoryEntryInfo | null }): React.JSX.Element | null {
+  const t = useT()
+  const locale = useLocale()
+  const now = useNow()
+  const { ui, chat } = useApp()
+  const title = useSessions((s) => (info?.sessionId ? (s.list.find((item) => item.id === info.sessionId)?.title ?? null) : null))
+  if (!info) return null
+  const pinned = info.pinned ? <span className="badge warn memory-pinned">{t('memory.pinned')}</span> : null
+  if (info.source === null || !info.updatedAt) {
+    return (
+      <p className="memory-info">
+        {pinned}
+        <span>{t('memory.info.byHand')}</span>
+      </p>
+    )
+  }
+  const at = Date.parse(info.updatedAt)
+  const created = info.createdAt && info.createdAt !== info.updatedAt ? Date.parse(info.createdAt) : null
+  const sessionId = info.sessionId
+  return (
+    <p className="memory-info">
+      {pinned}
+      <span title={fullTime(at, locale)}>{t(sourceWords[info.source], { when: relativeTime(at, now, locale) })}</span>
+      {created !== null ? <span title={fullTime(created, locale)}>{t('memory.info.firstSaved', { when: relativeTime(created, now, locale) })}</span> : null}
+      {sessionId ? (
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => {
+            ui.getState().navigate('chat')
+            void chat.getState().openSession(sessionId)
+          }}
+        >
+          {title ? t('memory.info.openNamed', { title }) : t('memory.info.open')}
+        </button>
+      ) : null}
+    </p>
+  )
+}

@@ -1,0 +1,146 @@
+import { useState } from 'react'
+import { describeRevertFailure } from '../../../../shared/i18n/describe'
+import type { LedgerEntry } from '../../../../shared/ledger'
+import { useApp, useLocale, useT } from '../../app/context'
+import { Dialog } from '../../components/Dialog'
+import { Notice } from '../../components/Feedback'
+import { Icon } from '../../components/Icon'
+import { fullTime, relativeTime, useNow } from '../../lib/time'
+import type { RevertOutcome } from '../../stores/timeline'
+import { kindLabel, skillFileOf, sourceLabel } from '../timeline/labels'
+import { DiffViewer } from './DiffViewer'
+
+/** A row can be restored when it left a text behind (a removal left none), or archived the skill (restored from the archive). */
+function restorable(entry: LedgerEntry): boolean {
+  return entry.after !== null || entry.kind === 'skill.delete'
+}
+
+/**
+ * Every version of a skill, newest first: open one to see what it changed, tick two of the same file
+ * to compare them, or restore the skill as a version left it (after a confirm; itself a new version).
+ */
+export function SkillHistory({ entries, skill, selectedId }: { entries: LedgerEntry[]; skill: string; selectedId: number | null }): React.JSX.Element {
+  const t = useT()
+  const locale = useLocale()
+  const now = useNow()
+  const { skills } = useApp()
+  const [picks, setPicks] = useState<number[]>([])
+  const [restoring, setRestoring] = useState<LedgerEntry | null>(null)
+  if (!entries.length) return <p className="muted">{t('skills.noHistory')}</p>
+
+  const picked = picks.map((id) => entries.find((entry) => entry.id === id)).filter((entry): entry is LedgerEntry => Boolean(entry))
+  const pickedFile = picked[0] ? skillFileOf(picked[0], skill) : null
+  const [older, newer] = [...picked].sort((a, b) => a.id - b.id)
+  const when = (entry: LedgerEntry) => relativeTime(Date.parse(entry.at), now, locale)
+  const toggle = (id: number) => setPicks((list) => (list.includes(id) ? list.filter((x) => x !== id) : [...list, id].slice(-2)))
+
+  return (
+    <div className="history">
+      <p className="history-help">{t('skills.historyHelp')}</p>
+      {older && newer ? (
+        <section className="history-compare" aria-label={t('skills.compareTitle')}>
+          <div className="history-compare-head">
+            <span>{t('skills.comparing', { older: fullTime(older.at, locale), newer: fullTime(newer.at, locale) })}</span>
+            <span className="spacer" />
+            <button type="button" className="ghost-button small" onClick={() => setPicks([])}>
+              {t('skills.compareClear')}
+            </button>
+          </div>
+          <DiffViewer before={older.after} after={newer.after} fileName={skillFileOf(newer, skill)} />
+        </section>
+      ) : picks.length === 1 ? (
+        <p className="history-help">{t('skills.comparePickOther')}</p>
+      ) : null}
+      <ul className="history-list">
+        {entries.map((entry) => {
+          const file = skillFileOf(entry, skill)
+          const isPicked = picks.includes(entry.id)
+          // Two versions of different files do not compare.
+          const canPick = isPicked || (entry.after !== null && (pickedFile === null || pickedFile === file))
+          return (
+            <li key={entry.id}>
+              <div className="history-item">
+                <input
+                  type="checkbox"
+                  className="history-pick"
+                  checked={isPicked}
+                  disabled={!canPick}
+                  aria-label={t('skills.comparePick', { kind: t(kindLabel[entry.kind]), when: when(entry) })}
+                  onChange={() => toggle(entry.id)}
+                />
+                <button
+                  type="button"
+                  className={entry.id === selectedId ? 'history-row active' : 'history-row'}
+                  aria-pressed={entry.id === selectedId}
+                  onClick={() => skills.getState().openDiff(entry.id === selectedId ? null : entry.id)}
+                >
+                  <span className="history-kind">{t(kindLabel[entry.kind])}</span>
+                  <span className="history-file">{file}</span>
+                  <span className={`badge source-${entry.source}`}>{t(sourceLabel[entry.source])}</span>
+                  {entry.revertedBy !== null ? <span className="badge muted">{t('timeline.revertedBadge')}</span> : null}
+                  <span className="spacer" />
+                  <time className="entry-time" title={fullTime(entry.at, locale)}>
+                    {when(entry)}
+                  </time>
+                </button>
+                {restorable(entry) ? (
+                  <button type="button" className="ghost-button small" onClick={() => setRestoring(entry)} aria-label={t('skills.restoreLabel', { when: when(entry) })}>
+                    <Icon name="revert" size={15} />
+                    <span className="history-restore-text">{t('skills.restore')}</span>
+                  </button>
+                ) : null}
+              </div>
+              {entry.id === selectedId ? <DiffViewer before={entry.before} after={entry.after} fileName={file} /> : null}
+            </li>
+          )
+        })}
+      </ul>
+      {restoring ? <RestoreDialog entry={restoring} skill={skill} onClose={() => setRestoring(null)} /> : null}
+    </div>
+  )
+}
+
+function RestoreDialog({ entry, skill, onClose }: { entry: LedgerEntry; skill: string; onClose(): void }): React.JSX.Element {
+  const t = useT()
+  const locale = useLocale()
+  const { skills, ui } = useApp()
+  const [busy, setBusy] = useState(false)
+  const [failure, setFailure] = useState<Extract<RevertOutcome, { ok: false }> | null>(null)
+  const confirm = async (): Promise<void> => {
+    setBusy(true)
+    const outcome = await skills.getState().restore(skill, entry.id)
+    setBusy(false)
+    if (outcome.ok) {
+      ui.getState().toast({ tone: 'success', text: t('skills.restored', { name: skill }) })
+      onClose()
+    } else setFailure(outcome)
+  }
+  const worded = failure ? describeRevertFailure(failure, t) : null
+  return (
+    <Dialog
+      title={t('skills.restoreTitle')}
+      onClose={onClose}
+      actions={
+        <>
+          <button type="button" className="secondary-button" onClick={onClose} data-autofocus>
+            {failure ? t('common.close') : t('common.cancel')}
+          </button>
+          {failure ? null : (
+            <button type="button" className="primary-button" disabled={busy} onClick={() => void confirm()}>
+              {busy ? t('skills.restoring') : t('skills.restore')}
+            </button>
+          )}
+        </>
+      }
+    >
+      {worded ? (
+        <Notice tone="error">
+          {worded.text}
+          {worded.detail ? <div className="notice-detail">{worded.detail}</div> : null}
+        </Notice>
+      ) : (
+        <p>{t(entry.kind === 'skill.delete' ? 'skills.restoreArchivedBody' : 'skills.restoreBody', { file: skillFileOf(entry, skill), name: skill, when: fullTime(entry.at, locale) })}</p>
+      )}
+    </Dialog>
+  )
+}
