@@ -25,6 +25,7 @@ import { ConfigStore } from '../../electron/core/config/config-store'
 import { ensureHome } from '../../electron/core/config/home'
 import { NEW_PART_HEADING } from '../../electron/core/learning/review-snapshot'
 import { forkReviewWorker } from '../../electron/core/learning/spawn-worker'
+import { specIssues } from '../../electron/core/skills/agent-skills-spec'
 import { ProcessSecretStore } from '../../electron/serve/process-secrets'
 import { estimateTokens, serialisePrompt, startScriptedServer, type RecordedChatRequest, type ScriptedReply } from '../scripted-provider'
 
@@ -194,6 +195,9 @@ async function main(): Promise<void> {
   const reported = rows.map((row) => row.prompt_tokens).filter((n): n is number => n !== null)
   const tokens = (reported.length === rows.length && rows.length > 0 ? reported : estimated).sort((a, b) => a - b)
   const done = rows.filter((row) => row.status === 'done').length
+  // Every SKILL.md the reviews wrote (applied in auto; as proposed in ask), checked as a strict Agent Skills client would.
+  const written = (core.db.prepare("SELECT target, after FROM ledger WHERE review_id IS NOT NULL AND target LIKE '%/SKILL.md' AND after IS NOT NULL UNION ALL SELECT target, after FROM proposals WHERE target LIKE '%/SKILL.md' AND after IS NOT NULL").all() as Array<{ target: string; after: string }>)
+  const validSkills = written.filter((row) => specIssues(row.after, row.target.split('/').at(-2) ?? '').length === 0).length
   console.log(
     JSON.stringify(
       {
@@ -205,6 +209,7 @@ async function main(): Promise<void> {
         reviewsPer100UserTurns: Number(((rows.length / userTurns) * 100).toFixed(1)),
         learnedItemsPerReview: done ? Number(((ledgerRows + proposals) / done).toFixed(2)) : null,
         learned: { ledgerRows, proposals },
+        skillFilesWritten: { total: written.length, validAgentSkills: validSkills },
         reviewPromptTokens: { median: quantile(tokens, 0.5), p95: quantile(tokens, 0.95), source: tokens === reported ? 'recorded' : 'estimated from requests' },
         wallMs: Date.now() - started
       },
