@@ -67,7 +67,8 @@ export function printReviewEvent(io: CliIO, event: ReviewEvent, t: Translate): v
       // The headline (which stores and skills changed), then what was learned, a line each.
       const headline = describeReviewSummary(event.outcome.summary, t)
       if (!headline) {
-        io.err(`💾 ${t('learned.nothing')}\n`)
+        // A review that only proposed is not "nothing": the Inbox line below says what waits.
+        if (!event.outcome.proposals?.length) io.err(`💾 ${t('learned.nothing')}\n`)
         break
       }
       const details = describeLearned(event.outcome.summary, t).map((line) => `   ${line}\n`)

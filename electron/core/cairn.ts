@@ -61,6 +61,13 @@ export class CairnCore {
     this.ledger = new Ledger(this.db)
     this.skillFlags = new SkillFlags(this.db)
     this.memoryPins = new MemoryPins(this.db)
+    // A pin follows its entry through every replace, whoever made it (the chat, a review, an approval,
+    // the user's edit, a revert or a restore), so a pinned fact stays pinned as its wording changes.
+    this.ledger.onRecord((entry) => {
+      if (entry.kind !== 'memory.replace' || entry.before === null || entry.after === null) return
+      const { store } = entry.meta as { store: 'memory' | 'user' }
+      this.memoryPins.rename(store, entry.before, entry.after)
+    })
     this.memory = new MemoryStore({
       dataHome: this.paths.root,
       dir: this.paths.memoriesDir,

@@ -24,6 +24,13 @@ applied until you approve it. Without --wait the pass finishes in the background
       for (const skill of archive.archived) ctx.io.err(`🗄  Archived unused skill ${skill.name} (to ${skill.archivePath}; cairn revert brings it back)\n`)
       for (const failure of archive.failed) ctx.io.err(`cairn: could not archive ${failure.name}: ${failure.error}\n`)
     }
+    const { enabled, mode } = core.config.get().learning
+    if (!enabled || mode === 'off') {
+      // Not queued, so the schedule's clock is not reset by a pass that never ran.
+      if (values.json) printJson(ctx.io, { archived: archive.archived, failed: archive.failed, reviewId: null, status: 'skipped' })
+      else ctx.io.err('cairn: learning is off (learning.mode is off or learning.enabled is false), so the library was not curated.\n')
+      return 0
+    }
     const learning = cliLearning(core, ctx.env, ctx.io, { wait: Boolean(values.wait), json: false })
     const reviewId = queueCuration(learning.host, new LearningState(core.db))
     if (!values.wait) {
@@ -36,8 +43,6 @@ applied until you approve it. Without --wait the pass finishes in the background
     const proposals = new ProposalStore(core.db).list({ reviewId, oldestFirst: true })
     if (values.json) {
       printJson(ctx.io, { archived: archive.archived, failed: archive.failed, reviewId, status: result, proposals })
-    } else if (result === 'skipped') {
-      ctx.io.err('cairn: learning is off (learning.mode is off or learning.enabled is false), so the library was not curated.\n')
     } else if (result === 'done' && proposals.length === 0) {
       ctx.io.err('The library looks tidy: curation proposed nothing.\n')
     }

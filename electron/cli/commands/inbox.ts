@@ -55,7 +55,7 @@ export const inboxCommand: CliCommand = {
         }
         return decided(ctx.io, await inbox.approve(parseId(idText), values.text), Boolean(values.json))
       case 'reject':
-        return decided(ctx.io, inbox.reject(parseId(idText)), Boolean(values.json))
+        return decided(ctx.io, await inbox.reject(parseId(idText)), Boolean(values.json))
       default:
         throw new UsageError(`Unknown action "${action}". Use show, approve or reject.`)
     }

@@ -1,6 +1,8 @@
 import type { LedgerEntry, WriteContext } from '../../../shared/ledger'
-import type { Proposal, ProposalErrorCode, ProposalState } from '../../../shared/proposals'
+import { join } from 'node:path'
+import type { Proposal, ProposalCause, ProposalErrorCode, ProposalState } from '../../../shared/proposals'
 import type { CairnCore } from '../cairn'
+import { withLock } from '../fs/lock'
 import { ProposalStore, type ProposalQuery } from '../ledger/proposals'
 import type { MemoryCallContext, MemoryTarget } from '../memory/types'
 import type { SkillResult } from '../skills'
@@ -16,6 +18,9 @@ export type DecisionResult =
 type Applied = { ok: true; ledgerEntry: LedgerEntry | null } | { ok: false; error: string }
 
 const MAX_APPROVE_ALL = 10_000
+
+/** Proposals that wait because their target is the user's: applying them is the user's own change. */
+const USER_OWNED: ReadonlySet<ProposalCause> = new Set(['user_skill', 'imported_skill', 'pinned_skill', 'pinned_entry'])
 
 /**
  * The Inbox over one data home: lists proposals (pending ones with `stale` judged against the files
@@ -44,14 +49,25 @@ export class Inbox {
     return this.store.pending()
   }
 
-  /** Applies a pending proposal; with `editedAfter`, the user's own text instead of the proposed one. */
-  async approve(id: number, editedAfter?: string | null): Promise<DecisionResult> {
+  /**
+   * Applies a pending proposal; with `editedAfter`, the user's own text instead of the proposed one.
+   * Decisions on a data home take one lock (across processes: the app, a CLI), so an approve and a
+   * reject of the same proposal never both happen.
+   */
+  approve(id: number, editedAfter?: string | null): Promise<DecisionResult> {
+    return this.deciding(() => this.approveLocked(id, editedAfter))
+  }
+
+  private async approveLocked(id: number, editedAfter?: string | null): Promise<DecisionResult> {
     const proposal = this.store.get(id)
     const problem = undecided(proposal, id)
     if (problem) return problem
     const pending = proposal!
     if (new TargetReader(this.core).isStale(pending)) return stale(pending)
     const edited = editedAfter !== undefined && editedAfter !== null && editedAfter !== pending.after ? editedAfter : null
+    if (edited !== null && pending.after === null) {
+      return { ok: false, code: 'refused', error: `Proposal #${id} removes ${pending.target}; a removal can be approved or rejected, not edited.` }
+    }
     const applied = await this.recording(pending.id, () => this.apply(pending, edited))
     if (!applied.ok) return { ok: false, code: 'refused', error: `Proposal #${id} was not applied: ${applied.error}` }
     const state: ProposalState = edited !== null ? 'edited' : 'approved'
@@ -60,12 +76,18 @@ export class Inbox {
     return { ok: true, proposal: decided, ledgerEntry: applied.ledgerEntry }
   }
 
-  reject(id: number): DecisionResult {
-    const problem = undecided(this.store.get(id), id)
-    if (problem) return problem
-    const decided = this.store.decide(id, { state: 'rejected' })
-    if (!decided) return alreadyDecided(this.store.get(id), id)
-    return { ok: true, proposal: decided, ledgerEntry: null }
+  reject(id: number): Promise<DecisionResult> {
+    return this.deciding(() => {
+      const problem = undecided(this.store.get(id), id)
+      if (problem) return problem
+      const decided = this.store.decide(id, { state: 'rejected' })
+      if (!decided) return alreadyDecided(this.store.get(id), id)
+      return { ok: true, proposal: decided, ledgerEntry: null }
+    })
+  }
+
+  private deciding(decide: () => Promise<DecisionResult> | DecisionResult): Promise<DecisionResult> {
+    return withLock(join(this.core.paths.locksDir, 'inbox'), decide)
   }
 
   /** Approves every pending proposal (of one review, when given), oldest first; stale ones stay pending. */
@@ -92,14 +114,17 @@ export class Inbox {
   }
 
   private apply(proposal: Proposal, edited: string | null): Promise<SkillResult | { success: boolean; error?: string } | null> {
-    const write: WriteContext = { source: 'review', sessionId: proposal.sessionId, reviewId: proposal.reviewId }
+    // The user's own text, or a change to something the user owns, is the user's change: recorded as
+    // theirs, so a skill they wrote stays theirs (and keeps asking) after they approve a change to it.
+    const source = edited !== null || USER_OWNED.has(proposal.cause) ? 'user' : 'review'
+    const write: WriteContext = { source, sessionId: proposal.sessionId, reviewId: proposal.reviewId }
     const ledgerMeta = { proposalId: proposal.id }
     if (proposal.kind.startsWith('memory.')) return this.applyMemory(proposal, edited, { write, ledgerMeta })
     return this.applySkill(proposal, edited, { ...write, ledgerMeta })
   }
 
   private async applyMemory(proposal: Proposal, edited: string | null, ctx: MemoryCallContext): Promise<{ success: boolean; error?: string } | null> {
-    const { memory, memoryPins } = this.core
+    const { memory } = this.core
     const target: MemoryTarget = memoryTargetOf(proposal)
     const before = proposal.before ?? ''
     const text = edited ?? proposal.after
@@ -109,14 +134,10 @@ export class Inbox {
       return memory.add(target, entry, ctx)
     }
     // The user approved it: the shrink guard, meant for a model that misjudges how full memory is, does not apply.
-    if (text === null) {
-      const result = await memory.remove(target, before, ctx, { force: true })
-      if (result.success) memoryPins.set(target, before, false)
-      return result
-    }
-    const result = await memory.replace(target, before, text, ctx, { force: true })
-    if (result.success) memoryPins.rename(target, before, text)
-    return result
+    // Pins follow their entry on every replace (see CairnCore); a removed entry's pin is kept, so
+    // reverting the removal brings the entry back pinned.
+    if (text === null) return memory.remove(target, before, ctx, { force: true })
+    return memory.replace(target, before, text, ctx, { force: true })
   }
 
   private applySkill(proposal: Proposal, edited: string | null, ctx: LedgerMetaWriteContext): Promise<SkillResult> {
@@ -131,9 +152,12 @@ export class Inbox {
       return skills.delete({ name, absorbed_into: absorbedInto }, ctx)
     }
     if (content === null) return isSkillFile(file) ? refuse('removing SKILL.md is a skill delete.') : skills.removeFile({ name, file_path: file }, ctx)
+    if (proposal.before !== null && !isSkillFile(file)) return skills.patch({ name, file_path: file, old_string: proposal.before, new_string: content }, ctx)
     if (!isSkillFile(file)) return skills.writeFile({ name, file_path: file, file_content: content }, ctx)
     if (proposal.before === null) return skills.create({ name, category, content }, ctx)
-    return skills.edit({ name, content }, ctx)
+    // A patch of the whole text: it changes the file only while it still reads as `before`, and, like
+    // any patch, tolerates what the user's file already had that a strict write would refuse.
+    return skills.patch({ name, old_string: proposal.before, new_string: content }, ctx)
   }
 }
 

@@ -38,6 +38,12 @@ export function mergeStagedRows(rows: readonly LedgerEntry[]): StagedChange[] {
     if (known) {
       known.change.after = row.after
       known.kinds.add(row.kind)
+      // Patched, then archived (curation's merge of a skill into itself is refused; this is a skill
+      // changed and then retired): what remains is the archive, of the skill as it was.
+      if (row.kind === 'skill.delete') {
+        known.change.kind = 'skill.delete'
+        known.change.meta = row.meta
+      }
       continue
     }
     const change: StagedChange = { kind: row.kind, target: row.target, before: row.before, after: row.after, meta: row.meta, owner: { skill: skillNameOf(row) } }
@@ -45,7 +51,7 @@ export function mergeStagedRows(rows: readonly LedgerEntry[]): StagedChange[] {
     changes.push(change)
   }
   for (const { change, kinds } of files.values()) {
-    if (kinds.size > 1 && change.kind !== 'skill.create') change.kind = change.target.endsWith(`/${SKILL_FILE}`) ? 'skill.edit' : 'skill.file_write'
+    if (kinds.size > 1 && change.kind !== 'skill.create' && change.kind !== 'skill.delete') change.kind = change.target.endsWith(`/${SKILL_FILE}`) ? 'skill.edit' : 'skill.file_write'
   }
   return changes
     .map((change) => (isMemoryKind(change.kind) ? { ...change, kind: memoryKindOf(change.before, change.after) } : change))

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { ProposalCause } from '../../../shared/proposals'
 import type { Ledger } from '../ledger/ledger'
 import type { MemoryPins } from '../memory/memory-pins'
-import { findEntry, trimmedText } from '../memory/entry-ops'
+import { trimmedText } from '../memory/entry-ops'
 import type { MemoryOperation, MemoryTarget } from '../memory/types'
 import type { SkillStore, SkillSummary } from '../skills'
 import type { SkillFlags } from '../skills/skill-flags'
@@ -50,16 +50,17 @@ export function memoryNeedles(args: Record<string, unknown>): string[] {
   return needles
 }
 
-/** Whether any of `needles` picks (as the memory store would) an entry the user pinned. */
-export function touchesPinnedEntry(deps: ProtectionDeps, target: MemoryTarget, entries: readonly string[], needles: readonly string[]): boolean {
+/**
+ * Whether any of `needles` could pick an entry the user pinned: one that is part of a pinned entry's
+ * text, whatever else it matches now. Deliberately wider than the store's own match, because what a
+ * needle picks changes as a batch runs (an earlier operation removes the other entry it matched) and
+ * as the other writes of the same response land beside it.
+ */
+export function touchesPinnedEntry(deps: ProtectionDeps, target: MemoryTarget, needles: readonly string[]): boolean {
   if (needles.length === 0) return false
-  const pinned = deps.memoryPins.list(target)
-  if (pinned.size === 0) return false
-  return needles.some((needle) => {
-    // An ambiguous or missing needle is refused by the store itself; a retry that picks one is checked again.
-    const match = findEntry(entries, needle)
-    return match.kind === 'found' && pinned.has(entries[match.index])
-  })
+  const pinned = [...deps.memoryPins.list(target)]
+  if (pinned.length === 0) return false
+  return needles.some((needle) => pinned.some((entry) => entry.includes(needle)))
 }
 
 function readOrNull(path: string): string | null {

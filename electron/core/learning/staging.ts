@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { dirname, join, relative, sep } from 'node:path'
 import type { LedgerEntry } from '../../../shared/ledger'
 import type { ProposalCause } from '../../../shared/proposals'
 import { isMemoryTarget, type MemoryStore } from '../memory'
@@ -5,6 +7,7 @@ import type { MemoryLimits, MemoryTarget } from '../memory/types'
 import type { SkillStore, SkillSummary } from '../skills'
 import { fail, findSkillDirsOnDisk, type SkillFailure } from '../skills/skill-write-support'
 import type { ToolDef } from '../tools/types'
+import { checkSupportPath } from '../skills'
 import { memoryNeedles, skillProtection, touchesPinnedEntry, type ProtectionDeps } from './staging-protection'
 import { StagingStores } from './staging-stores'
 
@@ -114,13 +117,15 @@ export class ReviewStaging {
     const isRead = args.action === 'read' && !(Array.isArray(args.operations) && args.operations.length > 0)
     if (isRead) return { tool, staged: false }
     const needles = memoryNeedles(args)
-    const entries = needles.length ? safeEntries(this.options.real.memory, target) : []
-    const cause: ProposalCause | null = touchesPinnedEntry(this.options.protection, target, entries, needles)
+    const cause: ProposalCause | null = touchesPinnedEntry(this.options.protection, target, needles)
       ? 'pinned_entry'
       : this.options.mode === 'ask'
         ? 'ask_mode'
         : null
     if (!cause) return { tool, staged: false }
+    // From here the whole file goes to the copy, so the review's later reads and replaces see what it
+    // staged (a replace of its own new text chains onto the proposal); under auto this holds back the
+    // file's other changes of this review too, as proposals, rather than split the file in two.
     this.staging().stores.copyMemory(target)
     this.memoryCauses.set(target, cause)
     return this.staged('memory')
@@ -139,7 +144,7 @@ export class ReviewStaging {
     if (this.skillCauses.has(name)) return this.staged('skill_manage')
     const real = this.options.real.skills
     const skill = real.get(name)
-    if (skill && !skill.readOnly) return this.stageExisting(skill, tool)
+    if (skill && !skill.readOnly) return this.stageExisting(skill, tool, args)
     // A read-only root's skill: the real store refuses every write to it, as it always did.
     if (skill || this.options.mode !== 'ask' || args.action !== 'create') return { tool, staged: false }
     const existing = findSkillDirsOnDisk(real.skillsDir, name)[0]
@@ -167,10 +172,11 @@ export class ReviewStaging {
     }
   }
 
-  private stageExisting(skill: SkillSummary, tool: ToolDef): StagingChoice {
+  private stageExisting(skill: SkillSummary, tool: ToolDef, args: Record<string, unknown>): StagingChoice {
     const protection = skillProtection(this.options.protection, skill)
     if (protection === 'read_only') return { tool, staged: false }
-    const cause: ProposalCause | null = protection ?? (this.options.mode === 'ask' ? 'ask_mode' : null)
+    const handEdited = protection === null && supportFileEditedByHand(this.options.dataHome, this.options.protection, skill, args)
+    const cause: ProposalCause | null = protection ?? (handEdited ? 'user_skill' : this.options.mode === 'ask' ? 'ask_mode' : null)
     if (!cause) return { tool, staged: false }
     try {
       this.staging().stores.copySkill(skill, this.options.real.skills.skillsDir)
@@ -182,12 +188,28 @@ export class ReviewStaging {
   }
 }
 
-function safeEntries(memory: MemoryStore, target: MemoryTarget): string[] {
+
+/**
+ * A supporting file of a skill Cairn made that the user changed or added by hand: its text differs from
+ * what Cairn last wrote there, or Cairn never wrote it. Who made a skill is judged on its SKILL.md, so
+ * this keeps a review from overwriting the user's notes beside it without asking.
+ */
+function supportFileEditedByHand(dataHome: string, deps: ProtectionDeps, skill: SkillSummary, args: Record<string, unknown>): boolean {
+  const file = typeof args.file_path === 'string' ? args.file_path.trim() : ''
+  const touchesFile = args.action === 'write_file' || args.action === 'remove_file' || args.action === 'patch'
+  if (!touchesFile || !file || file === 'SKILL.md') return false
+  const checked = checkSupportPath(file)
+  if (!checked.ok) return false // the tool refuses the path itself
+  const path = join(dirname(skill.path), checked.path)
+  let current: string
   try {
-    return memory.read(target).entries
+    current = readFileSync(path, 'utf8')
   } catch {
-    return [] // unreadable: the real call reports why
+    return false // a new file: nothing of the user's to overwrite
   }
+  const target = relative(dataHome, path).split(sep).join('/')
+  const last = deps.ledger.forSkill(skill.name).find((row) => row.target === target)
+  return !last || last.after !== current
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

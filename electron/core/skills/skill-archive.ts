@@ -44,7 +44,8 @@ export async function archiveUnusedSkills(source: SkillArchiveSource, options: {
   const cutoff = (options.now ?? Date.now()) - days * DAY_MS
   const candidates = source.skills
     .list()
-    .filter((skill) => !skill.readOnly && !source.skillFlags.get(skill.name).pinned)
+    // Pinned or disabled: the user decided about it, so tidying leaves it where it is.
+    .filter((skill) => !skill.readOnly && !source.skillFlags.get(skill.name).pinned && !source.skillFlags.get(skill.name).disabled)
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   for (const skill of candidates) {
     const history = source.ledger.forSkill(skill.name)

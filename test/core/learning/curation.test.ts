@@ -67,7 +67,7 @@ describe.runIf(haveSharedData(skillCorpusDir, 'curation of two overlapping corpu
     const rows = fx.core.ledger.list().filter((row) => row.source === 'review')
     expect(rows.map((row) => [row.kind, (row.meta as { proposalId?: number }).proposalId])).toEqual(
       expect.arrayContaining([
-        ['skill.edit', proposals[0].id],
+        ['skill.patch', proposals[0].id],
         ['skill.delete', proposals[1].id]
       ])
     )

@@ -56,7 +56,7 @@ describe('approving a proposal', () => {
     expect(result).toMatchObject({ ok: true, proposal: { id, state: 'approved', stale: false } })
     expect(readFileSync(skillPath(), 'utf8')).toBe(SKILL(NEW_STEP))
     const row = fx.core.ledger.list({ limit: 1 })[0]
-    expect(row).toMatchObject({ kind: 'skill.edit', source: 'review', reviewId: 'r-patch', sessionId: 'session-of-r-patch', meta: { skill: 'deploy', proposalId: id } })
+    expect(row).toMatchObject({ kind: 'skill.patch', source: 'review', reviewId: 'r-patch', sessionId: 'session-of-r-patch', meta: { skill: 'deploy', proposalId: id } })
     expect(result.ok && result.ledgerEntry?.id).toBe(row.id)
     expect(inbox.get(id)).toMatchObject({ state: 'approved', ledgerId: row.id, decidedAt: expect.any(Number) })
     expect(inbox.pending()).toEqual({ count: 0, oldestAt: null })
@@ -128,10 +128,10 @@ describe('refusing to apply', () => {
 
   it('refuses unknown and already decided proposals; a rejection is remembered and changes nothing', async () => {
     const [id] = await propose('r-reject', [addUser('User prefers tabs')])
-    expect(inbox.reject(id)).toMatchObject({ ok: true, proposal: { state: 'rejected', decidedAt: expect.any(Number) }, ledgerEntry: null })
+    expect(await inbox.reject(id)).toMatchObject({ ok: true, proposal: { state: 'rejected', decidedAt: expect.any(Number) }, ledgerEntry: null })
     expect(fx.core.memory.read('user').entries).toEqual([])
     expect(await inbox.approve(id)).toMatchObject({ ok: false, code: 'decided' })
-    expect(inbox.reject(id)).toMatchObject({ ok: false, code: 'decided' })
+    expect(await inbox.reject(id)).toMatchObject({ ok: false, code: 'decided' })
     expect(await inbox.approve(9999)).toMatchObject({ ok: false, code: 'not_found' })
     expect(inbox.list({ states: ['rejected'] })).toMatchObject([{ id, stale: false }])
   })

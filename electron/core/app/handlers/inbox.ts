@@ -31,7 +31,7 @@ export function inboxHandlers(app: AppContext): Pick<IpcHandlers, InboxRoutes> {
       return decisionView(result)
     },
     'inbox.reject': async ({ id }) => {
-      const result = inbox().reject(id)
+      const result = await inbox().reject(id)
       decided([result])
       return decisionView(result)
     },

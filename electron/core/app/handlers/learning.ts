@@ -6,6 +6,7 @@ import type { ReviewRun as StoredRun } from '../../learning/review-runs'
 import { queueCuration } from '../../learning/curation'
 import { LearningState } from '../../learning/learning-state'
 import { ProposalStore } from '../../ledger/proposals'
+import { archiveUnusedSkills } from '../../skills/skill-archive'
 import type { AppContext } from '../app-context'
 
 type LearningRoutes = 'learning.status' | 'learning.setEnabled' | 'learning.resume' | 'learning.reviewNow' | 'learning.setMode' | 'learning.curate'
@@ -35,7 +36,8 @@ export function learningHandlers(app: AppContext): Pick<IpcHandlers, LearningRou
       return status()
     },
     'learning.setMode': async ({ mode }) => {
-      const config = await app.core.config.update({ learning: { mode } })
+      // Choosing Auto or Ask turns learning on: one switch, whichever face sets it.
+      const config = await app.core.config.update({ learning: mode === 'off' ? { mode } : { mode, enabled: true } })
       app.emit('settings.changed', { config })
       return status()
     },
@@ -43,7 +45,13 @@ export function learningHandlers(app: AppContext): Pick<IpcHandlers, LearningRou
       app.host.resume()
       return status()
     },
-    'learning.curate': async () => ({ reviewId: queueCuration(app.host, new LearningState(app.core.db)) }),
+    'learning.curate': async () => {
+      const { enabled, mode } = app.core.config.get().learning
+      if (!enabled || mode === 'off') throw new IpcError('LEARNING_OFF', 'Learning is off, so the library was not curated. Turn it on in Settings (Auto or Ask) first.')
+      // Like `cairn curate`: unused skills Cairn made are archived first, then the pass is queued.
+      await archiveUnusedSkills(app.core)
+      return { reviewId: queueCuration(app.host, new LearningState(app.core.db)) }
+    },
     'learning.reviewNow': async ({ sessionId }) => {
       if (!app.core.sessions.get(sessionId)) throw new IpcError('NOT_FOUND', `There is no conversation ${sessionId}.`)
       return { reviewId: app.loop.reviewNow(sessionId) }

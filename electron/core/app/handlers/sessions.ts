@@ -66,12 +66,13 @@ export function sessionHandlers(app: AppContext): Pick<
 /**
  * What the conversation's finished reviews learned, oldest first, from `review_runs` (each run is
  * stored with its session, by whichever process finished it: the app, a CLI or a detached worker).
- * A review that saved nothing is kept only when the user asked for it ("Nothing worth keeping").
+ * A review that saved nothing is kept only when the user asked for it ("Nothing worth keeping") or when it proposed changes.
  */
 export function learnedIn(app: Pick<AppContext, 'host'>, sessionId: string): LearnedReview[] {
   return app.host.runs.doneForSession(sessionId).flatMap((run) => {
     const requested = run.reasons.some((reason) => reason.code === 'requested')
-    if (!run.summary || (!run.summary.saved && !requested)) return []
+    // Kept too: a review that only proposed (its note points at the Inbox).
+    if (!run.summary || (!run.summary.saved && !requested && !run.summary.proposed)) return []
     return [{ reviewId: run.id, at: run.finishedAt ?? run.queuedAt, summary: run.summary, requested }]
   })
 }

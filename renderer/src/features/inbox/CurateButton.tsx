@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { useApp, useT } from '../../app/context'
 import { Icon } from '../../components/Icon'
-import { errorMessage } from '../../ipc/client'
+import { errorCode, errorMessage } from '../../ipc/client'
 
 /**
  * "Tidy the library now": queues one curation pass over all skills and memory. What it finds is
@@ -29,7 +29,8 @@ export function CurateButton({ where }: { where: 'inbox' | 'skills' }): React.JS
       const action = where === 'inbox' ? undefined : { label: t('curation.openInbox'), view: 'inbox' as const }
       ui.getState().toast({ tone: 'info', text: t('curation.started'), ...(action ? { action } : {}) })
     } catch (error) {
-      ui.getState().toast({ tone: 'error', text: errorMessage(error) }, 10_000)
+      const text = errorCode(error) === 'LEARNING_OFF' ? t('curation.off') : errorMessage(error)
+      ui.getState().toast({ tone: 'error', text }, 10_000)
     } finally {
       setRunning(false)
     }
