@@ -8,8 +8,11 @@ import type { ReviewReason } from './review-reasons'
  * remembered, so later reviews do not propose it again. zod-free so the renderer can use it.
  */
 
-export const proposalStates = ['pending', 'approved', 'edited', 'rejected'] as const
-/** `edited` = approved with the user's own text (`editedAfter`). */
+export const proposalStates = ['pending', 'approved', 'edited', 'rejected', 'superseded'] as const
+/**
+ * `edited` = approved with the user's own text (`editedAfter`); `superseded` = it went stale and the user
+ * had it reviewed again (unlike `rejected`, later reviews may propose the change anew).
+ */
 export type ProposalState = (typeof proposalStates)[number]
 
 /** What made the proposal: a background review of a conversation, or a curation pass over the library. */

@@ -182,6 +182,8 @@ export const ipcRoutes = {
     output: proposalDecisionSchema
   }),
   'inbox.reject': defineRoute({ input: z.object({ id: z.number().int() }), output: proposalDecisionSchema }),
+  /** Sets a stale proposal aside (`superseded`) and reviews its conversation (or the library) again; `reviewId` null when nothing is left to review. */
+  'inbox.rereview': defineRoute({ input: z.object({ id: z.number().int() }), output: z.object({ result: proposalDecisionSchema, reviewId: z.string().nullable() }) }),
   /** Approves every pending proposal (of one review, when given), oldest first; stale ones are left pending. */
   'inbox.approveAll': defineRoute({ input: z.object({ reviewId: z.string().max(200).optional() }), output: z.object({ results: z.array(proposalDecisionSchema) }) }),
 

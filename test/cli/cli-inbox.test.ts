@@ -99,6 +99,18 @@ describe('cairn inbox', () => {
     expect(refused).toMatchObject({ code: 1, stderr: expect.stringMatching(/Proposal #1 is stale: skills\/deploy\/SKILL\.md changed since it was proposed/) })
     expect(refused.stderr).toMatch(/1 of 1 was not applied and still waits in the Inbox/)
     expect(readFileSync(join(dir, 'SKILL.md'), 'utf8')).toBe(mine)
-    expect((await cairn('inbox', 'reject', '1')).code).toBe(0)
+    // Reviewed again, the change is proposed for the file as the user left it.
+    review.push(
+      { toolCalls: [{ name: 'skill_view', arguments: { name: 'deploy' } }] },
+      { toolCalls: [{ name: 'skill_manage', arguments: { action: 'patch', name: 'deploy', old_string: '1. Copy with scp.', new_string: '1. Copy with `rsync -a --delete`.' } }] },
+      { text: 'Improved the copy step again.' }
+    )
+    const again = await cairn('inbox', 'rereview', '1', '--wait')
+    expect(again.code, again.stderr).toBe(0)
+    expect(again.stdout).toMatch(/^Set #1 aside; reviewing it again/m)
+    const listed = await cairn('inbox')
+    expect(listed.stdout).not.toMatch(/^#1 /m)
+    expect(listed.stdout).toMatch(/^#2 .*Skill "deploy": patch SKILL\.md +your skill$/m)
+    expect((await cairn('inbox', 'reject', '2')).code).toBe(0)
   })
 })

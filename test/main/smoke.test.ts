@@ -274,6 +274,7 @@ describe('the built shell', () => {
       'inbox.get': () => ({ id: 999_999 }),
       'inbox.approve': () => ({ id: 999_999 }),
       'inbox.reject': () => ({ id: 999_999 }),
+      'inbox.rereview': () => ({ id: 999_999 }),
       'inbox.approveAll': () => ({}),
       'sessions.list': () => ({}),
       'sessions.get': () => ({ sessionId }),

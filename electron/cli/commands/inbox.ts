@@ -1,14 +1,18 @@
 import type { Proposal } from '../../../shared/proposals'
 import { Inbox, type DecisionResult } from '../../core/learning/proposal-apply'
+import { LearningState } from '../../core/learning/learning-state'
+import { queueRereview } from '../../core/learning/rereview'
 import { parseCommandArgs } from '../args'
+import { cliLearning } from '../learning'
 import { CliFailure, printJson, UsageError, type CliIO } from '../io'
 import { describeTarget, proposalDetail, proposalLine } from './inbox-format'
-import type { CliCommand } from './types'
+import type { CliCommand, CliContext } from './types'
 
 const USAGE = `Usage: cairn [--home DIR] inbox [--json]
        cairn [--home DIR] inbox show <id> [--json]
        cairn [--home DIR] inbox approve <id> [--text TEXT] | --all [--review ID]
        cairn [--home DIR] inbox reject <id>
+       cairn [--home DIR] inbox rereview <id> [--wait]
 
 Changes learning wants to make that wait for you: every change under learning.mode "ask", and
 changes to what you wrote or pinned under "auto". Nothing here is applied until you approve it.
@@ -20,6 +24,8 @@ changes to what you wrote or pinned under "auto". Nothing here is applied until 
   approve --all apply every pending proposal, oldest first (--review ID: only that review's);
                 stale ones are left waiting
   reject <id>   say no: it is not applied, and later reviews do not propose it again
+  rereview <id> a stale proposal is set aside and its conversation reviewed again, so the change
+                is proposed for the target as it is now (--wait: wait for that review)
 
 Switch the mode in config.json: { "learning": { "mode": "auto" | "ask" | "off" } }
 `
@@ -31,7 +37,8 @@ export const inboxCommand: CliCommand = {
       json: { type: 'boolean' },
       all: { type: 'boolean' },
       review: { type: 'string' },
-      text: { type: 'string' }
+      text: { type: 'string' },
+      wait: { type: 'boolean' }
     })
     const [action, idText, ...extra] = positionals
     if (extra.length) throw new UsageError(`Unexpected argument "${extra[0]}".`)
@@ -54,10 +61,12 @@ export const inboxCommand: CliCommand = {
           return approveAll(ctx.io, inbox, values.review, Boolean(values.json))
         }
         return decided(ctx.io, await inbox.approve(parseId(idText), values.text), Boolean(values.json))
+      case 'rereview':
+        return rereview(ctx, inbox, parseId(idText), Boolean(values.wait), Boolean(values.json))
       case 'reject':
         return decided(ctx.io, await inbox.reject(parseId(idText)), Boolean(values.json))
       default:
-        throw new UsageError(`Unknown action "${action}". Use show, approve or reject.`)
+        throw new UsageError(`Unknown action "${action}". Use show, approve, reject or rereview.`)
     }
   }
 }
@@ -123,4 +132,18 @@ function found(inbox: Inbox, id: number): Proposal {
   const proposal = inbox.get(id)
   if (!proposal) throw new CliFailure(`There is no proposal #${id}. List them with: cairn inbox`)
   return proposal
+}
+
+/** Sets a stale proposal aside and queues a fresh review of where it came from. */
+async function rereview(ctx: CliContext, inbox: Inbox, id: number, wait: boolean, json: boolean): Promise<number> {
+  const result = await inbox.supersede(id)
+  if (!result.ok) return decided(ctx.io, result, json)
+  const core = await ctx.core()
+  const learning = cliLearning(core, ctx.env, ctx.io, { wait, json: false })
+  const reviewId = queueRereview(result.proposal, { loop: learning.loop, host: learning.host, state: new LearningState(core.db), sessionExists: (sessionId) => core.sessions.get(sessionId) !== null })
+  if (json) printJson(ctx.io, { proposal: result.proposal, reviewId })
+  else ctx.io.out(reviewId ? `Set #${id} aside; reviewing it again (review ${reviewId}).\n` : `Set #${id} aside; its conversation is gone, so there is nothing to review again.\n`)
+  if (reviewId && wait) await learning.host.wait(reviewId)
+  await learning.finish()
+  return 0
 }

@@ -46,7 +46,7 @@ Commands:
   timeline [--json]        everything Cairn learned, newest first
   revert <id>              undo one learned change from the timeline
   review [--session ID]    learn from a conversation now (--wait to see what it learned)
-  inbox [--json]           changes learning proposes, waiting for you (show|approve|reject <id>, approve --all)
+  inbox [--json]           changes learning proposes, waiting for you (show|approve|reject|rereview <id>, approve --all)
   curate [--wait]          tidy the library: archive unused skills, propose merges of overlapping ones
   doctor [--repair]        check the data home (state.db, ledger, locks, temp files, skills); --repair fixes it
 

@@ -240,5 +240,37 @@ export const migrations: Migration[] = [
       ALTER TABLE review_runs ADD COLUMN prompt_tokens INTEGER;
       ALTER TABLE review_runs ADD COLUMN completion_tokens INTEGER;
     `
+  },
+  {
+    // A stale proposal can be reviewed again: it becomes 'superseded' (not 'rejected', which tells later
+    // reviews never to propose the change again). SQLite cannot widen a CHECK in place, so the table is rebuilt.
+    version: 6,
+    sql: /* sql */ `
+      CREATE TABLE proposals_v6 (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        created_at INTEGER NOT NULL,
+        origin TEXT NOT NULL CHECK (origin IN ('review', 'curation')),
+        review_id TEXT,
+        session_id TEXT,
+        kind TEXT NOT NULL,
+        target TEXT NOT NULL,
+        before TEXT,
+        after TEXT,
+        meta TEXT NOT NULL DEFAULT '{}',
+        reasons TEXT NOT NULL DEFAULT '[]',
+        cause TEXT NOT NULL,
+        rationale TEXT,
+        state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'approved', 'edited', 'rejected', 'superseded')),
+        decided_at INTEGER,
+        edited_after TEXT,
+        ledger_id INTEGER REFERENCES ledger(id)
+      );
+      INSERT INTO proposals_v6 SELECT * FROM proposals;
+      DROP TABLE proposals;
+      ALTER TABLE proposals_v6 RENAME TO proposals;
+      CREATE INDEX proposals_state ON proposals(state, created_at DESC);
+      CREATE INDEX proposals_review ON proposals(review_id);
+      CREATE INDEX proposals_target ON proposals(target, state);
+    `
   }
 ]

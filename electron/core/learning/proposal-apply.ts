@@ -86,6 +86,24 @@ export class Inbox {
     })
   }
 
+  /**
+   * Sets a stale proposal aside so its change can be reviewed again against the target as it is now
+   * (the caller queues that review): `superseded`, not `rejected`, so the new review may propose it anew.
+   */
+  supersede(id: number): Promise<DecisionResult> {
+    return this.deciding(() => {
+      const proposal = this.store.get(id)
+      const problem = undecided(proposal, id)
+      if (problem) return problem
+      if (!new TargetReader(this.core).isStale(proposal!)) {
+        return { ok: false, code: 'refused', error: `Proposal #${id} still fits ${proposal!.target}: approve or reject it; only a stale proposal is reviewed again.` }
+      }
+      const decided = this.store.decide(id, { state: 'superseded' })
+      if (!decided) return alreadyDecided(this.store.get(id), id)
+      return { ok: true, proposal: decided, ledgerEntry: null }
+    })
+  }
+
   private deciding(decide: () => Promise<DecisionResult> | DecisionResult): Promise<DecisionResult> {
     return withLock(join(this.core.paths.locksDir, 'inbox'), decide)
   }
@@ -182,6 +200,6 @@ function stale(proposal: Proposal): DecisionResult {
     code: 'stale',
     error:
       `Proposal #${proposal.id} is stale: ${proposal.target} changed since it was proposed, so it was not applied. ` +
-      'Reject it; a later review proposes the change again if it still matters.'
+      'Review it again (cairn inbox rereview, or "Review again" in the Inbox) to have the change proposed for the file as it is now, or reject it.'
   }
 }

@@ -153,3 +153,27 @@ describe('deciding from two windows at once', () => {
     expect(userEntries()).toEqual(['User lives in Oslo'])
   })
 })
+
+describe('a stale proposal', () => {
+  it('can be set aside and proposed again for the file as it is now, unlike a rejected one', async () => {
+    await setup('ask')
+    await fx.core.skills.create({ name: 'deploy', category: 'devops', content: SKILL('2. Copy.') }, { source: 'agent' })
+    const patch = { name: 'skill_manage', arguments: { action: 'patch', name: 'deploy', old_string: '1. Build.', new_string: '1. Build with `npm run build`.' } }
+    const view = { name: 'skill_view', arguments: { name: 'deploy' } }
+    fx.server.enqueue({ toolCalls: [view] }, { toolCalls: [patch] }, { text: 'Clarified step 1.' })
+    await run('r-first')
+    const [first] = pending()
+    const inbox = new Inbox(fx.core)
+    expect(await inbox.supersede(first.id)).toMatchObject({ ok: false, code: 'refused' }) // still fits: approve or reject it
+
+    await fx.core.skills.patch({ name: 'deploy', old_string: '2. Copy.', new_string: '2. Copy with rsync.' }, { source: 'user' })
+    expect(inbox.get(first.id)).toMatchObject({ stale: true })
+    expect(await inbox.supersede(first.id)).toMatchObject({ ok: true, proposal: { state: 'superseded' } })
+
+    fx.server.enqueue({ toolCalls: [view] }, { toolCalls: [patch] }, { text: 'Clarified step 1.' })
+    await run('r-again')
+    const [again] = pending()
+    expect(again).toMatchObject({ stale: false, before: SKILL('2. Copy with rsync.'), after: SKILL('2. Copy with rsync.').replace('1. Build.', '1. Build with `npm run build`.') })
+    expect((await inbox.approve(again.id)).ok).toBe(true)
+  })
+})

@@ -3,10 +3,12 @@ import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import { IpcError } from '../../../../shared/ipc/define'
 import type { proposalDecisionSchema, proposalSchema } from '../../../../shared/ipc/domain'
 import type { Proposal } from '../../../../shared/proposals'
+import { LearningState } from '../../learning/learning-state'
 import { Inbox, type DecisionResult } from '../../learning/proposal-apply'
+import { queueRereview } from '../../learning/rereview'
 import type { AppContext } from '../app-context'
 
-type InboxRoutes = 'inbox.list' | 'inbox.get' | 'inbox.approve' | 'inbox.reject' | 'inbox.approveAll'
+type InboxRoutes = 'inbox.list' | 'inbox.get' | 'inbox.approve' | 'inbox.reject' | 'inbox.approveAll' | 'inbox.rereview'
 
 /** The Inbox routes: proposals listed with `stale` judged now, and decisions that emit `inbox.changed`. */
 export function inboxHandlers(app: AppContext): Pick<IpcHandlers, InboxRoutes> {
@@ -34,6 +36,14 @@ export function inboxHandlers(app: AppContext): Pick<IpcHandlers, InboxRoutes> {
       const result = await inbox().reject(id)
       decided([result])
       return decisionView(result)
+    },
+    'inbox.rereview': async ({ id }) => {
+      const result = await inbox().supersede(id)
+      decided([result])
+      const reviewId = result.ok
+        ? queueRereview(result.proposal, { loop: app.loop, host: app.host, state: new LearningState(app.core.db), sessionExists: (sessionId) => app.core.sessions.get(sessionId) !== null })
+        : null
+      return { result: decisionView(result), reviewId }
     },
     'inbox.approveAll': async ({ reviewId }) => {
       const results = await inbox().approveAll(reviewId)
