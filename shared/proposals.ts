@@ -1,4 +1,4 @@
-import type { LedgerKind, LedgerMeta } from './ledger-names'
+import { ledgerKinds, type LedgerKind, type LedgerMeta } from './ledger-names'
 import type { ReviewReason } from './review-reasons'
 
 /**
@@ -21,10 +21,24 @@ export type ProposalOrigin = (typeof proposalOrigins)[number]
 
 /**
  * Why it waits instead of being applied: the learning mode is `ask`; the skill was made or edited by
- * the user, came from an import, or is pinned; the memory entry is pinned; curation always asks.
+ * the user, came from an import, or is pinned; the memory entry is pinned; curation always asks; and
+ * Cairn never disables a skill on its own (`disable`).
  */
-export const proposalCauses = ['ask_mode', 'user_skill', 'imported_skill', 'pinned_skill', 'pinned_entry', 'curation'] as const
+export const proposalCauses = ['ask_mode', 'user_skill', 'imported_skill', 'pinned_skill', 'pinned_entry', 'curation', 'disable'] as const
 export type ProposalCause = (typeof proposalCauses)[number]
+
+/**
+ * What a proposal changes: a ledger kind (what its approval is recorded as), or `skill.disable`, taking
+ * a skill out of the index and the hints (a flag, its files untouched; `before` and `after` both hold
+ * its SKILL.md as it was proposed, to show and to judge staleness by).
+ */
+export const proposalKinds = [...ledgerKinds, 'skill.disable'] as const
+export type ProposalKind = (typeof proposalKinds)[number]
+
+/** The ledger kind whose meta shape a proposal's `meta` takes (a disable carries a skill's). */
+export function ledgerKindOf(kind: ProposalKind): LedgerKind {
+  return kind === 'skill.disable' ? 'skill.edit' : kind
+}
 
 export interface Proposal {
   id: number
@@ -33,8 +47,8 @@ export interface Proposal {
   origin: ProposalOrigin
   reviewId: string | null
   sessionId: string | null
-  /** The ledger kind the change will be recorded as (`skill.delete` with `archivePath` set = an archive). */
-  kind: LedgerKind
+  /** The ledger kind the change will be recorded as (`skill.delete` = an archive), or `skill.disable`. */
+  kind: ProposalKind
   /** Path relative to the data home, as on ledger rows (`memories/USER.md`, `skills/devops/deploy/SKILL.md`). */
   target: string
   /** The target's text when proposed (a memory entry, or a whole skill file); null for something new. */

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { configSchema, learningModes, providerPresets } from '../config'
 import { ledgerEntrySchema, ledgerKinds, ledgerSources } from '../ledger'
-import { proposalCauses, proposalOrigins, proposalStates } from '../proposals'
+import { proposalCauses, proposalKinds, proposalOrigins, proposalStates } from '../proposals'
 import { reviewKindSchema, reviewReasonSchema, reviewsPausedReasonSchema } from '../review-protocol'
 import { reviewSummarySchema } from '../review-outcome'
 
@@ -262,7 +262,7 @@ export const proposalSchema = z.object({
   origin: z.enum(proposalOrigins),
   reviewId: z.string().nullable(),
   sessionId: z.string().nullable(),
-  kind: z.enum(ledgerKinds),
+  kind: z.enum(proposalKinds),
   target: z.string(),
   before: z.string().nullable(),
   after: z.string().nullable(),

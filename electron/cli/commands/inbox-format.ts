@@ -11,11 +11,13 @@ export const CAUSE_WORDS: Record<ProposalCause, string> = {
   imported_skill: 'imported skill',
   pinned_skill: 'pinned skill',
   pinned_entry: 'pinned entry',
-  curation: 'curation'
+  curation: 'curation',
+  disable: 'disable'
 }
 
 /** One line saying what a proposal would change, e.g. `Profile: add "Prefers pnpm"`, `Skill "deploy": patch SKILL.md`. */
 export function describeTarget(proposal: Proposal, width = 60): string {
+  if (proposal.kind === 'skill.disable') return `Skill "${(proposal.meta as { skill?: string }).skill ?? proposal.target}": disable`
   if (isMemoryKind(proposal.kind)) {
     const store = (proposal.meta as { store?: string }).store === 'memory' ? 'Memory' : 'Profile'
     const verb = proposal.kind.slice('memory.'.length)

@@ -15,6 +15,7 @@ Nothing you do is applied directly: every change you make becomes a proposal the
 - Skills that are only similar in wording but do different jobs: leave them, or sharpen their descriptions so the difference is clear.
 - Memory entries that say the same thing twice, or contradict each other: merge them into one entry (replace one, remove the other, in one memory call with operations). When two facts contradict and the library does not tell you which is current, leave both and say so in your final line.
 - Facts that are plainly outdated by another entry or a skill: fix them.
+- A skill that is obsolete or wrong beyond repair, with nothing worth merging elsewhere: propose_disable it (its files stay; the user can enable it again).
 
 ## Rules
 - Read before you change: skill_view a skill in this pass before patching, editing or deleting it; memory read a file before changing it.

@@ -137,8 +137,16 @@ export class Inbox {
     const source = edited !== null || USER_OWNED.has(proposal.cause) ? 'user' : 'review'
     const write: WriteContext = { source, sessionId: proposal.sessionId, reviewId: proposal.reviewId }
     const ledgerMeta = { proposalId: proposal.id }
+    if (proposal.kind === 'skill.disable') return Promise.resolve(this.applyDisable(proposal, edited))
     if (proposal.kind.startsWith('memory.')) return this.applyMemory(proposal, edited, { write, ledgerMeta })
     return this.applySkill(proposal, edited, { ...write, ledgerMeta })
+  }
+
+  /** A flag, not a file change: no ledger row (the proposal records the decision); files and history stay. */
+  private applyDisable(proposal: Proposal, edited: string | null): { success: boolean; error?: string } {
+    if (edited !== null) return { success: false, error: 'disabling a skill changes no text, so it cannot be edited; approve or reject it.' }
+    this.core.skillFlags.set(skillMetaOf(proposal).skill, { disabled: true })
+    return { success: true }
   }
 
   private async applyMemory(proposal: Proposal, edited: string | null, ctx: MemoryCallContext): Promise<{ success: boolean; error?: string } | null> {

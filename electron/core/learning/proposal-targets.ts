@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { isMemoryKind, memoryStoreOfTarget, normalizeLedgerMeta, type SkillMeta } from '../../../shared/ledger'
-import type { Proposal } from '../../../shared/proposals'
+import { ledgerKindOf, type Proposal } from '../../../shared/proposals'
 import type { CairnCore } from '../cairn'
 import type { MemoryTarget } from '../memory/types'
 import { SKILL_FILE } from '../skills/skill-paths'
@@ -14,10 +14,10 @@ export class TargetReader {
   private readonly memory = new Map<MemoryTarget, string[]>()
   private readonly files = new Map<string, string | null>()
 
-  constructor(private readonly core: Pick<CairnCore, 'memory' | 'skills' | 'paths'>) {}
+  constructor(private readonly core: Pick<CairnCore, 'memory' | 'skills' | 'paths' | 'skillFlags'>) {}
 
   stateOf(proposal: Proposal): TargetState {
-    if (isMemoryKind(proposal.kind)) {
+    if (isMemoryKind(ledgerKindOf(proposal.kind))) {
       const store = memoryTargetOf(proposal)
       let entries = this.memory.get(store)
       if (!entries) {
@@ -44,6 +44,8 @@ export class TargetReader {
       return true // unreadable: it cannot be checked, so it must not be applied blindly
     }
     if ('memory' in state) return proposal.kind !== 'memory.add' && !state.entries.includes(proposal.before ?? '')
+    // A disable waits on the skill being there as proposed, and not disabled already.
+    if (proposal.kind === 'skill.disable') return state.file !== proposal.before || this.core.skillFlags.get(skillMetaOf(proposal).skill).disabled
     if (proposal.before === null) {
       if (state.file !== null) return true
       return proposal.kind === 'skill.create' && this.core.skills.get(skillMetaOf(proposal).skill) !== null
@@ -58,7 +60,7 @@ export function memoryTargetOf(proposal: Proposal): MemoryTarget {
 }
 
 export function skillMetaOf(proposal: Proposal): SkillMeta {
-  return normalizeLedgerMeta(proposal.kind, proposal.target, proposal.meta) as SkillMeta
+  return normalizeLedgerMeta(ledgerKindOf(proposal.kind), proposal.target, proposal.meta) as SkillMeta
 }
 
 /** The path of a skill file proposal's file inside its skill folder (`SKILL.md`, `references/x.md`); null when it is not below it. */

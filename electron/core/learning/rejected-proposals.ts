@@ -22,6 +22,7 @@ export function rejectedProposalsText(proposals: Pick<ProposalStore, 'list'>, li
 }
 
 function describeRejected(proposal: Proposal): string {
+  if (proposal.kind === 'skill.disable') return `${proposal.target} (disable the skill)`
   if (isMemoryKind(proposal.kind)) {
     const verb = proposal.kind.slice('memory.'.length)
     return `${proposal.target} (${verb}): ${side(proposal.before)} → ${side(proposal.after)}`

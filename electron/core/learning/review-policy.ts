@@ -11,8 +11,8 @@ import type { ToolDef, TurnState } from '../tools/types'
  * judge them, which must not keep a stale skill looking fresh.
  */
 
-/** The only tools a review has; anything else is refused, whatever the prompt says. */
-export const REVIEW_TOOL_NAMES = ['memory', 'skills_list', 'skill_view', 'skill_manage'] as const
+/** The only tools a review has; anything else is refused, whatever the prompt says (`propose_disable` is added by the runner: disable-proposals.ts). */
+export const REVIEW_TOOL_NAMES = ['memory', 'skills_list', 'skill_view', 'skill_manage', 'propose_disable'] as const
 
 /** "memory, skills_list, skill_view and skill_manage", for messages and the prompt. */
 export const REVIEW_TOOL_LIST = `${REVIEW_TOOL_NAMES.slice(0, -1).join(', ')} and ${REVIEW_TOOL_NAMES[REVIEW_TOOL_NAMES.length - 1]}`

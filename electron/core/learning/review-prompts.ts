@@ -22,7 +22,7 @@ const SKILLS_COMMON = `## Skills: reusable procedures (\`skills_list\`, \`skill_
 - Capture the fix, not the failure: "run \`docker compose down -v\` before re-creating the database", not "docker was broken". Do not record failures that depend on this one machine's state, claims that a tool is broken, or a narrative of this session.
 - Read before you patch: \`skill_view\` a skill in this review before changing it, and copy old_string exactly from what you read. Keep patches small and put the new step or pitfall where it belongs.
 - If a skill the conversation followed turned out stale or wrong, patch that skill with the correction.
-- Do not delete skills or their files.`
+- Do not delete skills or their files. If a skill is wrong in a way a patch cannot fix, obsolete, or harmful, propose taking it out of use with \`propose_disable\` (the user decides; its files are kept).`
 
 const SKILLS_CREATE = `- Patch before you create. Before creating a skill, call \`skills_list\` and read the closest existing skills with \`skill_view\`. If one covers the same class of task, patch it instead of creating a near-duplicate.
 - A new skill is named for the class of task, lowercase with hyphens (\`docker-compose-debugging\`, \`python-packaging\`), never after a PR number, an error message, a ticket or a one-off artifact. Its description says when to use it; its body gives steps another assistant can follow, then the pitfalls and their fixes.`

@@ -20,6 +20,7 @@ import { runTool, toolSchema } from '../tools/run-tool'
 import { newTurnState, type ToolContext } from '../tools/types'
 import { curationOverview, isCurationJob } from './curation'
 import { CURATION_SYSTEM_PROMPT, curationUserMessage, type CurationOverview } from './curation-prompt'
+import { DisableProposals, PROPOSE_DISABLE } from './disable-proposals'
 import { rejectedProposalsText } from './rejected-proposals'
 import { ReviewPolicy, reviewTools } from './review-policy'
 import { parseSkillOutcomes, reviewSystemPrompt, reviewUserMessage } from './review-prompts'
@@ -170,8 +171,10 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
     makeTools,
     protection: deps
   })
+  // Taking a skill out of use is never done by a review: it can only ask (always a proposal).
+  const disables = new DisableProposals({ skills: deps.skills, skillFlags: deps.skillFlags, dataHome: deps.dataHome })
   try {
-    const tools = makeTools(deps)
+    const tools = new Map([...makeTools(deps), [PROPOSE_DISABLE, disables.tool()]])
     const schemas = [...tools.values()].map((tool) => toolSchema(tool))
     const rejected = rejectedProposalsText(deps.proposals)
     const brief = curation ? curationUserMessage(deps.curationOverview()) : reviewUserMessage(job)
@@ -243,7 +246,7 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
       origin: curation ? 'curation' : 'review',
       proposals: deps.proposals,
       memoryPins: deps.memoryPins
-    })
+    }).concat(disables.record({ job, origin: curation ? 'curation' : 'review', proposals: deps.proposals }))
     const summary = summarizeReview(entries)
     return {
       // `saved` stays about what was applied; what waits for the user is counted apart.

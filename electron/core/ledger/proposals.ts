@@ -1,5 +1,5 @@
-import { normalizeLedgerMeta, type LedgerKind, type LedgerMeta } from '../../../shared/ledger'
-import type { Proposal, ProposalCause, ProposalOrigin, ProposalState } from '../../../shared/proposals'
+import { normalizeLedgerMeta, type LedgerMeta } from '../../../shared/ledger'
+import { ledgerKindOf, type Proposal, type ProposalCause, type ProposalKind, type ProposalOrigin, type ProposalState } from '../../../shared/proposals'
 import type { ReviewReason } from '../../../shared/review-reasons'
 import type { StateDb } from '../db/state-db'
 
@@ -8,7 +8,7 @@ export interface NewProposal {
   origin: ProposalOrigin
   reviewId: string | null
   sessionId: string | null
-  kind: LedgerKind
+  kind: ProposalKind
   target: string
   before: string | null
   after: string | null
@@ -43,7 +43,7 @@ interface ProposalRow {
   origin: ProposalOrigin
   review_id: string | null
   session_id: string | null
-  kind: LedgerKind
+  kind: ProposalKind
   target: string
   before: string | null
   after: string | null
@@ -80,7 +80,7 @@ export class ProposalStore {
         target: proposal.target,
         before: proposal.before,
         after: proposal.after,
-        meta: JSON.stringify(normalizeLedgerMeta(proposal.kind, proposal.target, proposal.meta)),
+        meta: JSON.stringify(normalizeLedgerMeta(ledgerKindOf(proposal.kind), proposal.target, proposal.meta)),
         reasons: JSON.stringify(proposal.reasons),
         cause: proposal.cause,
         rationale: proposal.rationale
@@ -162,7 +162,7 @@ function toProposal(row: ProposalRow): Proposal {
     target: row.target,
     before: row.before,
     after: row.after,
-    meta: normalizeLedgerMeta(row.kind, row.target, parseJson(row.meta, {})),
+    meta: normalizeLedgerMeta(ledgerKindOf(row.kind), row.target, parseJson(row.meta, {})),
     reasons: parseJson(row.reasons, []) as ReviewReason[],
     cause: row.cause,
     rationale: row.rationale,

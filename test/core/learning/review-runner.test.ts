@@ -73,6 +73,7 @@ describe('runReview in-process', () => {
     expect(reviewUserText(first)).toMatch(/<transcript>[\s\S]*I always use pnpm, never npm\.[\s\S]*<\/transcript>/)
     expect((first.body.tools ?? []).map((t) => (t as { function: { name: string } }).function.name).sort()).toEqual([
       'memory',
+      'propose_disable',
       'skill_manage',
       'skill_view',
       'skills_list'

@@ -140,7 +140,7 @@ describe('review prompts', () => {
     expect(both).toMatch(/## Memory[\s\S]*## Skills/)
     expect(both).not.toMatch(/leave (memory|skills) alone/)
     expect(both).toMatch(/what tool work in the transcript found out/)
-    expect(both).toMatch(/only call memory, skills_list, skill_view and skill_manage/)
+    expect(both).toMatch(/only call memory, skills_list, skill_view, skill_manage and propose_disable/)
     expect(both).toMatch(/"Nothing to save\." is a normal, good outcome/)
     expect(both).toMatch(/call `skills_list` and read the closest existing skills with `skill_view`/)
     expect(reviewSystemPrompt({ kinds: ['skills'], allowSkillCreation: false })).not.toMatch(/A new skill is named/)

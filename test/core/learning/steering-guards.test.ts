@@ -177,3 +177,23 @@ describe('a stale proposal', () => {
     expect((await inbox.approve(again.id)).ok).toBe(true)
   })
 })
+
+describe('taking a skill out of use', () => {
+  it('is only ever proposed by a review, and approving disables it with its files kept', async () => {
+    await setup('auto')
+    await fx.core.skills.create({ name: 'deploy', category: 'devops', content: SKILL('2. Copy with ftp.') }, { source: 'agent' })
+    fx.server.enqueue(
+      { toolCalls: [{ name: 'propose_disable', arguments: { name: 'deploy', reason: 'The server no longer accepts FTP; the new pipeline deploys itself.' } }] },
+      { text: 'Proposed disabling deploy.' }
+    )
+    const outcome = await run('r-disable')
+    expect(fx.core.skillFlags.get('deploy').disabled).toBe(false)
+    const [proposal] = pending()
+    expect(proposal).toMatchObject({ kind: 'skill.disable', cause: 'disable', rationale: 'The server no longer accepts FTP; the new pipeline deploys itself.', stale: false })
+    expect(outcome.proposals).toEqual([proposal.id])
+    expect(await new Inbox(fx.core).approve(proposal.id, 'something else')).toMatchObject({ ok: false, code: 'refused' })
+    expect(await new Inbox(fx.core).approve(proposal.id)).toMatchObject({ ok: true, proposal: { state: 'approved' }, ledgerEntry: null })
+    expect(fx.core.skillFlags.get('deploy').disabled).toBe(true)
+    expect(readFileSync(join(fx.home, 'skills', 'devops', 'deploy', 'SKILL.md'), 'utf8')).toBe(SKILL('2. Copy with ftp.'))
+  })
+})

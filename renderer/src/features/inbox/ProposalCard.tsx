@@ -98,6 +98,12 @@ export function ProposalCard({ proposal, focused, editing, rationaleShown, now, 
             <Icon name="edit" size={15} />
             {t('inbox.edit')}
           </button>
+          {proposal.stale ? (
+            <button type="button" className="secondary-button small" disabled={busy} onClick={() => void decisions.rereview(proposal)}>
+              <Icon name="sparkle" size={15} />
+              {t('inbox.rereview')}
+            </button>
+          ) : null}
           <button type="button" className="ghost-button small" disabled={busy} aria-keyshortcuts="r" onClick={() => void decisions.reject(proposal)}>
             <Icon name="close" size={15} />
             {t('inbox.reject')}
@@ -126,6 +132,8 @@ function ProposalChange({ proposal }: { proposal: ProposalItem }): React.JSX.Ele
     )
   }
   if (subject.binary) return <p className="muted">{t('inbox.binary', { file: subject.file })}</p>
+  // Disabling changes no text: the skill leaves the index, its files stay as they are.
+  if (proposal.kind === 'skill.disable') return <p className="muted">{t('inbox.disableNote', { name: subject.skill })}</p>
   return <DiffViewer before={proposal.before} after={proposal.after} fileName={`${subject.skill} · ${subject.file}`} />
 }
 

@@ -1,6 +1,6 @@
 import type { MessageKey, Translate } from '../../../../shared/i18n'
-import { isMemoryKind, normalizeLedgerMeta, type LedgerKind } from '../../../../shared/ledger-names'
-import type { ProposalCause, ProposalErrorCode } from '../../../../shared/proposals'
+import { isMemoryKind, normalizeLedgerMeta } from '../../../../shared/ledger-names'
+import { ledgerKindOf, type ProposalCause, type ProposalKind } from '../../../../shared/proposals'
 import type { DecisionFailure, ProposalItem } from '../../stores/inbox'
 import { skillFileOf } from '../timeline/labels'
 
@@ -8,8 +8,9 @@ import { skillFileOf } from '../timeline/labels'
 export type ProposalSubject = { family: 'memory'; store: 'memory' | 'user' } | { family: 'skill'; skill: string; file: string; binary: boolean; absorbedInto: string | null }
 
 export function subjectOf(proposal: Pick<ProposalItem, 'kind' | 'target' | 'meta'>): ProposalSubject {
-  const meta = normalizeLedgerMeta(proposal.kind, proposal.target, proposal.meta) as unknown as Record<string, unknown>
-  if (isMemoryKind(proposal.kind)) return { family: 'memory', store: meta.store === 'user' ? 'user' : 'memory' }
+  const kind = ledgerKindOf(proposal.kind)
+  const meta = normalizeLedgerMeta(kind, proposal.target, proposal.meta) as unknown as Record<string, unknown>
+  if (isMemoryKind(kind)) return { family: 'memory', store: meta.store === 'user' ? 'user' : 'memory' }
   const skill = String(meta.skill)
   return {
     family: 'skill',
@@ -20,7 +21,7 @@ export function subjectOf(proposal: Pick<ProposalItem, 'kind' | 'target' | 'meta
   }
 }
 
-const actionKeys: Record<LedgerKind, MessageKey> = {
+const actionKeys: Record<ProposalKind, MessageKey> = {
   'memory.add': 'inbox.action.memory.add',
   'memory.replace': 'inbox.action.memory.replace',
   'memory.remove': 'inbox.action.memory.remove',
@@ -30,7 +31,8 @@ const actionKeys: Record<LedgerKind, MessageKey> = {
   // Cairn never deletes a skill: removing one moves it to the archive, from where it can be restored.
   'skill.delete': 'inbox.action.skill.archive',
   'skill.file_write': 'inbox.action.skill.file_write',
-  'skill.file_remove': 'inbox.action.skill.file_remove'
+  'skill.file_remove': 'inbox.action.skill.file_remove',
+  'skill.disable': 'inbox.action.skill.disable'
 }
 
 /** What approving it would do, in words: "Remember in About you", "Patch the skill “deploy”". */
@@ -47,7 +49,8 @@ const causeKeys: Record<ProposalCause, { badge: MessageKey; text: MessageKey }> 
   imported_skill: { badge: 'inbox.cause.imported_skill.badge', text: 'inbox.cause.imported_skill' },
   pinned_skill: { badge: 'inbox.cause.pinned_skill.badge', text: 'inbox.cause.pinned_skill' },
   pinned_entry: { badge: 'inbox.cause.pinned_entry.badge', text: 'inbox.cause.pinned_entry' },
-  curation: { badge: 'inbox.cause.curation.badge', text: 'inbox.cause.curation' }
+  curation: { badge: 'inbox.cause.curation.badge', text: 'inbox.cause.curation' },
+  disable: { badge: 'inbox.cause.disable.badge', text: 'inbox.cause.disable' }
 }
 
 /** Why it waits instead of being applied: a short badge and the sentence under it. */
@@ -56,12 +59,13 @@ export function describeCause(cause: ProposalCause, t: Translate): { badge: stri
   return { badge: t(keys.badge), text: t(keys.text) }
 }
 
-const failureKeys: Record<ProposalErrorCode | 'request', MessageKey> = {
+const failureKeys: Record<DecisionFailure['code'], MessageKey> = {
   not_found: 'inbox.error.not_found',
   decided: 'inbox.error.decided',
   stale: 'inbox.error.stale',
   refused: 'inbox.error.refused',
-  request: 'inbox.error.request'
+  request: 'inbox.error.request',
+  busy: 'inbox.error.busy'
 }
 
 /** A decision that did not go through, in the user's language, with main's own words when they add specifics. */

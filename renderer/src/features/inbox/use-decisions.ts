@@ -7,6 +7,7 @@ export interface Decisions {
   /** `editedAfter`: the user's own text, approved instead of the proposal's. */
   approve(proposal: ProposalItem, editedAfter?: string): Promise<boolean>
   reject(proposal: ProposalItem): Promise<boolean>
+  rereview(proposal: ProposalItem): Promise<boolean>
   approveAll(reviewId: string): Promise<void>
 }
 
@@ -32,6 +33,11 @@ export function useDecisions(): Decisions {
       async reject(proposal) {
         const outcome = await inbox.getState().reject(proposal.id)
         if (outcome.ok) ui.getState().toast({ tone: 'info', text: t('inbox.rejected', { what: describeProposal(proposal, t) }) })
+        return outcome.ok
+      },
+      async rereview(proposal) {
+        const outcome = await inbox.getState().rereview(proposal.id)
+        if (outcome.ok) ui.getState().toast({ tone: 'info', text: t('inbox.rereviewing', { what: describeProposal(proposal, t) }) })
         return outcome.ok
       },
       async approveAll(reviewId) {
