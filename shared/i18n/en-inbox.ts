@@ -1,6 +1,6 @@
 /**
  * English words for steering learning from the app: the Inbox of proposals, learning modes, skill
- * pins and versions, memory provenance and pins, and what a conversation taught. Part of `en.ts`.
+ * pins and versions, memory provenance, pins and history, and what a conversation taught. Part of `en.ts`.
  */
 export const enInbox = {
   'nav.inbox': 'Inbox',
@@ -38,6 +38,8 @@ export const enInbox = {
   'inbox.action.skill.merge': 'Merge the skill “{name}” into “{into}”',
   'inbox.action.skill.file_write': 'Write {file} in the skill “{name}”',
   'inbox.action.skill.file_remove': 'Remove {file} from the skill “{name}”',
+  'inbox.action.skill.disable': 'Disable the skill “{name}”',
+  'inbox.disableNote': 'Approving takes “{name}” out of the skills index and hints. Its files and history stay; you can enable it again from Skills.',
 
   'inbox.cause.ask_mode.badge': 'Ask mode',
   'inbox.cause.ask_mode': 'Learning mode is Ask, so Cairn asks before every change.',
@@ -51,11 +53,15 @@ export const enInbox = {
   'inbox.cause.pinned_entry': 'Pinned: you asked Cairn to ask before changing this entry.',
   'inbox.cause.curation.badge': 'Curation',
   'inbox.cause.curation': 'Tidying up the library always asks first.',
+  'inbox.cause.disable.badge': 'Disable',
+  'inbox.cause.disable': 'Cairn never takes a skill out of use on its own: you decide.',
 
   'inbox.change': 'Before and after',
   'inbox.binary': '{file} is a binary file; its content is not shown.',
   'inbox.staleBadge': 'Changed since',
-  'inbox.stale': 'Changed since it was proposed: it can only be rejected, or reviewed again in a later conversation.',
+  'inbox.stale': 'Changed since it was proposed, so it cannot be applied as it is: review it again against the file as it is now, or reject it.',
+  'inbox.rereview': 'Review again',
+  'inbox.rereviewing': 'Set aside: {what}. Cairn is reviewing it again against the file as it is now.',
   'inbox.approve': 'Approve',
   'inbox.edit': 'Edit',
   'inbox.reject': 'Reject',
@@ -77,6 +83,10 @@ export const enInbox = {
   'inbox.error.stale': 'What it would change has changed since it was proposed, so it was not applied. You can reject it.',
   'inbox.error.refused': 'Cairn refused to apply this change.',
   'inbox.error.request': 'The decision did not reach Cairn. Try again.',
+  'inbox.error.busy': 'A decision on this proposal is already on its way.',
+  'inbox.showing': 'Showing {shown} of {total}',
+  'inbox.loadMore': 'Load more',
+  'inbox.loadMoreFailed': 'Could not load more proposals: {error}',
 
   'inbox.toast.proposed': 'Cairn has {count} {count|suggestion|suggestions} waiting for you',
   'inbox.toast.open': 'Review',
@@ -137,6 +147,22 @@ export const enInbox = {
   'memory.info.firstSaved': 'first saved {when}',
   'memory.info.open': 'Open the conversation',
   'memory.info.openNamed': 'From “{title}”',
+  'memory.history': 'History',
+  'memory.historyTitle': 'Versions of this entry',
+  'memory.historyHelp': 'Every change to this entry, newest first. Tick two versions to compare them, or restore an earlier one.',
+  'memory.historyEmpty': 'No recorded versions: this entry was written into the file outside Cairn.',
+  'memory.historyFailed': 'Could not load the history of this entry: {error}',
+  'memory.version.current': 'Current',
+  'memory.comparePick': 'Compare the version from {when}',
+  'memory.comparePickOther': 'Tick one more version to compare.',
+  'memory.restore': 'Restore',
+  'memory.restoreLabel': 'Restore the version from {when}',
+  'memory.restoring': 'Restoring…',
+  'memory.restoreTitle': 'Restore this version?',
+  'memory.restoreBody': 'The entry in {store} goes back to this text, as it read after the change of {when}. The current text stays in the history, so you can come back to it.',
+  'memory.restoreFailedTitle': 'Could not restore',
+  'memory.restoreFailed': 'Cairn could not restore this version.',
+  'memory.restored': 'Restored the entry in {store}.',
 
   'chat.learnedTimeline': 'See it in the Timeline',
   'chat.learnedProposed': 'Proposed {count} {count|change|changes} for you to review',

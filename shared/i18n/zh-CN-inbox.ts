@@ -1,6 +1,6 @@
 import type { enInbox } from './en-inbox'
 
-/** 简体中文: the Inbox, learning modes, skill pins and versions, memory provenance (the keys of `en-inbox.ts`). */
+/** 简体中文: the Inbox, learning modes, skill pins and versions, memory provenance and versions (the keys of `en-inbox.ts`). */
 export const zhCNInbox: Record<keyof typeof enInbox, string> = {
   'nav.inbox': '待办',
   'nav.inboxCount': '待办，{count} 项等待中',
@@ -36,6 +36,8 @@ export const zhCNInbox: Record<keyof typeof enInbox, string> = {
   'inbox.action.skill.merge': '将技能“{name}”合并到“{into}”',
   'inbox.action.skill.file_write': '在技能“{name}”中写入 {file}',
   'inbox.action.skill.file_remove': '从技能“{name}”中删除 {file}',
+  'inbox.action.skill.disable': '停用技能“{name}”',
+  'inbox.disableNote': '批准后，“{name}”会从技能索引和提示中移除。它的文件和历史都会保留，你可以在“技能”中重新启用。',
 
   'inbox.cause.ask_mode.badge': '询问模式',
   'inbox.cause.ask_mode': '学习模式为“询问”，因此 Cairn 每次更改前都会先问你。',
@@ -49,11 +51,15 @@ export const zhCNInbox: Record<keyof typeof enInbox, string> = {
   'inbox.cause.pinned_entry': '已固定：你让 Cairn 在更改这一条之前先问你。',
   'inbox.cause.curation.badge': '整理',
   'inbox.cause.curation': '整理技能库时总会先问你。',
+  'inbox.cause.disable.badge': '停用',
+  'inbox.cause.disable': 'Cairn 从不自行停用技能：由你决定。',
 
   'inbox.change': '更改前后',
   'inbox.binary': '{file} 是二进制文件，不显示其内容。',
   'inbox.staleBadge': '已有变化',
-  'inbox.stale': '提出之后内容已有变化：只能拒绝，或在之后的对话中重新回顾。',
+  'inbox.stale': '提出之后内容已有变化，无法原样应用：可以按当前内容重新回顾，或拒绝它。',
+  'inbox.rereview': '重新回顾',
+  'inbox.rereviewing': '已搁置：{what}。Cairn 正在按文件的当前内容重新回顾。',
   'inbox.approve': '批准',
   'inbox.edit': '编辑',
   'inbox.reject': '拒绝',
@@ -75,6 +81,10 @@ export const zhCNInbox: Record<keyof typeof enInbox, string> = {
   'inbox.error.stale': '它要更改的内容在提出之后已有变化，因此没有应用。你可以拒绝它。',
   'inbox.error.refused': 'Cairn 拒绝应用这项更改。',
   'inbox.error.request': '这个决定没有送达 Cairn。请重试。',
+  'inbox.error.busy': '对这项建议的决定正在处理中。',
+  'inbox.showing': '显示 {shown} / {total} 项',
+  'inbox.loadMore': '加载更多',
+  'inbox.loadMoreFailed': '无法加载更多建议：{error}',
 
   'inbox.toast.proposed': 'Cairn 有 {count} 项建议在等你处理',
   'inbox.toast.open': '查看',
@@ -135,6 +145,22 @@ export const zhCNInbox: Record<keyof typeof enInbox, string> = {
   'memory.info.firstSaved': '首次保存于{when}',
   'memory.info.open': '打开该对话',
   'memory.info.openNamed': '来自“{title}”',
+  'memory.history': '历史',
+  'memory.historyTitle': '这个条目的各个版本',
+  'memory.historyHelp': '这个条目的每次更改，最新的在前。勾选两个版本即可比较，也可以恢复较早的版本。',
+  'memory.historyEmpty': '没有记录的版本：这个条目是在 Cairn 之外写入文件的。',
+  'memory.historyFailed': '无法加载这个条目的历史：{error}',
+  'memory.version.current': '当前',
+  'memory.comparePick': '比较{when}的版本',
+  'memory.comparePickOther': '再勾选一个版本进行比较。',
+  'memory.restore': '恢复',
+  'memory.restoreLabel': '恢复{when}的版本',
+  'memory.restoring': '正在恢复…',
+  'memory.restoreTitle': '恢复这个版本？',
+  'memory.restoreBody': '“{store}”中的这个条目将回到 {when} 那次更改之后的内容。当前内容会保留在历史中，你可以随时回来。',
+  'memory.restoreFailedTitle': '无法恢复',
+  'memory.restoreFailed': 'Cairn 无法恢复这个版本。',
+  'memory.restored': '已恢复“{store}”中的条目。',
 
   'chat.learnedTimeline': '在时间线中查看',
   'chat.learnedProposed': '提出了 {count} 项更改，等你审阅',

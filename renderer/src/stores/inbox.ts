@@ -7,11 +7,12 @@ import { errorMessage, type CairnClient } from '../ipc/client'
 export type ProposalItem = RouteOutput<'inbox.get'>
 
 /**
- * Why a decision did not go through: main's code (the UI words it), or `request` when the request
- * itself failed (the connection, a bad input); `error` is main's English, shown under the wording.
+ * Why a decision did not go through: main's code (the UI words it), `request` when the request
+ * itself failed (the connection, a bad input), or `busy` when one is already on its way; `error` is
+ * main's English, shown under the wording (empty for `busy`, which the renderer words itself).
  */
 export interface DecisionFailure {
-  code: ProposalErrorCode | 'request'
+  code: ProposalErrorCode | 'request' | 'busy'
   error: string
 }
 
@@ -27,11 +28,17 @@ export interface ProposalGroup {
 }
 
 export interface InboxState {
-  /** Pending proposals, newest first. */
+  /** Pending proposals loaded so far, newest first (a page at a time). */
   proposals: ProposalItem[]
+  /** How many proposals wait in all, loaded or not. */
+  pending: number
+  /** Older pending proposals are left to load. */
+  hasMore: boolean
   loaded: boolean
   loading: boolean
+  loadingMore: boolean
   loadError: string | null
+  loadMoreError: string | null
   /** The proposal the keyboard acts on. */
   focusedId: number | null
   /** Proposals with a decision on its way. */
@@ -40,10 +47,15 @@ export interface InboxState {
   failures: Record<number, DecisionFailure>
   /** A review whose "Approve all" is on its way. */
   approvingAll: string | null
+  /** The newest page (or as many as are already loaded, so a reload keeps what the user paged to). */
   load(): Promise<void>
+  /** The next page of older proposals. */
+  loadMore(): Promise<void>
   focus(id: number | null): void
   approve(id: number, editedAfter?: string): Promise<DecisionOutcome>
   reject(id: number): Promise<DecisionOutcome>
+  /** A stale proposal set aside and its conversation (or the library) reviewed again. */
+  rereview(id: number): Promise<DecisionOutcome>
   /** Approves what one review proposed (stale ones stay); answers how many went through and the failures. */
   approveAll(reviewId: string): Promise<{ approved: number; failed: number }>
   dismissFailure(id: number): void
@@ -85,11 +97,31 @@ export function screenOrder(proposals: ProposalItem[]): ProposalItem[] {
   return groupProposals(proposals).flatMap((group) => group.proposals)
 }
 
+/** Proposals per `inbox.list` request: the route's default, and its most. */
+export const INBOX_PAGE = 200
+const MOST_PER_REQUEST = 500
+
 export function createInboxStore(client: CairnClient): InboxStore {
   let seq = 0
   let reloadTimer: ReturnType<typeof setTimeout> | null = null
 
   return createStore<InboxState>()((set, get) => {
+    /** Up to `want` pending proposals older than `beforeId` (newest first), at most 500 a request; `exhausted` when none older are left. */
+    const pages = async (want: number, beforeId?: number): Promise<{ proposals: ProposalItem[]; pending: number; exhausted: boolean }> => {
+      const proposals: ProposalItem[] = []
+      let pending = 0
+      let cursor = beforeId
+      while (proposals.length < want) {
+        const limit = Math.min(MOST_PER_REQUEST, want - proposals.length)
+        const page = await client.request('inbox.list', { states: ['pending'], limit, ...(cursor !== undefined ? { beforeId: cursor } : {}) })
+        pending = page.pending
+        proposals.push(...page.proposals)
+        if (page.proposals.length < limit) return { proposals, pending, exhausted: true }
+        cursor = Math.min(...page.proposals.map((p) => p.id))
+      }
+      return { proposals, pending, exhausted: false }
+    }
+
     const without = (id: number): Partial<InboxState> => {
       const order = screenOrder(get().proposals)
       const at = order.findIndex((p) => p.id === id)
@@ -97,7 +129,7 @@ export function createInboxStore(client: CairnClient): InboxStore {
       // The keyboard stays where it was: on the next proposal, or the previous one at the end.
       const focusedId = get().focusedId === id ? (rest[Math.min(at, rest.length - 1)]?.id ?? null) : get().focusedId
       const { [id]: _failure, ...failures } = get().failures
-      return { proposals: get().proposals.filter((p) => p.id !== id), focusedId, failures }
+      return { proposals: get().proposals.filter((p) => p.id !== id), pending: Math.max(0, get().pending - 1), focusedId, failures }
     }
 
     const setBusy = (id: number, on: boolean): void => {
@@ -106,7 +138,7 @@ export function createInboxStore(client: CairnClient): InboxStore {
     }
 
     const decide = async (id: number, request: () => Promise<RouteOutput<'inbox.approve'>>): Promise<DecisionOutcome> => {
-      if (get().busy[id]) return { ok: false, code: 'request', error: 'A decision on this proposal is already on its way.' }
+      if (get().busy[id]) return { ok: false, code: 'busy', error: '' }
       setBusy(id, true)
       let outcome: DecisionOutcome
       try {
@@ -131,9 +163,13 @@ export function createInboxStore(client: CairnClient): InboxStore {
 
     return {
       proposals: [],
+      pending: 0,
+      hasMore: false,
       loaded: false,
       loading: false,
+      loadingMore: false,
       loadError: null,
+      loadMoreError: null,
       focusedId: null,
       busy: {},
       failures: {},
@@ -143,14 +179,32 @@ export function createInboxStore(client: CairnClient): InboxStore {
         const mine = ++seq
         set({ loading: true })
         try {
-          const { proposals } = await client.request('inbox.list', { states: ['pending'] })
+          const { proposals, pending, exhausted } = await pages(Math.max(INBOX_PAGE, get().proposals.length))
           if (mine !== seq) return
+          const hasMore = !exhausted && proposals.length < pending
           const focusedId = proposals.some((p) => p.id === get().focusedId) ? get().focusedId : (screenOrder(proposals)[0]?.id ?? null)
           // A failure stays on a card still listed (a stale one); decided ones leave with their card.
           const failures = Object.fromEntries(Object.entries(get().failures).filter(([id]) => proposals.some((p) => p.id === Number(id))))
-          set({ proposals, loaded: true, loading: false, loadError: null, focusedId, failures })
+          set({ proposals, pending, hasMore, loaded: true, loading: false, loadingMore: false, loadError: null, loadMoreError: null, focusedId, failures })
         } catch (error) {
           if (mine === seq) set({ loaded: true, loading: false, loadError: errorMessage(error) })
+        }
+      },
+
+      async loadMore() {
+        const { proposals, hasMore, loading, loadingMore } = get()
+        if (!hasMore || loading || loadingMore || !proposals.length) return
+        const mine = seq
+        set({ loadingMore: true, loadMoreError: null })
+        try {
+          const page = await pages(INBOX_PAGE, Math.min(...proposals.map((p) => p.id)))
+          // A reload started meanwhile answers for the whole list.
+          if (mine !== seq) return
+          const known = new Set(get().proposals.map((p) => p.id))
+          const all = [...get().proposals, ...page.proposals.filter((p) => !known.has(p.id))]
+          set({ proposals: all, pending: page.pending, hasMore: !page.exhausted && all.length < page.pending, loadingMore: false })
+        } catch (error) {
+          if (mine === seq) set({ loadingMore: false, loadMoreError: errorMessage(error) })
         }
       },
 
@@ -159,6 +213,8 @@ export function createInboxStore(client: CairnClient): InboxStore {
       approve: (id, editedAfter) => decide(id, () => client.request('inbox.approve', { id, ...(editedAfter !== undefined ? { editedAfter } : {}) })),
 
       reject: (id) => decide(id, () => client.request('inbox.reject', { id })),
+
+      rereview: (id) => decide(id, async () => (await client.request('inbox.rereview', { id })).result),
 
       async approveAll(reviewId) {
         set({ approvingAll: reviewId })

@@ -1,6 +1,12 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { MemoryStoreView, MemoryTargetName } from '../../../shared/ipc/domain'
+import type { MemoryLedgerEntry, RevertResult } from '../../../shared/ledger'
+import { isMemoryEntry } from '../../../shared/ledger-names'
 import { errorMessage, type CairnClient } from '../ipc/client'
+import type { RevertOutcome } from './timeline'
+
+/** An entry's versions (ledger rows, newest first), or why they could not be read. */
+export type EntryHistory = { ok: true; entries: MemoryLedgerEntry[] } | { ok: false; error: string }
 
 export interface MemoryState {
   memory: MemoryStoreView | null
@@ -14,6 +20,13 @@ export interface MemoryState {
   remove(target: MemoryTargetName, text: string): Promise<string | null>
   /** A pinned entry is never changed by learning without asking. */
   setPinned(target: MemoryTargetName, text: string, pinned: boolean): Promise<string | null>
+  /** The rows that made `text` what it is, newest first. */
+  history(target: MemoryTargetName, text: string): Promise<EntryHistory>
+  /** Puts an entry back as ledger row `ledgerId` left it, then reloads both stores. */
+  restore(ledgerId: number): Promise<RevertOutcome>
+  /** The entry a restore just wrote: its row opens its history and takes the focus (the old row is gone). */
+  restored: { target: MemoryTargetName; text: string } | null
+  clearRestored(): void
 }
 
 export type MemoryStore = StoreApi<MemoryState>
@@ -57,6 +70,7 @@ export function createMemoryStore(client: CairnClient): MemoryStore {
     user: null,
     loaded: false,
     loadError: null,
+    restored: null,
 
     async load() {
       try {
@@ -70,6 +84,30 @@ export function createMemoryStore(client: CairnClient): MemoryStore {
     add: (target, content) => run(() => client.request('memory.add', { target, content }), get().load),
     replace: (target, oldText, content) => run(() => client.request('memory.replace', { target, oldText, content }), get().load),
     remove: (target, text) => run(() => client.request('memory.remove', { target, text }), get().load),
-    setPinned: (target, text, pinned) => run(() => client.request('memory.setPinned', { target, text, pinned }).then(() => ({ success: true })), get().load)
+    setPinned: (target, text, pinned) => run(() => client.request('memory.setPinned', { target, text, pinned }).then(() => ({ success: true })), get().load),
+
+    async history(target, text) {
+      try {
+        const rows = await client.request('memory.history', { target, entry: text })
+        return { ok: true, entries: rows.filter(isMemoryEntry) }
+      } catch (error) {
+        return { ok: false, error: errorMessage(error) }
+      }
+    },
+
+    async restore(ledgerId) {
+      try {
+        const result: RevertResult = await client.request('memory.restore', { ledgerId })
+        if (!result.ok) return { ok: false, code: result.code ?? null, error: result.error, conflict: result.conflict ?? null }
+        const row = result.revertEntry
+        if (isMemoryEntry(row) && row.after !== null) set({ restored: { target: row.meta.store, text: row.after } })
+        await get().load()
+        return { ok: true }
+      } catch (error) {
+        return { ok: false, code: null, error: errorMessage(error), conflict: null }
+      }
+    },
+
+    clearRestored: () => set({ restored: null })
   }))
 }

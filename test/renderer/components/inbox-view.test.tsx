@@ -42,6 +42,7 @@ function inboxHandlers(initial: ProposalItem[], decide: { approve?: Decide; reje
     'inbox.list': () => ({ proposals: pending, pending: pending.length }),
     'inbox.approve': (input: RouteInput<'inbox.approve'>) => decide.approve?.(input) ?? done(input, input.editedAfter ? 'edited' : 'approved', input.editedAfter ?? null),
     'inbox.reject': (input: RouteInput<'inbox.reject'>) => decide.reject?.(input) ?? done(input, 'rejected'),
+    'inbox.rereview': (input: RouteInput<'inbox.rereview'>) => ({ result: done(input, 'rejected'), reviewId: 'rv-again' }),
     'inbox.approveAll': (input: RouteInput<'inbox.approveAll'>) => ({ results: pending.filter((p) => p.reviewId === input.reviewId && !p.stale).map((p) => done(p, 'approved')) }),
     'sessions.list': [session('s1', 'Set up the repo')]
   }
@@ -109,10 +110,10 @@ describe('the Inbox', () => {
     expect(screen.getByText(/Rejected: Patch the skill “deploy”\. Cairn will not propose it again\./)).toBeTruthy()
   })
 
-  it('shows a stale proposal as stale: Approve and Edit are off, Reject still works', async () => {
-    const harness = await openInbox([{ ...remember, stale: true }])
-    const memory = card('Remember in About you')
-    expect(within(memory).getByText(/Changed since it was proposed: it can only be rejected, or reviewed again/)).toBeTruthy()
+  it('shows a stale proposal as stale: Approve and Edit are off, Reject and Review again work', async () => {
+    const harness = await openInbox([{ ...remember, stale: true }, { ...remember, id: 7, stale: true, after: 'Uses tabs' }])
+    const [memory, other] = screen.getAllByRole('article', { name: 'Remember in About you' })
+    expect(within(memory).getByText(/Changed since it was proposed, so it cannot be applied as it is/)).toBeTruthy()
     expect((within(memory).getByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(true)
     expect((within(memory).getByRole('button', { name: 'Edit' }) as HTMLButtonElement).disabled).toBe(true)
     act(() => memory.focus())
@@ -122,6 +123,11 @@ describe('the Inbox', () => {
     fireEvent.click(within(memory).getByRole('button', { name: 'Reject' }))
     await settle()
     expect(harness.bridge.callsTo('inbox.reject')).toEqual([{ id: 1 }])
+    fireEvent.click(within(other).getByRole('button', { name: 'Review again' }))
+    await settle()
+    expect(harness.bridge.callsTo('inbox.rereview')).toEqual([{ id: 7 }])
+    expect(screen.getByText(/Cairn is reviewing it again against the file as it is now/)).toBeTruthy()
+    expect(screen.queryByRole('article', { name: 'Remember in About you' })).toBeNull()
   })
 
   it('approves everything one review proposed at once, and leaves the other groups alone', async () => {

@@ -55,6 +55,37 @@ describe('settings: learning mode and the learning model', () => {
     expect((screen.getByRole('switch', { name: 'Create new skills' }) as HTMLButtonElement).disabled).toBe(true)
   })
 
+  it('moves through the modes with the arrow keys like a native radio group: one tab stop, each arrow chooses', async () => {
+    const harness = await openSettings()
+    const modes = screen.getByRole('radiogroup', { name: 'Learning mode' })
+    const radio = (name: RegExp) => within(modes).getByRole('radio', { name })
+    // Only the chosen mode is in the tab order.
+    expect([radio(/^Auto/), radio(/^Ask/), radio(/^Off/)].map((r) => r.tabIndex)).toEqual([0, -1, -1])
+
+    act(() => radio(/^Auto/).focus())
+    fireEvent.keyDown(radio(/^Auto/), { key: 'ArrowRight' })
+    expect(document.activeElement).toBe(radio(/^Ask/))
+    await settle()
+    expect(harness.bridge.callsTo('learning.setMode')).toEqual([{ mode: 'ask' }])
+    expect(radio(/^Ask/).getAttribute('aria-checked')).toBe('true')
+    expect([radio(/^Auto/), radio(/^Ask/), radio(/^Off/)].map((r) => r.tabIndex)).toEqual([-1, 0, -1])
+
+    fireEvent.keyDown(radio(/^Ask/), { key: 'ArrowDown' })
+    await settle()
+    // Past the last it wraps to the first, and back.
+    fireEvent.keyDown(radio(/^Off/), { key: 'ArrowRight' })
+    await settle()
+    expect(document.activeElement).toBe(radio(/^Auto/))
+    fireEvent.keyDown(radio(/^Auto/), { key: 'ArrowUp' })
+    await settle()
+    expect(document.activeElement).toBe(radio(/^Off/))
+    fireEvent.keyDown(radio(/^Off/), { key: 'Home' })
+    await settle()
+    expect(harness.bridge.callsTo('learning.setMode')).toEqual([{ mode: 'ask' }, { mode: 'off' }, { mode: 'auto' }, { mode: 'off' }, { mode: 'auto' }])
+    expect(radio(/^Auto/).getAttribute('aria-checked')).toBe('true')
+    expect(document.activeElement).toBe(radio(/^Auto/))
+  })
+
   it('shows learning switched off as Off, and choosing a mode turns it back on', async () => {
     const harness = await openSettings(settingsView({ config: config((c) => (c.learning.enabled = false)) }), learningStatus({ enabled: false }))
     expect(screen.getByRole('radio', { name: /^Off/ }).getAttribute('aria-checked')).toBe('true')

@@ -28,6 +28,7 @@ export function InboxView(): React.JSX.Element {
   const t = useT()
   const { inbox } = useApp()
   const proposals = useInbox((s) => s.proposals)
+  const pending = useInbox((s) => s.pending)
   const loaded = useInbox((s) => s.loaded)
   const loadError = useInbox((s) => s.loadError)
   const focusedId = useInbox((s) => s.focusedId)
@@ -51,6 +52,24 @@ export function InboxView(): React.JSX.Element {
     },
     [inbox]
   )
+
+  // After "Load more", the keyboard goes on to the first proposal it brought (once its card is there).
+  const focusAfterLoad = useRef<number | null>(null)
+  useEffect(() => {
+    const id = focusAfterLoad.current
+    if (id === null || !cards.current.has(id)) return
+    focusAfterLoad.current = null
+    moveTo(id)
+  }, [proposals, moveTo])
+
+  const loadMore = useCallback(async () => {
+    const before = new Set(inbox.getState().proposals.map((p) => p.id))
+    await inbox.getState().loadMore()
+    const first = screenOrder(inbox.getState().proposals).find((p) => !before.has(p.id))?.id ?? null
+    // Its card may already be on screen (React rendered first), or come with the next render (the effect above).
+    if (first !== null && cards.current.has(first)) moveTo(first)
+    else focusAfterLoad.current = first
+  }, [inbox, moveTo])
 
   // The keyboard starts on the first proposal; after a decision takes a card away, on the next one.
   useEffect(() => {
@@ -97,13 +116,14 @@ export function InboxView(): React.JSX.Element {
   }, [inbox, decisions, moveTo])
 
   const count = proposals.length
+  const total = Math.max(pending, count)
   return (
     <Pane
       label={t('nav.inbox')}
       title={t('inbox.title')}
       extra={
         <>
-          {loaded && count ? <span className="pane-count">{t('inbox.count', { count })}</span> : null}
+          {loaded && count ? <span className="pane-count">{t('inbox.count', { count: total })}</span> : null}
           <div className="pane-actions">
             <CurateButton where="inbox" />
           </div>
@@ -151,11 +171,36 @@ export function InboxView(): React.JSX.Element {
                   </GroupSection>
                 ))}
               </div>
+              <MoreProposals shown={count} total={total} onMore={loadMore} />
             </>
           )}
         </PaneBody>
       </div>
     </Pane>
+  )
+}
+
+/** "Showing N of M" while not every pending proposal is loaded, and the button that loads the next page. */
+function MoreProposals({ shown, total, onMore }: { shown: number; total: number; onMore(): Promise<void> }): React.JSX.Element | null {
+  const t = useT()
+  const hasMore = useInbox((s) => s.hasMore)
+  const loadingMore = useInbox((s) => s.loadingMore)
+  const loadMoreError = useInbox((s) => s.loadMoreError)
+  if (shown >= total && !loadMoreError) return null
+  return (
+    <div className="inbox-more">
+      {shown < total ? (
+        <p className="inbox-showing" role="status">
+          {t('inbox.showing', { shown, total })}
+        </p>
+      ) : null}
+      {loadMoreError ? <Notice tone="error">{t('inbox.loadMoreFailed', { error: loadMoreError })}</Notice> : null}
+      {hasMore ? (
+        <button type="button" className="secondary-button load-more" disabled={loadingMore} onClick={() => void onMore()}>
+          {loadingMore ? t('common.loading') : t('inbox.loadMore')}
+        </button>
+      ) : null}
+    </div>
   )
 }
 

@@ -1,14 +1,15 @@
-import { useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import type { MessageKey } from '../../../../shared/i18n'
 import type { MemoryEntryInfo, MemoryTargetName } from '../../../../shared/ipc/domain'
 import type { LedgerSource } from '../../../../shared/ledger'
-import { useApp, useLocale, useSessions, useT } from '../../app/context'
+import { useApp, useLocale, useMemory, useSessions, useT } from '../../app/context'
 import { Dialog } from '../../components/Dialog'
 import { Notice } from '../../components/Feedback'
 import { Icon } from '../../components/Icon'
 import { fullTime, relativeTime, useNow } from '../../lib/time'
+import { MemoryHistory } from './MemoryHistory'
 
-/** One entry: its text, where it came from, a pin, and edit / delete. */
+/** One entry: its text, where it came from, a pin, its history (versions, restore), and edit / delete. */
 export function MemoryEntry({ target, text, info }: { target: MemoryTargetName; text: string; info: MemoryEntryInfo | null }): React.JSX.Element {
   const t = useT()
   const { memory } = useApp()
@@ -16,7 +17,19 @@ export function MemoryEntry({ target, text, info }: { target: MemoryTargetName; 
   const [confirming, setConfirming] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
   const [pinning, setPinning] = useState(false)
+  const [showHistory, setShowHistory] = useState(false)
+  const historyId = useId()
+  const historyButton = useRef<HTMLButtonElement>(null)
   const pinned = info?.pinned ?? false
+  const justRestored = useMemory((s) => s.restored?.target === target && s.restored.text === text)
+
+  // A restore replaced the row it started from: this row, the restored text, carries on with its history open.
+  useEffect(() => {
+    if (!justRestored) return
+    memory.getState().clearRestored()
+    setShowHistory(true)
+    historyButton.current?.focus()
+  }, [justRestored, memory])
 
   const save = async (): Promise<void> => {
     const content = editing?.trim()
@@ -70,6 +83,18 @@ export function MemoryEntry({ target, text, info }: { target: MemoryTargetName; 
             >
               <Icon name="pin" size={15} />
             </button>
+            <button
+              ref={historyButton}
+              type="button"
+              className={showHistory ? 'icon-button small history-toggle on' : 'icon-button small history-toggle'}
+              aria-label={t('memory.history')}
+              title={t('memory.history')}
+              aria-expanded={showHistory}
+              aria-controls={showHistory ? historyId : undefined}
+              onClick={() => setShowHistory((open) => !open)}
+            >
+              <Icon name="timeline" size={15} />
+            </button>
             <button type="button" className="icon-button small" aria-label={t('memory.edit')} title={t('memory.edit')} onClick={() => setEditing(text)}>
               <Icon name="edit" size={15} />
             </button>
@@ -79,6 +104,7 @@ export function MemoryEntry({ target, text, info }: { target: MemoryTargetName; 
           </div>
         </>
       )}
+      {showHistory && editing === null ? <MemoryHistory target={target} text={text} id={historyId} /> : null}
       {problem ? <Notice tone="error">{problem}</Notice> : null}
       {confirming ? (
         <Dialog
