@@ -88,7 +88,7 @@ export const learningConfigSchema = z.looseObject({
   sessionEndMinTurns: z.number().int().min(1).max(100).default(2),
   /** Days between curation passes over the whole library (run when the app is idle); 0 = only on request. */
   curateEveryDays: z.number().int().min(0).max(365).default(7),
-  /** Model for reviews, curation, titles and search summaries; empty = the chat model. */
+  /** Model for reviews and curation; empty = the chat model. */
   model: z.string().default(''),
   /** Its own OpenAI-compatible endpoint; empty = the chat provider's. Its key: the app's secret store, or CAIRN_LEARNING_API_KEY. */
   baseURL: z.string().default('')

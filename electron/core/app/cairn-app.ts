@@ -69,7 +69,7 @@ export class CairnApp implements AppContext {
       this.host.events.on((event) => this.emit('review.event', event)),
       core.ledger.onRecord((entry) => this.emit('ledger.changed', { entry })),
       core.skills.onChange((event) => this.emit('skills.changed', { name: event.name ?? null })),
-      watchInbox(this),
+      watchInbox(this, options.clock ?? systemClock),
       scheduleCuration({
         state: new LearningState(core.db),
         everyDays: () => core.config.get().learning.curateEveryDays,

@@ -128,7 +128,8 @@ export class ChatManager {
     if (chat.running) throw new IpcError('BUSY', 'Cairn is still answering in this conversation. Wait for it or stop it first.')
     const started = this.start(chat, (session) => session.runTurn(text))
     // A new conversation ends the ones before it: what they taught is reviewed now, not at some idle tick.
-    if (sessionId === null) {
+    // Not a quick-prompt question: the user asked one thing aside and may be mid-way in the main window.
+    if (sessionId === null && source !== 'quick') {
       for (const other of this.chats.values()) if (other !== chat && !other.running) this.endForLearning(other.session.id, 'new_conversation')
     }
     return started

@@ -43,7 +43,7 @@ export interface LearningProviderSources {
 }
 
 /**
- * The provider reviews (and later curation, titles and summaries) run on: `learning.model` on
+ * The provider reviews and curation run on: `learning.model` on
  * `learning.baseURL`, each defaulting to the chat provider's. The chat key goes only to the chat
  * provider's own server: an endpoint of its own gets the learning key (saved, or
  * `CAIRN_LEARNING_API_KEY`) or none; on the chat server a learning key, when set, still wins.

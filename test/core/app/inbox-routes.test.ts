@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { INBOX_CHECK_MS } from '../../../electron/core/app/handlers/inbox'
+import { ProposalStore } from '../../../electron/core/ledger/proposals'
 import { appFixture, type AppFixture } from '../../helpers/app-fixture'
 
 let fx: AppFixture | undefined
@@ -88,5 +90,30 @@ describe('the Inbox routes', () => {
     const { reviewId } = await fx.ok('learning.reviewNow', { sessionId: session.id })
     expect(await fx.app.host.wait(reviewId)).toBe('skipped')
     expect(fx.server.chatRequests()).toHaveLength(0)
+  })
+})
+
+describe('proposals another process left', () => {
+  it('are counted on the next check and announced to every window', async () => {
+    const ticks: Array<{ ms: number; tick: () => void }> = []
+    const clock = { now: () => Date.now(), every: (ms: number, tick: () => void) => (ticks.push({ ms, tick }), () => {}) }
+    fx = await appFixture({ app: { clock } })
+    // A CLI's review in another process: its proposal lands in state.db without an event here.
+    new ProposalStore(fx.core.db).add({
+      origin: 'review',
+      reviewId: 'cli-review',
+      sessionId: null,
+      kind: 'memory.add',
+      target: 'memories/USER.md',
+      before: null,
+      after: 'User prefers tabs',
+      meta: { store: 'user' },
+      reasons: [{ code: 'requested' }],
+      cause: 'ask_mode',
+      rationale: null
+    })
+    expect(fx.events.some((e) => e.name === 'inbox.changed')).toBe(false)
+    for (const { ms, tick } of ticks) if (ms === INBOX_CHECK_MS) tick()
+    await fx.waitFor('inbox.changed', (payload) => payload.pending === 1)
   })
 })

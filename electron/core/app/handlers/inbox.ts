@@ -71,9 +71,39 @@ export function emitPending(app: Pick<AppContext, 'core' | 'emit'>): void {
   }
 }
 
-/** A review that left proposals (in the worker, another process) changes the Inbox: say so. Returns the unsubscribe. */
-export function watchInbox(app: AppContext): () => void {
-  return app.host.events.on((event) => {
-    if (event.type === 'review_finished' && event.outcome.proposals?.length) emitPending(app)
+/** How often the Inbox is counted for proposals other processes (a CLI review, `cairn curate`) left. */
+export const INBOX_CHECK_MS = 30_000
+
+/**
+ * A review that left proposals changes the Inbox: say so. This app's own reviews say it when they end;
+ * those another process ran (a CLI chat's review, `cairn curate`) are noticed by counting now and then.
+ * Returns the unsubscribe.
+ */
+export function watchInbox(app: AppContext, clock: { every(ms: number, tick: () => void): () => void }): () => void {
+  let last = safeCount(app)
+  const stopEvents = app.host.events.on((event) => {
+    if (event.type === 'review_finished' && event.outcome.proposals?.length) {
+      last = safeCount(app)
+      emitPending(app)
+    }
   })
+  const stopTimer = clock.every(INBOX_CHECK_MS, () => {
+    const now = safeCount(app)
+    if (now !== last) {
+      last = now
+      emitPending(app)
+    }
+  })
+  return () => {
+    stopEvents()
+    stopTimer()
+  }
+}
+
+function safeCount(app: Pick<AppContext, 'core'>): number | null {
+  try {
+    return new Inbox(app.core).pending().count
+  } catch {
+    return null
+  }
 }
