@@ -59,7 +59,7 @@ export const CURRENT_HEADING = 'The conversation under review'
 
 /**
  * The transcript of a review that also takes in other conversations: each under its own heading
- * (title and day), oldest first, within {@link MAX_OTHER_CHARS}, newest kept; then the conversation
+ * (title and day), oldest first, each whole, within {@link MAX_OTHER_CHARS}, newest first; then the conversation
  * under review, given the rest of the room. Returns the conversations that fit, whose marks move on.
  */
 export function withOtherConversations(
@@ -72,9 +72,11 @@ export function withOtherConversations(
   for (const other of others) {
     const room = Math.min(MAX_OTHER_CHARS, maxChars / 2) - used
     if (room < 500) break
-    const messages = toReviewMessages(other.records, room)
+    // Whole or not at all: its mark moves past everything it is given, so a cut-down copy would mark
+    // turns reviewed that no review read. One that does not fit waits for its own end-of-conversation review.
+    const messages = toReviewMessages(other.records, Number.POSITIVE_INFINITY)
     const size = messages.reduce((sum, message) => sum + reviewMessageSize(message), 0)
-    if (size > room) break
+    if (size > room) continue
     used += size
     parts.unshift({ other, messages: [{ role: 'heading', content: headingOf(other.session) }, ...messages] })
   }
