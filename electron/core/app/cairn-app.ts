@@ -49,7 +49,8 @@ export class CairnApp implements AppContext {
       ...reviewHostDepsOf(core),
       spawn: options.spawnWorker,
       provider: () => this.providerSettings(),
-      learningApiKey: () => options.secrets.getApiKey('learning')
+      // The stored key, else the environment's (as the chat key falls back to CAIRN_API_KEY).
+      learningApiKey: () => options.secrets.getApiKey('learning') ?? (options.env ?? process.env).CAIRN_LEARNING_API_KEY ?? null
     })
     this.loop = new LearningLoop(core, this.host)
     this.workspaces = new AppWorkspaces({ core, userHome: options.userHome, forbiddenRoots: options.forbiddenWorkspaceRoots })
