@@ -8,6 +8,7 @@ import { LearningLoop } from '../core/learning/learning-loop'
 import { ReviewHost, reviewHostDepsOf } from '../core/learning/review-host'
 import { forkReviewWorker } from '../core/learning/spawn-worker'
 import { inboxWaitingLine } from './commands/inbox-format'
+import { reviewWorkerEntry } from './install-paths'
 import type { CliIO } from './io'
 
 export interface CliLearning {
@@ -26,7 +27,7 @@ export interface CliLearning {
 export function cliLearning(core: CairnCore, env: NodeJS.ProcessEnv, io: CliIO, options: { wait: boolean; json: boolean }): CliLearning {
   const host = new ReviewHost({
     ...reviewHostDepsOf(core),
-    spawn: () => forkReviewWorker(),
+    spawn: () => forkReviewWorker({ entry: reviewWorkerEntry() }),
     provider: () => resolveProviderSettings(core.config.get(), env),
     // Reviews on `learning.baseURL` take their own key; the chat key never goes to another server.
     learningApiKey: () => env.CAIRN_LEARNING_API_KEY ?? null,

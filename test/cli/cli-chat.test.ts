@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { AgentEvent } from '../../shared/agent-events'
 import { startScriptedServer, type ScriptedServer } from '../scripted-provider'
+import { isReviewRequest } from '../helpers/review-fixture'
 import { runCairn } from '../helpers/run-cli'
 
 let home: string
@@ -63,7 +64,9 @@ describe('cairn chat', () => {
     server.enqueue({ text: 'You said hello before.' })
     const resumed = await chat(['what did I say?', '--session', id!])
     expect(resumed.code).toBe(0)
-    const messages = server.lastChatRequest()!.body.messages as Array<{ role: string }>
+    // The chat's request (the review of the two turns at exit may come after it).
+    const chats = server.chatRequests().filter((request) => !isReviewRequest(request))
+    const messages = chats.at(-1)!.body.messages as Array<{ role: string }>
     expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user'])
 
     const list = await runCairn(['--home', home, 'sessions', '--json'])
@@ -123,9 +126,9 @@ describe('cairn chat', () => {
     expect(run.stderr).toMatch(/rejected the API key \(401/)
   })
 
-  it('exits 2 without a prompt', async () => {
-    const run = await chat([])
+  it('exits 2 for --json without a prompt (no prompt is otherwise the interactive session)', async () => {
+    const run = await chat(['--json'])
     expect(run.code).toBe(2)
-    expect(run.stderr).toMatch(/Give a prompt/)
+    expect(run.stderr).toMatch(/--json needs a prompt/)
   })
 })

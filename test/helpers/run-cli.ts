@@ -15,10 +15,25 @@ export interface CliRun {
   stderr: string
 }
 
+export interface CliRunOptions {
+  env?: NodeJS.ProcessEnv
+  cwd?: string
+  input?: string
+}
+
 /** Runs the real `cairn` CLI from source in a child process, as `npm run cairn` does. */
-export function runCairn(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {}): Promise<CliRun> {
+export function runCairn(args: string[], options: CliRunOptions = {}): Promise<CliRun> {
+  return runProcess(process.execPath, ['--import', tsxLoader, join(root, 'electron/cli/index.ts'), ...args], options)
+}
+
+/** Runs a bundled `cairn` (scripts/build-cli.mjs) as the installed command does: the file itself, through its shebang. */
+export function runBuiltCairn(bundle: string, args: string[], options: CliRunOptions = {}): Promise<CliRun> {
+  return runProcess(bundle, args, options)
+}
+
+function runProcess(file: string, args: string[], options: CliRunOptions): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', tsxLoader, join(root, 'electron/cli/index.ts'), ...args], {
+    const child = spawn(file, args, {
       cwd: options.cwd ?? root,
       // A throwaway HOME: the developer's own ~/.claude/skills or ~/.agents/skills must not leak in.
       env: { PATH: process.env.PATH, HOME: emptyHome, ...options.env },

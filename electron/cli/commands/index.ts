@@ -34,7 +34,8 @@ export const usageText = `Cairn: a desktop assistant that learns from every conv
 Usage: cairn [--home DIR] <command> [options]
 
 Commands:
-  chat "<prompt>"          run one turn (--session ID to continue, --yes, --json, --wait)
+  chat ["<prompt>"]        run one turn, or without a prompt chat interactively
+                           (--session ID or --continue to go on, --yes, --json, --wait)
   sessions [--json]        list conversations
   serve [--port N]         browser mode: the UI on 127.0.0.1 (prints the URL to open)
   tool <name> '<json>'     run one tool (memory, skills_list, skill_view, skill_manage, session_search)

@@ -4,11 +4,9 @@ import { ProcessSecretStore } from '../../serve/process-secrets'
 import { startWebServer } from '../../serve/web-server'
 import { forkReviewWorker } from '../../core/learning/spawn-worker'
 import { parseCommandArgs } from '../args'
+import { CAIRN_ROOT, reviewWorkerEntry } from '../install-paths'
 import { CliFailure, UsageError } from '../io'
 import type { CliCommand } from './types'
-
-/** The folder Cairn runs from: the checkout, with out/renderer in it. */
-const CAIRN_ROOT = join(__dirname, '..', '..', '..')
 
 export const serveCommand: CliCommand = {
   usage: `Usage: cairn [--home DIR] serve [--port N]
@@ -24,7 +22,7 @@ Stop with Ctrl+C.
     const core = await ctx.core({ watchSkills: true })
     const app = new CairnApp({
       core,
-      spawnWorker: () => forkReviewWorker(),
+      spawnWorker: () => forkReviewWorker({ entry: reviewWorkerEntry() }),
       secrets: new ProcessSecretStore(ctx.env),
       platform: { mode: 'browser' },
       version: appVersion(),
@@ -53,7 +51,7 @@ Stop with Ctrl+C.
 
 function appVersion(): string {
   try {
-    return (require('../../../package.json') as { version: string }).version
+    return (require(join(CAIRN_ROOT, 'package.json')) as { version: string }).version
   } catch {
     return '0.0.0'
   }

@@ -1,0 +1,116 @@
+import { createInterface } from 'node:readline/promises'
+import type { AgentEvent, ApprovalDecision } from '../../shared/agent-events'
+import { prefixScope } from '../../shared/command-prefix'
+import { translator } from '../../shared/i18n'
+import { describeSessionAllow } from '../../shared/i18n/describe'
+import { ellipsize } from '../core/text/cut'
+import { eraseFromLineStart } from './terminal-erase'
+import type { CliIO } from './io'
+
+/** Asks the user one question and gives the line typed. */
+export type AskLine = (question: string) => Promise<string>
+
+export function jsonPrinter(io: CliIO) {
+  return (event: AgentEvent) => io.out(JSON.stringify(event) + '\n')
+}
+
+/** Printed after text a retry voided, when it cannot be erased (stdout is not a terminal). */
+const DISCARDED_MARKER = '[discarded, retrying]'
+
+export function textPrinter(io: CliIO, columns: () => number | undefined = () => process.stdout.columns) {
+  let midLine = false
+  // What the current model call printed, so a retry that voids it can take it back.
+  let partial = ''
+  let partialStartedLine = true
+  const discardPartial = () => {
+    const erase = io.isTTY && partialStartedLine ? eraseFromLineStart(partial, columns()) : null
+    // A pipe keeps what it got: close the void text off so the retried answer starts on its own line.
+    io.out(erase ?? `${/\s$/.test(partial) ? '' : ' '}${DISCARDED_MARKER}\n`)
+    midLine = false
+  }
+  return (event: AgentEvent) => {
+    // Anything but text and retries happens between model calls: what was printed before it stays.
+    if (event.type !== 'text_delta' && event.type !== 'retry') partial = ''
+    switch (event.type) {
+      case 'text_delta':
+        if (!partial) partialStartedLine = !midLine
+        partial += event.text
+        io.out(event.text)
+        midLine = !event.text.endsWith('\n')
+        break
+      case 'tool_call_started':
+        if (midLine) io.out('\n')
+        midLine = false
+        io.err(`  → ${event.name} ${short(event.arguments)}\n`)
+        break
+      case 'tool_call_finished':
+        io.err(`  ${event.ok ? '✓' : '✗'} ${event.name} (${event.durationMs} ms)${event.ok ? '' : ': ' + short(event.result)}\n`)
+        break
+      case 'retry':
+        if (event.discardPartial && partial) discardPartial()
+        partial = ''
+        io.err(`  … ${event.reason} Retrying in ${Math.ceil(event.delayMs / 1000)} s (attempt ${event.attempt}).\n`)
+        break
+      case 'compressed':
+        io.err(`  … condensed ${event.summarizedMessages} earlier messages to stay within the context window.\n`)
+        break
+      case 'error':
+        if (midLine) io.out('\n')
+        midLine = false
+        io.err(`cairn: ${event.message}\n`)
+        break
+      case 'turn_finished':
+        if (midLine) io.out('\n')
+        midLine = false
+        if (event.reason === 'cancelled') io.err('cairn: cancelled.\n')
+        break
+    }
+  }
+}
+
+function short(text: string, max = 120): string {
+  return ellipsize(text, max)
+}
+
+/** What "always" grants for a prefix (shared/command-prefix.ts), as the app's button says it. */
+function prefixLabel(prefix: string): string {
+  const scope = prefixScope(prefix)
+  if (scope === 'exact') return `exactly "${prefix}"`
+  return scope === 'checked' ? `"${prefix}" without options that write files or run programs` : `"${prefix}", with more arguments but no options`
+}
+
+/** Asks on the terminal whether to allow a tool action; `ask` is the interactive session's own prompt (one reader of stdin). */
+export async function askApproval(io: CliIO, event: Extract<AgentEvent, { type: 'approval_needed' }>, ask?: AskLine): Promise<ApprovalDecision> {
+  // Writes, commands, reads outside the workspace and fetches alike: nobody to ask means no.
+  if (!process.stdin.isTTY) {
+    io.err(`cairn: ${event.summary} needs approval, but there is no terminal to ask. Re-run with --yes to allow it.\n`)
+    return { allow: false }
+  }
+  if (event.preview) io.err(`\n${event.preview}\n`)
+  // The broker always says what it offers; without that, a command's session is its prefix (none: once only).
+  const scopes = event.scopes ?? (event.kind !== 'command' ? ['once', 'session'] : event.prefix ? ['once', 'session', 'prefix'] : ['once'])
+  // Worded as the app's button, with what it grants: `allow "npm test" for this conversation, with more arguments but no options`.
+  const sessionLabel = describeSessionAllow({ ...event, scopes }, translator('en'))
+  const always = scopes.includes('prefix') && event.prefix
+    ? { label: prefixLabel(event.prefix), decision: { allow: true, remember: 'prefix', prefix: event.prefix } as const }
+    : scopes.includes('folder') && event.folder
+      ? { label: `reading in ${event.folder}`, decision: { allow: true, remember: 'folder' } as const }
+      : scopes.includes('host') && event.host
+        ? { label: `fetching from ${event.host}`, decision: { allow: true, remember: 'host' } as const }
+        : null
+  const options = ['[y]es', '[n]o', ...(sessionLabel ? [`[s] ${sessionLabel.charAt(0).toLowerCase()}${sessionLabel.slice(1)}`] : []), ...(always ? [`[a]lways allow ${always.label}`] : [])].join(' / ')
+  const answer = (await (ask ?? askOnce)(`\n${event.summary}\nAllow? ${options} `)).trim().toLowerCase()
+  if (answer === 'y' || answer === 'yes') return { allow: true }
+  if ((answer === 's' || answer === 'session') && sessionLabel) return { allow: true, remember: 'session' }
+  if ((answer === 'a' || answer === 'always') && always) return always.decision
+  return { allow: false }
+}
+
+async function askOnce(question: string): Promise<string> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr })
+  try {
+    return await rl.question(question)
+  } finally {
+    rl.close()
+  }
+}

@@ -1,0 +1,65 @@
+import type { AgentSession, TurnSummary } from '../core/agent/agent-session'
+import { createAgentSession } from '../core/agent/create-agent'
+import type { CairnCore } from '../core/cairn'
+import { askApproval, jsonPrinter, textPrinter, type AskLine } from './chat-output'
+import { CliFailure, type CliIO } from './io'
+import type { CliLearning } from './learning'
+
+/** What every conversation of one `cairn chat` shares. */
+export interface ChatSetup {
+  core: CairnCore
+  env: NodeJS.ProcessEnv
+  io: CliIO
+  workspace: string
+  /** `--workspace` was given: a resumed session moves there. */
+  move: boolean
+  yes: boolean
+  json: boolean
+  learning: CliLearning
+  /** How approvals are asked (the interactive session's own prompt); default: a one-off prompt on stdin. */
+  ask?: AskLine
+}
+
+/** Opens a new session (or resumes `sessionId`) with the CLI's output and approvals wired to it. Throws what opening throws. */
+export function openChatSession(setup: ChatSetup, sessionId: string | undefined): AgentSession {
+  const session = createAgentSession({
+    core: setup.core,
+    env: setup.env,
+    sessionId,
+    workspace: setup.workspace,
+    moveWorkspace: setup.move,
+    autoApprove: setup.yes,
+    source: 'cli',
+    hooks: setup.learning.loop.hooks
+  })
+  const printer = setup.json ? jsonPrinter(setup.io) : textPrinter(setup.io)
+  session.events.on((event) => {
+    printer(event)
+    if (event.type === 'approval_needed') {
+      void askApproval(setup.io, event, setup.ask)
+        .catch(() => ({ allow: false }))
+        .then((decision) => session.respondToApproval(event.requestId, decision))
+    }
+  })
+  setup.io.err(`session: ${session.id}\nworkspace: ${setup.workspace}\n`)
+  return session
+}
+
+/**
+ * A new conversation whose first turn failed before the model said or did anything (no model, a
+ * refused key) holds only the prompt: kept, it would be noise to list, continue or learn from.
+ * Deletes it then and says so; returns whether it did.
+ */
+export function dropIfUnanswered(setup: ChatSetup, session: AgentSession, summary: TurnSummary): boolean {
+  if (summary.reason !== 'failed') return false
+  if (setup.core.sessions.messages(session.id).some((message) => message.role !== 'user')) return false
+  setup.core.sessions.delete(session.id)
+  setup.io.err('cairn: nothing was answered, so no conversation was kept.\n')
+  return true
+}
+
+export function latestSessionId(core: CairnCore): string {
+  const latest = core.sessions.latest()
+  if (!latest) throw new CliFailure('There is no conversation to continue yet. Start one with: cairn chat "hello"')
+  return latest.id
+}

@@ -1,0 +1,26 @@
+// Bundles the `cairn` command into one JS file (and the review worker it forks beside it), so the
+// command starts without compiling TypeScript. Usage: node scripts/build-cli.mjs [outdir]
+// (default out/cli). The outdir must sit two levels below the checkout (out/<name>): the bundle
+// finds the checkout, its node_modules (better-sqlite3 stays external: it is native) and
+// out/renderer from there.
+import { chmodSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { build } from 'esbuild'
+
+const root = resolve(import.meta.dirname, '..')
+const outdir = resolve(root, process.argv[2] ?? 'out/cli')
+
+await build({
+  absWorkingDir: root,
+  entryPoints: { cairn: 'electron/cli/index.ts', 'review-worker': 'electron/worker/review-entry.ts' },
+  outdir,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  external: ['better-sqlite3'],
+  banner: { js: '#!/usr/bin/env node' },
+  legalComments: 'none',
+  logLevel: 'warning'
+})
+chmodSync(join(outdir, 'cairn.js'), 0o755)

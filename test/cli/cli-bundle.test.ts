@@ -1,0 +1,66 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { startScriptedServer, type ScriptedReply, type ScriptedServer } from '../scripted-provider'
+import { isReviewRequest } from '../helpers/review-fixture'
+import { runBuiltCairn } from '../helpers/run-cli'
+
+const root = join(__dirname, '..', '..')
+const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin: Record<string, string> }
+
+// Built fresh from the current source into out/<temp>: two levels below the checkout, as out/cli is,
+// so the bundle finds node_modules (better-sqlite3) and the checkout the same way.
+let outdir: string
+let bundle: string
+beforeAll(() => {
+  outdir = mkdtempSync(join(root, 'out', 'cli-test-'))
+  execFileSync(process.execPath, [join(root, 'scripts', 'build-cli.mjs'), outdir])
+  bundle = join(outdir, 'cairn.js')
+})
+afterAll(() => rmSync(outdir, { recursive: true, force: true }))
+
+let home: string
+let folder: string
+let server: ScriptedServer
+let chat: ScriptedReply[]
+let review: ScriptedReply[]
+beforeEach(async () => {
+  home = mkdtempSync(join(tmpdir(), 'cairn-cli-bundle-home-'))
+  folder = realpathSync(mkdtempSync(join(tmpdir(), 'cairn-cli-bundle-folder-')))
+  chat = []
+  review = []
+  server = await startScriptedServer({ strict: true, respond: (req) => (isReviewRequest(req) ? review.shift() : chat.shift()) })
+})
+afterEach(async () => {
+  await server.close()
+})
+
+const env = () => ({ CAIRN_BASE_URL: server.url, CAIRN_MODEL: 'scripted', CAIRN_API_KEY: 'sk-test' })
+
+describe('the bundled cairn command', () => {
+  it('is what the package installs as `cairn`', () => {
+    expect(packageJson.bin).toEqual({ cairn: 'out/cli/cairn.js' })
+  })
+
+  it('prints its usage', async () => {
+    const run = await runBuiltCairn(bundle, ['--help'], { cwd: folder })
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(/^Cairn: a desktop assistant/)
+  })
+
+  it('works in the folder it is started in and learns through its own bundled review worker', async () => {
+    chat.push({ text: 'Noted, green tea it is.' })
+    review.push(
+      { toolCalls: [{ name: 'memory', arguments: { action: 'add', target: 'user', content: 'Prefers green tea.' } }] },
+      { text: 'Saved that you prefer green tea.' }
+    )
+    const run = await runBuiltCairn(bundle, ['--home', home, 'chat', 'I prefer green tea over coffee.', '--wait'], { env: env(), cwd: folder })
+    expect(run.stderr).toContain(`workspace: ${folder}\n`)
+    expect(run.stdout).toBe('Noted, green tea it is.\n')
+    expect(run.stderr).toMatch(/💾 User profile updated\n {3}Remembered: Prefers green tea\.\n/)
+    expect(run.code).toBe(0)
+    expect(readFileSync(join(home, 'memories', 'USER.md'), 'utf8')).toBe('Prefers green tea.')
+  })
+})

@@ -1,0 +1,91 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { startScriptedServer, type RecordedChatRequest, type ScriptedServer } from '../scripted-provider'
+import { runCairn } from '../helpers/run-cli'
+
+let home: string
+let workspace: string
+let server: ScriptedServer
+
+beforeEach(async () => {
+  home = mkdtempSync(join(tmpdir(), 'cairn-continue-'))
+  workspace = mkdtempSync(join(tmpdir(), 'cairn-continue-ws-'))
+  server = await startScriptedServer({ strict: true, apiKey: 'sk-good' })
+})
+afterEach(async () => {
+  await server.close()
+})
+
+function cairn(args: string[], env: NodeJS.ProcessEnv = { CAIRN_BASE_URL: server.url, CAIRN_MODEL: 'scripted', CAIRN_API_KEY: 'sk-good' }) {
+  return runCairn(['--home', home, ...args], { cwd: workspace, env })
+}
+
+const sessionIdOf = (stderr: string) => /^session: (\S+)$/m.exec(stderr)?.[1]
+
+async function sessionList(): Promise<Array<{ id: string; messageCount: number }>> {
+  return JSON.parse((await cairn(['sessions', '--json'])).stdout)
+}
+
+describe('cairn chat --continue', () => {
+  it('resumes the latest conversation, with what was said in it', async () => {
+    server.enqueue({ text: 'Old one.' }, { text: 'Newest.' }, { text: 'Your last question was about Lisbon.' })
+    await cairn(['chat', 'Tell me about Porto.'])
+    const latest = await cairn(['chat', 'Tell me about Lisbon.'])
+    const resumed = await cairn(['chat', 'What did I just ask?', '--continue'])
+    expect(resumed.code).toBe(0)
+    expect(resumed.stdout).toBe('Your last question was about Lisbon.\n')
+    expect(sessionIdOf(resumed.stderr)).toBe(sessionIdOf(latest.stderr))
+    const sent = (server.requests.at(-1) as RecordedChatRequest).body.messages.map((m) => m.content)
+    expect(sent).toContain('Tell me about Lisbon.')
+    expect(sent).toContain('Newest.')
+    expect(sent).not.toContain('Tell me about Porto.')
+    const sessions = await sessionList()
+    expect(sessions).toHaveLength(2)
+    expect(sessions[0]).toMatchObject({ id: sessionIdOf(latest.stderr), messageCount: 4 })
+  })
+
+  it('says there is nothing to continue on an empty data home', async () => {
+    const run = await cairn(['chat', 'hello', '--continue'])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain('There is no conversation to continue yet. Start one with: cairn chat "hello"')
+    expect(await sessionList()).toEqual([])
+  })
+
+  it('refuses --continue together with --session', async () => {
+    const run = await cairn(['chat', 'hello', '--continue', '--session', 'x'])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain('Give --session ID or --continue, not both.')
+  })
+})
+
+describe('a failed first turn', () => {
+  it('keeps no conversation when no model is chosen', async () => {
+    const run = await cairn(['chat', 'hello'], { CAIRN_BASE_URL: server.url, CAIRN_API_KEY: 'sk-good' })
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain('No model is chosen.')
+    expect(run.stderr).toContain('nothing was answered, so no conversation was kept')
+    expect(await sessionList()).toEqual([])
+  })
+
+  it('keeps no conversation when the key is refused', async () => {
+    const run = await cairn(['chat', 'hello'], { CAIRN_BASE_URL: server.url, CAIRN_MODEL: 'scripted', CAIRN_API_KEY: 'sk-bad' })
+    expect(run.code).toBe(1)
+    expect(await sessionList()).toEqual([])
+    // The next good turn starts a conversation of its own, and --continue finds it.
+    server.enqueue({ text: 'Hi.' }, { text: 'Still here.' })
+    const first = await cairn(['chat', 'hello'])
+    const resumed = await cairn(['chat', 'again', '--continue'])
+    expect(sessionIdOf(resumed.stderr)).toBe(sessionIdOf(first.stderr))
+  })
+
+  it('of a resumed conversation keeps the conversation', async () => {
+    server.enqueue({ text: 'Hi.' })
+    await cairn(['chat', 'hello'])
+    const failed = await cairn(['chat', 'again', '--continue'], { CAIRN_BASE_URL: server.url, CAIRN_MODEL: 'scripted', CAIRN_API_KEY: 'sk-bad' })
+    expect(failed.code).toBe(1)
+    expect(failed.stderr).not.toContain('no conversation was kept')
+    expect(await sessionList()).toMatchObject([{ messageCount: 3 }])
+  })
+})
