@@ -20,6 +20,8 @@ import {
   proposalSchema,
   reviewRunSchema,
   searchHitSchema,
+  sessionExportFormats,
+  sessionExportSchema,
   sessionSummarySchema,
   settingsViewSchema,
   skillDetailSchema,
@@ -119,6 +121,13 @@ export const ipcRoutes = {
   }),
   'sessions.rename': defineRoute({ input: z.object({ sessionId, title: text(200).min(1) }), output: sessionSummarySchema }),
   'sessions.delete': defineRoute({ input: z.object({ sessionId }), output: ok }),
+  /** Pin or archive a conversation; neither moves it in time (its `updatedAt` stays). */
+  'sessions.setFlags': defineRoute({
+    input: z.object({ sessionId, pinned: z.boolean().optional(), archived: z.boolean().optional() }),
+    output: sessionSummarySchema
+  }),
+  /** The whole conversation as a file's text (Markdown or JSON), without the skill hints Cairn added for the model. */
+  'sessions.export': defineRoute({ input: z.object({ sessionId, format: z.enum(sessionExportFormats) }), output: sessionExportSchema }),
   /**
    * The folder a conversation works in from its next turn on (made when missing). With `sessionId: null`
    * it only checks (and makes) a folder chosen for a conversation not started yet. Answers the folder as stored.

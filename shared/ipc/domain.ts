@@ -21,9 +21,17 @@ export const sessionSummarySchema = z.object({
   outputTokens: z.number().int(),
   cachedTokens: z.number().int(),
   /** The folder the conversation works in; null until a conversation from before workspaces is opened again. */
-  workspace: z.string().nullable()
+  workspace: z.string().nullable(),
+  /** Listed first in the sidebar. */
+  pinned: z.boolean(),
+  /** Listed only when the sidebar shows archived conversations; still searchable. */
+  archived: z.boolean()
 })
 export type SessionSummary = z.infer<typeof sessionSummarySchema>
+
+export const sessionExportFormats = ['md', 'json'] as const
+export const sessionExportSchema = z.object({ fileName: z.string(), mimeType: z.string(), text: z.string() })
+export type SessionExportFile = z.infer<typeof sessionExportSchema>
 
 export const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() })
 

@@ -182,11 +182,14 @@ export class AgentSession {
     return this.finishTurn(turn)
   }
 
-  /** Saves the user's message, with hints to skills relevant to it, and names a new conversation after it. */
+  /**
+   * Saves the user's message and names a new conversation after it. Hints to relevant skills go in
+   * `meta.hint` only (the model gets them, see `modelText`), so they are never shown or searched.
+   */
   private beginTurn(turn: TurnProgress): void {
     const { sessions } = this.options.stores
     const hint = formatSkillHint(relevantSkills(turn.userText, indexSkills(this.options.stores)))
-    const userRecord = sessions.append(this.id, { role: 'user', content: turn.userText + hint, meta: hint ? { hint } : undefined })
+    const userRecord = sessions.append(this.id, { role: 'user', content: turn.userText, meta: hint ? { hint } : undefined })
     this.history.push(userRecord)
     this.emit({ type: 'turn_started', userMessageId: userRecord.id })
     if (!this.session.title) this.session = sessions.update(this.id, { title: titleFrom(turn.userText) })

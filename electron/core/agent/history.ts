@@ -1,7 +1,7 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions'
 import { assistantMessage, toolResultMessage } from '../provider/model-step'
 import type { MessageRecord } from '../sessions'
-import { orderForModel } from '../sessions/stored-messages'
+import { modelText, orderForModel } from '../sessions/stored-messages'
 
 /** Sent in front of a compression summary so the model treats it as background, not instructions. */
 export const SUMMARY_PREFIX =
@@ -27,7 +27,7 @@ export function toChatMessages(records: MessageRecord[]): ChatCompletionMessageP
       continue
     }
     closeOpen()
-    if (record.role === 'user') messages.push({ role: 'user', content: record.content ?? '' })
+    if (record.role === 'user') messages.push({ role: 'user', content: modelText(record) })
     else if (record.role === 'summary') messages.push({ role: 'user', content: SUMMARY_PREFIX + (record.content ?? '') })
     else if (record.role === 'assistant') {
       const calls = record.toolCalls ?? []

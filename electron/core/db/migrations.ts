@@ -272,5 +272,28 @@ export const migrations: Migration[] = [
       CREATE INDEX proposals_review ON proposals(review_id);
       CREATE INDEX proposals_target ON proposals(target, state);
     `
+  },
+  {
+    // The skill hint Cairn adds to a user message moved out of `content` into `meta.hint` only, so it is
+    // never shown or matched by search. Older rows carried it in both: strip it from their content (the
+    // update triggers re-index them).
+    version: 7,
+    sql: /* sql */ `
+      UPDATE messages
+      SET content = substr(content, 1, length(content) - length(json_extract(meta, '$.hint')))
+      WHERE role = 'user'
+        AND json_valid(meta)
+        AND json_type(meta, '$.hint') = 'text'
+        AND length(json_extract(meta, '$.hint')) > 0
+        AND substr(content, -length(json_extract(meta, '$.hint'))) = json_extract(meta, '$.hint');
+    `
+  },
+  {
+    // Pinned conversations lead the sidebar; archived ones leave it (still searchable). Neither counts as activity.
+    version: 8,
+    sql: /* sql */ `
+      ALTER TABLE sessions ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE sessions ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
+    `
   }
 ]

@@ -33,3 +33,4 @@ export {
 } from './session-browse'
 export type { MessageView } from './message-view'
 export { createSessionSearchTool, sessionSearchSchema, type SessionSearchArgs } from './session-search-tool'
+export { exportFormats, exportSession, type ExportFormat, type SessionExport } from './session-export'

@@ -18,6 +18,9 @@ export interface SessionRow {
   /** Added by migration 3; absent only in rows read before it ran. */
   workspace?: string | null
   state: string | null
+  /** Added by migration 8. */
+  pinned?: number
+  archived?: number
 }
 
 export interface MessageRow {
@@ -53,6 +56,8 @@ export function toSession(row: SessionRow): SessionRecord {
     cachedTokens: row.cached_tokens,
     systemPrompt: row.system_prompt,
     workspace: row.workspace ?? null,
+    pinned: row.pinned === 1,
+    archived: row.archived === 1,
     state: parseObject(row.state) ?? {}
   }
 }

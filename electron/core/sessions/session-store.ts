@@ -115,6 +115,12 @@ export class SessionStore {
     return row ? toSession(row) : null
   }
 
+  private require(sessionId: string): SessionRecord {
+    const session = this.get(sessionId)
+    if (!session) throw new SessionNotFoundError(sessionId)
+    return session
+  }
+
   /** Most recent activity first. */
   list(options: ListSessionsOptions = {}): SessionRecord[] {
     const limit = clampInt(options.limit, 50, 1, 10_000)
@@ -184,10 +190,6 @@ export class SessionStore {
   update(sessionId: string, patch: SessionPatch): SessionRecord {
     const sets: string[] = []
     const params: Record<string, unknown> = { sessionId, now: Date.now() }
-    if (patch.title !== undefined) {
-      sets.push('title = @title')
-      params.title = patch.title
-    }
     if (patch.model !== undefined) {
       sets.push('model = @model')
       params.model = patch.model
@@ -204,7 +206,19 @@ export class SessionStore {
       sets.push('state = @state')
       params.state = JSON.stringify(patch.state)
     }
-    sets.push('updated_at = max(updated_at, @now)')
+    // Renaming, pinning or archiving must not move the conversation in a list ordered by activity.
+    const activity = sets.length > 0
+    for (const flag of ['pinned', 'archived'] as const) {
+      if (patch[flag] === undefined) continue
+      sets.push(`${flag} = @${flag}`)
+      params[flag] = patch[flag] ? 1 : 0
+    }
+    if (patch.title !== undefined) {
+      sets.push('title = @title')
+      params.title = patch.title
+    }
+    if (activity) sets.push('updated_at = max(updated_at, @now)')
+    if (sets.length === 0) return this.require(sessionId)
     const info = this.db.prepare(`UPDATE sessions SET ${sets.join(', ')} WHERE id = @sessionId`).run(params)
     if (info.changes === 0) throw new SessionNotFoundError(sessionId)
     return this.get(sessionId)!

@@ -1,10 +1,24 @@
 import type { MessageRecord } from './types'
 
+/**
+ * The skill hint Cairn added to a user message. It lives in `meta.hint` only; rows written before
+ * migration 7 also carried it at the end of `content` (the migration strips it there).
+ */
+function hintOf(record: Pick<MessageRecord, 'meta'>): string {
+  const hint = record.meta?.hint
+  return typeof hint === 'string' ? hint : ''
+}
+
 /** The user's own words of a stored user message: the skill hint Cairn appended is left out. */
 export function userWords(record: Pick<MessageRecord, 'content' | 'meta'>): string {
   const content = record.content ?? ''
-  const hint = record.meta?.hint
-  return typeof hint === 'string' && hint && content.endsWith(hint) ? content.slice(0, -hint.length) : content
+  const hint = hintOf(record)
+  return hint && content.endsWith(hint) ? content.slice(0, -hint.length) : content
+}
+
+/** A user message as the model reads it: the user's words followed by the skill hint, as first sent. */
+export function modelText(record: Pick<MessageRecord, 'content' | 'meta'>): string {
+  return userWords(record) + hintOf(record)
 }
 
 /** Where a summary belongs in the history: it stands for every message up to this id. */

@@ -28,6 +28,10 @@ export interface SessionRecord {
   systemPrompt: string | null
   /** The absolute folder its workspace tools work in; null for sessions from before workspaces were stored. */
   workspace: string | null
+  /** Shown first in the conversations list. */
+  pinned: boolean
+  /** Hidden from the conversations list until the user shows archived ones; still searchable. */
+  archived: boolean
   /** Free-form state the agent keeps with the session (counters, flags). */
   state: Record<string, unknown>
 }
@@ -76,8 +80,11 @@ export interface NewSession {
   startedAt?: number
 }
 
+/** `title`, `pinned` and `archived` are how the list shows a conversation, not activity: they leave `updatedAt` as it is. */
 export interface SessionPatch {
   title?: string | null
+  pinned?: boolean
+  archived?: boolean
   model?: string | null
   systemPrompt?: string | null
   workspace?: string | null

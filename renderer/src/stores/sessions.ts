@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { SearchHit, SessionSummary } from '../../../shared/ipc/domain'
+import type { SearchHit, SessionExportFile, SessionSummary } from '../../../shared/ipc/domain'
 import { errorMessage, type CairnClient } from '../ipc/client'
 
 export interface SessionsState {
@@ -19,6 +19,8 @@ export interface SessionsState {
   setRunning(sessionId: string, running: boolean): void
   rename(sessionId: string, title: string): Promise<void>
   remove(sessionId: string): Promise<void>
+  setFlags(sessionId: string, flags: { pinned?: boolean; archived?: boolean }): Promise<void>
+  exportFile(sessionId: string, format: 'md' | 'json'): Promise<SessionExportFile>
 }
 
 export type SessionsStore = StoreApi<SessionsState>
@@ -81,6 +83,15 @@ export function createSessionsStore(client: CairnClient): SessionsStore {
     async remove(sessionId) {
       await client.request('sessions.delete', { sessionId })
       set({ list: get().list.filter((s) => s.id !== sessionId) })
+    },
+
+    async setFlags(sessionId, flags) {
+      const updated = await client.request('sessions.setFlags', { sessionId, ...flags })
+      set({ list: get().list.map((s) => (s.id === sessionId ? updated : s)) })
+    },
+
+    exportFile(sessionId, format) {
+      return client.request('sessions.export', { sessionId, format })
     }
   }))
 }

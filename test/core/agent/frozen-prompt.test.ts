@@ -214,14 +214,14 @@ describe('the frozen system prompt', () => {
     await session.runTurn('What time is it?').done
 
     const users = f.core.sessions.messages(session.id).filter((m) => m.role === 'user')
-    expect(users[0].content).toMatch(/^How do I deploy the hugo blog\?\n\n\[Cairn: skills that may help with this: deploy-blog \(Deploy the Hugo blog/)
-    expect(users[0].content).not.toContain('sourdough')
-    expect(users[0].meta?.hint).toEqual(expect.stringContaining('deploy-blog'))
+    expect(users[0].content).toBe('How do I deploy the hugo blog?')
+    expect(users[0].meta?.hint).toMatch(/^\n\n\[Cairn: skills that may help with this: deploy-blog \(Deploy the Hugo blog/)
+    expect(users[0].meta?.hint).not.toContain('sourdough')
     expect(users[1].content).toBe('What time is it?')
     expect(users[1].meta).toBeNull()
 
     const [first, second] = requestMessages(f)
-    expect(first.at(-1)).toEqual({ role: 'user', content: users[0].content })
+    expect(first.at(-1)).toEqual({ role: 'user', content: `How do I deploy the hugo blog?${users[0].meta?.hint}` })
     expect(second.at(-1)).toEqual({ role: 'user', content: 'What time is it?' })
     for (const messages of [first, second]) expect(messages[0]).toEqual({ role: 'system', content: frozen })
     expect(frozen).not.toContain('[Cairn: skills that may help')

@@ -28,7 +28,7 @@ export function learningStatus(overrides: Partial<LearningStatus> = {}): Learnin
 }
 
 export function session(id: string, title: string, at = NOW - 60_000): SessionSummary {
-  return { id, title, source: 'desktop', model: 'gpt-test', startedAt: at, updatedAt: at, messageCount: 2, inputTokens: 0, outputTokens: 0, cachedTokens: 0, workspace: '/home/me/Cairn' }
+  return { id, title, source: 'desktop', model: 'gpt-test', startedAt: at, updatedAt: at, messageCount: 2, inputTokens: 0, outputTokens: 0, cachedTokens: 0, workspace: '/home/me/Cairn', pinned: false, archived: false }
 }
 
 let nextMessage = 1

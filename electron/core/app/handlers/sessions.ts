@@ -2,12 +2,12 @@ import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import { IpcError } from '../../../../shared/ipc/define'
 import type { DisplayMessage, LearnedReview, SessionSummary } from '../../../../shared/ipc/domain'
 import { userWords } from '../../sessions/stored-messages'
-import { searchSessions, type MessageRecord, type SessionRecord } from '../../sessions'
+import { exportSession, searchSessions, type MessageRecord, type SessionRecord } from '../../sessions'
 import type { AppContext } from '../app-context'
 
 export function sessionHandlers(app: AppContext): Pick<
   IpcHandlers,
-  'sessions.list' | 'sessions.get' | 'sessions.search' | 'sessions.rename' | 'sessions.delete' | 'sessions.setWorkspace'
+  'sessions.list' | 'sessions.get' | 'sessions.search' | 'sessions.rename' | 'sessions.delete' | 'sessions.setWorkspace' | 'sessions.setFlags' | 'sessions.export'
 > {
   const sessions = () => app.core.sessions
   const requireSession = (id: string) => {
@@ -42,6 +42,16 @@ export function sessionHandlers(app: AppContext): Pick<
       const updated = sessions().update(sessionId, { title })
       app.emit('sessions.changed', { sessionId })
       return toSummary(updated)
+    },
+    'sessions.setFlags': async ({ sessionId, pinned, archived }) => {
+      requireSession(sessionId)
+      const updated = sessions().update(sessionId, { pinned, archived })
+      app.emit('sessions.changed', { sessionId })
+      return toSummary(updated)
+    },
+    'sessions.export': async ({ sessionId, format }) => {
+      requireSession(sessionId)
+      return exportSession(sessions(), sessionId, format)
     },
     // A live conversation picks the new folder up on its next turn (ChatManager reopens it); the prompt names the folder, so it is composed again.
     'sessions.setWorkspace': async ({ sessionId, path }) => {
@@ -89,7 +99,9 @@ export function toSummary(s: SessionRecord): SessionSummary {
     inputTokens: s.inputTokens,
     outputTokens: s.outputTokens,
     cachedTokens: s.cachedTokens,
-    workspace: s.workspace
+    workspace: s.workspace,
+    pinned: s.pinned,
+    archived: s.archived
   }
 }
 
