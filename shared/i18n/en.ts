@@ -1,9 +1,11 @@
+import { enConversations } from './en-conversations'
 import { enCuration } from './en-curation'
 import { enErrors } from './en-errors'
 import { enInbox } from './en-inbox'
 import { enLearning } from './en-learning'
 import { enWorkspace } from './en-workspace'
 import { enStart } from './en-start'
+import { enTools } from './en-tools'
 
 /**
  * Every UI string, English. `{name}` is filled from params; `{count|one|other}` picks a word by count.
@@ -380,12 +382,14 @@ export const en = {
   'tray.fileWritten': 'Skill "{name}": {file} written',
   'tray.fileRemoved': 'Skill "{name}": {file} removed',
 
+  ...enConversations,
   ...enCuration,
   ...enErrors,
   ...enInbox,
   ...enLearning,
   ...enWorkspace,
-  ...enStart
+  ...enStart,
+  ...enTools
 } as const
 
 export type MessageKey = keyof typeof en

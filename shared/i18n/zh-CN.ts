@@ -1,10 +1,12 @@
 import type { MessageKey } from './en'
+import { zhCNConversations } from './zh-CN-conversations'
 import { zhCNCuration } from './zh-CN-curation'
 import { zhCNErrors } from './zh-CN-errors'
 import { zhCNInbox } from './zh-CN-inbox'
 import { zhCNLearning } from './zh-CN-learning'
 import { zhCNWorkspace } from './zh-CN-workspace'
 import { zhCNStart } from './zh-CN-start'
+import { zhCNTools } from './zh-CN-tools'
 
 /** 简体中文. Every key of the English dictionary must be here (the type checks it). */
 export const zhCN: Record<MessageKey, string> = {
@@ -378,10 +380,12 @@ export const zhCN: Record<MessageKey, string> = {
   'tray.fileWritten': '技能“{name}”：已写入 {file}',
   'tray.fileRemoved': '技能“{name}”：已删除 {file}',
 
+  ...zhCNConversations,
   ...zhCNCuration,
   ...zhCNErrors,
   ...zhCNInbox,
   ...zhCNLearning,
   ...zhCNWorkspace,
-  ...zhCNStart
+  ...zhCNStart,
+  ...zhCNTools
 }

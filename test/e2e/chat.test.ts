@@ -98,10 +98,12 @@ describe('chat in browser mode', () => {
     await page.getByText('Done: notes.txt is written.').waitFor()
     expect(await card.count()).toBe(0)
     expect(fileText(join(e2e.workspace, 'notes.txt'))).toBe('approved\n')
-    const ran = page.getByRole('button', { name: /run_command.*echo approved/ })
-    await ran.click()
+    // A command that ran opens as a terminal block: its output, never the raw result JSON.
+    const ran = page.getByRole('button', { name: /Ran a command.*echo approved/ })
+    if ((await ran.getAttribute('aria-expanded')) !== 'true') await ran.click()
     const ranBody = page.locator(`[id="${await ran.getAttribute('aria-controls')}"]`)
-    expect(await ranBody.innerText()).toMatch(/"exit_code": 0[\s\S]*wrote notes\.txt/)
+    expect(await ranBody.innerText()).toContain('wrote notes.txt')
+    expect(await ranBody.innerText()).not.toContain('"exit_code"')
 
     await send(page, 'Now delete the notes file')
     await card.waitFor()
@@ -110,7 +112,7 @@ describe('chat in browser mode', () => {
     await page.getByText('Understood: I left notes.txt alone.').waitFor()
     // Nothing ran: the file is still there, and the call reads as declined, with the reason.
     expect(fileText(join(e2e.workspace, 'notes.txt'))).toBe('approved\n')
-    const denied = page.getByRole('button', { name: /run_command.*rm notes\.txt/ })
+    const denied = page.getByRole('button', { name: /command.*rm notes\.txt/i })
     expect(await denied.innerText()).toContain('Declined')
     await denied.click()
     const deniedBody = page.locator(`[id="${await denied.getAttribute('aria-controls')}"]`)

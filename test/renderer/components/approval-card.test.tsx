@@ -48,7 +48,7 @@ async function openChat(extra: RouteHandlers = {}) {
     'chat.approve': { accepted: true },
     ...extra
   })
-  fireEvent.click(screen.getByRole('button', { name: /Reading day/ }))
+  fireEvent.click(screen.getByRole('button', { name: /^Reading day/ }))
   await settle()
   return harness
 }
@@ -139,7 +139,7 @@ describe('approval cards for reads and fetches', () => {
     expect(within(card).getByText('Cairn 想要获取一个网址')).toBeTruthy()
     expect(within(card).getByText('从 127.0.0.1:8123 获取')).toBeTruthy()
     expect(buttons(card)).toEqual(['允许一次', '拒绝'])
-    expect(englishLeft(textWithout(card, '.approval-path, .approval-tool'), ['sk-live-4Rt9ZpW2xLm7Qv'])).toEqual([])
+    expect(englishLeft(textWithout(card, '.approval-path, .approval-tool, kbd'), ['sk-live-4Rt9ZpW2xLm7Qv'])).toEqual([])
 
     act(() => {
       harness.bridge.emit('chat.event', turnEvents('s1', 't2', [{ type: 'approval_resolved', requestId: 'r3', allowed: false, remembered: 'once' }])[0])
@@ -151,7 +151,7 @@ describe('approval cards for reads and fetches', () => {
     expect(within(card).getByText('读取 /home/ada/private/credentials.env')).toBeTruthy()
     expect(buttons(read)).toEqual(['允许一次', '本次对话内允许读取这个文件', '始终允许读取 /home/ada/private', '拒绝'])
     expect(buttons(fetch)).toEqual(['允许一次', '本次对话内允许从 127.0.0.1:8123 获取', '始终允许从 127.0.0.1:8123 获取', '拒绝'])
-    for (const region of [read, fetch]) expect(englishLeft(textWithout(region, '.approval-path, .approval-tool'), ['/home/ada/private/credentials.env', '/home/ada/private'])).toEqual([])
+    for (const region of [read, fetch]) expect(englishLeft(textWithout(region, '.approval-path, .approval-tool, kbd'), ['/home/ada/private/credentials.env', '/home/ada/private'])).toEqual([])
   })
 })
 

@@ -20,7 +20,7 @@ async function openChat(extra: RouteHandlers = {}) {
     'chat.send': { sessionId: 's1', turnId: 't2' },
     ...extra
   })
-  fireEvent.click(screen.getByRole('button', { name: /Deploy day/ }))
+  fireEvent.click(screen.getByRole('button', { name: /^Deploy day/ }))
   await settle()
   return harness
 }
@@ -70,8 +70,8 @@ describe('provider problems in Chinese', () => {
 
 describe('approval cards in Chinese', () => {
   const card = () => screen.getByRole('region', { name: '需要你的许可' })
-  /** The card without what it shows as data: the command or preview, the path and the tool's name. */
-  const words = () => textWithout(card(), 'pre, .approval-path, .approval-tool')
+  /** The card without what it shows as data: the command or preview, the path, the tool's name and key names. */
+  const words = () => textWithout(card(), 'pre, .approval-path, .approval-tool, kbd')
 
   it('words a command from its command line and folder', async () => {
     const harness = await openChat()

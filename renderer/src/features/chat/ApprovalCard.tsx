@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react'
 import { describeAlwaysAllow, describeApproval, describeApprovalKind, describeCarriedData, describeSessionAllow } from '../../../../shared/i18n/describe'
 import { useApp, useT } from '../../app/context'
 import { Icon } from '../../components/Icon'
@@ -6,6 +7,7 @@ import type { ApprovalRequest } from '../../stores/chat-events'
 /**
  * Cairn wants to run a command, write a file, read outside the workspace or fetch an address: show
  * exactly what (the real path, the full address), and offer only the answers the request allows.
+ * The card takes focus when it appears, so Enter allows once and Esc denies without reaching for the mouse.
  */
 export function ApprovalCard({ request }: { request: ApprovalRequest }): React.JSX.Element {
   const t = useT()
@@ -16,8 +18,19 @@ export function ApprovalCard({ request }: { request: ApprovalRequest }): React.J
   const session = describeSessionAllow(request, t)
   const always = describeAlwaysAllow(request, t)
   const warning = describeCarriedData(request, t)
+  const card = useRef<HTMLElement>(null)
+  useEffect(() => card.current?.focus(), [])
+  const onKeyDown = (event: React.KeyboardEvent) => {
+    if (disabled || event.nativeEvent.isComposing) return
+    // Enter on a focused button presses that button; on the card itself it is "Allow once".
+    if (event.key === 'Enter' && event.target === card.current) decide({ allow: true, remember: 'once' })
+    else if (event.key === 'Escape') decide({ allow: false })
+    else return
+    event.preventDefault()
+    event.stopPropagation()
+  }
   return (
-    <section className="approval" aria-label={t('approval.title')}>
+    <section ref={card} className="approval" aria-label={t('approval.title')} tabIndex={-1} onKeyDown={onKeyDown} aria-keyshortcuts="Enter Escape">
       <header className="approval-head">
         <Icon name="alert" size={16} />
         <span>{describeApprovalKind(request.kind, t)}</span>
@@ -38,7 +51,7 @@ export function ApprovalCard({ request }: { request: ApprovalRequest }): React.J
       ) : null}
       {request.preview && request.preview !== request.command ? <pre className={`plain-code approval-preview${looksLikeDiff(request.preview) ? ' diff-text' : ''}`}>{previewLines(request.preview)}</pre> : null}
       <div className="approval-actions">
-        <button type="button" className="primary-button" disabled={disabled} onClick={() => decide({ allow: true, remember: 'once' })}>
+        <button type="button" className="primary-button" disabled={disabled} aria-keyshortcuts="Enter" onClick={() => decide({ allow: true, remember: 'once' })}>
           {t('approval.allowOnce')}
         </button>
         {session ? (
@@ -57,10 +70,13 @@ export function ApprovalCard({ request }: { request: ApprovalRequest }): React.J
           </button>
         ) : null}
         <span className="spacer" />
-        <button type="button" className="danger-button" disabled={disabled} onClick={() => decide({ allow: false })}>
+        <button type="button" className="danger-button" disabled={disabled} aria-keyshortcuts="Escape" onClick={() => decide({ allow: false })}>
           {t('approval.deny')}
         </button>
       </div>
+      <p className="approval-keys">
+        <kbd>Enter</kbd> {t('approval.allowOnce')} · <kbd>Esc</kbd> {t('approval.deny')}
+      </p>
     </section>
   )
 }
