@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import type { ProposalCause } from '../../../shared/proposals'
 import type { Ledger } from '../ledger/ledger'
 import type { MemoryPins } from '../memory/memory-pins'
@@ -6,7 +5,7 @@ import { trimmedText } from '../memory/entry-ops'
 import type { MemoryOperation, MemoryTarget } from '../memory/types'
 import type { SkillStore, SkillSummary } from '../skills'
 import type { SkillFlags } from '../skills/skill-flags'
-import { skillMadeBy } from '../skills/skill-origin'
+import { skillOrigin } from '../skills/skill-items'
 
 /** What tells a review which targets belong to the user: skill origins and flags, memory pins. */
 export interface ProtectionDeps {
@@ -24,16 +23,10 @@ export type SkillProtection = Exclude<ProposalCause, 'ask_mode' | 'pinned_entry'
  * ever proposes changes to these. A read-only root's skill (`read_only`) is never written at all.
  */
 export function skillProtection(deps: ProtectionDeps, skill: SkillSummary): SkillProtection | null {
-  if (skill.readOnly) return 'read_only'
-  const madeBy = skillMadeBy({
-    readOnly: skill.readOnly,
-    history: deps.ledger.forSkill(skill.name),
-    createdBy: deps.skills.getUsage(skill.name)?.createdBy ?? null,
-    currentText: readOrNull(skill.path)
-  })
+  const madeBy = skillOrigin(deps, skill)
+  if (madeBy === 'external') return 'read_only'
   if (madeBy === 'user') return 'user_skill'
   if (madeBy === 'import') return 'imported_skill'
-  if (madeBy === 'external') return 'read_only'
   return deps.skillFlags.get(skill.name).pinned ? 'pinned_skill' : null
 }
 
@@ -61,12 +54,4 @@ export function touchesPinnedEntry(deps: ProtectionDeps, target: MemoryTarget, n
   const pinned = [...deps.memoryPins.list(target)]
   if (pinned.length === 0) return false
   return needles.some((needle) => pinned.some((entry) => entry.includes(needle)))
-}
-
-function readOrNull(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8')
-  } catch {
-    return null
-  }
 }
