@@ -1,6 +1,7 @@
 import type { ReviewJob } from '../../../shared/review-protocol'
 import type { CairnCore } from '../cairn'
 import { currentSkillText, skillItems } from '../skills/skill-items'
+import { DAY_MS } from '../skills/skill-stats'
 import { similarEntryPairs, similarSkillPairs } from './curation-candidates'
 import type { CurationOverview } from './curation-prompt'
 import type { LearningState } from './learning-state'
@@ -33,7 +34,7 @@ export function curationJob(): Omit<ReviewJob, 'reviewId'> {
 export function curationDue(state: Pick<LearningState, 'get'>, everyDays: number, now = Date.now()): boolean {
   if (everyDays <= 0) return false
   const last = state.get<number | null>(LAST_CURATION_KEY, null)
-  return typeof last !== 'number' || now - last >= everyDays * 86_400_000
+  return typeof last !== 'number' || now - last >= everyDays * DAY_MS
 }
 
 /** Notes that a curation was queued now, so the schedule waits its interval again. */

@@ -2,9 +2,8 @@ import type { Ledger } from '../ledger/ledger'
 import type { SkillFlags } from './skill-flags'
 import { currentSkillText } from './skill-items'
 import { skillMadeBy } from './skill-origin'
+import { DAY_MS } from './skill-stats'
 import type { SkillStore } from './skill-store'
-
-const DAY_MS = 24 * 60 * 60 * 1000
 
 /** What the archiver reads and writes through (a CairnCore fits). */
 export interface SkillArchiveSource {

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs'
 import type { SkillSummary } from './skill-index'
 import type { SkillStore } from './skill-store'
 
-const DAY_MS = 24 * 60 * 60 * 1000
+export const DAY_MS = 24 * 60 * 60 * 1000
 
 export interface SkillStats {
   useCount: number
