@@ -17,6 +17,7 @@ import { showStartFailure, startError } from './start-error'
 import { electronKeyring } from './settings/os-keyring'
 import { KeyringSecretStore } from './settings/secrets'
 import { folderPicker } from './shell/folder-picker'
+import { openFolder } from './shell/open-folder'
 import { QuickPromptShortcut } from './shell/shortcut'
 import { CairnTray } from './shell/tray'
 import { appOrigin } from './windows/app-origin'
@@ -107,7 +108,8 @@ async function start(undo: Array<[string, () => unknown]>): Promise<Omit<Running
         dialog,
         parent: () => windows.showMain(),
         title: () => translator(core.config.get().ui.language)('workspace.pickTitle')
-      })
+      }),
+      openPath: openFolder
     },
     version: app.getVersion(),
     quitReviewMs: QUIT_REVIEW_MS,

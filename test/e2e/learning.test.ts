@@ -128,7 +128,7 @@ describe('learning from a conversation', () => {
     expect(await paintedEmoji(review.locator('header'))).toEqual([])
     const memory = review.getByRole('article', { name: 'Memory added' })
     expect(await memory.innerText()).toContain(MEMORY_ENTRY)
-    const patch = review.getByRole('article', { name: 'Skill patched' })
+    const patch = review.getByRole('article', { name: 'Skill edited' })
     expect(await patch.innerText()).toMatch(new RegExp(`${SKILL} · SKILL\\.md[\\s\\S]*Review`))
     // The skill Cairn wrote in an earlier chat is outside the review, by "Chat".
     const created = page.getByRole('article', { name: 'Skill created' }).filter({ hasText: SKILL })
@@ -149,7 +149,7 @@ describe('learning from a conversation', () => {
   })
 
   it('opens the skill patch in the diff viewer, unified and side by side', async () => {
-    const patch = page.getByRole('region', { name: 'Background review' }).getByRole('article', { name: 'Skill patched' })
+    const patch = page.getByRole('region', { name: 'Background review' }).getByRole('article', { name: 'Skill edited' })
     const viewChanges = patch.getByRole('button', { name: /View changes/ })
     expect(await viewChanges.innerText()).toMatch(/\+2\s*−2/)
     await viewChanges.click()
@@ -187,11 +187,11 @@ describe('learning from a conversation', () => {
 
   it('reverts the patch after confirmation: SKILL.md is back and the timeline shows the undo', async () => {
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Timeline' }).click()
-    const patch = page.getByRole('region', { name: 'Background review' }).getByRole('article', { name: 'Skill patched' })
+    const patch = page.getByRole('region', { name: 'Background review' }).getByRole('article', { name: 'Skill edited' })
     await patch.getByRole('button', { name: 'Revert' }).click()
     const dialog = page.getByRole('dialog', { name: 'Revert this change?' })
     await dialog.waitFor()
-    expect(await dialog.innerText()).toContain(`“Skill patched” on skills/dev/${SKILL}/SKILL.md`)
+    expect(await dialog.innerText()).toContain(`“Skill edited” on ${SKILL} · SKILL.md`)
     await e2e.screenshot('timeline-revert-confirm')
     // Cancel first: nothing changes.
     await dialog.getByRole('button', { name: 'Cancel' }).click()
@@ -203,7 +203,7 @@ describe('learning from a conversation', () => {
     await page.getByRole('status').filter({ hasText: 'Change reverted.' }).waitFor()
     await eventually(() => fileText(skillFile), (text) => text === SKILL_BEFORE, 'SKILL.md to be restored')
 
-    const undo = page.getByRole('article').filter({ has: page.getByText('Undo', { exact: true }) })
+    const undo = page.getByRole('article', { name: 'Undo of “Skill edited”' })
     await undo.waitFor()
     expect(await undo.innerText()).toContain(`${SKILL} · SKILL.md`)
     await patch.getByText('Reverted', { exact: true }).waitFor()
@@ -232,7 +232,7 @@ describe('learning from a conversation', () => {
     expect(fileText(userSkillFile)).toBe(USER_SKILL_BEFORE)
     await openSection(page, 'Timeline', 'Learning timeline')
     await page.getByRole('article', { name: 'Skill created' }).filter({ hasText: USER_SKILL }).waitFor()
-    expect(await page.getByRole('article', { name: 'Skill patched' }).filter({ hasText: USER_SKILL }).count()).toBe(0)
+    expect(await page.getByRole('article', { name: 'Skill edited' }).filter({ hasText: USER_SKILL }).count()).toBe(0)
   })
 
   it('lays out every main screen in light and dark, wide and narrow, without anything cut off', async () => {
@@ -253,7 +253,7 @@ describe('learning from a conversation', () => {
           await target.getByRole('heading', { level: 2, name: SKILL }).waitFor()
           // The review's patch, opened in the diff viewer.
           await target.getByRole('tab', { name: /History/ }).click()
-          await target.getByRole('button', { name: /Skill patched.*Review/ }).click()
+          await target.getByRole('button', { name: /Skill edited.*Review/ }).click()
           await target.getByRole('table').waitFor()
         }
       },

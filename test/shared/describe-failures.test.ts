@@ -49,8 +49,8 @@ describe('turn errors', () => {
 describe('revert refusals', () => {
   it('words the known codes; a refusal without one says it failed, with the store’s reason', () => {
     expect(describeRevertFailure({ code: 'already_reverted', error: 'Entry #3 was already reverted by #5.' }, zh)).toEqual({ text: '这项更改已经撤销过了。', detail: null })
-    expect(describeRevertFailure({ code: 'not_found', error: 'There is no timeline entry #9.' }, en)).toEqual({ text: 'This entry is no longer in the timeline.', detail: null })
-    expect(describeRevertFailure({ code: 'conflict', error: '…' }, zh).text).toBe('这条记录之后内容又被修改过，因此 Cairn 没有改动它。')
+    expect(describeRevertFailure({ code: 'not_found', error: 'There is no timeline entry #9.' }, en)).toEqual({ text: 'This change is no longer in the timeline.', detail: null })
+    expect(describeRevertFailure({ code: 'conflict', error: '…' }, zh).text).toBe('这项更改之后内容又被修改过，因此 Cairn 没有改动它。')
     expect(describeRevertFailure({ error: 'The archived copy is gone.' }, zh)).toEqual({ text: 'Cairn 无法撤销这项更改。', detail: 'The archived copy is gone.' })
   })
 })

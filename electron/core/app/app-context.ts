@@ -26,6 +26,8 @@ export interface AppPlatform {
   openExternal?(url: string): Promise<void>
   /** The system's folder picker (may create a folder); null when the user cancels. */
   pickFolder?(options: { defaultPath?: string }): Promise<string | null>
+  /** Shows a folder in the system file manager (a skill's folder); throws with the reason when it cannot. */
+  openPath?(path: string): Promise<void>
 }
 
 export interface CairnAppOptions {

@@ -1,27 +1,37 @@
 import type { LedgerEntry, RevertResult } from '../../../shared/ledger'
 import type { Ledger } from './ledger'
 
+export interface RevertOptions {
+  /**
+   * The user saw the conflict and confirmed "Revert anyway": a skill change is reverted over the newer
+   * text (recorded like any revert, so it can be undone in turn). Memory rows are entry-level, so
+   * there is no one entry to write over; they keep refusing with the conflict.
+   */
+  force?: boolean
+}
+
 /** A store that can undo one of its own ledger rows. */
 export interface RevertibleStore {
-  revertChange(entry: LedgerEntry): Promise<RevertResult>
+  revertChange(entry: LedgerEntry, options?: RevertOptions): Promise<RevertResult>
 }
 
 /**
  * Undoes a learned change: restores the row's `before` text if the target still holds its `after`
- * text, otherwise refuses with a conflict that shows both. The undo is itself a ledger row (source `revert`).
+ * text, otherwise refuses with a conflict that shows both (a forced skill revert writes over it).
+ * The undo is itself a ledger row (source `revert`).
  */
 export async function revertLedgerEntry(
   ledger: Ledger,
   stores: { memory: RevertibleStore; skills: RevertibleStore },
-  id: number
+  id: number,
+  options: RevertOptions = {}
 ): Promise<RevertResult> {
   const entry = ledger.get(id)
   if (!entry) return { ok: false, code: 'not_found', error: `There is no timeline entry #${id}.` }
   if (entry.revertedBy !== null) {
     return { ok: false, code: 'already_reverted', error: `Entry #${id} was already reverted by #${entry.revertedBy}.` }
   }
-  const store = entry.kind.startsWith('memory.') ? stores.memory : stores.skills
-  const result = await store.revertChange(entry)
+  const result = entry.kind.startsWith('memory.') ? await stores.memory.revertChange(entry) : await stores.skills.revertChange(entry, { force: options.force })
   if (result.ok) ledger.markReverted(id, result.revertEntry.id)
   else if (result.conflict && !result.code) return { ...result, code: 'conflict' }
   return result

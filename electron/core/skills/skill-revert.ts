@@ -22,17 +22,17 @@ interface RevertTarget {
 
 function resolveTarget(deps: SkillWriteDeps, entry: LedgerEntry): RevertTarget | string {
   const parts = entry.target.split('/')
-  if (parts.some((part) => part === '..' || part === '')) return `Ledger row ${entry.id} has an invalid target '${entry.target}'.`
+  if (parts.some((part) => part === '..' || part === '')) return `Timeline entry #${entry.id} has an invalid target '${entry.target}'.`
   const path = join(deps.dataHome, ...parts)
   if (!isInside(deps.skillsDir, path) || path === deps.skillsDir) {
-    return `Ledger row ${entry.id} points outside the skills folder ('${entry.target}'); it cannot be reverted here.`
+    return `Timeline entry #${entry.id} points outside the skills folder ('${entry.target}'); it cannot be reverted here.`
   }
   const below = toPosixRelative(deps.skillsDir, path).split('/')
   // The skill folder ends before SKILL.md or before the first support folder.
   let end = below.length - 1
   if (below[end] !== SKILL_FILE) {
     end = below.findIndex((part, index) => index > 0 && isSupportDir(part))
-    if (end < 1) return `Ledger row ${entry.id} has a target '${entry.target}' that is not inside a skill.`
+    if (end < 1) return `Timeline entry #${entry.id} has a target '${entry.target}' that is not inside a skill.`
   }
   const skillParts = below.slice(0, end)
   const metaSkill = skillNameOf(entry)
@@ -74,15 +74,23 @@ function capturingRecorder(recorder: ChangeRecorder, committed: LedgerEntry[]): 
   }
 }
 
+export interface SkillRevertOptions {
+  /**
+   * The user saw the conflict and confirmed: put the old text back over whatever the target holds now.
+   * The revert's row then records that current text as its `before`, so undoing the revert brings it back.
+   */
+  force?: boolean
+}
+
 /**
  * Undoes one skill change from the ledger if the target still holds what the change left there;
- * otherwise reports the conflict. The revert is itself recorded (source `revert`, `meta.revertOf`),
- * the way every skill write is (see applyRecorded): its row pending first, then the disk change, then
- * the row committed, so a revert killed in between is reconciled at the next start.
+ * otherwise reports the conflict (unless `force`). The revert is itself recorded (source `revert`,
+ * `meta.revertOf`), the way every skill write is (see applyRecorded): its row pending first, then the
+ * disk change, then the row committed, so a revert killed in between is reconciled at the next start.
  */
-export async function revertSkillChange(deps: SkillWriteDeps, entry: LedgerEntry): Promise<RevertResult> {
+export async function revertSkillChange(deps: SkillWriteDeps, entry: LedgerEntry, options: SkillRevertOptions = {}): Promise<RevertResult> {
   if (!entry.kind.startsWith('skill.')) {
-    return { ok: false, error: `Ledger row ${entry.id} (${entry.kind}) is not a skill change; revert it through its own store.` }
+    return { ok: false, error: `Timeline entry #${entry.id} (${entry.kind}) is not a skill change; revert it through its own store.` }
   }
   const target = resolveTarget(deps, entry)
   if (typeof target === 'string') return { ok: false, error: target }
@@ -91,14 +99,17 @@ export async function revertSkillChange(deps: SkillWriteDeps, entry: LedgerEntry
     const link = symlinkOnPath(deps.skillsDir, target.parts)
     if (link) return { ok: false, error: `Cannot revert: ${entry.target} goes through the symlink ${link}; Cairn never writes through symlinks.` }
     const actual = currentText(target.path)
-    if (actual !== entry.after) {
+    const forced = Boolean(options.force) && actual !== entry.after
+    if (actual !== entry.after && !options.force) {
       return {
         ok: false,
-        error: `${entry.target} has changed since ledger row ${entry.id}; reverting would overwrite the newer text. ` +
+        error: `${entry.target} has changed since timeline entry #${entry.id}; reverting would overwrite the newer text. ` +
           'Compare the two versions and edit the skill by hand if you still want the old one.',
         conflict: { expected: entry.after, actual }
       }
     }
+    /** What the target holds now, which the revert replaces: the change's own text, or (forced) the newer one. */
+    const current = forced ? actual : entry.after
     const meta = { skill: target.name, category: target.category, revertOf: entry.id }
     const committed: LedgerEntry[] = []
     const recorded = { ...deps, recorder: capturingRecorder(deps.recorder, committed) }
@@ -111,16 +122,17 @@ export async function revertSkillChange(deps: SkillWriteDeps, entry: LedgerEntry
 
     switch (entry.kind) {
       case 'skill.create': {
+        if (current === null) return { ok: false, error: `Skill '${target.name}' is already gone; there is nothing to revert.` }
         const archiveDir = archiveFolderFor(deps.skillsDir, target.name)
         const archiveLink = archiveLinkProblem(deps.skillsDir, archiveDir)
         if (archiveLink) return { ok: false, error: archiveLink }
         const result = await apply(
-          { kind: 'skill.delete', target: entry.target, before: entry.after, after: null, meta: { ...meta, archivePath: ledgerTarget(deps, archiveDir) } },
+          { kind: 'skill.delete', target: entry.target, before: current, after: null, meta: { ...meta, archivePath: ledgerTarget(deps, archiveDir) } },
           {
             apply: () => {
               mkdirSync(dirname(archiveDir), { recursive: true })
               assertLocksHeld()
-              assertUnchanged(target.path, entry.after)
+              assertUnchanged(target.path, current)
               renameSync(target.skillDir, archiveDir)
             },
             undo: () => {
@@ -136,6 +148,10 @@ export async function revertSkillChange(deps: SkillWriteDeps, entry: LedgerEntry
         return result
       }
       case 'skill.delete': {
+        // Restoring the archived skill over one of the same name would lose that one: never forced.
+        if (forced) {
+          return { ok: false, error: `A skill named '${target.name}' exists again; delete or rename it before restoring the archived one.`, conflict: { expected: null, actual } }
+        }
         const archivePath = entry.meta.archivePath
         const archiveDir = archivePath && !archivePath.split('/').includes('..') ? join(deps.dataHome, ...archivePath.split('/')) : null
         if (!archivePath || !archiveDir || !existsSync(join(archiveDir, SKILL_FILE))) {
@@ -177,20 +193,21 @@ export async function revertSkillChange(deps: SkillWriteDeps, entry: LedgerEntry
         const encoding = entry.meta.encoding === 'base64' ? 'base64' : null
         const bytes = encoding ? Buffer.from(entry.before ?? '', 'base64') : (entry.before ?? '')
         return apply(
-          { kind: 'skill.file_write', target: entry.target, before: null, after: entry.before, meta: { ...meta, ...(encoding ? { encoding } : {}) } },
+          { kind: 'skill.file_write', target: entry.target, before: current, after: entry.before, meta: { ...meta, ...(encoding ? { encoding } : {}) } },
           {
             apply: async () => {
               mkdirSync(dirname(target.path), { recursive: true })
-              await writeFileAtomicText(target.path, bytes, { expect: null })
+              await writeFileAtomicText(target.path, bytes, { expect: current })
             },
-            undo: () => rmSync(target.path, { force: true }),
+            undo: () => (current === null ? rmSync(target.path, { force: true }) : writeFileAtomicText(target.path, current)),
             cleanup: () => removeEmptyDirs(dirname(target.path), target.skillDir)
           }
         )
       }
       default: {
         // skill.patch, skill.edit, skill.file_write: put the old text back (or remove a file the write added).
-        const wrote = entry.after
+        const wrote = current
+        if (wrote === null) return { ok: false, error: `${entry.target} was removed since; restore it from the skill's history instead.` }
         if (entry.before === null) {
           const result = await apply(
             { kind: 'skill.file_remove', target: entry.target, before: wrote, after: null, meta },
@@ -202,7 +219,7 @@ export async function revertSkillChange(deps: SkillWriteDeps, entry: LedgerEntry
               },
               undo: () => {
                 mkdirSync(dirname(target.path), { recursive: true })
-                writeFileSync(target.path, wrote ?? '')
+                writeFileSync(target.path, wrote)
               }
             }
           )
@@ -213,7 +230,7 @@ export async function revertSkillChange(deps: SkillWriteDeps, entry: LedgerEntry
           { kind: entry.kind, target: entry.target, before: wrote, after: entry.before, meta },
           {
             apply: () => writeFileAtomicText(target.path, entry.before ?? '', { expect: wrote }),
-            undo: () => (wrote === null ? rmSync(target.path, { force: true }) : writeFileAtomicText(target.path, wrote))
+            undo: () => writeFileAtomicText(target.path, wrote)
           }
         )
         if (result.ok && (target.path.endsWith(`/${SKILL_FILE}`) || target.path.endsWith(`\\${SKILL_FILE}`))) {

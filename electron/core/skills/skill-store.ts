@@ -8,7 +8,7 @@ import { removeSkillTempFiles } from './skill-dir-files'
 import { SkillFlags } from './skill-flags'
 import { removeSkillFile, writeSkillFile, type RemoveSkillFileInput, type WriteSkillFileInput } from './skill-file-writer'
 import { SkillIndex, type SkillDiagnostic, type SkillSummary } from './skill-index'
-import { revertSkillChange } from './skill-revert'
+import { revertSkillChange, type SkillRevertOptions } from './skill-revert'
 import { SkillUsageStore, type SkillOutcome, type SkillUsage } from './skill-usage'
 import { resolveSkill, viewSkill } from './skill-view'
 import { SkillWatcher, type WatchEvent } from './skill-watcher'
@@ -172,9 +172,9 @@ export class SkillStore {
     return removeSkillFile(this.deps, input, ctx)
   }
 
-  /** Undoes a skill row of the ledger (the caller marks it reverted). */
-  revertChange(entry: LedgerEntry): Promise<RevertResult> {
-    return revertSkillChange(this.deps, entry)
+  /** Undoes a skill row of the ledger (the caller marks it reverted); `force` writes over newer text. */
+  revertChange(entry: LedgerEntry, options?: SkillRevertOptions): Promise<RevertResult> {
+    return revertSkillChange(this.deps, entry, options)
   }
 
   /**

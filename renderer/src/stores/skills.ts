@@ -1,8 +1,12 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { SkillDetail, SkillDiagnosticItem, SkillItem } from '../../../shared/ipc/domain'
+import type { RouteInput } from '../../../shared/ipc/contract'
+import type { SkillDetail, SkillDiagnosticItem, SkillItem, SkillWriteProblemCode } from '../../../shared/ipc/domain'
 import type { LedgerEntry, RevertResult } from '../../../shared/ledger'
 import type { RevertOutcome } from './timeline'
 import { errorMessage, type CairnClient } from '../ipc/client'
+
+/** A write from the Skills screen: done, or why nothing was written (the code is worded by the UI, `error` is main's English). */
+export type SkillWriteOutcome = { ok: true; name: string } | { ok: false; code: SkillWriteProblemCode | null; error: string }
 
 export interface SkillsState {
   skills: SkillItem[]
@@ -24,6 +28,16 @@ export interface SkillsState {
   restore(name: string, ledgerId: number): Promise<RevertOutcome>
   /** A skill changed on disk or in the ledger. */
   changed(name: string | null): void
+  /** The search box's text: the list shows the skills it matches. */
+  query: string
+  setQuery(query: string): void
+  create(input: RouteInput<'skills.create'>): Promise<SkillWriteOutcome>
+  /** Saves SKILL.md edited by hand; `expected` is the text the editor opened with. */
+  saveFile(name: string, content: string, expected: string): Promise<SkillWriteOutcome>
+  /** "Delete": moves the skill to the archive (the timeline's revert restores it). */
+  archive(name: string): Promise<SkillWriteOutcome>
+  /** Opens the skill's folder (desktop) or answers where it is (browser mode: `opened` false). */
+  openFolder(name: string): Promise<{ ok: true; path: string; opened: boolean } | { ok: false; error: string }>
 }
 
 export type SkillsStore = StoreApi<SkillsState>
@@ -40,6 +54,7 @@ export function createSkillsStore(client: CairnClient): SkillsStore {
     history: [],
     detailError: null,
     diffEntryId: null,
+    query: '',
 
     async load() {
       try {
@@ -97,12 +112,62 @@ export function createSkillsStore(client: CairnClient): SkillsStore {
       }
     },
 
+    setQuery: (query) => set({ query }),
+
+    async create(input) {
+      const outcome = await write(() => client.request('skills.create', input))
+      if (outcome.ok) {
+        await get().load()
+        void get().select(outcome.name)
+      }
+      return outcome
+    },
+
+    async saveFile(name, content, expected) {
+      const outcome = await write(() => client.request('skills.saveFile', { name, content, expected }))
+      if (outcome.ok) get().changed(name)
+      return outcome
+    },
+
+    async archive(name) {
+      const outcome = await write(() => client.request('skills.archive', { name }))
+      if (outcome.ok) {
+        if (get().selected === name) void get().select(null)
+        await get().load()
+      }
+      return outcome
+    },
+
+    async openFolder(name) {
+      try {
+        return { ok: true, ...(await client.request('skills.openFolder', { name })) }
+      } catch (error) {
+        return { ok: false, error: errorMessage(error) }
+      }
+    },
+
     changed(name) {
       void get().load()
       const { selected } = get()
       if (selected && (name === null || name === selected)) void get().select(selected, { ledgerId: get().diffEntryId ?? undefined })
     }
   }))
+}
+
+async function write(request: () => Promise<{ ok: true; name: string } | { ok: false; code: SkillWriteProblemCode; error: string }>): Promise<SkillWriteOutcome> {
+  try {
+    return await request()
+  } catch (error) {
+    return { ok: false, code: null, error: errorMessage(error) }
+  }
+}
+
+/** Whether a skill matches the search: every word of the query appears in its name, description or category. */
+export function matchesQuery(skill: Pick<SkillItem, 'name' | 'description' | 'category'>, query: string): boolean {
+  const words = query.toLocaleLowerCase().split(/\s+/).filter(Boolean)
+  if (!words.length) return true
+  const haystack = `${skill.name} ${skill.description} ${skill.category ?? ''}`.toLocaleLowerCase()
+  return words.every((word) => haystack.includes(word))
 }
 
 /** Skills grouped by category, categories sorted, uncategorised last. */

@@ -3,10 +3,14 @@ import type { ReviewRun } from '../../../shared/ipc/domain'
 import type { LedgerEntry, LedgerKind, LedgerSource, RevertConflict, RevertErrorCode, RevertResult } from '../../../shared/ledger'
 import { errorMessage, type CairnClient } from '../ipc/client'
 
+/** What a change touched: memory (both files) or skills. */
 export type KindFilter = 'memory' | 'skill'
+/** What a change did, across memory and skills. */
+export type ChangeFilter = 'added' | 'changed' | 'removed'
 
 export interface TimelineFilters {
   kinds: KindFilter[]
+  changes: ChangeFilter[]
   sources: LedgerSource[]
 }
 
@@ -28,9 +32,11 @@ export interface TimelineState {
   load(): Promise<void>
   loadMore(): Promise<void>
   toggleKind(kind: KindFilter): void
+  toggleChange(change: ChangeFilter): void
   toggleSource(source: LedgerSource): void
   clearFilters(): void
-  revert(id: number): Promise<RevertOutcome>
+  /** `force`: revert a skill change over the newer text the conflict showed (the user confirmed). */
+  revert(id: number, options?: { force?: boolean }): Promise<RevertOutcome>
   /** Something changed in main: reload soon (coalesces bursts, e.g. a review writing several rows). */
   invalidate(): void
 }
@@ -52,10 +58,32 @@ const kindFamily: Record<LedgerKind, KindFilter> = {
   'skill.file_remove': 'skill'
 }
 
-export const allSources: LedgerSource[] = ['agent', 'review', 'user', 'import', 'revert']
+/** What each kind did; a file write counts as a change (it may add a file or rewrite one). */
+const kindChange: Record<LedgerKind, ChangeFilter> = {
+  'memory.add': 'added',
+  'memory.replace': 'changed',
+  'memory.remove': 'removed',
+  'skill.create': 'added',
+  'skill.patch': 'changed',
+  'skill.edit': 'changed',
+  'skill.delete': 'removed',
+  'skill.file_write': 'changed',
+  'skill.file_remove': 'removed'
+}
 
-export function kindsOf(families: KindFilter[]): LedgerKind[] {
-  return (Object.keys(kindFamily) as LedgerKind[]).filter((kind) => families.includes(kindFamily[kind]))
+export const allSources: LedgerSource[] = ['agent', 'review', 'user', 'import', 'revert']
+export const allChanges: ChangeFilter[] = ['added', 'changed', 'removed']
+export const noFilters: TimelineFilters = { kinds: [], changes: [], sources: [] }
+
+/** The ledger kinds both filter groups allow (an empty group allows all of its values). */
+export function kindsOf(families: KindFilter[], changes: ChangeFilter[] = []): LedgerKind[] {
+  return (Object.keys(kindFamily) as LedgerKind[]).filter(
+    (kind) => (!families.length || families.includes(kindFamily[kind])) && (!changes.length || changes.includes(kindChange[kind]))
+  )
+}
+
+export function isFiltered(filters: TimelineFilters): boolean {
+  return filters.kinds.length > 0 || filters.changes.length > 0 || filters.sources.length > 0
 }
 
 export function familyOf(kind: LedgerKind): KindFilter {
@@ -64,6 +92,7 @@ export function familyOf(kind: LedgerKind): KindFilter {
 
 export function matchesFilters(entry: LedgerEntry, filters: TimelineFilters): boolean {
   if (filters.kinds.length && !filters.kinds.includes(kindFamily[entry.kind])) return false
+  if (filters.changes.length && !filters.changes.includes(kindChange[entry.kind])) return false
   if (filters.sources.length && !filters.sources.includes(entry.source)) return false
   return true
 }
@@ -100,14 +129,14 @@ export function createTimelineStore(client: CairnClient): TimelineStore {
   const query = (filters: TimelineFilters, beforeId?: number) => ({
     limit: PAGE,
     ...(beforeId !== undefined ? { beforeId } : {}),
-    ...(filters.kinds.length ? { kinds: kindsOf(filters.kinds) } : {}),
+    ...(filters.kinds.length || filters.changes.length ? { kinds: kindsOf(filters.kinds, filters.changes) } : {}),
     ...(filters.sources.length ? { sources: filters.sources } : {})
   })
 
   return createStore<TimelineState>()((set, get) => ({
     entries: [],
     reviews: {},
-    filters: { kinds: [], sources: [] },
+    filters: noFilters,
     loaded: false,
     loading: false,
     loadError: null,
@@ -151,6 +180,12 @@ export function createTimelineStore(client: CairnClient): TimelineStore {
       void get().load()
     },
 
+    toggleChange(change) {
+      const changes = toggle(get().filters.changes, change)
+      set({ filters: { ...get().filters, changes } })
+      void get().load()
+    },
+
     toggleSource(source) {
       const sources = toggle(get().filters.sources, source)
       set({ filters: { ...get().filters, sources } })
@@ -158,13 +193,13 @@ export function createTimelineStore(client: CairnClient): TimelineStore {
     },
 
     clearFilters() {
-      set({ filters: { kinds: [], sources: [] } })
+      set({ filters: noFilters })
       void get().load()
     },
 
-    async revert(id) {
+    async revert(id, options) {
       try {
-        const result: RevertResult = await client.request('timeline.revert', { id })
+        const result: RevertResult = await client.request('timeline.revert', { id, ...(options?.force ? { force: true } : {}) })
         if (!result.ok) return { ok: false, code: result.code ?? null, error: result.error, conflict: result.conflict ?? null }
         await get().load()
         return { ok: true }

@@ -159,7 +159,7 @@ describe('revertChange', () => {
     const current = readFileSync(join(paths.skillsDir, 'deploy/SKILL.md'), 'utf8')
     const result = await store.revertChange(patch)
     expect(result).toMatchObject({ ok: false, conflict: { expected: patch.after, actual: current } })
-    if (!result.ok) expect(result.error).toMatch(/has changed since ledger row/)
+    if (!result.ok) expect(result.error).toMatch(/has changed since timeline entry/)
     expect(readFileSync(join(paths.skillsDir, 'deploy/SKILL.md'), 'utf8')).toBe(current)
 
     await store.delete({ name: 'deploy' }, agent)

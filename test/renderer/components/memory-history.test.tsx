@@ -149,7 +149,7 @@ describe('memory: an entry’s history', () => {
     fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Restore' }))
     await settle()
     const dialog = screen.getByRole('dialog', { name: 'Could not restore' })
-    expect(within(dialog).getByRole('alert').textContent).toContain('It was changed again after this entry, so Cairn left it as it is.')
+    expect(within(dialog).getByRole('alert').textContent).toContain('It was changed again after this change, so Cairn left it as it is.')
     expect(within(dialog).queryByRole('button', { name: 'Restore' })).toBeNull()
     fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }))
     expect(harness.bridge.callsTo('memory.restore')).toEqual([{ ledgerId: 7 }])

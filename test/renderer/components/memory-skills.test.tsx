@@ -115,7 +115,7 @@ describe('skills screen', () => {
     fireEvent.click(screen.getByRole('tab', { name: 'Files (2)' }))
     expect(screen.getByText('scripts/check.sh')).toBeTruthy()
     fireEvent.click(screen.getByRole('tab', { name: 'History (1)' }))
-    fireEvent.click(screen.getByRole('button', { name: /Skill patched/ }))
+    fireEvent.click(screen.getByRole('button', { name: /Skill edited/ }))
     expect([...document.querySelectorAll('tr[data-type="add"] .code')].map((c) => c.textContent)).toEqual(['run make deploy'])
     expect([...document.querySelectorAll('tr[data-type="del"] .code')].map((c) => c.textContent)).toEqual(['run make'])
   })

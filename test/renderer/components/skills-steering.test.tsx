@@ -70,7 +70,7 @@ describe('skills: every version', () => {
     const pick = (name: RegExp) => screen.getByRole('checkbox', { name }) as HTMLInputElement
     fireEvent.click(pick(/^Compare Skill created/))
     // Another file's version cannot be compared with SKILL.md.
-    expect(pick(/^Compare Skill file written/).disabled).toBe(true)
+    expect(pick(/^Compare Skill file saved/).disabled).toBe(true)
     expect(screen.getByText('Tick one more version of the same file to compare.')).toBeTruthy()
     fireEvent.click(pick(/^Compare Skill rewritten/))
     const compare = screen.getByRole('region', { name: 'Comparing two versions' })
@@ -106,6 +106,6 @@ describe('skills: every version', () => {
     fireEvent.click(screen.getAllByRole('button', { name: /^Restore the version from/ })[2])
     fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Restore' }))
     await settle()
-    expect(within(screen.getByRole('dialog')).getByRole('alert').textContent).toContain('This entry is no longer in the timeline.')
+    expect(within(screen.getByRole('dialog')).getByRole('alert').textContent).toContain('This change is no longer in the timeline.')
   })
 })

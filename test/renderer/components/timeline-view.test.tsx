@@ -92,9 +92,12 @@ describe('learning timeline', () => {
     fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Revert' }))
     await settle()
     const dialog = screen.getByRole('dialog', { name: 'Could not revert' })
-    expect(within(dialog).getByRole('alert').textContent).toBe('It was changed again after this entry, so Cairn left it as it is.')
-    expect(within(dialog).getByTestId('conflict-expected').textContent).toBe('Prefers tea')
-    expect(within(dialog).getByTestId('conflict-actual').textContent).toBe('Prefers green tea')
+    expect(within(dialog).getByRole('alert').textContent).toBe('It was changed again after this change, so Cairn left it as it is.')
+    // A diff from what the change left to what is there now; a memory entry is never reverted over it.
+    expect([...dialog.querySelectorAll('tr[data-type="del"] .code')].map((cell) => cell.textContent)).toEqual(['Prefers tea'])
+    expect([...dialog.querySelectorAll('tr[data-type="add"] .code')].map((cell) => cell.textContent)).toEqual(['Prefers green tea'])
+    expect(within(dialog).queryByRole('button', { name: 'Revert anyway' })).toBeNull()
+    expect(within(dialog).getByText('A memory entry cannot be reverted over newer text. Edit it in Memory instead.')).toBeTruthy()
   })
 
   it('opens a skill change in the skill browser with its diff', async () => {

@@ -32,10 +32,10 @@ describe('timeline filters', () => {
   it('matches rows by kind family and source', () => {
     const skillByReview = ledger(1, { kind: 'skill.create', source: 'review' })
     const memoryByUser = ledger(2, { kind: 'memory.remove', source: 'user' })
-    expect(matchesFilters(skillByReview, { kinds: ['skill'], sources: [] })).toBe(true)
-    expect(matchesFilters(memoryByUser, { kinds: ['skill'], sources: [] })).toBe(false)
-    expect(matchesFilters(memoryByUser, { kinds: [], sources: ['user', 'revert'] })).toBe(true)
-    expect(matchesFilters(skillByReview, { kinds: ['memory', 'skill'], sources: ['agent'] })).toBe(false)
+    expect(matchesFilters(skillByReview, { kinds: ['skill'], changes: [], sources: [] })).toBe(true)
+    expect(matchesFilters(memoryByUser, { kinds: ['skill'], changes: [], sources: [] })).toBe(false)
+    expect(matchesFilters(memoryByUser, { kinds: [], changes: [], sources: ['user', 'revert'] })).toBe(true)
+    expect(matchesFilters(skillByReview, { kinds: ['memory', 'skill'], changes: [], sources: ['agent'] })).toBe(false)
   })
 
   it('asks main for exactly the chosen kinds and sources', async () => {

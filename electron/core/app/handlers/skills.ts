@@ -2,12 +2,22 @@ import { readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import { IpcError } from '../../../../shared/ipc/define'
+import { archiveSkillByHand, createSkillByHand, saveSkillByHand } from '../../skills/skill-by-hand'
 import { listSkillFiles } from '../../skills/skill-dir-files'
 import { restoreSkillVersion } from '../../skills/skill-history'
 import { skillItem, skillItems, type SkillListItem } from '../../skills/skill-items'
 import type { AppContext } from '../app-context'
 
-type SkillRoutes = 'skills.list' | 'skills.get' | 'skills.history' | 'skills.setFlags' | 'skills.restore'
+type SkillRoutes =
+  | 'skills.list'
+  | 'skills.get'
+  | 'skills.history'
+  | 'skills.setFlags'
+  | 'skills.restore'
+  | 'skills.create'
+  | 'skills.saveFile'
+  | 'skills.archive'
+  | 'skills.openFolder'
 
 export function skillHandlers(app: AppContext): Pick<IpcHandlers, SkillRoutes> {
   const strip = (skill: SkillListItem) => {
@@ -42,6 +52,17 @@ export function skillHandlers(app: AppContext): Pick<IpcHandlers, SkillRoutes> {
       // Supporting files are not watched by the index, so say it here too.
       if (result.ok) app.emit('skills.changed', { name })
       return result
+    },
+    // The store announces its own writes (skills.changed) through the core's listener.
+    'skills.create': async (input) => createSkillByHand(app.core.skills, input),
+    'skills.saveFile': async ({ name, content, expected }) => saveSkillByHand(app.core.skills, name, content, expected),
+    'skills.archive': async ({ name }) => archiveSkillByHand(app.core.skills, name),
+    'skills.openFolder': async ({ name }) => {
+      const folder = dirname(itemOrThrow(name).path)
+      const openPath = app.options.platform.openPath
+      if (!openPath) return { path: folder, opened: false }
+      await openPath(folder)
+      return { path: folder, opened: true }
     }
   }
 }

@@ -23,8 +23,8 @@ export function timelineHandlers(app: AppContext): Pick<IpcHandlers, 'timeline.l
       if (!entry) throw new IpcError('NOT_FOUND', `There is no timeline entry #${id}.`)
       return entry
     },
-    'timeline.revert': async ({ id }) => {
-      const result = await app.core.revert(id)
+    'timeline.revert': async ({ id, force }) => {
+      const result = await app.core.revert(id, { force })
       if (result.ok) {
         if (result.revertEntry.kind.startsWith('memory.')) app.emit('memory.changed', {})
       }

@@ -3,6 +3,8 @@ import { useApp, useSkills, useT } from '../../app/context'
 import { EmptyState, Notice, Spinner } from '../../components/Feedback'
 import { Icon } from '../../components/Icon'
 import { Markdown } from '../../components/Markdown'
+import { SkillActions } from './SkillActions'
+import { SkillEditor } from './SkillEditor'
 import { madeByLabel, SkillFlags, SpecIssues } from './SkillFlags'
 import { SkillHistory } from './SkillHistory'
 import { SkillStatsLine } from './SkillList'
@@ -16,6 +18,12 @@ export function splitFrontMatter(content: string): { frontMatter: string | null;
 }
 
 export function SkillDetail(): React.JSX.Element {
+  const name = useSkills((s) => s.selected)
+  // A new skill starts out of the editor, on its content.
+  return <SkillDetailOf key={name ?? ''} />
+}
+
+function SkillDetailOf(): React.JSX.Element {
   const t = useT()
   const { skills } = useApp()
   const name = useSkills((s) => s.selected)
@@ -24,6 +32,7 @@ export function SkillDetail(): React.JSX.Element {
   const detailError = useSkills((s) => s.detailError)
   const diffEntryId = useSkills((s) => s.diffEntryId)
   const [chosenTab, setTab] = useState<Tab>('content')
+  const [editing, setEditing] = useState(false)
   const tab: Tab = diffEntryId !== null ? 'history' : chosenTab
 
   if (!name) return <EmptyState icon="skills" title={t('skills.pick')}>{t('skills.pickBody')}</EmptyState>
@@ -55,6 +64,17 @@ export function SkillDetail(): React.JSX.Element {
         </div>
         {skill ? <p className="skill-description">{skill.description}</p> : null}
         {skill ? <SkillStatsLine skill={skill} /> : null}
+        {skill ? (
+          <SkillActions
+            skill={skill}
+            editing={editing}
+            onEdit={() => {
+              setEditing(true)
+              setTab('content')
+              if (diffEntryId !== null) skills.getState().openDiff(null)
+            }}
+          />
+        ) : null}
         {skill ? <SkillFlags skill={skill} /> : null}
         {skill?.specIssues.length ? <SpecIssues issues={skill.specIssues} /> : null}
         {skill?.warnings.map((warning) => (
@@ -83,7 +103,9 @@ export function SkillDetail(): React.JSX.Element {
         ))}
       </div>
       <div className="tab-panel" role="tabpanel">
-        {tab === 'content' ? (
+        {tab === 'content' && editing && detail ? (
+          <SkillEditor name={name} original={detail.content} onDone={() => setEditing(false)} />
+        ) : tab === 'content' ? (
           <>
             {frontMatter ? (
               <details className="front-matter">

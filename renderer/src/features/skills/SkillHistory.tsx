@@ -7,7 +7,7 @@ import { Notice } from '../../components/Feedback'
 import { Icon } from '../../components/Icon'
 import { fullTime, relativeTime, useNow } from '../../lib/time'
 import type { RevertOutcome } from '../../stores/timeline'
-import { kindLabel, skillFileOf, sourceLabel } from '../timeline/labels'
+import { skillFileOf, sourceLabel, wordHeadline } from '../timeline/labels'
 import { DiffViewer } from './DiffViewer'
 
 /** A row can be restored when it left a text behind (a removal left none), or archived the skill (restored from the archive). */
@@ -26,6 +26,7 @@ export function SkillHistory({ entries, skill, selectedId }: { entries: LedgerEn
   const { skills } = useApp()
   const [picks, setPicks] = useState<number[]>([])
   const [restoring, setRestoring] = useState<LedgerEntry | null>(null)
+  const byId = new Map(entries.map((entry) => [entry.id, entry]))
   if (!entries.length) return <p className="muted">{t('skills.noHistory')}</p>
 
   const picked = picks.map((id) => entries.find((entry) => entry.id === id)).filter((entry): entry is LedgerEntry => Boolean(entry))
@@ -57,6 +58,7 @@ export function SkillHistory({ entries, skill, selectedId }: { entries: LedgerEn
           const isPicked = picks.includes(entry.id)
           // Two versions of different files do not compare.
           const canPick = isPicked || (entry.after !== null && (pickedFile === null || pickedFile === file))
+          const headline = wordHeadline(entry, byId, t)
           return (
             <li key={entry.id}>
               <div className="history-item">
@@ -65,7 +67,7 @@ export function SkillHistory({ entries, skill, selectedId }: { entries: LedgerEn
                   className="history-pick"
                   checked={isPicked}
                   disabled={!canPick}
-                  aria-label={t('skills.comparePick', { kind: t(kindLabel[entry.kind]), when: when(entry) })}
+                  aria-label={t('skills.comparePick', { kind: headline.text, when: when(entry) })}
                   onChange={() => toggle(entry.id)}
                 />
                 <button
@@ -74,9 +76,9 @@ export function SkillHistory({ entries, skill, selectedId }: { entries: LedgerEn
                   aria-pressed={entry.id === selectedId}
                   onClick={() => skills.getState().openDiff(entry.id === selectedId ? null : entry.id)}
                 >
-                  <span className="history-kind">{t(kindLabel[entry.kind])}</span>
+                  <span className="history-kind">{headline.text}</span>
                   <span className="history-file">{file}</span>
-                  <span className={`badge source-${entry.source}`}>{t(sourceLabel[entry.source])}</span>
+                  {headline.isUndo ? null : <span className={`badge source-${entry.source}`}>{t(sourceLabel[entry.source])}</span>}
                   {entry.revertedBy !== null ? <span className="badge muted">{t('timeline.revertedBadge')}</span> : null}
                   <span className="spacer" />
                   <time className="entry-time" title={fullTime(entry.at, locale)}>

@@ -1,18 +1,22 @@
-import { useState } from 'react'
+import { useId, useState } from 'react'
 import type { SkillItem } from '../../../../shared/ipc/domain'
 import { useApp, useLocale, useSkills, useT } from '../../app/context'
 import { Icon } from '../../components/Icon'
 import { relativeTime, useNow } from '../../lib/time'
-import { byCategory } from '../../stores/skills'
+import { byCategory, matchesQuery } from '../../stores/skills'
 
-/** Skills by category, with how often and how well each is used, and what failed to load. */
+/** Skills by category, with how often and how well each is used, and what failed to load; filtered by the search box. */
 export function SkillList(): React.JSX.Element {
   const t = useT()
   const skills = useSkills((s) => s.skills)
   const selected = useSkills((s) => s.selected)
-  const groups = byCategory(skills)
+  const query = useSkills((s) => s.query)
+  const shown = skills.filter((skill) => matchesQuery(skill, query))
+  const groups = byCategory(shown)
   return (
     <div className="skill-list">
+      <SkillSearch first={shown[0]?.name ?? null} />
+      {query.trim() && !shown.length ? <p className="skill-no-matches muted">{t('library.noMatches', { query: query.trim() })}</p> : null}
       {groups.map((group) => (
         <div key={group.category ?? ''} className="skill-group">
           <div className="sidebar-heading">{group.category ?? t('skills.uncategorised')}</div>
@@ -24,6 +28,42 @@ export function SkillList(): React.JSX.Element {
         </div>
       ))}
       <Diagnostics />
+    </div>
+  )
+}
+
+/** Instant search over name, description and category; Enter opens the first match, Esc clears. */
+function SkillSearch({ first }: { first: string | null }): React.JSX.Element {
+  const t = useT()
+  const { skills } = useApp()
+  const query = useSkills((s) => s.query)
+  const id = useId()
+  return (
+    <div className="skill-search" role="search">
+      <label htmlFor={id} className="visually-hidden">
+        {t('library.search')}
+      </label>
+      <Icon name="search" size={15} />
+      <input
+        id={id}
+        type="search"
+        className="text-input"
+        value={query}
+        placeholder={t('library.searchPlaceholder')}
+        autoComplete="off"
+        spellCheck={false}
+        onChange={(event) => skills.getState().setQuery(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && first) {
+            event.preventDefault()
+            void skills.getState().select(first)
+          } else if (event.key === 'Escape' && query) {
+            event.preventDefault()
+            event.stopPropagation()
+            skills.getState().setQuery('')
+          }
+        }}
+      />
     </div>
   )
 }

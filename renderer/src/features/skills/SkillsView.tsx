@@ -1,8 +1,10 @@
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { useApp, useSkills, useT } from '../../app/context'
 import { EmptyState, Notice } from '../../components/Feedback'
 import { Pane, PaneLoading } from '../../components/Pane'
+import { Icon } from '../../components/Icon'
 import { CurateButton } from '../inbox/CurateButton'
+import { CreateSkillDialog } from './CreateSkillDialog'
 import { SkillDetail } from './SkillDetail'
 import { SkillList } from './SkillList'
 
@@ -14,6 +16,13 @@ export function SkillsView(): React.JSX.Element {
   const loadError = useSkills((s) => s.loadError)
   const count = useSkills((s) => s.skills.length)
   const diagnostics = useSkills((s) => s.diagnostics.length)
+  const [creating, setCreating] = useState(false)
+  const newSkill = (
+    <button type="button" className="secondary-button small" onClick={() => setCreating(true)}>
+      <Icon name="plus" size={15} />
+      {t('library.newSkill')}
+    </button>
+  )
 
   useEffect(() => {
     void skills.getState().load()
@@ -27,6 +36,7 @@ export function SkillsView(): React.JSX.Element {
         <>
           {loaded ? <span className="pane-count">{t('skills.count', { count })}</span> : null}
           <div className="pane-actions">
+            {newSkill}
             <CurateButton where="skills" />
           </div>
         </>
@@ -45,7 +55,7 @@ export function SkillsView(): React.JSX.Element {
           </EmptyState>
         </div>
       ) : (
-        <div className="split-pane">
+        <div className="split-pane skills-split">
           <div className="split-list">
             <SkillList />
           </div>
@@ -54,6 +64,7 @@ export function SkillsView(): React.JSX.Element {
           </div>
         </div>
       )}
+      {creating ? <CreateSkillDialog onClose={() => setCreating(false)} /> : null}
     </Pane>
   )
 }

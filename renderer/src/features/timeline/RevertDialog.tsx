@@ -1,36 +1,61 @@
 import { useState } from 'react'
 import { describeRevertFailure } from '../../../../shared/i18n/describe'
-import type { LedgerEntry, RevertConflict, RevertErrorCode } from '../../../../shared/ledger'
+import type { LedgerEntry } from '../../../../shared/ledger'
 import { useApp, useT } from '../../app/context'
 import { Dialog } from '../../components/Dialog'
 import { Notice } from '../../components/Feedback'
-import { kindLabel } from './labels'
+import type { RevertOutcome } from '../../stores/timeline'
+import { DiffViewer } from '../skills/DiffViewer'
 
-/** Asks before undoing a learned change; if the target moved on since, shows both texts instead. */
-export function RevertDialog({ entry, onClose }: { entry: LedgerEntry; onClose(): void }): React.JSX.Element {
+type Failure = Extract<RevertOutcome, { ok: false }>
+
+/**
+ * Only a skill file can be reverted over newer text: a memory row is one entry among others (there is
+ * no single entry to write over), and a deleted skill cannot come back over one of the same name.
+ */
+export function canRevertAnyway(entry: LedgerEntry): boolean {
+  return entry.kind.startsWith('skill.') && entry.kind !== 'skill.delete'
+}
+
+/**
+ * Asks before undoing a learned change. If the target moved on since, shows what changed (the change's
+ * text against what is there now) and, for a skill, offers to revert anyway.
+ */
+export function RevertDialog({ entry, headline, targetLabel, onClose }: { entry: LedgerEntry; headline: string; targetLabel: string; onClose(): void }): React.JSX.Element {
   const t = useT()
   const { timeline, ui } = useApp()
   const [busy, setBusy] = useState(false)
-  const [failure, setFailure] = useState<{ code: RevertErrorCode | null; error: string; conflict: RevertConflict | null } | null>(null)
+  const [failure, setFailure] = useState<Failure | null>(null)
 
-  const confirm = async (): Promise<void> => {
+  const run = async (force: boolean): Promise<void> => {
     setBusy(true)
-    const outcome = await timeline.getState().revert(entry.id)
+    const outcome = await timeline.getState().revert(entry.id, { force })
     setBusy(false)
     if (outcome.ok) {
       ui.getState().toast({ tone: 'success', text: t('timeline.reverted') })
       onClose()
-    } else setFailure({ code: outcome.code, error: outcome.error, conflict: outcome.conflict })
+    } else setFailure(outcome)
   }
 
   const worded = failure ? describeRevertFailure(failure, t) : null
+  const conflict = failure?.conflict ?? null
+  const forceable = conflict !== null && canRevertAnyway(entry)
   return (
     <Dialog
       title={failure ? t('timeline.revertFailedTitle') : t('timeline.revertTitle')}
       onClose={onClose}
-      wide={Boolean(failure?.conflict)}
+      wide={conflict !== null}
       actions={
-        failure ? (
+        forceable ? (
+          <>
+            <button type="button" className="secondary-button" onClick={onClose} data-autofocus>
+              {t('common.cancel')}
+            </button>
+            <button type="button" className="danger-button" disabled={busy} onClick={() => void run(true)}>
+              {busy ? t('timeline.reverting') : t('library.revertAnyway')}
+            </button>
+          </>
+        ) : failure ? (
           <button type="button" className="primary-button" onClick={onClose} data-autofocus>
             {t('common.close')}
           </button>
@@ -39,7 +64,7 @@ export function RevertDialog({ entry, onClose }: { entry: LedgerEntry; onClose()
             <button type="button" className="secondary-button" onClick={onClose} data-autofocus>
               {t('common.cancel')}
             </button>
-            <button type="button" className="danger-button" disabled={busy} onClick={() => void confirm()}>
+            <button type="button" className="danger-button" disabled={busy} onClick={() => void run(false)}>
               {busy ? t('timeline.reverting') : t('timeline.revert')}
             </button>
           </>
@@ -52,24 +77,16 @@ export function RevertDialog({ entry, onClose }: { entry: LedgerEntry; onClose()
             {worded?.text}
             {worded?.detail ? <div className="notice-detail">{worded.detail}</div> : null}
           </Notice>
-          {failure.conflict ? (
+          {conflict ? (
             <div className="conflict">
-              <p>{t('timeline.conflictLead')}</p>
-              <div className="conflict-columns">
-                <div>
-                  <div className="conflict-label">{t('timeline.conflictExpected')}</div>
-                  <pre className="plain-code conflict-text" data-testid="conflict-expected">{failure.conflict.expected ?? t('timeline.nothing')}</pre>
-                </div>
-                <div>
-                  <div className="conflict-label">{t('timeline.conflictActual')}</div>
-                  <pre className="plain-code conflict-text" data-testid="conflict-actual">{failure.conflict.actual ?? t('timeline.nothing')}</pre>
-                </div>
-              </div>
+              <p>{t('library.conflictLead')}</p>
+              <DiffViewer before={conflict.expected} after={conflict.actual} fileName={targetLabel} />
+              <p className="conflict-hint">{forceable ? t('library.revertAnywayHint') : entry.kind.startsWith('memory.') ? t('library.memoryConflictHint') : null}</p>
             </div>
           ) : null}
         </>
       ) : (
-        <p>{t('timeline.revertBody', { kind: t(kindLabel[entry.kind]), target: entry.target })}</p>
+        <p>{t('timeline.revertBody', { kind: headline, target: targetLabel })}</p>
       )}
     </Dialog>
   )

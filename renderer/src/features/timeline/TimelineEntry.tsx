@@ -6,12 +6,22 @@ import { Icon } from '../../components/Icon'
 import { fullTime, relativeTime } from '../../lib/time'
 import { familyOf } from '../../stores/timeline'
 import { computeDiff } from '../skills/diff-model'
-import { kindLabel, memoryStoreOf, skillFileOf, sourceLabel } from './labels'
+import { memoryStoreOf, skillFileOf, sourceLabel, wordHeadline } from './labels'
 import { RevertDialog } from './RevertDialog'
 
-/** One learned change: what, where, who, when; the text before → after (or a link to the diff), and Revert. */
-export const TimelineEntry = memo(function TimelineEntry({ entry, now }: { entry: LedgerEntry; now: number }): React.JSX.Element {
+/** Where a change landed, in words: "Profile" or "deploy · SKILL.md". */
+export function useTargetLabel(entry: LedgerEntry): string {
   const t = useT()
+  if (familyOf(entry.kind) === 'memory') return memoryStoreOf(entry) === 'user' ? t('memory.user.title') : t('memory.memory.title')
+  const skill = skillNameOf(entry)
+  return `${skill ?? ''} · ${skillFileOf(entry, skill)}`
+}
+
+/** One learned change: what, where, who, when; the text before → after (or a link to the diff), and Revert. */
+export const TimelineEntry = memo(function TimelineEntry({ entry, now, byId }: { entry: LedgerEntry; now: number; byId: ReadonlyMap<number, LedgerEntry> }): React.JSX.Element {
+  const t = useT()
+  const { text: headline, isUndo } = wordHeadline(entry, byId, t)
+  const targetLabel = useTargetLabel(entry)
   const locale = useLocale()
   const { ui, chat, skills } = useApp()
   const [reverting, setReverting] = useState(false)
@@ -27,16 +37,17 @@ export const TimelineEntry = memo(function TimelineEntry({ entry, now }: { entry
   }
 
   return (
-    <article className={`entry${entry.revertedBy !== null ? ' reverted' : ''}`} aria-label={t(kindLabel[entry.kind])}>
+    <article className={`entry${entry.revertedBy !== null ? ' reverted' : ''}`} aria-label={headline}>
       <div className="entry-head">
         <span className={`entry-kind ${memory ? 'memory' : 'skill'}`}>
           <Icon name={memory ? 'memory' : 'skills'} size={14} />
-          {t(kindLabel[entry.kind])}
+          {headline}
         </span>
         <span className="entry-target" title={entry.target}>
-          {memory ? (memoryStoreOf(entry) === 'user' ? t('memory.user.title') : t('memory.memory.title')) : `${skill ?? ''} · ${skillFileOf(entry, skill)}`}
+          {targetLabel}
         </span>
-        <span className={`badge source-${entry.source}`}>{t(sourceLabel[entry.source])}</span>
+        {/* An undo says so in its headline; a badge would repeat it. */}
+        {!isUndo ? <span className={`badge source-${entry.source}`}>{t(sourceLabel[entry.source])}</span> : null}
         {entry.meta.proposalId !== undefined ? <span className="badge muted">{t('timeline.fromInbox')}</span> : null}
         {entry.revertedBy !== null ? <span className="badge muted">{t('timeline.revertedBadge')}</span> : null}
         <span className="spacer" />
@@ -88,7 +99,7 @@ export const TimelineEntry = memo(function TimelineEntry({ entry, now }: { entry
           </button>
         ) : null}
       </div>
-      {reverting ? <RevertDialog entry={entry} onClose={() => setReverting(false)} /> : null}
+      {reverting ? <RevertDialog entry={entry} headline={headline} targetLabel={targetLabel} onClose={() => setReverting(false)} /> : null}
     </article>
   )
 })

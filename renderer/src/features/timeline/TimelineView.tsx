@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react'
+import { useEffect, useId, useMemo } from 'react'
 import type { ReviewRun } from '../../../../shared/ipc/domain'
 import { useApp, useLocale, useT, useTimeline } from '../../app/context'
 import { EmptyState, Notice } from '../../components/Feedback'
@@ -6,7 +6,8 @@ import { Pane, PaneBody, PaneLoading } from '../../components/Pane'
 import { Icon } from '../../components/Icon'
 import { describeReviewReason, describeReviewSummary } from '../../../../shared/i18n/describe'
 import { fullTime, relativeTime, useNow } from '../../lib/time'
-import { allSources, groupTimeline, type KindFilter } from '../../stores/timeline'
+import { allChanges, allSources, groupTimeline, isFiltered, type ChangeFilter, type KindFilter, type TimelineGroup } from '../../stores/timeline'
+import { dayHeading, dayKey } from './day-headings'
 import { sourceLabel } from './labels'
 import { TimelineEntry } from './TimelineEntry'
 
@@ -22,8 +23,11 @@ export function TimelineView(): React.JSX.Element {
   const loadError = useTimeline((s) => s.loadError)
   const hasMore = useTimeline((s) => s.hasMore)
   const now = useNow()
+  const locale = useLocale()
   const groups = useMemo(() => groupTimeline(entries, reviews), [entries, reviews])
-  const filtered = filters.kinds.length > 0 || filters.sources.length > 0
+  const days = useMemo(() => byDay(groups), [groups])
+  const byId = useMemo(() => new Map(entries.map((entry) => [entry.id, entry])), [entries])
+  const filtered = isFiltered(filters)
 
   useEffect(() => {
     void timeline.getState().load()
@@ -33,22 +37,38 @@ export function TimelineView(): React.JSX.Element {
     { kind: 'memory', label: t('timeline.filter.memory') },
     { kind: 'skill', label: t('timeline.filter.skills') }
   ]
+  const changeLabel: Record<ChangeFilter, string> = {
+    added: t('library.filter.added'),
+    changed: t('library.filter.changed'),
+    removed: t('library.filter.removed')
+  }
+  const chip = (active: boolean) => (active ? 'chip active' : 'chip')
 
   return (
     <Pane label={t('nav.timeline')} title={t('timeline.title')}>
       <PaneBody lead={t('timeline.lead')}>
         <div className="filter-bar" role="group" aria-label={t('timeline.filters')}>
-          {kinds.map(({ kind, label }) => (
-            <button key={kind} type="button" className={filters.kinds.includes(kind) ? 'chip active' : 'chip'} aria-pressed={filters.kinds.includes(kind)} onClick={() => timeline.getState().toggleKind(kind)}>
-              {label}
-            </button>
-          ))}
-          <span className="filter-divider" />
-          {allSources.map((source) => (
-            <button key={source} type="button" className={filters.sources.includes(source) ? 'chip active' : 'chip'} aria-pressed={filters.sources.includes(source)} onClick={() => timeline.getState().toggleSource(source)}>
-              {t(sourceLabel[source])}
-            </button>
-          ))}
+          <FilterGroup label={t('library.filter.target')}>
+            {kinds.map(({ kind, label }) => (
+              <button key={kind} type="button" className={chip(filters.kinds.includes(kind))} aria-pressed={filters.kinds.includes(kind)} onClick={() => timeline.getState().toggleKind(kind)}>
+                {label}
+              </button>
+            ))}
+          </FilterGroup>
+          <FilterGroup label={t('library.filter.change')}>
+            {allChanges.map((change) => (
+              <button key={change} type="button" className={chip(filters.changes.includes(change))} aria-pressed={filters.changes.includes(change)} onClick={() => timeline.getState().toggleChange(change)}>
+                {changeLabel[change]}
+              </button>
+            ))}
+          </FilterGroup>
+          <FilterGroup label={t('library.filter.source')}>
+            {allSources.map((source) => (
+              <button key={source} type="button" className={chip(filters.sources.includes(source))} aria-pressed={filters.sources.includes(source)} onClick={() => timeline.getState().toggleSource(source)}>
+                {t(sourceLabel[source])}
+              </button>
+            ))}
+          </FilterGroup>
           {filtered ? (
             <button type="button" className="ghost-button small" onClick={() => timeline.getState().clearFilters()}>
               {t('timeline.clearFilters')}
@@ -64,17 +84,22 @@ export function TimelineView(): React.JSX.Element {
           </EmptyState>
         ) : (
           <div className="timeline">
-            {groups.map((group) =>
-              group.type === 'entry' ? (
-                <TimelineEntry key={group.key} entry={group.entry} now={now} />
-              ) : (
-                <ReviewGroup key={group.key} review={group.review} count={group.entries.length} now={now}>
-                  {group.entries.map((entry) => (
-                    <TimelineEntry key={entry.id} entry={entry} now={now} />
-                  ))}
-                </ReviewGroup>
-              )
-            )}
+            {days.map((day) => (
+              <div key={day.key} className="timeline-day">
+                <h3 className="day-heading">{dayHeading(day.at, now, locale, t)}</h3>
+                {day.groups.map((group) =>
+                  group.type === 'entry' ? (
+                    <TimelineEntry key={group.key} entry={group.entry} now={now} byId={byId} />
+                  ) : (
+                    <ReviewGroup key={group.key} review={group.review} count={group.entries.length} now={now}>
+                      {group.entries.map((entry) => (
+                        <TimelineEntry key={entry.id} entry={entry} now={now} byId={byId} />
+                      ))}
+                    </ReviewGroup>
+                  )
+                )}
+              </div>
+            ))}
             {hasMore ? (
               <button type="button" className="secondary-button load-more" disabled={loading} onClick={() => void timeline.getState().loadMore()}>
                 {loading ? t('common.loading') : t('timeline.loadMore')}
@@ -85,6 +110,32 @@ export function TimelineView(): React.JSX.Element {
       </PaneBody>
     </Pane>
   )
+}
+
+/** One labelled row of filter chips; the label is visible and names the group for screen readers. */
+function FilterGroup({ label, children }: { label: string; children: React.ReactNode }): React.JSX.Element {
+  const id = useId()
+  return (
+    <div className="filter-group" role="group" aria-labelledby={id}>
+      <span id={id} className="filter-label">
+        {label}
+      </span>
+      {children}
+    </div>
+  )
+}
+
+/** Groups in a row of the same local day (a review's group goes under the day of its newest change). */
+function byDay(groups: TimelineGroup[]): Array<{ key: string; at: number; groups: TimelineGroup[] }> {
+  const days: Array<{ key: string; at: number; groups: TimelineGroup[] }> = []
+  for (const group of groups) {
+    const at = Date.parse(group.type === 'entry' ? group.entry.at : group.entries[0].at)
+    const key = dayKey(at)
+    const last = days[days.length - 1]
+    if (last && last.key === key) last.groups.push(group)
+    else days.push({ key, at, groups: [group] })
+  }
+  return days
 }
 
 function ReviewGroup({ review, count, now, children }: { review: ReviewRun | null; count: number; now: number; children: React.ReactNode }): React.JSX.Element {
