@@ -1,6 +1,9 @@
+import { useEffect } from 'react'
 import { ChatView } from '../features/chat/ChatView'
 import { ConnectionBanner, Toasts, useGlobalKeys } from './Chrome'
-import { useUi } from './context'
+import { useApp, useUi } from './context'
+import { useNarrowWindow } from './layout-width'
+import { ShortcutsDialog } from './ShortcutsDialog'
 import { translator } from '../../../shared/i18n'
 import type { Language } from '../stores/ui'
 import { Sidebar } from './Sidebar'
@@ -10,13 +13,18 @@ import { SkillsView } from '../features/skills/SkillsView'
 import { MemoryView } from '../features/memory/MemoryView'
 import { SettingsView } from '../features/settings/SettingsView'
 
-/** The main window: sidebar on the left, the current screen on the right. */
+/** The main window: sidebar on the left (a rail when folded), the current screen on the right. */
 export function App(): React.JSX.Element {
   useGlobalKeys()
+  const { ui } = useApp()
   const view = useUi((s) => s.view)
+  const narrow = useNarrowWindow()
+  const folded = useUi((s) => narrow || s.sidebarCollapsed)
+  // Crossing the narrow line starts the sidebar in its resting place for the new width.
+  useEffect(() => ui.getState().setSidebarPeek(false), [narrow, ui])
   return (
-    <div className="app">
-      <Sidebar />
+    <div className={folded ? 'app folded' : 'app'}>
+      <Sidebar narrow={narrow} />
       <main className="main">
         <ConnectionBanner />
         {view === 'chat' ? <ChatView /> : null}
@@ -27,6 +35,7 @@ export function App(): React.JSX.Element {
         {view === 'settings' ? <SettingsView /> : null}
       </main>
       <Toasts />
+      <ShortcutsDialog />
     </div>
   )
 }

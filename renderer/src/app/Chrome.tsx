@@ -2,6 +2,9 @@ import { useEffect } from 'react'
 import { resolveTheme, type UiStore } from '../stores/ui'
 import { Icon } from '../components/Icon'
 import { useApp, useT, useUi } from './context'
+import { isNarrowWindow } from './layout-width'
+import { isTypingTarget, shortcutActionFor } from './shortcuts'
+import { copyLastAnswer, startNewChat } from './shortcuts-actions'
 
 /** Keeps `<html data-theme lang>` in step with the UI store and the OS theme. */
 export function applyTheme(ui: UiStore, root: HTMLElement = document.documentElement): () => void {
@@ -64,17 +67,34 @@ export function Toasts(): React.JSX.Element {
   )
 }
 
-/** Window-wide keys: Ctrl/Cmd+K finds a conversation. */
+/** Window-wide keys, as listed in `shortcuts.ts` (the help dialog shows the same list). */
 export function useGlobalKeys(): void {
-  const { ui } = useApp()
+  const app = useApp()
   useEffect(() => {
     const onKey = (event: KeyboardEvent): void => {
-      if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k') {
-        event.preventDefault()
-        ui.getState().focusSearch()
+      if (event.defaultPrevented || event.isComposing) return
+      const action = shortcutActionFor(event, isTypingTarget(event.target))
+      if (!action) return
+      event.preventDefault()
+      const ui = app.ui.getState()
+      switch (action) {
+        case 'newChat':
+          return startNewChat(app)
+        case 'search':
+          // A folded sidebar hides the search box: show it over the screen first.
+          if (ui.sidebarCollapsed || isNarrowWindow()) ui.setSidebarPeek(true)
+          return ui.focusSearch()
+        case 'sidebar':
+          return ui.toggleSidebar(isNarrowWindow())
+        case 'settings':
+          return ui.navigate('settings')
+        case 'help':
+          return ui.setShortcutsOpen(!ui.shortcutsOpen)
+        case 'copyAnswer':
+          return void copyLastAnswer(app)
       }
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [ui])
+  }, [app])
 }

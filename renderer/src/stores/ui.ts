@@ -25,6 +25,12 @@ export interface UiState {
   searchFocusRequest: number
   /** The conversation open in this window, reopened after a reload (mid-stream it re-attaches). */
   lastSessionId: string | null
+  /** The sidebar folded to a rail of icons in a wide window (remembered; narrow windows always fold it). */
+  sidebarCollapsed: boolean
+  /** The full sidebar shown over the screen while folded (narrow window, or Ctrl/Cmd+K), until a pick. */
+  sidebarPeek: boolean
+  /** The keyboard shortcuts dialog is open. */
+  shortcutsOpen: boolean
   navigate(view: View): void
   setTheme(theme: Theme): void
   setLanguage(language: Language): void
@@ -33,6 +39,10 @@ export interface UiState {
   dismissToast(id: number): void
   focusSearch(): void
   setLastSession(sessionId: string | null): void
+  /** The chrome's sidebar button: folds/unfolds in a wide window, shows/hides the overlay in a narrow one. */
+  toggleSidebar(narrow: boolean): void
+  setSidebarPeek(open: boolean): void
+  setShortcutsOpen(open: boolean): void
 }
 
 export type UiStore = StoreApi<UiState>
@@ -55,6 +65,9 @@ export function createUiStore(storageKey = UI_STORAGE_KEY): UiStore {
         toasts: [],
         searchFocusRequest: 0,
         lastSessionId: null,
+        sidebarCollapsed: false,
+        sidebarPeek: false,
+        shortcutsOpen: false,
         // A toast's jump to this screen has done its job once the screen is open.
         navigate: (view) => set({ view, toasts: get().toasts.filter((toast) => toast.action?.view !== view) }),
         setTheme: (theme) => set({ theme }),
@@ -68,12 +81,24 @@ export function createUiStore(storageKey = UI_STORAGE_KEY): UiStore {
         },
         dismissToast: (id) => set({ toasts: get().toasts.filter((t) => t.id !== id) }),
         focusSearch: () => set({ searchFocusRequest: get().searchFocusRequest + 1 }),
-        setLastSession: (lastSessionId) => set({ lastSessionId })
+        setLastSession: (lastSessionId) => set({ lastSessionId }),
+        toggleSidebar(narrow) {
+          if (narrow) set({ sidebarPeek: !get().sidebarPeek })
+          else set({ sidebarCollapsed: !get().sidebarCollapsed, sidebarPeek: false })
+        },
+        setSidebarPeek: (sidebarPeek) => set({ sidebarPeek }),
+        setShortcutsOpen: (shortcutsOpen) => set({ shortcutsOpen })
       }),
       {
         name: storageKey,
         storage: createJSONStorage(() => localStorage),
-        partialize: (state) => ({ theme: state.theme, language: state.language, view: state.view, lastSessionId: state.lastSessionId })
+        partialize: (state) => ({
+          theme: state.theme,
+          language: state.language,
+          view: state.view,
+          lastSessionId: state.lastSessionId,
+          sidebarCollapsed: state.sidebarCollapsed
+        })
       }
     )
   )

@@ -9,8 +9,16 @@ import { Icon } from '../../components/Icon'
 import { fullTime, relativeTime, useNow } from '../../lib/time'
 import { MemoryHistory } from './MemoryHistory'
 
+export interface MemoryEntryProps {
+  target: MemoryTargetName
+  text: string
+  info: MemoryEntryInfo | null
+  /** Characters the store has free; an edit may grow the entry by this much. */
+  spare: number
+}
+
 /** One entry: its text, where it came from, a pin, its history (versions, restore), and edit / delete. */
-export function MemoryEntry({ target, text, info }: { target: MemoryTargetName; text: string; info: MemoryEntryInfo | null }): React.JSX.Element {
+export function MemoryEntry({ target, text, info, spare }: MemoryEntryProps): React.JSX.Element {
   const t = useT()
   const { memory } = useApp()
   const [editing, setEditing] = useState<string | null>(null)
@@ -50,6 +58,7 @@ export function MemoryEntry({ target, text, info }: { target: MemoryTargetName; 
     setPinning(false)
   }
 
+  const over = editing === null ? 0 : [...editing.trim()].length - [...text].length - spare
   const pinLabel = pinned ? t('memory.unpin') : t('memory.pin')
   return (
     <li className={pinned ? 'memory-entry pinned' : 'memory-entry'}>
@@ -57,50 +66,51 @@ export function MemoryEntry({ target, text, info }: { target: MemoryTargetName; 
         <div className="memory-edit">
           <textarea value={editing} rows={Math.min(8, Math.max(2, editing.split('\n').length))} autoFocus aria-label={t('memory.editLabel')} onChange={(event) => setEditing(event.target.value)} />
           <div className="memory-edit-bar">
+            {over > 0 ? <span className="chars-left over">{t('memory.editOver', { count: over.toLocaleString() })}</span> : null}
             <button type="button" className="secondary-button small" onClick={() => setEditing(null)}>
               {t('common.cancel')}
             </button>
-            <button type="button" className="primary-button small" onClick={() => void save()}>
+            <button type="button" className="primary-button small" disabled={over > 0} onClick={() => void save()}>
               {t('common.save')}
             </button>
           </div>
         </div>
       ) : (
         <>
-          <div className="memory-entry-body">
-            <p className="memory-text">{text}</p>
+          <p className="memory-text">{text}</p>
+          <div className="memory-entry-foot">
             <Provenance info={info} />
-          </div>
-          <div className="memory-entry-actions">
-            <button
-              type="button"
-              className={pinned ? 'icon-button small pin-toggle on' : 'icon-button small pin-toggle'}
-              aria-pressed={pinned}
-              aria-label={t('memory.pinLabel')}
-              title={`${pinLabel}: ${t('memory.pinHint')}`}
-              disabled={pinning}
-              onClick={() => void togglePin()}
-            >
-              <Icon name="pin" size={15} />
-            </button>
-            <button
-              ref={historyButton}
-              type="button"
-              className={showHistory ? 'icon-button small history-toggle on' : 'icon-button small history-toggle'}
-              aria-label={t('memory.history')}
-              title={t('memory.history')}
-              aria-expanded={showHistory}
-              aria-controls={showHistory ? historyId : undefined}
-              onClick={() => setShowHistory((open) => !open)}
-            >
-              <Icon name="timeline" size={15} />
-            </button>
-            <button type="button" className="icon-button small" aria-label={t('memory.edit')} title={t('memory.edit')} onClick={() => setEditing(text)}>
-              <Icon name="edit" size={15} />
-            </button>
-            <button type="button" className="icon-button small" aria-label={t('memory.delete')} title={t('memory.delete')} onClick={() => setConfirming(true)}>
-              <Icon name="trash" size={15} />
-            </button>
+            <div className="memory-entry-actions">
+              <button
+                type="button"
+                className={pinned ? 'icon-button small pin-toggle on' : 'icon-button small pin-toggle'}
+                aria-pressed={pinned}
+                aria-label={t('memory.pinLabel')}
+                title={`${pinLabel}: ${t('memory.pinHint')}`}
+                disabled={pinning}
+                onClick={() => void togglePin()}
+              >
+                <Icon name="pin" size={15} />
+              </button>
+              <button
+                ref={historyButton}
+                type="button"
+                className={showHistory ? 'icon-button small history-toggle on' : 'icon-button small history-toggle'}
+                aria-label={t('memory.history')}
+                title={t('memory.history')}
+                aria-expanded={showHistory}
+                aria-controls={showHistory ? historyId : undefined}
+                onClick={() => setShowHistory((open) => !open)}
+              >
+                <Icon name="timeline" size={15} />
+              </button>
+              <button type="button" className="icon-button small" aria-label={t('memory.edit')} title={t('memory.edit')} onClick={() => setEditing(text)}>
+                <Icon name="edit" size={15} />
+              </button>
+              <button type="button" className="icon-button small" aria-label={t('memory.delete')} title={t('memory.delete')} onClick={() => setConfirming(true)}>
+                <Icon name="trash" size={15} />
+              </button>
+            </div>
           </div>
         </>
       )}

@@ -18,7 +18,7 @@ export function MemoryStoreCard({ target, view }: { target: MemoryTargetName; vi
 
   const add = async (): Promise<void> => {
     const content = draft.trim()
-    if (!content) return
+    if (!content || remainingAfter(view, content) < 0) return
     setBusy(true)
     const error = await memory.getState().add(target, content)
     setBusy(false)
@@ -53,7 +53,7 @@ export function MemoryStoreCard({ target, view }: { target: MemoryTargetName; vi
       {view.entries.length ? (
         <ul className="memory-entries">
           {view.entries.map((entry, index) => (
-            <MemoryEntry key={entry} target={target} text={entry} info={view.info?.[index]?.text === entry ? view.info[index] : null} />
+            <MemoryEntry key={entry} target={target} text={entry} spare={view.limit - view.current} info={view.info?.[index]?.text === entry ? view.info[index] : null} />
           ))}
         </ul>
       ) : (
@@ -80,8 +80,10 @@ export function MemoryStoreCard({ target, view }: { target: MemoryTargetName; vi
           }}
         />
         <div className="memory-add-bar">
-          <span className={left < 0 ? 'chars-left over' : 'chars-left'}>{t('memory.charsLeft', { count: left.toLocaleString() })}</span>
-          <button type="submit" className="primary-button small" disabled={busy || !draft.trim()}>
+          <span className={left < 0 ? 'chars-left over' : 'chars-left'} aria-live="polite">
+            {left < 0 ? t('memory.charsOver', { count: (-left).toLocaleString() }) : t('memory.charsLeft', { count: left.toLocaleString() })}
+          </span>
+          <button type="submit" className="primary-button small" disabled={busy || !draft.trim() || left < 0}>
             <Icon name="plus" size={15} />
             {t('memory.add')}
           </button>

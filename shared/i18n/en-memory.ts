@@ -1,0 +1,26 @@
+/** English words for the Memory screen: the two stores, their limits, and adding, editing and deleting entries. Part of `en.ts`. */
+export const enMemory = {
+  'memory.title': 'Memory',
+  'memory.lead': 'What Cairn keeps in mind across conversations. It fits in a fixed budget, so entries stay short. Your edits are recorded in the timeline.',
+  'memory.user.title': 'About you',
+  'memory.user.lead': 'Who you are, how you like to work, your preferences (USER.md).',
+  'memory.user.placeholder': 'e.g. Prefers short answers with code first',
+  'memory.memory.title': 'Environment notes',
+  'memory.memory.lead': 'Facts about your machines, projects and tools (MEMORY.md).',
+  'memory.memory.placeholder': 'e.g. The staging server is deployed with make deploy-staging',
+  'memory.usage': 'Space used',
+  'memory.usageText': '{current} / {limit} characters ({percent}%)',
+  'memory.nearlyFull': 'Almost full. Cairn will merge or drop entries to make room; you can tidy up here.',
+  'memory.disabled': 'This store is turned off, so Cairn does not read or write it during chats.',
+  'memory.empty': 'Nothing here yet.',
+  'memory.add': 'Add',
+  'memory.addLabel': 'New entry for {store}',
+  'memory.charsLeft': '{count} characters left',
+  'memory.edit': 'Edit',
+  'memory.editLabel': 'Entry text',
+  'memory.delete': 'Delete',
+  'memory.deleteTitle': 'Delete this memory?',
+  'memory.deleteBody': 'Cairn will no longer know this. You can restore it from the timeline.',
+  'memory.charsOver': '{count} {count|character|characters} over the limit',
+  'memory.editOver': '{count} {count|character|characters} over: shorten it to save'
+} as const
