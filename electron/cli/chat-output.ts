@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline/promises'
+import { stripVTControlCharacters } from 'node:util'
 import type { AgentEvent, ApprovalDecision } from '../../shared/agent-events'
 import { prefixScope } from '../../shared/command-prefix'
 import { translator } from '../../shared/i18n'
@@ -6,6 +7,8 @@ import { describeSessionAllow } from '../../shared/i18n/describe'
 import { ellipsize } from '../core/text/cut'
 import { eraseFromLineStart } from './terminal-erase'
 import type { CliIO } from './io'
+import { MarkdownBlocks, wantsTerminalMarkdown } from './terminal-markdown'
+import { toolOutcome } from './tool-outcome'
 
 /** Asks the user one question and gives the line typed. */
 export type AskLine = (question: string) => Promise<string>
@@ -17,38 +20,63 @@ export function jsonPrinter(io: CliIO) {
 /** Printed after text a retry voided, when it cannot be erased (stdout is not a terminal). */
 const DISCARDED_MARKER = '[discarded, retrying]'
 
-export function textPrinter(io: CliIO, columns: () => number | undefined = () => process.stdout.columns) {
+/**
+ * Prints an answer as it streams. On a terminal that takes styling (see wantsTerminalMarkdown) the
+ * markdown is rendered block by block; anywhere else the model's text is written as it comes.
+ */
+export function textPrinter(
+  io: CliIO,
+  columns: () => number | undefined = () => process.stdout.columns,
+  blocks: MarkdownBlocks | null = wantsTerminalMarkdown(io) ? new MarkdownBlocks() : null
+) {
   let midLine = false
-  // What the current model call printed, so a retry that voids it can take it back.
+  // What the current model call streamed, and what of it is on screen (rendered, when markdown), so
+  // a retry that voids it can take it back.
   let partial = ''
+  let partialShown = ''
   let partialStartedLine = true
+  const show = (text: string) => {
+    if (!text) return
+    partialShown += text
+    io.out(text)
+    midLine = !text.endsWith('\n')
+  }
   const discardPartial = () => {
-    const erase = io.isTTY && partialStartedLine ? eraseFromLineStart(partial, columns()) : null
+    blocks?.drop()
+    if (!partialShown) return
+    // Rendered text holds only styling sequences, which take no room: its rows are those of its visible text.
+    const erase = io.isTTY && partialStartedLine ? eraseFromLineStart(blocks ? stripVTControlCharacters(partialShown) : partialShown, columns()) : null
     // A pipe keeps what it got: close the void text off so the retried answer starts on its own line.
-    io.out(erase ?? `${/\s$/.test(partial) ? '' : ' '}${DISCARDED_MARKER}\n`)
+    io.out(erase ?? `${/\s$/.test(partialShown) ? '' : ' '}${DISCARDED_MARKER}\n`)
     midLine = false
   }
   return (event: AgentEvent) => {
     // Anything but text and retries happens between model calls: what was printed before it stays.
-    if (event.type !== 'text_delta' && event.type !== 'retry') partial = ''
+    if (event.type !== 'text_delta' && event.type !== 'retry') {
+      if (blocks) show(blocks.end())
+      partial = ''
+      partialShown = ''
+    }
     switch (event.type) {
       case 'text_delta':
         if (!partial) partialStartedLine = !midLine
         partial += event.text
-        io.out(event.text)
-        midLine = !event.text.endsWith('\n')
+        show(blocks ? blocks.push(event.text) : event.text)
         break
       case 'tool_call_started':
         if (midLine) io.out('\n')
         midLine = false
         io.err(`  → ${event.name} ${short(event.arguments)}\n`)
         break
-      case 'tool_call_finished':
-        io.err(`  ${event.ok ? '✓' : '✗'} ${event.name} (${event.durationMs} ms)${event.ok ? '' : ': ' + short(event.result)}\n`)
+      case 'tool_call_finished': {
+        const outcome = toolOutcome(event.name, event.ok, event.result)
+        io.err(`  ${event.ok ? '✓' : '✗'} ${event.name} (${event.durationMs} ms)${outcome ? `: ${outcome}` : ''}\n`)
         break
+      }
       case 'retry':
         if (event.discardPartial && partial) discardPartial()
         partial = ''
+        partialShown = ''
         io.err(`  … ${event.reason} Retrying in ${Math.ceil(event.delayMs / 1000)} s (attempt ${event.attempt}).\n`)
         break
       case 'compressed':

@@ -1,29 +1,55 @@
 import { createInterface } from 'node:readline/promises'
 import type { AgentSession } from '../core/agent/agent-session'
 import { dropIfUnanswered, openChatSession, type ChatSetup } from './chat-session'
-
-const HELP = `Type a message and press Enter. Commands:
-  /help   this list
-  /new    start a new conversation (the one before is reviewed for learning)
-  /exit   leave (so does Ctrl+D)
-Ctrl+C stops a running answer.
-`
+import { conversationModel, HISTORY_SIZE, inboxSummary, modelNameProblem, modelReport, PromptHistory, REPL_HELP, unlistedModel } from './repl-commands'
 
 /**
  * `cairn chat` without a prompt: one conversation after another on the terminal (or piped lines, read
  * in order). Input stays one reader, so approvals are asked through the same prompt.
  */
 export async function runInteractiveChat(base: ChatSetup, resumeId: string | undefined): Promise<number> {
-  const { io, learning } = base
+  const { core, env, io, learning } = base
   const terminal = Boolean(process.stdin.isTTY)
-  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal, historySize: 200 })
-  const setup: ChatSetup = { ...base, ask: (question) => rl.question(question) }
+  // Only typed prompts are history: piped lines were never typed, and ↑ has nobody to serve.
+  const history = terminal ? new PromptHistory(core.paths.root) : null
+  const rl = createInterface({
+    input: process.stdin,
+    output: process.stderr,
+    terminal,
+    history: history?.load() ?? [],
+    historySize: HISTORY_SIZE,
+    removeHistoryDuplicates: true
+  })
+  // readline's own history list (newest first), as its 'history' event last gave it.
+  let recalled: string[] = []
+  let historyWarned = false
+  const keepHistory = () => {
+    const problem = history?.save(recalled)
+    if (problem && !historyWarned) io.err(`cairn: could not keep the prompt history in ${history?.file}: ${problem}\n`)
+    historyWarned ||= Boolean(problem)
+  }
+  rl.on('history', (lines: string[]) => {
+    recalled = lines
+    keepHistory()
+  })
+  const ask = async (question: string) => {
+    const answer = await rl.question(question)
+    // An approval's "y" is no prompt to come back to with ↑ (readline listed it before answering).
+    if (answer.trim() && recalled[0] === answer) {
+      recalled.shift()
+      keepHistory()
+    }
+    return answer
+  }
+  const setup: ChatSetup = { ...base, ask }
   rl.setPrompt('› ')
 
   // Asserted, not annotated: set inside `play`, which TypeScript's narrowing does not follow.
   let session = null as AgentSession | null
   let sessionId = resumeId
   let running = null as AgentSession | null
+  // `/model NAME` before the conversation's first turn: stored with it once it opens.
+  let chosenModel = null as string | null
   const lines: string[] = []
   let closed = false
   let wake: (() => void) | null = null
@@ -53,6 +79,8 @@ export async function runInteractiveChat(base: ChatSetup, resumeId: string | und
     if (!session) {
       try {
         session = openChatSession(setup, sessionId)
+        if (chosenModel) core.sessions.update(session.id, { model: chosenModel })
+        chosenModel = null
       } catch (error) {
         io.err(`cairn: ${(error as Error).message}\n`)
         return
@@ -65,6 +93,15 @@ export async function runInteractiveChat(base: ChatSetup, resumeId: string | und
     else sessionId = session.id
   }
 
+  const chooseModel = (name: string, id: string | undefined) => {
+    const problem = modelNameProblem(name)
+    if (problem) return io.err(`cairn: ${problem}\n`)
+    if (id) core.sessions.update(id, { model: name })
+    else chosenModel = name
+    const unlisted = unlistedModel(core, env, name) ? ' (it is not in the list the provider gave; /model shows it)' : ''
+    io.err(`This conversation answers with ${name} from its next turn${unlisted}.\n`)
+  }
+
   io.err('Cairn interactive chat. /help lists the commands.\n')
   try {
     for (;;) {
@@ -75,12 +112,19 @@ export async function runInteractiveChat(base: ChatSetup, resumeId: string | und
       if (line === undefined) break
       if (!line) continue
       if (line === '/exit' || line === '/quit') break
-      if (line === '/help') io.err(HELP)
-      else if (line === '/new') {
+      const [command, ...words] = line.split(/\s+/)
+      if (command === '/help') io.err(REPL_HELP)
+      else if (command === '/new') {
         if (session) learning.loop.endConversation(session.id, 'new_conversation')
         session = null
         sessionId = undefined
+        chosenModel = null
         io.err('New conversation.\n')
+      } else if (command === '/inbox') io.err(inboxSummary(core))
+      else if (command === '/model') {
+        const id = session?.id ?? sessionId
+        if (words.length === 0) io.err(await modelReport(core, env, conversationModel(core, env, id, chosenModel)))
+        else chooseModel(words.join(' '), id)
       } else if (line.startsWith('/')) io.err(`cairn: unknown command ${line.split(/\s/)[0]}. /help lists them.\n`)
       else await play(line)
     }

@@ -16,3 +16,8 @@ export const CAIRN_ROOT = join(__dirname, '..', '..')
 export function reviewWorkerEntry(): string | undefined {
   return BUNDLED ? join(__dirname, 'review-worker.js') : undefined
 }
+
+/** The terminal markdown renderer (markdown-render.ts): bundled apart as out/cli/markdown-render.js, so only an answer loads it. */
+export function markdownRendererEntry(): string {
+  return join(__dirname, BUNDLED ? 'markdown-render.js' : 'markdown-render.ts')
+}

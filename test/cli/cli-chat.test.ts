@@ -35,14 +35,14 @@ const hasScript = process.platform === 'linux' && spawnSync('script', ['--versio
 const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`
 
 /** `cairn chat` on a terminal `columns` wide: what the screen receives, stdout and stderr mixed. */
-function chatOnTerminal(args: string[], columns: number): Promise<{ code: number | null; screen: string }> {
+function chatOnTerminal(args: string[], columns: number, extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; screen: string }> {
   const tsxLoader = pathToFileURL(createRequire(__filename).resolve('tsx')).href
   const cli = [process.execPath, '--import', tsxLoader, join(__dirname, '..', '..', 'electron/cli/index.ts'), '--home', home, 'chat', ...args]
   const command = `stty cols ${columns} rows 24; exec ${cli.map(shellQuote).join(' ')}`
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qec', command, '/dev/null'], {
       cwd: workspace,
-      env: { PATH: process.env.PATH, HOME: home, CAIRN_BASE_URL: server.url, CAIRN_MODEL: 'scripted', CAIRN_API_KEY: 'sk-good' },
+      env: { PATH: process.env.PATH, HOME: home, TERM: 'xterm-256color', CAIRN_BASE_URL: server.url, CAIRN_MODEL: 'scripted', CAIRN_API_KEY: 'sk-good', ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe']
     })
     let screen = ''
@@ -113,11 +113,21 @@ describe('cairn chat', () => {
   it.skipIf(!hasScript)('erases the text of an answer cut mid-stream from a terminal before the retried answer', async () => {
     server.enqueue({ text: 'This answer will be cut short', fault: { type: 'cut', afterChunks: 4 } }, { text: 'OK fallback answer.' })
     // 10 columns: "This answer will" wraps onto a second row, so the erase must go up one row first.
-    const run = await chatOnTerminal(['hello'], 10)
+    // NO_COLOR: the text streams as it comes (rendered markdown would hold the unfinished paragraph back).
+    const run = await chatOnTerminal(['hello'], 10, { NO_COLOR: '1' })
     expect(run.code, run.screen).toBe(0)
     expect(run.screen).toContain('This answer will\r\x1b[1A\x1b[J')
     expect(run.screen).not.toContain('[discarded')
     expect(run.screen).toMatch(/Retrying in \d+ s \(attempt 1\)\.\r\nOK fallback answer\.\r\n/)
+  })
+
+  it.skipIf(!hasScript)('never shows a terminal the unfinished paragraph of an answer cut mid-stream, when it renders markdown', async () => {
+    server.enqueue({ text: 'This answer will be cut short', fault: { type: 'cut', afterChunks: 4 } }, { text: 'OK **fallback** answer.' })
+    const run = await chatOnTerminal(['hello'], 80)
+    expect(run.code, run.screen).toBe(0)
+    expect(run.screen).not.toContain('This answer')
+    expect(run.screen).toMatch(/Retrying in \d+ s \(attempt 1\)\.\r\n.*OK .*fallback.* answer\./)
+    expect(run.screen).toContain('\x1b[1mfallback')
   })
 
   it('exits non-zero with a clear message on a provider error', async () => {

@@ -68,7 +68,7 @@ describe('cairn chat without a prompt (interactive)', () => {
     expect(await chat.exited).toBe(0)
     const { stdout, stderr } = chat.output()
     expect(stdout).toBe('Hello there.\nIt remembers Porto.\nA fresh start.\n')
-    expect(stderr).toContain('/new    start a new conversation')
+    expect(stderr).toMatch(/\/new +start a new conversation/)
     expect(stderr).toContain('cairn: unknown command /frobnicate. /help lists them.')
     const second = server.requests[1] as { body: { messages: Array<{ content: unknown }> } }
     expect(second.body.messages.map((m) => m.content)).toContain('Hello there.')
