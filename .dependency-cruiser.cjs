@@ -8,7 +8,7 @@
 const CORE_LAYERS = [
   ['text', 'events', 'fs', 'security', 'db'],
   ['config', 'tools', 'ledger', 'provider'],
-  ['memory', 'skills', 'sessions', 'workspace'],
+  ['memory', 'skills', 'sessions', 'workspace', 'attachments'],
   ['cairn.ts'],
   ['agent', 'doctor'],
   ['learning'],

@@ -1,9 +1,13 @@
+import { readFileSync, statSync } from 'node:fs'
+import { basename, resolve } from 'node:path'
 import type { AgentSession, TurnSummary } from '../core/agent/agent-session'
 import { createAgentSession } from '../core/agent/create-agent'
+import { AttachmentError, readAttachments, type PreparedAttachment } from '../core/attachments'
 import type { CairnCore } from '../core/cairn'
 import { askApproval, jsonPrinter, textPrinter, type AskLine } from './chat-output'
 import { CliFailure, type CliIO } from './io'
 import type { CliLearning } from './learning'
+import { startFolder } from './workspace-option'
 
 /** What every conversation of one `cairn chat` shares. */
 export interface ChatSetup {
@@ -46,6 +50,33 @@ export function openChatSession(setup: ChatSetup, sessionId: string | undefined)
 }
 
 /**
+ * The files of `--attach`, relative to the folder cairn was started in, checked and read (a PDF's text
+ * extracted) before any session is opened: a missing, too large or unsupported file stops the command
+ * with nothing sent.
+ */
+export async function readAttachFiles(paths: string[], env: NodeJS.ProcessEnv): Promise<PreparedAttachment[]> {
+  const inputs = paths.map((path) => {
+    const full = resolve(startFolder(env), path)
+    let bytes: Buffer
+    try {
+      if (!statSync(full).isFile()) throw new CliFailure(`Cannot attach ${path}: it is not a file.`)
+      bytes = readFileSync(full)
+    } catch (error) {
+      if (error instanceof CliFailure) throw error
+      const code = (error as NodeJS.ErrnoException).code
+      throw new CliFailure(`Cannot attach ${path}: ${code === 'ENOENT' ? 'there is no such file' : (error as Error).message}.`)
+    }
+    return { name: basename(full), bytes }
+  })
+  try {
+    return await readAttachments(inputs)
+  } catch (error) {
+    if (error instanceof AttachmentError) throw new CliFailure(`Cannot attach: ${error.message}`)
+    throw error
+  }
+}
+
+/**
  * A new conversation whose first turn failed before the model said or did anything (no model, a
  * refused key) holds only the prompt: kept, it would be noise to list, continue or learn from.
  * Deletes it then and says so; returns whether it did.
@@ -54,6 +85,7 @@ export function dropIfUnanswered(setup: ChatSetup, session: AgentSession, summar
   if (summary.reason !== 'failed') return false
   if (setup.core.sessions.messages(session.id).some((message) => message.role !== 'user')) return false
   setup.core.sessions.delete(session.id)
+  setup.core.attachments.removeSession(session.id)
   setup.io.err('cairn: nothing was answered, so no conversation was kept.\n')
   return true
 }

@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs'
 import type { RevertResult } from '../../shared/ledger'
+import { AttachmentStore } from './attachments'
 import { ConfigStore, type SettingsStore } from './config/config-store'
 import { openStateDb, type StateDb } from './db/state-db'
 import { ensureHome, expandTilde, type HomePaths } from './config/home'
 import { removeOrphanTempFiles } from './fs/atomic'
 import { Ledger } from './ledger/ledger'
 import { reconcileLedger, type PendingJudge, type ReconcileResult } from './ledger/reconcile'
-import { revertLedgerEntry } from './ledger/revert'
+import { revertLedgerEntry, type RevertOptions } from './ledger/revert'
 import { MemoryStore, createMemoryTool } from './memory'
 import { MemoryPins } from './memory/memory-pins'
 import { memoryPendingJudge } from './memory/memory-reconcile'
@@ -45,6 +46,8 @@ export class CairnCore {
   readonly skillFlags: SkillFlags
   /** Memory entries the user pinned. */
   readonly memoryPins: MemoryPins
+  /** Files attached to user messages (under `attachments/`, their text in state.db). */
+  readonly attachments: AttachmentStore
   /** The better-sqlite3 binary this core opened state.db with (the review worker opens it the same way). */
   readonly nativeBinding: string | undefined
   /** How the memory and skill stores judge ledger rows a crash left pending (see reconcileLedger). */
@@ -88,6 +91,7 @@ export class CairnCore {
     })
     this.skills.load()
     this.sessions = new SessionStore(this.db)
+    this.attachments = new AttachmentStore(this.paths.root, this.db)
     this.ledgerJudges = [
       memoryPendingJudge({ dataHome: this.paths.root, dir: this.paths.memoriesDir }),
       skillPendingJudge({ dataHome: this.paths.root, skillsDir: this.paths.skillsDir, locksDir: this.paths.locksDir })
@@ -129,9 +133,9 @@ export class CairnCore {
     return tools
   }
 
-  /** Undoes one ledger row (see revertLedgerEntry). */
-  revert(id: number): Promise<RevertResult> {
-    return revertLedgerEntry(this.ledger, { memory: this.memory, skills: this.skills }, id)
+  /** Undoes one ledger row (see revertLedgerEntry); `force` reverts a skill change over newer text. */
+  revert(id: number, options?: RevertOptions): Promise<RevertResult> {
+    return revertLedgerEntry(this.ledger, { memory: this.memory, skills: this.skills }, id, options)
   }
 
   async close(): Promise<void> {

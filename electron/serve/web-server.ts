@@ -7,6 +7,7 @@ import { WebSocketServer, type WebSocket } from 'ws'
 import type { IpcContext } from '../../shared/ipc/contract'
 import type { IpcResult } from '../../shared/ipc/define'
 import { readRequestFrame, type EventFrame, type ResponseFrame } from '../../shared/ipc/ws-frames'
+import { MAX_TOTAL_ATTACHMENT_BYTES } from '../../shared/attachments'
 import type { CairnApp } from '../core/app/cairn-app'
 import { dispatch } from '../core/app/router'
 
@@ -49,7 +50,8 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
   }
   const token = randomBytes(24).toString('base64url')
   const http = createServer((req, res) => serveStatic(rendererDir, req, res))
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 })
+  // Room for a message's attachments as base64 (see MAX_TOTAL_ATTACHMENT_BYTES), plus the rest of the request.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: Math.ceil(MAX_TOTAL_ATTACHMENT_BYTES / 3) * 4 + 4 * 1024 * 1024 })
   const sockets = new Set<WebSocket>()
 
   http.on('upgrade', (req, socket, head) => {

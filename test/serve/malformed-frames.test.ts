@@ -91,7 +91,7 @@ const text = (value: string) => Buffer.from(value, 'utf8')
 const protocolAttacks: Array<{ name: string; frame: FrameSpec; closeCode: number }> = [
   { name: 'an unmasked frame', frame: { opcode: OPCODE.text, payload: text('{"type":"request","id":1,"route":"app.info"}'), masked: false }, closeCode: 1002 },
   { name: 'invalid UTF-8 in a text frame', frame: { opcode: OPCODE.text, payload: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]) }, closeCode: 1007 },
-  { name: 'a frame over the 4 MiB size limit', frame: { opcode: OPCODE.text, declaredLength: 5 * 1024 * 1024 }, closeCode: 1009 },
+  { name: 'a frame over the size limit (attachments included)', frame: { opcode: OPCODE.text, declaredLength: 128 * 1024 * 1024 }, closeCode: 1009 },
   { name: 'a reserved opcode', frame: { opcode: OPCODE.reserved, payload: text('x') }, closeCode: 1002 },
   { name: 'RSV1 without a negotiated extension', frame: { opcode: OPCODE.text, payload: text('{}'), rsv1: true }, closeCode: 1002 },
   { name: 'a binary frame (the contract is JSON text)', frame: { opcode: OPCODE.binary, payload: text('{"type":"request","id":1,"route":"app.info"}') }, closeCode: 1003 }

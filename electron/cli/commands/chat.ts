@@ -1,5 +1,5 @@
 import { parseCommandArgs } from '../args'
-import { dropIfUnanswered, latestSessionId, openChatSession, type ChatSetup } from '../chat-session'
+import { dropIfUnanswered, latestSessionId, openChatSession, readAttachFiles, type ChatSetup } from '../chat-session'
 import { runInteractiveChat } from '../chat-repl'
 import { cliLearning } from '../learning'
 import { UsageError } from '../io'
@@ -7,9 +7,11 @@ import { chatWorkspace } from '../workspace-option'
 import type { CliCommand } from './types'
 
 export const chatCommand: CliCommand = {
-  usage: `Usage: cairn [--home DIR] chat ["<prompt>"] [--session ID | --continue] [--workspace DIR] [--yes] [--json] [--wait]
+  usage: `Usage: cairn [--home DIR] chat ["<prompt>"] [--session ID | --continue] [--workspace DIR] [--attach FILE]... [--yes] [--json] [--wait]
 
-Without a prompt: an interactive session (type /help in it). With one, runs one turn: streams
+Without a prompt: an interactive session (/help, /new, /model [NAME], /inbox, /exit; ↑ for earlier
+prompts, Ctrl+C stops an answer, Ctrl+D leaves). On a terminal answers render as markdown (NO_COLOR
+or a pipe: plain text, byte for byte). With a prompt, runs one turn: streams
 the answer to stdout and prints the session id on stderr. When the turn is worth learning from, a
 background review starts; it finishes on its own after the CLI exits. The
 conversation ends with the command: once it has learning.sessionEndMinTurns (default 2) user turns no
@@ -18,6 +20,9 @@ review has seen (continue it with --session), those are reviewed the same way.
   --continue    continue the latest conversation (the first one cairn sessions lists)
   --workspace DIR  the folder the file and command tools work in (default: the folder cairn was
                 started in); with --session, the session works there from now on
+  --attach FILE send a file with the prompt (repeatable, at most 10): an image (PNG, JPEG, GIF,
+                WebP; up to 20 MB) as an image part, a PDF or text file (up to 10 MB) as its text
+                (the first 100000 characters). Files go only to the configured provider.
   --yes         approve file writes, commands, reads outside the workspace and fetches without asking
   --json        print every event as one JSON line instead of text
   --wait        wait for the reviews this command started and print what they learned
@@ -33,11 +38,13 @@ Provider: config.json provider.*, overridden by CAIRN_BASE_URL and CAIRN_MODEL; 
       workspace: { type: 'string' },
       yes: { type: 'boolean' },
       json: { type: 'boolean' },
-      wait: { type: 'boolean' }
+      wait: { type: 'boolean' },
+      attach: { type: 'string', multiple: true }
     })
     const prompt = positionals.join(' ').trim()
     if (!prompt && values.json) throw new UsageError('--json needs a prompt, e.g. cairn chat "What is in this folder?" --json')
     if (values.continue && values.session) throw new UsageError('Give --session ID or --continue, not both.')
+    if (!prompt && values.attach?.length) throw new UsageError('--attach needs a prompt, e.g. cairn chat "Summarise this" --attach report.pdf')
     const core = await ctx.core()
     const resumeId = values.continue ? latestSessionId(core) : values.session
     const where = chatWorkspace(values.workspace, ctx.env, resumeId ? (core.sessions.get(resumeId)?.workspace ?? null) : null)
@@ -54,7 +61,9 @@ Provider: config.json provider.*, overridden by CAIRN_BASE_URL and CAIRN_MODEL; 
     }
     if (!prompt) return runInteractiveChat(setup, resumeId)
     let session
+    let attachments
     try {
+      attachments = await readAttachFiles(values.attach ?? [], ctx.env)
       session = openChatSession(setup, resumeId)
     } catch (error) {
       await learning.host.close()
@@ -63,7 +72,8 @@ Provider: config.json provider.*, overridden by CAIRN_BASE_URL and CAIRN_MODEL; 
     }
     const onSigint = () => session.cancel()
     process.once('SIGINT', onSigint)
-    const summary = await session.runTurn(prompt).done.finally(() => process.off('SIGINT', onSigint))
+    const saved = core.attachments.save(session.id, attachments)
+    const summary = await session.runTurn(prompt, { attachments: saved }).done.finally(() => process.off('SIGINT', onSigint))
     const dropped = !resumeId && dropIfUnanswered(setup, session, summary)
     // The command is the conversation's end: turns no review has seen yet are reviewed now (a single
     // new turn is below the minimum; a session continued with --session reaches it).

@@ -1,7 +1,8 @@
-import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions'
+import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions'
+import { attachmentBlock, attachmentMetas, attachmentNames, type AttachmentReader } from '../attachments'
 import { assistantMessage, toolResultMessage } from '../provider/model-step'
 import type { MessageRecord } from '../sessions'
-import { modelText, orderForModel } from '../sessions/stored-messages'
+import { modelText, orderForModel, userWords } from '../sessions/stored-messages'
 
 /** Sent in front of a compression summary so the model treats it as background, not instructions. */
 export const SUMMARY_PREFIX =
@@ -12,7 +13,11 @@ export const INTERRUPTED_TOOL_RESULT = JSON.stringify({
   error: 'No result: the turn was interrupted before this tool finished.'
 })
 
-export function toChatMessages(records: MessageRecord[]): ChatCompletionMessageParam[] {
+/**
+ * The stored conversation as model messages. With `attachments`, a user message's files are read back
+ * (text blocks and image parts); without, they are named only (a transcript being summarised).
+ */
+export function toChatMessages(records: MessageRecord[], attachments?: AttachmentReader): ChatCompletionMessageParam[] {
   const messages: ChatCompletionMessageParam[] = []
   let open = new Set<string>() // tool call ids still waiting for a result
   const closeOpen = () => {
@@ -27,7 +32,7 @@ export function toChatMessages(records: MessageRecord[]): ChatCompletionMessageP
       continue
     }
     closeOpen()
-    if (record.role === 'user') messages.push({ role: 'user', content: modelText(record) })
+    if (record.role === 'user') messages.push(userMessage(record, attachments))
     else if (record.role === 'summary') messages.push({ role: 'user', content: SUMMARY_PREFIX + (record.content ?? '') })
     else if (record.role === 'assistant') {
       const calls = record.toolCalls ?? []
@@ -37,4 +42,21 @@ export function toChatMessages(records: MessageRecord[]): ChatCompletionMessageP
   }
   closeOpen()
   return messages
+}
+
+/**
+ * A user message as the model reads it: the user's words, then each attached PDF or text file as a
+ * delimited block, then the skill hint; images follow as image parts. Built from what was stored, so
+ * every call of the conversation sends the same bytes and the provider's prefix cache keeps hitting.
+ */
+function userMessage(record: MessageRecord, reader: AttachmentReader | undefined): ChatCompletionMessageParam {
+  const metas = attachmentMetas(record.meta)
+  if (!metas.length) return { role: 'user', content: modelText(record) }
+  const hint = modelText(record).slice(userWords(record).length)
+  if (!reader) return { role: 'user', content: `${userWords(record)}\n\n${attachmentNames(metas)}${hint}` }
+  const contents = reader.contentsOf(record.id, metas)
+  const blocks = contents.map(attachmentBlock).filter(Boolean)
+  const text = [userWords(record), ...blocks].join('\n\n') + hint
+  const images: ChatCompletionContentPart[] = contents.flatMap((c) => (c.kind === 'image' ? [{ type: 'image_url' as const, image_url: { url: c.dataUrl } }] : []))
+  return { role: 'user', content: images.length ? [{ type: 'text', text }, ...images] : text }
 }

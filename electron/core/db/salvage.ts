@@ -22,7 +22,9 @@ export interface SalvageReport {
  */
 export const SALVAGE_ORDER = [
   'sessions',
+  'message_branches',
   'messages',
+  'message_attachments',
   'ledger',
   'skill_usage',
   'review_runs',
@@ -172,15 +174,24 @@ function repairReferences(db: StateDb): void {
     FROM messages WHERE session_id NOT IN (SELECT id FROM sessions) GROUP BY session_id;
     UPDATE sessions SET parent_session_id = NULL
     WHERE parent_session_id IS NOT NULL AND parent_session_id NOT IN (SELECT id FROM sessions);
-    UPDATE sessions SET message_count = (SELECT count(*) FROM messages WHERE messages.session_id = sessions.id);
+    DELETE FROM message_branches WHERE session_id NOT IN (SELECT id FROM sessions);
+    -- A stored version whose branch row was lost hangs after the last shown message before it.
+    INSERT INTO message_branches (id, session_id, after_id, created_at)
+    SELECT m.branch_id, m.session_id,
+      coalesce((SELECT max(s.id) FROM messages s WHERE s.session_id = m.session_id AND s.branch_id IS NULL AND s.id < min(m.id)), 0),
+      min(m.created_at)
+    FROM messages m WHERE m.branch_id IS NOT NULL AND m.branch_id NOT IN (SELECT id FROM message_branches) GROUP BY m.branch_id;
+    DELETE FROM message_attachments WHERE message_id NOT IN (SELECT id FROM messages);
+    UPDATE sessions SET message_count = (SELECT count(*) FROM messages WHERE messages.session_id = sessions.id AND messages.branch_id IS NULL);
     UPDATE ledger SET reverted_by = NULL WHERE reverted_by IS NOT NULL AND reverted_by NOT IN (SELECT id FROM ledger);
   `)
 }
 
 /**
- * Rebuilds both search indexes of `messages` from the table itself: the word index (external
- * content, FTS5 'rebuild') and the trigram index (contentless, so emptied and refilled with the
- * messages that hold unsegmented script, as its insert trigger would).
+ * Rebuilds the search indexes of `messages` and of `message_attachments` from the tables
+ * themselves: the word indexes (external content, FTS5 'rebuild') and the trigram indexes
+ * (contentless, so emptied and refilled with the rows that hold unsegmented script, as their insert
+ * triggers would).
  */
 export function rebuildSearchIndexes(db: StateDb): void {
   db.transaction(() => {
@@ -190,6 +201,11 @@ export function rebuildSearchIndexes(db: StateDb): void {
       INSERT INTO messages_trigram (rowid, body)
       SELECT id, coalesce(content, '') || ' ' || coalesce(tool_call_text, '') FROM messages
       WHERE ${holdsUnsegmented('content')} OR ${holdsUnsegmented('tool_call_text')};
+      INSERT INTO attachments_fts (attachments_fts) VALUES ('rebuild');
+      INSERT INTO attachments_trigram (attachments_trigram) VALUES ('delete-all');
+      INSERT INTO attachments_trigram (rowid, body)
+      SELECT rowid, name || ' ' || text FROM message_attachments
+      WHERE ${holdsUnsegmented('text')} OR ${holdsUnsegmented('name')};
     `)
   }).immediate()
 }
@@ -197,9 +213,10 @@ export function rebuildSearchIndexes(db: StateDb): void {
 /** Problems FTS5 finds in the search indexes (empty when they agree with the messages). */
 export function checkSearchIndexes(db: StateDb): string[] {
   const problems: string[] = []
-  // rank 1 also compares the word index with the messages it indexes (external content); the trigram
-  // index keeps no text to compare with, so only its own structure is checked.
-  for (const [index, againstContent] of [['messages_fts', 1], ['messages_trigram', 0]] as const) {
+  // rank 1 also compares a word index with the rows it indexes (external content); a trigram index
+  // keeps no text to compare with, so only its own structure is checked.
+  const indexes = [['messages_fts', 1], ['messages_trigram', 0], ['attachments_fts', 1], ['attachments_trigram', 0]] as const
+  for (const [index, againstContent] of indexes) {
     try {
       db.prepare(`INSERT INTO ${index} (${index}, rank) VALUES ('integrity-check', ${againstContent})`).run()
     } catch (error) {

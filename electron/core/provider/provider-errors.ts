@@ -53,6 +53,10 @@ export function toProviderError(error: unknown, baseURL: string, model: string, 
     if (status === 401 || status === 403) {
       return new ProviderError('auth', `${baseURL} rejected the API key (${status}${detail}). Check the key in Settings or CAIRN_API_KEY.`, false, status)
     }
+    // There is no standard way to ask a provider whether a model reads images: its refusal says so.
+    if ([400, 404, 415, 422].includes(status) && /\b(image|images|image_url|vision|multimodal|multi-modal)\b/i.test(detail)) {
+      return new ProviderError('images_unsupported', `The model "${model}" at ${baseURL} does not take images (${status}${detail}). Choose a model that reads images, or send the message without them.`, false, status)
+    }
     if (status === 404) {
       return new ProviderError('model_not_found', `The model "${model}" was not found at ${baseURL} (404${detail}). Pick a model the provider lists.`, false, status)
     }

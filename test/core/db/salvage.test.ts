@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { CairnCore } from '../../../electron/core/cairn'
 import { rebuildSearchIndexes, salvageInto, type SalvageReport } from '../../../electron/core/db/salvage'
 import { openStateDb, type StateDb } from '../../../electron/core/db/state-db'
-import { searchSessions } from '../../../electron/core/sessions'
+import { searchSessions, SessionStore } from '../../../electron/core/sessions'
 import { cellsOn, MARKER, overwritePages, pagesOf, seedHome, truncateDb } from './damaged-home'
 
 const dirs: string[] = []
@@ -43,7 +43,8 @@ const count = (db: StateDb, table: string) => db.prepare(`SELECT count(*) FROM $
 describe('salvaging a damaged state.db into a fresh one', () => {
   it('a truncated file: saves the rows on the pages that are left, finds them again by search', async () => {
     const { stateDb, sessions, messages } = await seeded()
-    truncateDb(stateDb, 0.5)
+    // The schema takes the first ~50 pages of this small home: cut inside the data, not before it.
+    truncateDb(stateDb, 0.75)
     const { fresh, report, saved } = salvage(stateDb)
     expect(report.sqliteError).toBeNull()
     expect(saved('messages')).toBeGreaterThan(0)
@@ -79,6 +80,26 @@ describe('salvaging a damaged state.db into a fresh one', () => {
     expect(searchSessions(fresh, MARKER, { limit: 10 }).sessions.length).toBeGreaterThan(0)
     expect(fresh.prepare("SELECT content FROM messages WHERE tool_name = 'run_command'").pluck().get()).toBe(long)
     expect(searchSessions(fresh, '构建失败').sessions.map((hit) => hit.sessionId)).toEqual([extra.id])
+  })
+
+  it('keeps versions and attached files: a stored version stays off the shown path, attachment text stays searchable', async () => {
+    const { home, stateDb } = await seeded(20)
+    const core = await CairnCore.open({ home })
+    const talk = core.sessions.create({ title: 'versions' })
+    const [question] = core.sessions.appendMany(talk.id, [{ role: 'user', content: 'pick a colour' }, { role: 'assistant', content: 'blue' }])
+    core.sessions.forkAfter(talk.id, question.id)
+    core.sessions.append(talk.id, { role: 'assistant', content: 'green' })
+    const withFile = core.sessions.append(talk.id, { role: 'user', content: 'see the file' })
+    core.attachments.index(withFile.id, [{ meta: { name: 'notes.txt', kind: 'text', mime: 'text/plain', size: 9, path: 'attachments/x/y.txt' }, text: 'zebrafinch notes' }])
+    await core.close()
+    const sessionLeaves = pagesOf(stateDb, 'sessions', 'leaf')
+    overwritePages(stateDb, sessionLeaves[0], 1)
+    const { fresh } = salvage(stateDb)
+    expectSound(fresh)
+    const store = new SessionStore(fresh)
+    expect(store.messages(talk.id).map((m) => m.content)).toEqual(['pick a colour', 'green', 'see the file'])
+    expect(store.versions(talk.id).map((group) => group.branches.length)).toEqual([2])
+    expect(searchSessions(fresh, 'zebrafinch').sessions.map((hit) => hit.sessionId)).toEqual([talk.id])
   })
 
   it('a few pages in the middle of the messages: loses exactly the rows on them, skips over the hole, keeps the rest', async () => {

@@ -1,0 +1,6 @@
+export { AttachmentStore } from './attachment-store'
+export { attachmentBlock, attachmentNames } from './attachment-blocks'
+export { readAttachments } from './read-attachments'
+export { AttachmentError, attachmentMetas, attachmentsToResend, attachmentViews, userMessageMeta } from './types'
+export type { AttachmentContent, AttachmentInput, AttachmentMeta, AttachmentReader, PreparedAttachment, SavedAttachment } from './types'
+export { fromOutgoing, readAttachmentsForIpc } from './ipc-attachments'
