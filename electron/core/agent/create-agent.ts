@@ -20,6 +20,8 @@ export interface CreateAgentOptions {
   /** Resuming: work in `workspace` from now on (stored with the session) instead of the folder the session has. */
   moveWorkspace?: boolean
   sessionId?: string
+  /** The model a new session is started with (stored with it); default: the configured one. */
+  model?: string
   source?: string
   autoApprove?: boolean
   hooks?: AgentHooks
@@ -28,12 +30,15 @@ export interface CreateAgentOptions {
 /** Wires a chat session the same way for the CLI, the app and browser mode. */
 export function createAgentSession(options: CreateAgentOptions): AgentSession {
   const { core } = options
-  // Resolved per turn: a key, model or URL changed in Settings applies to open conversations too.
+  // Resolved per turn: a key or URL changed in Settings applies to open conversations too, and so
+  // does the model the conversation was switched to (`sessions.model`, read from the store each turn).
   const apiKey = options.apiKey
-  const provider = () =>
-    new ChatProvider(resolveProviderSettings(core.config.get(), options.env ?? process.env, typeof apiKey === 'function' ? apiKey() : apiKey))
-  const workspace = sessionWorkspace(options)
   let session: AgentSession | null = null
+  const provider = () => {
+    const settings = resolveProviderSettings(core.config.get(), options.env ?? process.env, typeof apiKey === 'function' ? apiKey() : apiKey)
+    return new ChatProvider({ ...settings, model: conversationModel(core, session?.id ?? options.sessionId, options.model) || settings.model })
+  }
+  const workspace = sessionWorkspace(options)
   const tools = [...core.learningTools(() => session?.id ?? null), ...createWorkspaceTools({ workspace, protectedRoots: core.paths ? [core.paths.root] : [] })]
   session = AgentSession.open({
     stores: core,
@@ -46,6 +51,12 @@ export function createAgentSession(options: CreateAgentOptions): AgentSession {
     hooks: options.hooks
   })
   return session
+}
+
+/** The model this conversation answers with: the one stored with it (none: the configured one); a session not made yet starts on the one asked for. */
+function conversationModel(core: CreateAgentOptions['core'], sessionId: string | undefined, requested: string | undefined): string {
+  if (!sessionId) return requested?.trim() ?? ''
+  return core.sessions.get(sessionId)?.model?.trim() ?? ''
 }
 
 /**

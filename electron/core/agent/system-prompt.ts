@@ -9,6 +9,8 @@ export interface SystemPromptInput {
   /** Rendered skills index (empty when there are no skills or no skill tools). */
   skillsIndex: string
   environment: { os: string; date: string; workspace: string }
+  /** The user's custom instructions: for every conversation (Settings) and for this one; empty when none. */
+  instructions?: { global: string; conversation: string }
 }
 
 const IDENTITY = `You are Cairn, a desktop assistant that learns from every conversation.
@@ -61,6 +63,16 @@ changes to existing files. If the user declines, do not retry the same action; a
 
 const WORKSPACE_TOOLS = ['read_file', 'write_file', 'edit_file', 'list_dir', 'search_files', 'run_command', 'fetch_url']
 
+/** The user's words as they wrote them, under headings that say whose they are and how far they reach. */
+function instructionSections(instructions: SystemPromptInput['instructions']): string[] {
+  const global = instructions?.global.trim() ?? ''
+  const conversation = instructions?.conversation.trim() ?? ''
+  return [
+    global ? `## The user's instructions\nFollow these in every conversation unless the user says otherwise:\n${global}` : null,
+    conversation ? `## Instructions for this conversation\nThe user set these for this conversation; where they differ from the ones above, these win:\n${conversation}` : null
+  ].filter((section): section is string => section !== null)
+}
+
 /**
  * Builds the system prompt once at session start. It must be a pure function of its input: the
  * session stores the result and sends it byte-for-byte on every call so provider prefix caches hit.
@@ -73,6 +85,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   else if (has('skill_view')) sections.push(SKILLS_VIEW_ONLY_GUIDANCE)
   if (has('session_search')) sections.push(SESSION_SEARCH_GUIDANCE)
   if (WORKSPACE_TOOLS.some(has)) sections.push(WORKSPACE_GUIDANCE)
+  sections.push(...instructionSections(input.instructions))
 
   if (has('skill_view') && input.skillsIndex) {
     sections.push(`## Skills index\n<available_skills>\n${input.skillsIndex}\n</available_skills>`)

@@ -51,7 +51,10 @@ export class ChatProvider {
 
   constructor(readonly settings: ProviderSettings) {
     this.client = new OpenAI({
-      apiKey: settings.apiKey || 'not-needed',
+      // No key (a local server): no Authorization header at all, so no stand-in key can reach a server
+      // and come back quoted in its error. The SDK insists on some key, and never sends this one.
+      apiKey: settings.apiKey || 'unused',
+      ...(settings.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
       baseURL: settings.baseURL,
       maxRetries: 0, // retries are ours, so they can be reported as progress
       timeout: settings.requestTimeoutMs,

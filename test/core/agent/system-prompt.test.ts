@@ -26,6 +26,16 @@ describe('system prompt', () => {
     expect(viewOnly).not.toMatch(/patch it right away|liability/)
   })
 
+  it("carries the user's instructions under headings that say how far they reach, and nothing when there are none", () => {
+    const none = buildSystemPrompt({ ...base, instructions: { global: '  ', conversation: '' } })
+    expect(none).toBe(buildSystemPrompt(base))
+    expect(none).not.toContain('instructions')
+    const both = buildSystemPrompt({ ...base, instructions: { global: 'Prefer metric units.', conversation: 'We are planning a trip to Lisbon.' } })
+    expect(both).toContain("## The user's instructions\nFollow these in every conversation unless the user says otherwise:\nPrefer metric units.")
+    expect(both).toContain('## Instructions for this conversation\nThe user set these for this conversation; where they differ from the ones above, these win:\nWe are planning a trip to Lisbon.')
+    expect(both.indexOf('Prefer metric units.')).toBeLessThan(both.indexOf('Lisbon'))
+  })
+
   it('is a pure function of its input (the session sends it byte for byte)', () => {
     expect(buildSystemPrompt(base)).toBe(buildSystemPrompt({ ...base, toolNames: new Set(base.toolNames) }))
   })

@@ -76,7 +76,7 @@ describe('settings: provider', () => {
     expect(field.type).toBe('password')
     expect(field.value).toBe('')
     fireEvent.change(field, { target: { value: secret } })
-    fireEvent.click(screen.getByRole('button', { name: 'Save key' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
     await settle()
     expect(harness.bridge.callsTo('settings.setApiKey')).toEqual([{ apiKey: secret }])
     expect(field.value).toBe('')

@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { describeProviderProblem } from '../../../../shared/i18n/describe'
-import { useApp, useChat, useSettings, useT } from '../../app/context'
+import { useApp, useChat, useSessions, useSettings, useT } from '../../app/context'
 import { Notice } from '../../components/Feedback'
 import { Icon, Logo } from '../../components/Icon'
 import { mainPageUrl } from '../../ipc/pick-transport'
@@ -15,6 +15,10 @@ export function QuickApp(): React.JSX.Element {
   const sessionId = useChat((s) => s.sessionId)
   const hasAnswer = useChat((s) => s.items.length > 0 || s.sending || s.running)
   const problem = useSettings((s) => s.info?.providerProblem ?? null)
+  // Which model answers: the conversation's own, else the default new conversations start on.
+  const ownModel = useSessions((s) => (sessionId ? (s.list.find((item) => item.id === sessionId)?.model ?? null) : null))
+  const defaultModel = useSettings((s) => s.view?.config.provider.model ?? '')
+  const model = ownModel || defaultModel
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent): void => {
@@ -67,6 +71,11 @@ export function QuickApp(): React.JSX.Element {
       ) : null}
       <div className="quick-footer">
         <span className="muted">{t('quick.hint')}</span>
+        {model ? (
+          <span className="quick-model" data-testid="quick-model" title={model}>
+            {t(sessionId ? 'models.quickAnswers' : 'models.quickWillAnswer', { model })}
+          </span>
+        ) : null}
         <span className="spacer" />
         {sessionId ? (
           <button type="button" className="ghost-button small" onClick={() => chat.getState().newChat()}>

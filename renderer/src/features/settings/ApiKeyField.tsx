@@ -4,10 +4,22 @@ import { Notice } from '../../components/Feedback'
 import { keyStorageLabel } from './presets'
 
 /**
- * The key is write-only from here: the field starts empty, is cleared after saving, and the UI only
- * ever shows the last four characters main reports.
+ * The key is write-only from here: the field starts empty, is cleared once the section's Save has
+ * stored it (Enter saves too), and the UI only ever shows the last four characters main reports.
  */
-export function ApiKeyField({ draft, onDraft, needed, which = 'chat' }: { draft: string; onDraft(value: string): void; needed: boolean; which?: 'chat' | 'learning' }): React.JSX.Element {
+export function ApiKeyField({
+  draft,
+  onDraft,
+  onSubmit,
+  needed,
+  which = 'chat'
+}: {
+  draft: string
+  onDraft(value: string): void
+  onSubmit(): void
+  needed: boolean
+  which?: 'chat' | 'learning'
+}): React.JSX.Element {
   const t = useT()
   const id = useId()
   const { settings } = useApp()
@@ -18,11 +30,10 @@ export function ApiKeyField({ draft, onDraft, needed, which = 'chat' }: { draft:
   if (!key) return <></>
   const storage = key.keyStorage
 
-  const save = async (apiKey: string | null): Promise<void> => {
+  const remove = async (): Promise<void> => {
     setBusy(true)
-    const ok = await settings.getState().setApiKey(apiKey, which)
+    await settings.getState().setApiKey(null, which)
     setBusy(false)
-    if (ok) onDraft('')
   }
 
   return (
@@ -33,6 +44,7 @@ export function ApiKeyField({ draft, onDraft, needed, which = 'chat' }: { draft:
       <div className="input-row">
         <input
           id={id}
+          aria-describedby={`${id}-status`}
           type="password"
           className="text-input"
           autoComplete="off"
@@ -43,21 +55,20 @@ export function ApiKeyField({ draft, onDraft, needed, which = 'chat' }: { draft:
           onKeyDown={(event) => {
             if (event.key === 'Enter' && draft.trim()) {
               event.preventDefault()
-              void save(draft.trim())
+              onSubmit()
             }
           }}
         />
-        <button type="button" className="secondary-button" disabled={busy || !draft.trim()} onClick={() => void save(draft.trim())}>
-          {t('settings.key.save')}
-        </button>
       </div>
-      <div className="field-hint key-status" data-testid="key-status">
-        {key.hasApiKey ? (
+      <div className="field-hint key-status" id={`${id}-status`} data-testid="key-status">
+        {draft.trim() ? (
+          <span>{t('settings.key.withSave')}</span>
+        ) : key.hasApiKey ? (
           <>
             <span className="key-hint">•••• {key.keyHint}</span>
             <span>· {t(keyStorageLabel[storage])}</span>
             {storage !== 'env' ? (
-              <button type="button" className="link-button" disabled={busy} onClick={() => void save(null)}>
+              <button type="button" className="link-button" disabled={busy} onClick={() => void remove()}>
                 {t('settings.key.remove')}
               </button>
             ) : null}

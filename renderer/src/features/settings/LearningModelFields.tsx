@@ -1,4 +1,4 @@
-import { useId, useState } from 'react'
+import { useId } from 'react'
 import { useSettings, useT } from '../../app/context'
 import { ApiKeyField } from './ApiKeyField'
 
@@ -10,13 +10,28 @@ export interface LearningModelDraft {
 /**
  * A cheaper model (and endpoint) for reviews and curation, saved with the provider by the same
  * Save. Empty fields mean "the same as chat", which the placeholders say; an endpoint of its own
- * takes its own key, saved at once like the chat key.
+ * takes its own key, saved by the same Save as the chat key.
  */
-export function LearningModelFields({ draft, chatModel, chatURL, onChange }: { draft: LearningModelDraft; chatModel: string; chatURL: string; onChange(patch: Partial<LearningModelDraft>): void }): React.JSX.Element {
+export function LearningModelFields({
+  draft,
+  chatModel,
+  chatURL,
+  onChange,
+  keyDraft,
+  onKeyDraft,
+  onSubmit
+}: {
+  draft: LearningModelDraft
+  chatModel: string
+  chatURL: string
+  onChange(patch: Partial<LearningModelDraft>): void
+  keyDraft: string
+  onKeyDraft(value: string): void
+  onSubmit(): void
+}): React.JSX.Element {
   const t = useT()
   const modelId = useId()
   const urlId = useId()
-  const [keyDraft, setKeyDraft] = useState('')
   const savedURL = useSettings((s) => s.view?.config.learning.baseURL ?? '')
   const hasKeyField = useSettings((s) => Boolean(s.view?.learningKey))
   const ownEndpoint = Boolean(draft.learningBaseURL.trim() || savedURL)
@@ -56,7 +71,7 @@ export function LearningModelFields({ draft, chatModel, chatURL, onChange }: { d
         />
         <div className="field-hint">{t('settings.learning.baseURLHint')}</div>
       </div>
-      {ownEndpoint && hasKeyField ? <ApiKeyField draft={keyDraft} onDraft={setKeyDraft} needed={false} which="learning" /> : null}
+      {ownEndpoint && hasKeyField ? <ApiKeyField draft={keyDraft} onDraft={onKeyDraft} onSubmit={onSubmit} needed={false} which="learning" /> : null}
     </div>
   )
 }

@@ -27,7 +27,9 @@ export function ProviderSection(): React.JSX.Element | null {
   const saving = useSettings((s) => s.saving)
   const saveError = useSettings((s) => s.saveError)
   const [draft, setDraft] = useState<Draft | null>(null)
+  // Typed keys are drafts like the rest: the one Save stores them (a key that passed the test included).
   const [keyDraft, setKeyDraft] = useState('')
+  const [learningKeyDraft, setLearningKeyDraft] = useState('')
   const [manualModel, setManualModel] = useState(false)
   const urlId = useId()
   const modelId = useId()
@@ -40,21 +42,40 @@ export function ProviderSection(): React.JSX.Element | null {
   useEffect(() => setDraft(null), [provider?.preset, provider?.baseURL, provider?.model, learning?.model, learning?.baseURL])
   if (!current || !saved) return null
 
-  const dirty = (Object.keys(saved) as Array<keyof Draft>).some((key) => current[key] !== saved[key])
+  const configDirty = (Object.keys(saved) as Array<keyof Draft>).some((key) => current[key] !== saved[key])
+  const dirty = configDirty || Boolean(keyDraft.trim() || learningKeyDraft.trim())
   const custom = current.preset === 'custom'
   const shownURL = custom ? current.baseURL : current.baseURL || presetURLs[current.preset]
   const needsKey = !localPresetList.includes(current.preset)
   const modelChoices = models.length ? [...new Set([...(current.model && !models.includes(current.model) ? [current.model] : []), ...models])] : []
 
   const edit = (patch: Partial<Draft>): void => setDraft({ ...current, ...patch })
+  /** Settings first, then each typed key; whatever fails stays in its field, with the reason below. */
   const save = async (): Promise<void> => {
-    const ok = await settings.getState().update({
-      provider: { preset: current.preset, baseURL: custom ? current.baseURL.trim() : '', model: current.model.trim() },
-      ...(current.learningModel !== saved.learningModel || current.learningBaseURL !== saved.learningBaseURL
-        ? { learning: { model: current.learningModel.trim(), baseURL: current.learningBaseURL.trim() } }
-        : {})
-    })
-    if (ok) setDraft(null)
+    const store = settings.getState()
+    if (configDirty) {
+      const ok = await store.update({
+        provider: { preset: current.preset, baseURL: custom ? current.baseURL.trim() : '', model: current.model.trim() },
+        ...(current.learningModel !== saved.learningModel || current.learningBaseURL !== saved.learningBaseURL
+          ? { learning: { model: current.learningModel.trim(), baseURL: current.learningBaseURL.trim() } }
+          : {})
+      })
+      if (!ok) return
+      setDraft(null)
+    }
+    if (keyDraft.trim()) {
+      if (!(await store.setApiKey(keyDraft.trim()))) return
+      setKeyDraft('')
+    }
+    if (learningKeyDraft.trim()) {
+      if (!(await store.setApiKey(learningKeyDraft.trim(), 'learning'))) return
+      setLearningKeyDraft('')
+    }
+  }
+  const discard = (): void => {
+    setDraft(null)
+    setKeyDraft('')
+    setLearningKeyDraft('')
   }
   const runTest = (): void => {
     void settings.getState().testConnection({
@@ -122,8 +143,16 @@ export function ProviderSection(): React.JSX.Element | null {
         </div>
         <div className="field-hint">{modelChoices.length ? t('settings.provider.modelsFound', { count: models.length }) : t('settings.provider.modelHint')}</div>
       </div>
-      <ApiKeyField draft={keyDraft} onDraft={setKeyDraft} needed={needsKey} />
-      <LearningModelFields draft={current} chatModel={current.model.trim()} chatURL={shownURL} onChange={edit} />
+      <ApiKeyField draft={keyDraft} onDraft={setKeyDraft} onSubmit={() => void save()} needed={needsKey} />
+      <LearningModelFields
+        draft={current}
+        chatModel={current.model.trim()}
+        chatURL={shownURL}
+        onChange={edit}
+        keyDraft={learningKeyDraft}
+        onKeyDraft={setLearningKeyDraft}
+        onSubmit={() => void save()}
+      />
       <div className="card-actions">
         <button type="button" className="secondary-button" disabled={testing} onClick={runTest}>
           <Icon name="plug" size={16} />
@@ -131,7 +160,7 @@ export function ProviderSection(): React.JSX.Element | null {
         </button>
         <span className="spacer" />
         {dirty ? (
-          <button type="button" className="ghost-button" onClick={() => setDraft(null)}>
+          <button type="button" className="ghost-button" onClick={discard}>
             {t('common.discard')}
           </button>
         ) : null}

@@ -4,6 +4,7 @@ import { Segmented } from '../../components/Controls'
 import { Notice } from '../../components/Feedback'
 import { Pane, PaneBody, PaneLoading } from '../../components/Pane'
 import type { Language, Theme } from '../../stores/ui'
+import { InstructionsSection } from './InstructionsSection'
 import { LearningSection } from './LearningSection'
 import { ProviderSection } from './ProviderSection'
 import { ShortcutField } from './ShortcutField'
@@ -27,6 +28,7 @@ export function SettingsView(): React.JSX.Element {
         {view ? (
           <>
             <ProviderSection />
+            <InstructionsSection />
             <LearningSection />
             <AppearanceSection />
             <AboutSection />

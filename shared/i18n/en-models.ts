@@ -1,0 +1,51 @@
+/** English words for the model switcher, custom instructions and the conversation's token count. Part of `en.ts`. */
+export const enModels = {
+  'models.button': 'Model: {model}. Change the model for this conversation',
+  'models.buttonNew': 'Model: {model}. Change the model for the new conversation',
+  'models.defaultShort': 'Default model',
+  'models.titleOpen': 'Model for this conversation',
+  'models.titleNew': 'Model for the new conversation',
+  'models.leadOpen': 'Applies from the next message. Other conversations keep their own model.',
+  'models.leadNew': 'The new conversation starts on this model; conversations you start later use the default from Settings.',
+  'models.filter': 'Search, or type a model name',
+  'models.useTyped': 'Use “{model}”',
+  'models.useDefault': 'Use the default ({model})',
+  'models.useDefaultNone': 'Use the default (none chosen in Settings yet)',
+  'models.listLabel': 'Models the provider lists',
+  'models.count': '{count} {count|model|models} listed by {url}',
+  'models.none': 'This provider lists no models. Type the model name above and press Enter.',
+  'models.noMatch': 'No listed model matches. Press Enter to use the name as typed.',
+  'models.failed': 'Could not get the list of models from {url}. Type the model name above, or refresh.',
+  'models.failedCached': 'Could not refresh the list from {url}; this is the list fetched earlier.',
+  'models.refresh': 'Refresh list',
+  'models.refreshing': 'Refreshing…',
+  'models.current': 'in use',
+  'models.changed': 'This conversation now answers with {model}.',
+  'models.quickAnswers': 'Answered by {model}',
+  'models.quickWillAnswer': '{model} answers',
+
+  'tokens.short': '{total} tokens',
+  'tokens.tip': 'This conversation so far, as the provider reported it: {input} tokens sent ({cached} of them from the prompt cache), {output} received.',
+
+  'instructions.button': 'Instructions for this conversation',
+  'instructions.buttonSet': 'Instructions for this conversation (set)',
+  'instructions.title': 'Instructions for this conversation',
+  'instructions.lead': 'Cairn follows these in this conversation only, on top of your instructions in Settings.',
+  'instructions.label': 'Instructions',
+  'instructions.placeholder': 'e.g. You are reviewing chapter 3 of my thesis; point out unclear sentences.',
+  'instructions.restartNote':
+    "Saving restarts this conversation's prompt: for the next message Cairn composes it again, with the current memory, skills and instructions. The provider's prompt cache starts over once.",
+  'instructions.save': "Save and restart the prompt",
+  'instructions.length': '{count} / {max} characters',
+  'instructions.over': '{count} {count|character|characters} over',
+  'instructions.saved': "Instructions saved. The next message uses this conversation's restarted prompt.",
+
+  'settings.instructions.title': 'Custom instructions',
+  'settings.instructions.lead': 'What Cairn should always know or do: your role, how you like answers, the tools you use.',
+  'settings.instructions.label': 'Instructions for every conversation',
+  'settings.instructions.placeholder': 'e.g. I work in TypeScript. Prefer short answers with the code first.',
+  'settings.instructions.hint':
+    "Part of each new conversation's prompt, so a change applies from the next conversation. An open one keeps its prompt until you restart it from its Instructions button.",
+  'settings.instructions.save': 'Save instructions',
+  'settings.key.withSave': 'Saved by Save, with the rest of this section.'
+} as const

@@ -1,0 +1,51 @@
+import type { enModels } from './en-models'
+
+/** 模型切换、自定义指令，以及对话的令牌用量。 */
+export const zhCNModels: Record<keyof typeof enModels, string> = {
+  'models.button': '模型：{model}。更换此对话的模型',
+  'models.buttonNew': '模型：{model}。更换新对话的模型',
+  'models.defaultShort': '默认模型',
+  'models.titleOpen': '此对话的模型',
+  'models.titleNew': '新对话的模型',
+  'models.leadOpen': '从下一条消息起生效。其他对话保留各自的模型。',
+  'models.leadNew': '新对话将使用这个模型；之后开始的对话使用设置中的默认模型。',
+  'models.filter': '搜索，或输入模型名称',
+  'models.useTyped': '使用“{model}”',
+  'models.useDefault': '使用默认模型（{model}）',
+  'models.useDefaultNone': '使用默认模型（设置中尚未选择）',
+  'models.listLabel': '服务商列出的模型',
+  'models.count': '{url} 列出了 {count} 个模型',
+  'models.none': '此服务商没有列出模型。请在上方输入模型名称并按回车。',
+  'models.noMatch': '没有匹配的模型。按回车使用所输入的名称。',
+  'models.failed': '无法从 {url} 获取模型列表。请在上方输入模型名称，或刷新。',
+  'models.failedCached': '无法从 {url} 刷新列表；下面是之前获取的列表。',
+  'models.refresh': '刷新列表',
+  'models.refreshing': '正在刷新…',
+  'models.current': '使用中',
+  'models.changed': '此对话现在使用 {model} 回答。',
+  'models.quickAnswers': '由 {model} 回答',
+  'models.quickWillAnswer': '{model} 将回答',
+
+  'tokens.short': '{total} 个令牌',
+  'tokens.tip': '此对话至今的用量（以服务商报告为准）：发送 {input} 个令牌（其中 {cached} 个来自提示缓存），接收 {output} 个。',
+
+  'instructions.button': '此对话的指令',
+  'instructions.buttonSet': '此对话的指令（已设置）',
+  'instructions.title': '此对话的指令',
+  'instructions.lead': 'Cairn 只在此对话中遵循这些指令，并同时遵循你在设置中的指令。',
+  'instructions.label': '指令',
+  'instructions.placeholder': '例如：你在审阅我论文的第三章，请指出不清楚的句子。',
+  'instructions.restartNote': '保存会重启此对话的提示：下一条消息时，Cairn 会用当前的记忆、技能和指令重新组成提示。服务商的提示缓存会重新开始一次。',
+  'instructions.save': '保存并重启提示',
+  'instructions.length': '{count} / {max} 个字符',
+  'instructions.over': '超出 {count} 个字符',
+  'instructions.saved': '指令已保存。下一条消息将使用此对话重启后的提示。',
+
+  'settings.instructions.title': '自定义指令',
+  'settings.instructions.lead': 'Cairn 应始终了解或遵循的内容：你的角色、你喜欢的回答方式、你使用的工具。',
+  'settings.instructions.label': '适用于所有对话的指令',
+  'settings.instructions.placeholder': '例如：我使用 TypeScript。回答尽量简短，先给代码。',
+  'settings.instructions.hint': '它是每个新对话提示的一部分，因此修改从下一个对话起生效。已打开的对话保留其提示，直到你通过它的“指令”按钮重启。',
+  'settings.instructions.save': '保存指令',
+  'settings.key.withSave': '与本部分的其他内容一起，点击“保存”时保存。'
+}
