@@ -9,6 +9,12 @@
  */
 import type { RecordedChatRequest, ScriptedReply, ScriptedToolCall } from '../test/scripted-provider'
 import { isReviewRequest, reviewUserText } from '../test/helpers/review-fixture'
+import { TITLE_PROMPT_START } from '../electron/core/agent/conversation-title'
+
+function isTitleRequest(request: RecordedChatRequest): boolean {
+  const system = request.body.messages[0]
+  return system?.role === 'system' && typeof system.content === 'string' && system.content.startsWith(TITLE_PROMPT_START)
+}
 
 export const DEMO_PROMPTS = ['Help me set up a new Node project', 'No, I always use pnpm, never npm']
 
@@ -159,6 +165,7 @@ const CURATOR_PROMPT_START = "You are Cairn's library curator."
 /** Every request the demo's provider answers: chat turns, background reviews, curation passes. */
 export function respond(request: RecordedChatRequest): ScriptedReply {
   if (isReviewRequest(request)) return reviewReply(request)
+  if (isTitleRequest(request)) return { text: 'Setting up a Node project' }
   if (systemText(request).startsWith(CURATOR_PROMPT_START)) return { text: 'The library is tidy: nothing to merge.' }
   // A side request without tools, such as a conversation title.
   if (!request.body.tools?.length && /\btitle\b/i.test(systemText(request))) {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MAX_INSTRUCTIONS_CHARS } from './instructions'
 
 /**
  * The settings file (`config.json` in the data home). Every section is a loose object: keys this
@@ -46,8 +47,12 @@ export const providerConfigSchema = z.looseObject({
   maxRetries: z.number().int().min(0).max(10).default(3)
 })
 
+export { MAX_INSTRUCTIONS_CHARS } from './instructions'
+
 export const agentConfigSchema = z.looseObject({
   maxIterations: z.number().int().min(1).max(500).default(30),
+  /** The user's own instructions, part of every new conversation's system prompt (a change applies from the next conversation). */
+  instructions: z.string().max(MAX_INSTRUCTIONS_CHARS).default(''),
   /**
    * Where new app and browser-mode conversations work (read_file, run_command, …); empty = ~/Cairn. Each
    * conversation stores its own folder; the CLI works in the folder it was started in (or --workspace).
@@ -58,7 +63,9 @@ export const agentConfigSchema = z.looseObject({
   /** Folders outside the workspace read_file, list_dir and search_files may read without asking (each with everything below it). */
   allowedReadFolders: z.array(z.string()).default([]),
   /** Hosts (`name` or `name:port`) fetch_url may fetch without asking, unless the address carries data read this turn. */
-  allowedFetchHosts: z.array(z.string()).default([])
+  allowedFetchHosts: z.array(z.string()).default([]),
+  /** A new app or browser-mode conversation gets a short title from its first exchange (learning.model when set, else the chat model). */
+  autoTitle: z.boolean().default(true)
 })
 
 export const contextConfigSchema = z.looseObject({

@@ -9,6 +9,7 @@ import type { ReviewsPausedReason } from '../review-protocol'
 import type { ReviewReason } from '../review-reasons'
 import { describeWorkspaceProblem } from './describe-workspace'
 import type { MessageKey, Translate } from './index'
+import { attachmentProblemOf, describeAttachmentProblem } from './describe-attachments'
 
 /**
  * Words for what the core reports as data, shared by every face (renderer, CLI, tray) so each says
@@ -87,7 +88,7 @@ export function providerProblemOf(params: IpcErrorParams | null | undefined): Pr
  * Codes of a failed turn (the provider's, and the agent's own), each with whether its English message
  * adds specifics worth showing under the translation (a status, an address, the provider's words).
  */
-const turnErrorDetail: Record<Exclude<ConnectionTestCode, 'connected' | 'model_missing'> | 'session_deleted' | 'compression_failed' | 'internal', boolean> = {
+const turnErrorDetail: Record<Exclude<ConnectionTestCode, 'connected' | 'model_missing'> | 'session_deleted' | 'compression_failed' | 'version_condensed' | 'internal', boolean> = {
   not_configured: false,
   auth: true,
   model_not_found: true,
@@ -96,11 +97,13 @@ const turnErrorDetail: Record<Exclude<ConnectionTestCode, 'connected' | 'model_m
   rate_limited: true,
   server: true,
   bad_request: true,
+  images_unsupported: false,
   stream_cut: true,
   bad_response: true,
   cancelled: false,
   session_deleted: false,
   compression_failed: true,
+  version_condensed: false,
   internal: true
 }
 type TurnErrorCode = keyof typeof turnErrorDetail
@@ -116,6 +119,11 @@ export function describeTurnError(error: { code: string; message: string; params
     return problem ? { text: describeProviderProblem(problem, t), detail: null } : { text: error.message, detail: null }
   }
   // The folder a new conversation was to work in was refused (say, agent.workspace names the app's own folder).
+  if (error.code === 'VERSION_CONDENSED') return { text: t('turnError.version_condensed'), detail: null }
+  if (error.code === 'ATTACHMENT') {
+    const problem = attachmentProblemOf(error.params)
+    return { text: problem ? describeAttachmentProblem(problem, t) : error.message, detail: null }
+  }
   if (error.code === 'WORKSPACE') return { text: describeWorkspaceProblem(error.params, t) ?? error.message, detail: null }
   if (!Object.hasOwn(turnErrorDetail, error.code)) return { text: error.message, detail: null }
   const code = error.code as TurnErrorCode

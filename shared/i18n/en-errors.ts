@@ -20,10 +20,11 @@ export const enErrors = {
   'turnError.cancelled': 'Stopped.',
   'turnError.session_deleted': 'This conversation has been deleted. Start a new one to go on.',
   'turnError.compression_failed': 'Could not condense the earlier conversation to make room.',
+  'turnError.version_condensed': 'This part of the conversation has been condensed to save space, so it can no longer be edited, answered again or switched to another version.',
   'turnError.internal': 'Something went wrong.',
 
-  'timeline.revertError.not_found': 'This entry is no longer in the timeline.',
+  'timeline.revertError.not_found': 'This change is no longer in the timeline.',
   'timeline.revertError.already_reverted': 'This change has already been undone.',
-  'timeline.revertError.conflict': 'It was changed again after this entry, so Cairn left it as it is.',
+  'timeline.revertError.conflict': 'It was changed again after this change, so Cairn left it as it is.',
   'timeline.revertError.other': 'Cairn could not undo this change.'
 } as const

@@ -1,11 +1,17 @@
+import { enAttachments } from './en-attachments'
 import { enConversations } from './en-conversations'
 import { enCuration } from './en-curation'
 import { enErrors } from './en-errors'
 import { enInbox } from './en-inbox'
 import { enLearning } from './en-learning'
+import { enLibrary } from './en-library'
 import { enWorkspace } from './en-workspace'
+import { enMemory } from './en-memory'
+import { enShortcuts } from './en-shortcuts'
 import { enStart } from './en-start'
 import { enTools } from './en-tools'
+import { enVersions } from './en-versions'
+import { enModels } from './en-models'
 
 /**
  * Every UI string, English. `{name}` is filled from params; `{count|one|other}` picks a word by count.
@@ -73,8 +79,6 @@ export const en = {
   'chat.rename': 'Rename',
   'chat.renameLabel': 'Conversation title',
   'chat.delete': 'Delete conversation',
-  'chat.deleteTitle': 'Delete this conversation?',
-  'chat.deleteBody': '“{title}” and its messages will be removed. What Cairn learned from it stays in memory and skills.',
   'chat.reviewNow': 'Learn from this conversation now',
   'chat.reviewQueued': 'Cairn will review this conversation in the background.',
   'chat.tool.running': 'Running…',
@@ -168,8 +172,8 @@ export const en = {
   'timeline.revertTitle': 'Revert this change?',
   'timeline.revertBody': 'This undoes “{kind}” on {target}. The undo is recorded in the timeline too, so you can redo it later.',
   'timeline.revertFailedTitle': 'Could not revert',
-  'timeline.conflictLead': 'The text changed after this entry was written, so reverting could lose the newer change. Compare the two and edit by hand if needed:',
-  'timeline.conflictExpected': 'What this entry left',
+  'timeline.conflictLead': 'The text changed again after this change, so reverting could lose the newer text. Compare the two and edit by hand if needed:',
+  'timeline.conflictExpected': 'What the change left',
   'timeline.conflictActual': 'What is there now',
   'timeline.nothing': '(nothing)',
 
@@ -177,10 +181,10 @@ export const en = {
   'kind.memory.replace': 'Memory updated',
   'kind.memory.remove': 'Memory removed',
   'kind.skill.create': 'Skill created',
-  'kind.skill.patch': 'Skill patched',
+  'kind.skill.patch': 'Skill edited',
   'kind.skill.edit': 'Skill rewritten',
   'kind.skill.delete': 'Skill deleted',
-  'kind.skill.file_write': 'Skill file written',
+  'kind.skill.file_write': 'Skill file saved',
   'kind.skill.file_remove': 'Skill file removed',
 
   'source.agent': 'Chat',
@@ -211,7 +215,7 @@ export const en = {
   'skills.pickBody': 'See its instructions, its files and every change made to it.',
   'skills.files': 'Files ({count})',
   'skills.history': 'History ({count})',
-  'skills.frontMatter': 'Front matter (name, description, metadata)',
+  'skills.frontMatter': 'Details (name, description, metadata)',
   'skills.noFiles': 'Only SKILL.md.',
   'skills.noHistory': 'No recorded changes.',
 
@@ -222,28 +226,6 @@ export const en = {
   'diff.noChanges': 'The text is the same before and after.',
   'diff.created': 'New file',
   'diff.deleted': 'Deleted',
-
-  'memory.title': 'Memory',
-  'memory.lead': 'What Cairn keeps in mind across conversations. It fits in a fixed budget, so entries stay short. Your edits are recorded in the timeline.',
-  'memory.user.title': 'About you',
-  'memory.user.lead': 'Who you are, how you like to work, your preferences (USER.md).',
-  'memory.user.placeholder': 'e.g. Prefers short answers with code first',
-  'memory.memory.title': 'Environment notes',
-  'memory.memory.lead': 'Facts about your machines, projects and tools (MEMORY.md).',
-  'memory.memory.placeholder': 'e.g. The staging server is deployed with make deploy-staging',
-  'memory.usage': 'Space used',
-  'memory.usageText': '{current} / {limit} characters ({percent}%)',
-  'memory.nearlyFull': 'Almost full. Cairn will merge or drop entries to make room; you can tidy up here.',
-  'memory.disabled': 'This store is turned off, so Cairn does not read or write it during chats.',
-  'memory.empty': 'Nothing here yet.',
-  'memory.add': 'Add',
-  'memory.addLabel': 'New entry for {store}',
-  'memory.charsLeft': '{count} characters left',
-  'memory.edit': 'Edit',
-  'memory.editLabel': 'Entry text',
-  'memory.delete': 'Delete',
-  'memory.deleteTitle': 'Delete this memory?',
-  'memory.deleteBody': 'Cairn will no longer know this. You can restore it from the timeline.',
 
   'settings.title': 'Settings',
   'settings.provider.title': 'Model provider',
@@ -268,7 +250,6 @@ export const en = {
   'settings.key.placeholder': 'Paste your API key',
   'settings.key.optional': 'Not needed for local models',
   'settings.key.replace': 'Paste a new key to replace it',
-  'settings.key.save': 'Save key',
   'settings.key.remove': 'Remove',
   'settings.key.none': 'No key saved.',
   'settings.key.storage.os': 'stored in the system keychain',
@@ -382,14 +363,20 @@ export const en = {
   'tray.fileWritten': 'Skill "{name}": {file} written',
   'tray.fileRemoved': 'Skill "{name}": {file} removed',
 
+  ...enAttachments,
   ...enConversations,
   ...enCuration,
   ...enErrors,
   ...enInbox,
   ...enLearning,
+  ...enLibrary,
   ...enWorkspace,
+  ...enMemory,
+  ...enShortcuts,
   ...enStart,
-  ...enTools
+  ...enTools,
+  ...enVersions,
+  ...enModels
 } as const
 
 export type MessageKey = keyof typeof en

@@ -19,10 +19,11 @@ export const zhCNErrors: Record<keyof typeof enErrors, string> = {
   'turnError.cancelled': '已停止。',
   'turnError.session_deleted': '此对话已被删除。请新建一个对话继续。',
   'turnError.compression_failed': '无法压缩较早的对话来腾出空间。',
+  'turnError.version_condensed': '这部分对话已被压缩以节省空间，无法再编辑、重新回答或切换到其他版本。',
   'turnError.internal': '出了点问题。',
 
-  'timeline.revertError.not_found': '时间线中已没有这条记录。',
+  'timeline.revertError.not_found': '时间线中已没有这项更改。',
   'timeline.revertError.already_reverted': '这项更改已经撤销过了。',
-  'timeline.revertError.conflict': '这条记录之后内容又被修改过，因此 Cairn 没有改动它。',
+  'timeline.revertError.conflict': '这项更改之后内容又被修改过，因此 Cairn 没有改动它。',
   'timeline.revertError.other': 'Cairn 无法撤销这项更改。'
 }

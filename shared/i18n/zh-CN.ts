@@ -1,12 +1,18 @@
 import type { MessageKey } from './en'
+import { zhCNAttachments } from './zh-CN-attachments'
 import { zhCNConversations } from './zh-CN-conversations'
 import { zhCNCuration } from './zh-CN-curation'
 import { zhCNErrors } from './zh-CN-errors'
 import { zhCNInbox } from './zh-CN-inbox'
 import { zhCNLearning } from './zh-CN-learning'
+import { zhCNLibrary } from './zh-CN-library'
 import { zhCNWorkspace } from './zh-CN-workspace'
+import { zhCNMemory } from './zh-CN-memory'
+import { zhCNShortcuts } from './zh-CN-shortcuts'
 import { zhCNStart } from './zh-CN-start'
 import { zhCNTools } from './zh-CN-tools'
+import { zhCNVersions } from './zh-CN-versions'
+import { zhCNModels } from './zh-CN-models'
 
 /** 简体中文. Every key of the English dictionary must be here (the type checks it). */
 export const zhCN: Record<MessageKey, string> = {
@@ -71,8 +77,6 @@ export const zhCN: Record<MessageKey, string> = {
   'chat.rename': '重命名',
   'chat.renameLabel': '对话标题',
   'chat.delete': '删除对话',
-  'chat.deleteTitle': '删除此对话？',
-  'chat.deleteBody': '“{title}”及其消息将被删除。Cairn 从中学到的记忆和技能会保留。',
   'chat.reviewNow': '立即从此对话中学习',
   'chat.reviewQueued': 'Cairn 将在后台回顾此对话。',
   'chat.tool.running': '运行中…',
@@ -166,8 +170,8 @@ export const zhCN: Record<MessageKey, string> = {
   'timeline.revertTitle': '撤销此更改？',
   'timeline.revertBody': '这将撤销对 {target} 的“{kind}”。撤销本身也会记录在时间线中，之后可以恢复。',
   'timeline.revertFailedTitle': '无法撤销',
-  'timeline.conflictLead': '这条记录写入后内容又发生了变化，直接撤销可能丢失较新的修改。请对比两者，必要时手动编辑：',
-  'timeline.conflictExpected': '此记录留下的内容',
+  'timeline.conflictLead': '这项更改之后内容又发生了变化，直接撤销可能丢失较新的文字。请对比两者，必要时手动编辑：',
+  'timeline.conflictExpected': '这项更改留下的内容',
   'timeline.conflictActual': '当前的内容',
   'timeline.nothing': '（无）',
 
@@ -175,10 +179,10 @@ export const zhCN: Record<MessageKey, string> = {
   'kind.memory.replace': '更新记忆',
   'kind.memory.remove': '删除记忆',
   'kind.skill.create': '创建技能',
-  'kind.skill.patch': '修补技能',
+  'kind.skill.patch': '编辑技能',
   'kind.skill.edit': '重写技能',
   'kind.skill.delete': '删除技能',
-  'kind.skill.file_write': '写入技能文件',
+  'kind.skill.file_write': '保存技能文件',
   'kind.skill.file_remove': '删除技能文件',
 
   'source.agent': '对话',
@@ -209,7 +213,7 @@ export const zhCN: Record<MessageKey, string> = {
   'skills.pickBody': '查看它的说明、文件以及每一次更改。',
   'skills.files': '文件（{count}）',
   'skills.history': '历史（{count}）',
-  'skills.frontMatter': '前置元数据（名称、描述、元信息）',
+  'skills.frontMatter': '详细信息（名称、描述、元信息）',
   'skills.noFiles': '只有 SKILL.md。',
   'skills.noHistory': '没有更改记录。',
 
@@ -220,28 +224,6 @@ export const zhCN: Record<MessageKey, string> = {
   'diff.noChanges': '前后内容相同。',
   'diff.created': '新文件',
   'diff.deleted': '已删除',
-
-  'memory.title': '记忆',
-  'memory.lead': 'Cairn 在不同对话之间记住的内容。它有固定的容量，所以条目都很简短。你的编辑会记录在时间线中。',
-  'memory.user.title': '关于你',
-  'memory.user.lead': '你是谁、你的工作方式和偏好（USER.md）。',
-  'memory.user.placeholder': '例如：喜欢简短的回答，先给代码',
-  'memory.memory.title': '环境笔记',
-  'memory.memory.lead': '关于你的机器、项目和工具的事实（MEMORY.md）。',
-  'memory.memory.placeholder': '例如：预发布服务器用 make deploy-staging 部署',
-  'memory.usage': '已用空间',
-  'memory.usageText': '{current} / {limit} 个字符（{percent}%）',
-  'memory.nearlyFull': '快满了。Cairn 会合并或删除条目来腾出空间，你也可以在这里整理。',
-  'memory.disabled': '此存储已关闭，Cairn 在对话中不会读取或写入它。',
-  'memory.empty': '这里还没有内容。',
-  'memory.add': '添加',
-  'memory.addLabel': '为“{store}”添加新条目',
-  'memory.charsLeft': '还剩 {count} 个字符',
-  'memory.edit': '编辑',
-  'memory.editLabel': '条目内容',
-  'memory.delete': '删除',
-  'memory.deleteTitle': '删除这条记忆？',
-  'memory.deleteBody': 'Cairn 将不再知道这件事。你可以在时间线中恢复它。',
 
   'settings.title': '设置',
   'settings.provider.title': '模型服务商',
@@ -266,7 +248,6 @@ export const zhCN: Record<MessageKey, string> = {
   'settings.key.placeholder': '粘贴你的 API 密钥',
   'settings.key.optional': '本地模型不需要',
   'settings.key.replace': '粘贴新密钥以替换',
-  'settings.key.save': '保存密钥',
   'settings.key.remove': '移除',
   'settings.key.none': '未保存密钥。',
   'settings.key.storage.os': '保存在系统钥匙串中',
@@ -380,12 +361,18 @@ export const zhCN: Record<MessageKey, string> = {
   'tray.fileWritten': '技能“{name}”：已写入 {file}',
   'tray.fileRemoved': '技能“{name}”：已删除 {file}',
 
+  ...zhCNAttachments,
   ...zhCNConversations,
   ...zhCNCuration,
   ...zhCNErrors,
   ...zhCNInbox,
   ...zhCNLearning,
+  ...zhCNLibrary,
   ...zhCNWorkspace,
+  ...zhCNMemory,
+  ...zhCNShortcuts,
   ...zhCNStart,
-  ...zhCNTools
+  ...zhCNTools,
+  ...zhCNVersions,
+  ...zhCNModels
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { approvalScopes, type AgentEvent } from '../agent-events'
-import { learningModes, type CairnConfig } from '../config'
+import { MAX_ATTACHMENTS } from '../attachments'
+import { learningModes, MAX_INSTRUCTIONS_CHARS, type CairnConfig } from '../config'
 import { ledgerKinds, ledgerSources, type LedgerEntry } from '../ledger'
 import { proposalStates } from '../proposals'
 import type { ReviewEvent } from '../review-protocol'
@@ -12,7 +13,9 @@ import {
   displayMessageSchema,
   learnedReviewSchema,
   learningStatusSchema,
+  modelListSchema,
   ledgerEntrySchema,
+  outgoingAttachmentSchema,
   memoryResultSchema,
   memoryStoreViewSchema,
   memoryTargetSchema,
@@ -26,7 +29,8 @@ import {
   settingsViewSchema,
   skillDetailSchema,
   skillDiagnosticSchema,
-  skillItemSchema
+  skillItemSchema,
+  skillWriteResultSchema
 } from './domain'
 
 /**
@@ -66,10 +70,20 @@ export const ipcRoutes = {
   /** Which window started a new conversation is taken from the sender, never from the input. */
   'chat.send': defineRoute({
     input: z
-      .object({ sessionId: sessionId.nullable(), text: text(100_000).min(1), workspace: folderPath.optional() })
+      .object({
+        sessionId: sessionId.nullable(),
+        text: text(100_000).min(1),
+        workspace: folderPath.optional(),
+        model: text(500).trim().min(1).optional(),
+        attachments: z.array(outgoingAttachmentSchema).max(MAX_ATTACHMENTS).optional()
+      })
       .refine((input) => input.sessionId === null || input.workspace === undefined, {
         path: ['workspace'],
         message: 'only a new conversation takes a workspace; move an existing one with sessions.setWorkspace'
+      })
+      .refine((input) => input.sessionId === null || input.model === undefined, {
+        path: ['model'],
+        message: 'only a new conversation takes a model; switch an existing one with sessions.setModel'
       }),
     output: z.object({ sessionId: z.string(), turnId: z.string() }),
     quickWindow: true
@@ -80,6 +94,13 @@ export const ipcRoutes = {
     output: z.object({ sessionId: z.string(), turnId: z.string() }),
     quickWindow: true
   }),
+  /** Sends new words in place of a message the user sent; what followed it is kept as another version. */
+  'chat.edit': defineRoute({
+    input: z.object({ sessionId, messageId: z.number().int().positive(), text: text(100_000).min(1) }),
+    output: z.object({ sessionId: z.string(), turnId: z.string() })
+  }),
+  /** Shows another version (from `versions.previous`/`next` of a message) in place of the shown one. */
+  'chat.showVersion': defineRoute({ input: z.object({ sessionId, branchId: z.number().int().positive() }), output: ok }),
   'chat.approve': defineRoute({
     input: z.object({
       sessionId,
@@ -133,6 +154,15 @@ export const ipcRoutes = {
    * it only checks (and makes) a folder chosen for a conversation not started yet. Answers the folder as stored.
    */
   'sessions.setWorkspace': defineRoute({ input: z.object({ sessionId: sessionId.nullable(), path: folderPath }), output: z.object({ path: z.string() }) }),
+  /** The model this conversation answers with from its next turn on; null: the default model (Settings). */
+  'sessions.setModel': defineRoute({ input: z.object({ sessionId, model: text(500).trim().min(1).nullable() }), output: sessionSummarySchema }),
+  /**
+   * The conversation's own instructions; saving restarts its prompt (composed again, with the current
+   * memory, skills and global instructions, on its next turn). Refused while it is answering.
+   */
+  'sessions.setInstructions': defineRoute({ input: z.object({ sessionId, instructions: text(MAX_INSTRUCTIONS_CHARS) }), output: sessionSummarySchema }),
+  /** The provider's models (cached in the data home; fetched when there is no list for its address yet, or on `refresh`). */
+  'models.list': defineRoute({ input: z.object({ refresh: z.boolean().optional() }), output: modelListSchema }),
 
   'timeline.list': defineRoute({
     input: z.object({
@@ -144,7 +174,8 @@ export const ipcRoutes = {
     output: z.object({ entries: z.array(ledgerEntrySchema), reviews: z.array(reviewRunSchema) })
   }),
   'timeline.get': defineRoute({ input: z.object({ id: z.number().int() }), output: ledgerEntrySchema }),
-  'timeline.revert': defineRoute({ input: z.object({ id: z.number().int() }), output: revertResultSchema }),
+  /** `force`: the user saw the conflict and chose "Revert anyway" (skill changes only; memory keeps refusing). */
+  'timeline.revert': defineRoute({ input: z.object({ id: z.number().int(), force: z.boolean().optional() }), output: revertResultSchema }),
 
   'skills.list': defineRoute({
     input: z.void(),
@@ -160,6 +191,20 @@ export const ipcRoutes = {
   }),
   /** Makes the skill's file read as it did after ledger row `ledgerId` (itself a new ledger row, source `user`). */
   'skills.restore': defineRoute({ input: z.object({ name: text(200).min(1), ledgerId: z.number().int() }), output: revertResultSchema }),
+  /** A skill the user writes in the Skills screen (source `user`), checked against the Agent Skills spec. */
+  'skills.create': defineRoute({
+    input: z.object({ name: text(200).min(1), category: text(200).nullable(), description: text(2000).min(1), body: text(200_000) }),
+    output: skillWriteResultSchema
+  }),
+  /** SKILL.md edited by hand; `expected` is the text the editor started from (a newer one is refused, `changed`). */
+  'skills.saveFile': defineRoute({
+    input: z.object({ name: text(200).min(1), content: text(200_000).min(1), expected: text(200_000) }),
+    output: skillWriteResultSchema
+  }),
+  /** "Delete" in the Skills screen: moved to the archive, which the timeline's revert restores. */
+  'skills.archive': defineRoute({ input: z.object({ name: text(200).min(1) }), output: skillWriteResultSchema }),
+  /** Opens the skill's folder in the system file manager (desktop); browser mode answers the path only (`opened: false`). */
+  'skills.openFolder': defineRoute({ input: z.object({ name: text(200).min(1) }), output: z.object({ path: z.string(), opened: z.boolean() }) }),
 
   'memory.get': defineRoute({ input: z.void(), output: z.object({ memory: memoryStoreViewSchema, user: memoryStoreViewSchema }) }),
   'memory.add': defineRoute({ input: z.object({ target: memoryTargetSchema, content: text(20_000).min(1) }), output: memoryResultSchema }),

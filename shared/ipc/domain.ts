@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MAX_IMAGE_BYTES, attachmentKinds } from '../attachments'
 import { configSchema, learningModes, providerPresets } from '../config'
 import { ledgerEntrySchema, ledgerKinds, ledgerSources } from '../ledger'
 import { proposalCauses, proposalKinds, proposalOrigins, proposalStates } from '../proposals'
@@ -25,7 +26,9 @@ export const sessionSummarySchema = z.object({
   /** Listed first in the sidebar. */
   pinned: z.boolean(),
   /** Listed only when the sidebar shows archived conversations; still searchable. */
-  archived: z.boolean()
+  archived: z.boolean(),
+  /** The user's instructions for this conversation (part of its system prompt); absent when none. */
+  instructions: z.string().optional()
 })
 export type SessionSummary = z.infer<typeof sessionSummarySchema>
 
@@ -34,6 +37,27 @@ export const sessionExportSchema = z.object({ fileName: z.string(), mimeType: z.
 export type SessionExportFile = z.infer<typeof sessionExportSchema>
 
 export const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() })
+
+/** A file attached to a sent message, as its chip shows it. */
+export const attachmentViewSchema = z.object({
+  name: z.string(),
+  kind: z.enum(attachmentKinds),
+  mime: z.string(),
+  size: z.number().int(),
+  /** Characters of text the model got from a PDF or text file (null for an image). */
+  textChars: z.number().int().nullable(),
+  /** The text was cut at the limit. */
+  truncated: z.boolean()
+})
+export type AttachmentView = z.infer<typeof attachmentViewSchema>
+
+/** A file sent with a message: read in the renderer, its bytes as base64 (bounded by the largest file allowed). */
+export const outgoingAttachmentSchema = z.object({
+  name: z.string().min(1).max(255),
+  mime: z.string().max(200),
+  data: z.string().min(1).max(Math.ceil(MAX_IMAGE_BYTES / 3) * 4)
+})
+export type OutgoingAttachment = z.infer<typeof outgoingAttachmentSchema>
 
 /** A stored message as the UI shows it (the skill hint Cairn added to a user message is split off). */
 export const displayMessageSchema = z.object({
@@ -46,9 +70,24 @@ export const displayMessageSchema = z.object({
   createdAt: z.number(),
   finishReason: z.string().nullable(),
   compacted: z.boolean(),
-  hint: z.string().nullable()
+  hint: z.string().nullable(),
+  /** The model that wrote an answer, when it was recorded. */
+  model: z.string().nullable().optional(),
+  /** Tokens of the model call that produced an answer, as the provider reported them. */
+  usage: z.object({ promptTokens: z.number().int(), completionTokens: z.number().int(), cachedTokens: z.number().int() }).nullable().optional(),
+  /**
+   * Other versions start here (an edited message, an answer made again): which one is shown (1-based)
+   * of how many, and the stored versions on either side to switch to (null at either end).
+   */
+  versions: z
+    .object({ position: z.number().int(), total: z.number().int(), previous: z.number().int().nullable(), next: z.number().int().nullable() })
+    .nullable()
+    .optional(),
+  /** Files attached to a user message. */
+  attachments: z.array(attachmentViewSchema).optional()
 })
 export type DisplayMessage = z.infer<typeof displayMessageSchema>
+export type VersionSwitch = NonNullable<DisplayMessage['versions']>
 
 export const searchHitSchema = z.object({
   sessionId: z.string(),
@@ -142,6 +181,16 @@ export const skillDetailSchema = z.object({
 })
 export type SkillDetail = z.infer<typeof skillDetailSchema>
 
+/** Why a skill written by hand was refused (`invalid`: the store's English reason is in `error`). */
+export const skillWriteProblemCodes = ['exists', 'changed', 'invalid', 'not_found', 'read_only'] as const
+export type SkillWriteProblemCode = (typeof skillWriteProblemCodes)[number]
+/** A skill the user created, edited, or archived in the Skills screen; on failure nothing was written. */
+export const skillWriteResultSchema = z.union([
+  z.object({ ok: z.literal(true), name: z.string() }),
+  z.object({ ok: z.literal(false), code: z.enum(skillWriteProblemCodes), error: z.string() })
+])
+export type SkillWriteResult = z.infer<typeof skillWriteResultSchema>
+
 export const memoryTargetSchema = z.enum(['memory', 'user'])
 export type MemoryTargetName = z.infer<typeof memoryTargetSchema>
 
@@ -198,6 +247,8 @@ export const connectionFailureCodes = [
   'rate_limited',
   'server',
   'bad_request',
+  /** The model refused an image part (it reads text only). */
+  'images_unsupported',
   'stream_cut',
   'bad_response',
   'cancelled'
@@ -219,6 +270,20 @@ export const connectionTestSchema = z.object({
 })
 export type ConnectionTest = z.infer<typeof connectionTestSchema>
 export type ConnectionTestCode = ConnectionTest['code']
+
+/** The provider's models for the switcher, from the data home's cache unless a refresh was asked for. */
+export const modelListSchema = z.object({
+  /** The provider address the list belongs to. */
+  baseURL: z.string(),
+  models: z.array(z.string()),
+  /** When the list was fetched (ms); null when it never was. */
+  fetchedAt: z.number().nullable(),
+  /** Why the last fetch failed (the cached list, if any, is still given); null when it did not. */
+  error: z.enum(connectionFailureCodes).nullable(),
+  /** The model new conversations use (Settings, or CAIRN_MODEL); '' when none is chosen. */
+  defaultModel: z.string()
+})
+export type ModelList = z.infer<typeof modelListSchema>
 
 /** What is missing before chat can start: no base URL, no model, or no API key for a remote provider. */
 export const providerProblemCodes = ['no_url', 'no_model', 'no_key'] as const

@@ -145,6 +145,7 @@ async function main(): Promise<void> {
   const userHome = mkdtempSync(join(tmpdir(), 'cairn-workload-user-'))
   await new ConfigStore(ensureHome(home).configFile).update({
     provider: { preset: 'custom', baseURL: server.url, model: 'scripted', maxRetries: 0, requestTimeoutMs: 30_000 },
+    agent: { autoTitle: false },
     skills: { extraDirs: [] },
     // Curation passes run on the app's clock too; this figure is about learning from conversations.
     learning: { mode: MODE, curateEveryDays: 0 }
@@ -160,7 +161,7 @@ async function main(): Promise<void> {
   })
   const say = async (sessionId: string | null, text: string): Promise<string> => {
     const before = settledCount()
-    const sent = app.chats.send(sessionId, text)
+    const sent = await app.chats.send(sessionId, text)
     while (settledCount() === before) await new Promise((wake) => setTimeout(wake, 5))
     return sent.sessionId
   }

@@ -65,7 +65,8 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E> {
   const workspace = mkdtempSync(join(tmpdir(), 'cairn-e2e-ws-'))
   const server = await startScriptedServer({ ...options.server })
   const config = new ConfigStore(ensureHome(home).configFile)
-  await config.update({ skills: { extraDirs: [] }, agent: { workspace } })
+  // Titles from the model are tested on their own: elsewhere they would take scripted replies meant for the test.
+  await config.update({ skills: { extraDirs: [] }, agent: { workspace, autoTitle: false } })
   if (options.configured !== false) {
     await config.update({ provider: { preset: 'custom', baseURL: server.url, model: 'scripted', maxRetries: 0, requestTimeoutMs: 15_000 } })
   }

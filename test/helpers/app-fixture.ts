@@ -45,7 +45,8 @@ export async function appFixture(
   const userHome = mkdtempSync(join(tmpdir(), 'cairn-user-'))
   const server = await startScriptedServer({ strict: true, ...options.server })
   const config = new ConfigStore(ensureHome(home).configFile)
-  await config.update({ skills: { extraDirs: [] } })
+  // Titles from the model are tested on their own: elsewhere they would take scripted replies meant for the test.
+  await config.update({ skills: { extraDirs: [] }, agent: { autoTitle: false } })
   if (options.configured !== false) {
     await config.update({ provider: { preset: 'custom', baseURL: server.url, model: 'scripted', maxRetries: 0, requestTimeoutMs: 10_000 } })
   }

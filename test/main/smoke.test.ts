@@ -11,13 +11,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ipcRoutes, type IpcRoute, type RouteInput } from '../../shared/ipc/contract'
+import { ipcRoutes, type IpcRoute } from '../../shared/ipc/contract'
 import type { IpcResult } from '../../shared/ipc/define'
 import { ConfigStore } from '../../electron/core/config/config-store'
 import { HERMETIC_ENV_KEYS } from '../../electron/core/learning/spawn-worker'
 import { until } from '../helpers/review-fixture'
 import { isChatRequest, startScriptedServer, type ScriptedServer } from '../scripted-provider'
 import { buildShell, REPO_ROOT, type ShellBuild } from './build-shell'
+import { routeSamples } from './route-samples'
 import { installElectronStub, ipcEvent, stubState, type ElectronStub, type FakeBrowserWindow, type FakeWebContents } from './electron-stub'
 
 const API_KEY = 'sk-smoke-secret-1234'
@@ -73,6 +74,7 @@ beforeAll(async () => {
   const config = {
     provider: { preset: 'custom', baseURL: server.url, model: 'scripted', maxRetries: 0, requestTimeoutMs: 10_000 },
     skills: { extraDirs: [] },
+    agent: { autoTitle: false },
     futureSection: { keptBy: 'older versions' }
   }
   writeFileSync(join(home, 'config.json'), JSON.stringify(config, null, 2) + '\n')
@@ -248,69 +250,7 @@ describe('the built shell', () => {
       ledgerId = events('ledger.changed').at(-1)?.entry.id ?? 0
       return ledgerId
     }
-    const samples: { [R in IpcRoute]: () => RouteInput<R> | Promise<RouteInput<R>> } = {
-      'app.info': () => undefined,
-      'settings.get': () => undefined,
-      'settings.update': () => ({ patch: { ui: { theme: 'dark' } } }),
-      'settings.setApiKey': () => ({ apiKey: API_KEY }),
-      'settings.testConnection': () => ({}),
-      'settings.detectLocal': () => undefined,
-      'memory.get': () => undefined,
-      'memory.add': () => ({ target: 'user', content: 'Deploys with docker compose' }),
-      'memory.replace': () => ({ target: 'user', oldText: 'docker compose', content: 'Deploys with docker compose v2' }),
-      'memory.remove': () => ({ target: 'user', text: 'compose v2' }),
-      'memory.setPinned': () => ({ target: 'user', text: 'no such entry', pinned: true }),
-      'memory.history': () => ({ target: 'user' }),
-      'memory.restore': () => ({ ledgerId: latestLedgerId() }),
-      'timeline.list': () => ({}),
-      'timeline.get': () => ({ id: latestLedgerId() }),
-      'timeline.revert': () => ({ id: latestLedgerId() }),
-      'skills.list': () => undefined,
-      'skills.get': () => ({ name: 'no-such-skill' }),
-      'skills.history': () => ({ name: 'no-such-skill' }),
-      'skills.setFlags': () => ({ name: 'no-such-skill', pinned: true }),
-      'skills.restore': () => ({ name: 'no-such-skill', ledgerId: latestLedgerId() }),
-      'inbox.list': () => ({}),
-      'inbox.get': () => ({ id: 999_999 }),
-      'inbox.approve': () => ({ id: 999_999 }),
-      'inbox.reject': () => ({ id: 999_999 }),
-      'inbox.rereview': () => ({ id: 999_999 }),
-      'inbox.approveAll': () => ({}),
-      'sessions.list': () => ({}),
-      'sessions.get': () => ({ sessionId }),
-      'sessions.search': () => ({ query: 'docker' }),
-      'sessions.rename': () => ({ sessionId, title: 'Deploying' }),
-      'sessions.setFlags': () => ({ sessionId, pinned: true }),
-      'sessions.export': () => ({ sessionId, format: 'md' }),
-      'sessions.setWorkspace': () => ({ sessionId, path: join(userHome, 'Cairn') }),
-      'chat.attach': () => ({ sessionId }),
-      'chat.approve': () => ({ sessionId, requestId: 'no-such-request', allow: false }),
-      'chat.send': () => ({ sessionId, text: 'And staging too.' }),
-      'chat.cancel': () => ({ sessionId }),
-      'chat.regenerate': async () => {
-        await chatIdle(sessionId)
-        return { sessionId }
-      },
-      'learning.status': () => undefined,
-      'learning.setEnabled': () => ({ enabled: true }),
-      'learning.resume': () => undefined,
-      'learning.setMode': () => ({ mode: 'auto' }),
-      'learning.reviewNow': async () => {
-        await chatIdle(sessionId)
-        return { sessionId }
-      },
-      'window.openMain': () => ({ sessionId }),
-      'window.hideQuick': () => undefined,
-      'shell.openExternal': () => ({ url: 'https://example.com/guide' }),
-      'window.pickFolder': () => ({}),
-      'sessions.delete': async () => {
-        await chatIdle(sessionId)
-        await until(() => events('review.event').filter((event) => event.type === 'review_finished' || event.type === 'review_failed').length >= 2, 'the second review to end', 60_000)
-        return { sessionId }
-      },
-      // Last: the curation it queues must not take a scripted answer meant for the reviews above.
-      'learning.curate': () => undefined
-    }
+    const samples = routeSamples({ sessionId, apiKey: API_KEY, userHome, latestLedgerId, chatIdle, events: (name) => events(name) })
     expect(Object.keys(samples).sort()).toEqual(Object.keys(ipcRoutes).sort())
     const failures: string[] = []
     for (const [route, sample] of Object.entries(samples) as Array<[IpcRoute, () => unknown]>) {

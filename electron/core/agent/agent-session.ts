@@ -3,8 +3,10 @@ import type { AgentEvent, ApprovalDecision } from '../../../shared/agent-events'
 import { EventBus } from '../events/event-bus'
 import { modelStep, type ModelStep } from '../provider/model-step'
 import type { ChatProvider, ModelToolCall } from '../provider/provider'
+import { attachmentsToResend, userMessageMeta, type SavedAttachment } from '../attachments'
 import { estimatePromptTokens } from '../provider/tokens'
 import type { MessageRecord, SessionRecord } from '../sessions'
+import { VersionError } from '../sessions/message-branches'
 import { orderForModel, summaryCoversThrough, userWords } from '../sessions/stored-messages'
 import { toolSchema } from '../tools/run-tool'
 import type { ToolDef } from '../tools/types'
@@ -65,6 +67,7 @@ export class AgentSession {
   private turnId = ''
   /** Turn whose compression failed: not retried on its later steps (a failing summariser would cost a call each step). */
   private compressionFailedTurn = ''
+  private nextAttachments: SavedAttachment[] = [] // stored for the user message beginTurn writes next
 
   private constructor(private readonly options: AgentSessionOptions, private session: SessionRecord) {
     const { stores } = options
@@ -82,7 +85,7 @@ export class AgentSession {
       if (!existing) throw new Error(`There is no session ${options.sessionId}. List them with: cairn sessions`)
       const session = existing.systemPrompt
         ? existing
-        : stores.sessions.update(existing.id, { systemPrompt: composeSystemPrompt(stores, toolNames, options.workspace) })
+        : stores.sessions.update(existing.id, { systemPrompt: composeSystemPrompt(stores, toolNames, options.workspace, existing) })
       return new AgentSession(options, session)
     }
     const session = stores.sessions.create({
@@ -117,19 +120,51 @@ export class AgentSession {
    * Every failure (provider, tool, database) ends the turn with an `error` event and `turn_finished`;
    * only starting while another turn runs throws.
    */
-  runTurn(text: string, options: { signal?: AbortSignal } = {}): TurnHandle {
+  runTurn(text: string, options: { signal?: AbortSignal; attachments?: SavedAttachment[] } = {}): TurnHandle {
+    if (!this.running) this.nextAttachments = options.attachments ?? []
     return this.startTurn(text, options)
   }
 
-  /** Answers the last user message again: drops that turn (its answer and tool calls) and runs it anew. */
+  /**
+   * Answers the last user message again. The answer it had (with its tool calls) is kept as an
+   * earlier version the user can go back to; the user message stays as it is.
+   */
   regenerate(options: { signal?: AbortSignal } = {}): TurnHandle {
-    const index = this.history.map((r) => r.role).lastIndexOf('user')
-    if (index < 0) throw new Error('There is no message to answer again.')
-    const dropFrom = this.history[index]
-    return this.startTurn(userWords(dropFrom), options, () => {
-      this.options.stores.sessions.truncateFrom(this.id, dropFrom.id)
-      this.history = this.history.slice(0, index)
+    const lastUser = [...this.history].reverse().find((r) => r.role === 'user')
+    if (!lastUser) throw new Error('There is no message to answer again.')
+    return this.startTurn(userWords(lastUser), options, () => {
+      this.options.stores.sessions.forkAfter(this.id, lastUser.id)
+      this.reloadHistory()
+      return lastUser
     })
+  }
+
+  /**
+   * Sends `text` in place of the user message `messageId`: that message and everything after it
+   * are kept as an earlier version, and the conversation goes on from the message before it.
+   */
+  editAndResend(messageId: number, text: string, options: { signal?: AbortSignal } = {}): TurnHandle {
+    const shown = this.options.stores.sessions.messages(this.id, { includeCompacted: true }).filter((r) => r.role !== 'summary')
+    const index = shown.findIndex((r) => r.id === messageId)
+    if (index < 0 || shown[index].role !== 'user') throw new VersionError('not_a_user_message', 'Only a message you sent in this conversation can be edited.')
+    const afterId = index > 0 ? shown[index - 1].id : 0
+    // The files sent with the message go with its new words.
+    if (!this.running) this.nextAttachments = attachmentsToResend(this.options.stores.attachments, shown[index].id, shown[index].meta)
+    return this.startTurn(text, options, () => {
+      this.options.stores.sessions.forkAfter(this.id, afterId)
+      this.reloadHistory()
+    })
+  }
+
+  /** Shows another version of the conversation from where it forked (not while a turn runs). */
+  showVersion(branchId: number): void {
+    if (this.running) throw new Error('A turn is running in this session; stop it before choosing another version.')
+    this.options.stores.sessions.showVersion(this.id, branchId)
+    this.reloadHistory()
+  }
+
+  private reloadHistory(): void {
+    this.history = orderForModel(this.options.stores.sessions.messages(this.id))
   }
 
   /** Stops the running turn (streaming, tools and pending approvals). */
@@ -144,10 +179,10 @@ export class AgentSession {
 
   /** The messages the model would see next, for tests and diagnostics. */
   modelMessages(): ChatCompletionMessageParam[] {
-    return [{ role: 'system', content: this.systemPrompt }, ...toChatMessages(this.history)]
+    return [{ role: 'system', content: this.systemPrompt }, ...toChatMessages(this.history, this.options.stores.attachments)]
   }
 
-  private startTurn(text: string, options: { signal?: AbortSignal }, beforeUserMessage?: () => void): TurnHandle {
+  private startTurn(text: string, options: { signal?: AbortSignal }, beforeUserMessage?: () => MessageRecord | void): TurnHandle {
     if (this.running) throw new Error('A turn is already running in this session.')
     const controller = new AbortController()
     this.running = controller
@@ -163,15 +198,16 @@ export class AgentSession {
   }
 
   /** Runs a started turn to its end; setup happens inside, so a failing first write ends the turn like any other failure. */
-  private async playTurn(turn: TurnProgress, signal: AbortSignal, release: () => void, beforeUserMessage?: () => void): Promise<TurnSummary> {
+  private async playTurn(turn: TurnProgress, signal: AbortSignal, release: () => void, beforeUserMessage?: () => MessageRecord | void): Promise<TurnSummary> {
     try {
       const setup: TurnSetup = {
         provider: resolveProvider(this.options.provider),
         maxIterations: this.options.stores.config.get().agent.maxIterations,
         signal
       }
-      beforeUserMessage?.()
-      this.beginTurn(turn)
+      const answerAgain = beforeUserMessage?.()
+      if (answerAgain) this.emit({ type: 'turn_started', userMessageId: answerAgain.id })
+      else this.beginTurn(turn)
       let going = true
       while (going) going = await this.step(turn, setup)
     } catch (error) {
@@ -189,7 +225,9 @@ export class AgentSession {
   private beginTurn(turn: TurnProgress): void {
     const { sessions } = this.options.stores
     const hint = formatSkillHint(relevantSkills(turn.userText, indexSkills(this.options.stores)))
-    const userRecord = sessions.append(this.id, { role: 'user', content: turn.userText, meta: hint ? { hint } : undefined })
+    const attachments = this.nextAttachments.splice(0)
+    const userRecord = sessions.append(this.id, { role: 'user', content: turn.userText, meta: userMessageMeta(hint, attachments) })
+    if (attachments.length) this.options.stores.attachments?.index(userRecord.id, attachments)
     this.history.push(userRecord)
     this.emit({ type: 'turn_started', userMessageId: userRecord.id })
     if (!this.session.title) this.session = sessions.update(this.id, { title: titleFrom(turn.userText) })
@@ -204,7 +242,7 @@ export class AgentSession {
     turn.iterations++
     await this.compressIfNeeded(setup.signal)
     const reply = await this.callModel(turn, setup)
-    this.recordReply(turn, reply)
+    this.recordReply(turn, reply, setup.provider.settings.model)
     if (!reply.toolCalls.length) return false
     await this.runTools(turn, reply.toolCalls, setup.signal)
     if (!setup.signal.aborted) return true
@@ -242,7 +280,8 @@ export class AgentSession {
     return reply
   }
 
-  private recordReply(turn: TurnProgress, reply: ModelStep): void {
+  /** Stores the reply with the model that wrote it (a conversation may switch models). */
+  private recordReply(turn: TurnProgress, reply: ModelStep, model: string): void {
     const assistant = this.options.stores.sessions.append(this.id, {
       role: 'assistant',
       content: reply.content,
@@ -250,7 +289,8 @@ export class AgentSession {
       finishReason: reply.finishReason,
       promptTokens: reply.usage?.promptTokens,
       completionTokens: reply.usage?.completionTokens,
-      cachedTokens: reply.usage?.cachedTokens
+      cachedTokens: reply.usage?.cachedTokens,
+      meta: { model }
     })
     turn.streamed = ''
     this.history.push(assistant)
@@ -336,7 +376,7 @@ export class AgentSession {
     const summary = stores.sessions.append(this.id, { role: 'summary', content: summaryText, meta: { coversThrough } })
     this.history = [...plan.head, summary, ...plan.tail]
     const toolNames = new Set(this.tools.keys())
-    this.session = stores.sessions.update(this.id, { systemPrompt: composeSystemPrompt(stores, toolNames, this.options.workspace) })
+    this.session = stores.sessions.update(this.id, { systemPrompt: composeSystemPrompt(stores, toolNames, this.options.workspace, stores.sessions.get(this.id)) })
     this.emit({
       type: 'compressed',
       summarizedMessages: plan.middle.length,

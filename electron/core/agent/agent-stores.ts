@@ -1,3 +1,4 @@
+import type { AttachmentStore } from '../attachments'
 import type { SettingsStore } from '../config/config-store'
 import type { MemoryStore } from '../memory'
 import type { SessionStore } from '../sessions'
@@ -19,7 +20,9 @@ export interface PromptSources {
 /** What one conversation reads and writes: its messages, and the settings (it saves "always allow" command prefixes). */
 export interface ConversationStores extends PromptSources {
   config: SettingsStore
-  sessions: Pick<SessionStore, 'get' | 'create' | 'update' | 'messages' | 'append' | 'truncateFrom' | 'markCompacted'>
+  sessions: Pick<SessionStore, 'get' | 'create' | 'update' | 'messages' | 'append' | 'forkAfter' | 'showVersion' | 'versions' | 'markCompacted'>
+  /** Files attached to user messages; without it a conversation takes none. */
+  attachments?: Pick<AttachmentStore, 'index' | 'contentsOf'>
 }
 
 /** A data home a chat can be opened on: the conversation's stores and the learning tools offered to the model. */

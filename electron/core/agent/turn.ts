@@ -3,7 +3,7 @@ import type { AgentEvent, TurnEndReason, TurnUsage } from '../../../shared/agent
 import type { DistributiveOmit } from '../../../shared/type-utils'
 import type { TokenUsage } from '../provider/provider'
 import { ProviderError } from '../provider/provider-errors'
-import { SessionNotFoundError } from '../sessions'
+import { SessionNotFoundError, VersionError } from '../sessions'
 import { ellipsize } from '../text/cut'
 import { newTurnState, type TurnState } from '../tools/types'
 import type { ToolCallOutcome } from './tool-executor'
@@ -71,6 +71,7 @@ export function turnFailure(error: unknown): Pick<Extract<AgentEvent, { type: 'e
   if (error instanceof SessionNotFoundError) {
     return { code: 'session_deleted', message: 'This conversation has been deleted. Start a new one to go on.', retryable: false }
   }
+  if (error instanceof VersionError) return { code: 'version_condensed', message: error.message, retryable: false }
   return { code: 'internal', message: `Something went wrong: ${error instanceof Error ? error.message : String(error)}`, retryable: false }
 }
 

@@ -1,6 +1,8 @@
 import type { IpcEventName, IpcEvents, IpcHandlers } from '../../../shared/ipc/contract'
 import { EventBus } from '../events/event-bus'
-import { findProviderProblem, resolveProviderSettings, type ProviderSettings } from '../provider/provider-settings'
+import { suggestTitle } from '../agent/conversation-title'
+import { ChatProvider } from '../provider/provider'
+import { findProviderProblem, resolveLearningProviderSettings, resolveProviderSettings, type ProviderSettings } from '../provider/provider-settings'
 import type { CairnCore } from '../cairn'
 import { scheduleCuration } from '../learning/curation'
 import { LearningLoop } from '../learning/learning-loop'
@@ -16,6 +18,7 @@ import { learningHandlers } from './handlers/learning'
 import { memoryHandlers } from './handlers/memory'
 import { sessionHandlers } from './handlers/sessions'
 import { settingsHandlers } from './handlers/settings'
+import { modelHandlers } from './handlers/models'
 import { skillHandlers } from './handlers/skills'
 import { timelineHandlers } from './handlers/timeline'
 import { windowHandlers } from './handlers/window'
@@ -64,7 +67,8 @@ export class CairnApp implements AppContext {
       providerSettings: () => this.providerSettings(),
       emit: (name, payload) => this.emit(name, payload),
       endConversation: (sessionId, cause) => this.loop.endConversation(sessionId, cause),
-      clock: options.clock
+      clock: options.clock,
+      suggestTitle: (exchange) => suggestTitle(new ChatProvider({ ...this.learningProviderSettings(), maxRetries: 0 }), exchange, AbortSignal.timeout(30_000))
     })
     this.unsubscribe.push(
       this.host.events.on((event) => this.emit('review.event', event)),
@@ -88,6 +92,7 @@ export class CairnApp implements AppContext {
       ...memoryHandlers(this),
       ...inboxHandlers(this),
       ...settingsHandlers(this),
+      ...modelHandlers(this),
       ...learningHandlers(this),
       ...windowHandlers(this)
     }
@@ -110,6 +115,16 @@ export class CairnApp implements AppContext {
   /** Provider settings with the stored key (the environment fills in for the CLI and browser mode). */
   providerSettings(): ProviderSettings {
     return resolveProviderSettings(this.core.config.get(), this.options.env ?? process.env, this.options.secrets.getApiKey())
+  }
+
+  /** The provider titles run on, like reviews: `learning.model` / `learning.baseURL` when set, else the chat provider. */
+  private learningProviderSettings(): ProviderSettings {
+    const env = this.options.env ?? process.env
+    return resolveLearningProviderSettings(this.core.config.get().learning, {
+      chat: this.providerSettings(),
+      learningApiKey: this.options.secrets.getApiKey('learning'),
+      env
+    })
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,9 @@
 import type { AgentEvent, ApprovalDecision } from '../../../shared/agent-events'
 import { IpcError } from '../../../shared/ipc/define'
-import type { AgentHooks, AgentSession, TurnHandle } from '../agent/agent-session'
+import type { AgentHooks, AgentSession, TurnHandle, TurnSummary } from '../agent/agent-session'
+import type { FirstExchange } from '../agent/conversation-title'
 import { createAgentSession } from '../agent/create-agent'
+import { readAttachmentsForIpc, type AttachmentInput } from '../attachments'
 import { findProviderProblem, providerProblemText } from '../provider/provider-settings'
 import type { IpcEventName, IpcEvents } from '../../../shared/ipc/contract'
 import type { SessionEndCause } from '../../../shared/review-reasons'
@@ -60,6 +62,11 @@ export interface ChatManagerDeps {
    */
   endConversation?(sessionId: string, cause: SessionEndCause): string | null
   clock?: ChatClock
+  /**
+   * A short title for a conversation from its first exchange (`agent.autoTitle`); null when the model
+   * gave nothing usable. Without it, conversations keep their first words as title.
+   */
+  suggestTitle?(exchange: FirstExchange): Promise<string | null>
 }
 
 /**
@@ -122,11 +129,21 @@ export class ChatManager {
    * Starts a turn and returns at once; the answer streams as `chat.event` events. A new conversation
    * works in `workspace` when given, else in the default folder.
    */
-  send(sessionId: string | null, text: string, source: 'main' | 'quick' = 'main', workspace?: string): { sessionId: string; turnId: string } {
+  async send(
+    sessionId: string | null,
+    text: string,
+    source: 'main' | 'quick' = 'main',
+    workspace?: string,
+    model?: string,
+    attachments: AttachmentInput[] = []
+  ): Promise<{ sessionId: string; turnId: string }> {
     this.checkProvider()
-    const chat = this.open(sessionId, source, workspace)
+    // Every file is checked and read (a PDF's text extracted) before anything is stored: a bad one loses nothing.
+    const prepared = await readAttachmentsForIpc(attachments)
+    const chat = this.open(sessionId, source, workspace, model)
     if (chat.running) throw new IpcError('BUSY', 'Cairn is still answering in this conversation. Wait for it or stop it first.')
-    const started = this.start(chat, (session) => session.runTurn(text))
+    const saved = this.app.core.attachments.save(chat.session.id, prepared)
+    const started = this.start(chat, (session) => session.runTurn(text, { attachments: saved }))
     // A new conversation ends the ones before it: what they taught is reviewed now, not at some idle tick.
     // Not a quick-prompt question: the user asked one thing aside and may be mid-way in the main window.
     if (sessionId === null && source !== 'quick') {
@@ -135,13 +152,29 @@ export class ChatManager {
     return started
   }
 
-  /** Answers the last user message again, replacing the previous answer. */
+  /** Answers the last user message again; the previous answer stays as an earlier version. */
   regenerate(sessionId: string): { sessionId: string; turnId: string } {
     const chat = this.open(sessionId)
     if (chat.running) throw new IpcError('BUSY', 'Cairn is still answering in this conversation. Stop it first.')
     this.checkProvider()
     if (!chat.session.lastUserText()) throw new IpcError('NOT_FOUND', 'There is no message to answer again in this conversation.')
     return this.start(chat, (session) => session.regenerate())
+  }
+
+  /** Sends `text` in place of an earlier message of the user's; what followed it is kept as another version. */
+  edit(sessionId: string, messageId: number, text: string): { sessionId: string; turnId: string } {
+    const chat = this.open(sessionId)
+    if (chat.running) throw new IpcError('BUSY', 'Cairn is still answering in this conversation. Stop it first.')
+    this.checkProvider()
+    return this.start(chat, (session) => session.editAndResend(messageId, text))
+  }
+
+  /** Shows another version of the conversation from where it forked. */
+  showVersion(sessionId: string, branchId: number): void {
+    const chat = this.open(sessionId)
+    if (chat.running) throw new IpcError('BUSY', 'Cairn is still answering in this conversation. Stop it first.')
+    chat.session.showVersion(branchId)
+    this.app.emit('sessions.changed', { sessionId })
   }
 
   /** Refuses to start a turn the provider cannot answer: English for logs, the problem's code and data for the renderer. */
@@ -190,7 +223,7 @@ export class ChatManager {
     await Promise.all([...this.chats.values()].map((chat) => chat.done))
   }
 
-  private open(sessionId: string | null, origin: 'main' | 'quick' = 'main', chosenWorkspace?: string): LiveChat {
+  private open(sessionId: string | null, origin: 'main' | 'quick' = 'main', chosenWorkspace?: string, model?: string): LiveChat {
     let workspace: string
     if (sessionId) {
       const stored = this.app.core.sessions.get(sessionId)
@@ -213,6 +246,7 @@ export class ChatManager {
       env: this.app.env,
       workspace,
       sessionId: sessionId ?? undefined,
+      model,
       // Where a new conversation started: the desktop app, browser mode, or either one's quick prompt.
       source: `${this.app.mode === 'desktop' ? 'desktop' : 'browser'}${origin === 'quick' ? '-quick' : ''}`,
       hooks: this.app.hooks
@@ -240,10 +274,34 @@ export class ChatManager {
       throw error
     }
     chat.done = turn.done
-      .then(() => undefined)
+      .then((summary) => this.titleSoon(summary))
       .catch((error: unknown) => console.error('cairn: turn failed unexpectedly:', error))
       .finally(() => this.settle(chat))
     return { sessionId, turnId: turn.turnId }
+  }
+
+  /**
+   * After the first answered turn, names the conversation from it, in the background: the chat is
+   * free at once, and a failed or empty suggestion leaves the first words as title. Tried once; a
+   * title the user gave is never replaced.
+   */
+  private titleSoon(summary: TurnSummary): void {
+    const { sessionId } = summary
+    const sessions = this.app.core.sessions
+    const session = sessions.get(sessionId)
+    if (!this.app.suggestTitle || !session || summary.reason !== 'completed' || !summary.answer.trim()) return
+    if (!this.app.core.config.get().agent.autoTitle || session.state.titledBy !== undefined) return
+    sessions.setStateKey(sessionId, 'titledBy', 'first-words')
+    void this.app
+      .suggestTitle({ user: summary.userText, answer: summary.answer })
+      .then((title) => {
+        // The user may have renamed it while the model thought.
+        if (!title || sessions.get(sessionId)?.state.titledBy !== 'first-words') return
+        sessions.update(sessionId, { title })
+        sessions.setStateKey(sessionId, 'titledBy', 'cairn')
+        this.app.emit('sessions.changed', { sessionId })
+      })
+      .catch((error: unknown) => console.error('cairn: could not make a title for the conversation:', error instanceof Error ? error.message : error))
   }
 
   private settle(chat: LiveChat): void {

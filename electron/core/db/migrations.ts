@@ -295,5 +295,57 @@ export const migrations: Migration[] = [
       ALTER TABLE sessions ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
       ALTER TABLE sessions ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
     `
+  },
+  {
+    // Editing a sent message or answering again keeps what it replaces as another version: the replaced
+    // messages move into a branch (off the shown path, kept whole) hanging after the last message both share.
+    version: 9,
+    sql: /* sql */ `
+      CREATE TABLE message_branches (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        after_id INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX message_branches_anchor ON message_branches(session_id, after_id);
+      ALTER TABLE messages ADD COLUMN branch_id INTEGER REFERENCES message_branches(id) ON DELETE CASCADE;
+      CREATE INDEX messages_branch ON messages(branch_id) WHERE branch_id IS NOT NULL;
+    `
+  },
+  {
+    // Files attached to a user message: their names and text (a PDF's extracted text, a text file's
+    // contents), which the model reads with the message and search finds the conversation by. Kept
+    // apart from `content`, which holds only what the user typed. Indexed like messages: words, and
+    // trigrams for unsegmented script.
+    version: 10,
+    sql: /* sql */ `
+      CREATE TABLE message_attachments (
+        message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        text TEXT NOT NULL,
+        UNIQUE (message_id, position)
+      );
+      CREATE VIRTUAL TABLE attachments_fts USING fts5(
+        name, text, content='message_attachments', content_rowid='rowid',
+        tokenize='porter unicode61 remove_diacritics 2'
+      );
+      CREATE TRIGGER attachments_fts_insert AFTER INSERT ON message_attachments BEGIN
+        INSERT INTO attachments_fts (rowid, name, text) VALUES (new.rowid, new.name, new.text);
+      END;
+      CREATE TRIGGER attachments_fts_delete AFTER DELETE ON message_attachments BEGIN
+        INSERT INTO attachments_fts (attachments_fts, rowid, name, text) VALUES ('delete', old.rowid, old.name, old.text);
+      END;
+      CREATE VIRTUAL TABLE attachments_trigram USING fts5(
+        body, content='', contentless_delete=1, tokenize='trigram'
+      );
+      CREATE TRIGGER attachments_trigram_insert AFTER INSERT ON message_attachments
+      WHEN ${holdsUnsegmented('new.text')} OR ${holdsUnsegmented('new.name')} BEGIN
+        INSERT INTO attachments_trigram (rowid, body) VALUES (new.rowid, new.name || ' ' || new.text);
+      END;
+      CREATE TRIGGER attachments_trigram_delete AFTER DELETE ON message_attachments BEGIN
+        DELETE FROM attachments_trigram WHERE rowid = old.rowid;
+      END;
+    `
   }
 ]

@@ -10,6 +10,7 @@ export type {
   ToolCallRecord
 } from './types'
 export { messageRoles } from './types'
+export { VersionError, type VersionGroup } from './message-branches'
 export { InvalidMessageError, SessionNotFoundError, SessionStore, newSessionId } from './session-store'
 export { checkWorkspace, defaultWorkspace, WorkspaceError, type WorkspaceCheck, type WorkspaceProblem } from './session-workspace'
 export { extractTerms, planSearch, sanitizeFtsQuery, MAX_QUERY_CHARS, type QueryTerm, type SearchPlan } from './fts-query'

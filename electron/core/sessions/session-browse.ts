@@ -53,14 +53,14 @@ export interface RecentSession extends SessionHeader {
 /** The messages within ±`window` of `aroundMessageId` (clamped to [1, 20]); the anchor is flagged. */
 export function scrollSession(db: StateDb, sessionId: string, aroundMessageId: number, window = DEFAULT_SCROLL_WINDOW): ScrollResult {
   const header = sessionHeader(db, sessionId)
-  const inSession = db.prepare('SELECT 1 FROM messages WHERE id = ? AND session_id = ?').get(aroundMessageId, sessionId)
+  const inSession = db.prepare('SELECT 1 FROM messages WHERE id = ? AND session_id = ? AND branch_id IS NULL').get(aroundMessageId, sessionId)
   if (!inSession) throw new MessageNotInSessionError(sessionId, aroundMessageId)
   const size = clampWindow(window)
   const messages = windowAround(db, sessionId, aroundMessageId, size)
   const first = messages[0].id
   const last = messages[messages.length - 1].id
-  const exists = db.prepare('SELECT 1 FROM messages WHERE session_id = ? AND id < ? LIMIT 1')
-  const existsAfter = db.prepare('SELECT 1 FROM messages WHERE session_id = ? AND id > ? LIMIT 1')
+  const exists = db.prepare('SELECT 1 FROM messages WHERE session_id = ? AND branch_id IS NULL AND id < ? LIMIT 1')
+  const existsAfter = db.prepare('SELECT 1 FROM messages WHERE session_id = ? AND branch_id IS NULL AND id > ? LIMIT 1')
   return {
     ...header,
     aroundMessageId,
@@ -75,11 +75,11 @@ export function readSession(db: StateDb, sessionId: string): ReadResult {
   const header = sessionHeader(db, sessionId)
   const total = (db.prepare('SELECT count(*) AS n FROM messages WHERE session_id = ?').get(sessionId) as { n: number }).n
   const head = db
-    .prepare('SELECT * FROM messages WHERE session_id = ? ORDER BY id LIMIT ?')
+    .prepare('SELECT * FROM messages WHERE session_id = ? AND branch_id IS NULL ORDER BY id LIMIT ?')
     .all(sessionId, total > READ_HEAD + READ_TAIL ? READ_HEAD : total) as MessageRow[]
   const tail =
     total > READ_HEAD + READ_TAIL
-      ? (db.prepare('SELECT * FROM messages WHERE session_id = ? ORDER BY id DESC LIMIT ?').all(sessionId, READ_TAIL) as MessageRow[]).reverse()
+      ? (db.prepare('SELECT * FROM messages WHERE session_id = ? AND branch_id IS NULL ORDER BY id DESC LIMIT ?').all(sessionId, READ_TAIL) as MessageRow[]).reverse()
       : []
   const omitted = total - head.length - tail.length
   return { ...header, messages: [...head, ...tail].map((row) => toView(row)), truncated: omitted > 0, omitted }
@@ -99,7 +99,7 @@ export function recentSessions(
     )
     .all({ exclude, limit }) as SessionRow[]
   const opening = db.prepare(
-    `SELECT content FROM messages WHERE session_id = ? AND role = 'user' AND content IS NOT NULL ORDER BY id LIMIT 1`
+    `SELECT content FROM messages WHERE session_id = ? AND branch_id IS NULL AND role = 'user' AND content IS NOT NULL ORDER BY id LIMIT 1`
   )
   return rows.map((row) => ({
     ...headerOf(row),

@@ -127,9 +127,11 @@ function collectCandidates(db: StateDb, plan: SearchPlan, excludeSessionId: stri
   const params = { exclude: excludeSessionId, limit: CANDIDATE_MESSAGES }
   if (plan.fts) {
     add(indexCandidates(db, 'messages_fts', notCurrent, { ...params, match: plan.fts }), true)
+    add(attachmentCandidates(db, 'attachments_fts', { ...params, match: plan.fts }), false)
   }
   if (plan.trigram) {
     add(indexCandidates(db, 'messages_trigram', notCurrent, { ...params, match: plan.trigram }), false)
+    add(attachmentCandidates(db, 'attachments_trigram', { ...params, match: plan.trigram }), false)
   }
   for (const term of plan.like) add(likeCandidates(db, term, excludeSessionId), false)
   return found
@@ -143,7 +145,24 @@ function indexCandidates(db: StateDb, table: 'messages_fts' | 'messages_trigram'
       SELECT rowid AS id, -rank AS score FROM ${table}
       WHERE ${table} MATCH @match ${notCurrent}
       ORDER BY rank LIMIT @limit
-    ) c JOIN messages m ON m.id = c.id`
+    ) c JOIN messages m ON m.id = c.id
+    WHERE m.branch_id IS NULL`
+  return db.prepare(sql).all(params) as Array<{ id: number; session_id: string; score: number }>
+}
+
+/**
+ * User messages found by the text of a file attached to them (a PDF's words, a text file's contents)
+ * or its name; a message with several matching files counts each. Scored like message hits.
+ */
+function attachmentCandidates(db: StateDb, table: 'attachments_fts' | 'attachments_trigram', params: Record<string, unknown>): Array<{ id: number; session_id: string; score: number }> {
+  const sql = `
+    SELECT a.message_id AS id, m.session_id, c.score FROM (
+      SELECT rowid AS attachment, -rank AS score FROM ${table}
+      WHERE ${table} MATCH @match ORDER BY rank LIMIT @limit
+    ) c
+    JOIN message_attachments a ON a.rowid = c.attachment
+    JOIN messages m ON m.id = a.message_id
+    WHERE (@exclude IS NULL OR m.session_id <> @exclude) AND m.branch_id IS NULL`
   return db.prepare(sql).all(params) as Array<{ id: number; session_id: string; score: number }>
 }
 
@@ -158,7 +177,7 @@ function likeCandidates(db: StateDb, term: string, excludeSessionId: string | nu
     .prepare(
       `SELECT id, session_id FROM messages INDEXED BY messages_unsegmented
        WHERE ${holdsUnsegmented('content')} AND content LIKE @pattern ESCAPE '\\'
-         AND (@exclude IS NULL OR session_id <> @exclude)
+         AND (@exclude IS NULL OR session_id <> @exclude) AND branch_id IS NULL
        ORDER BY id DESC LIMIT @limit`
     )
     .all({ pattern, exclude: excludeSessionId, limit: CANDIDATE_MESSAGES }) as Array<{ id: number; session_id: string }>
@@ -222,16 +241,20 @@ function snippetFor(db: StateDb, plan: SearchPlan, best: Candidate, terms: strin
     if (row?.snippet) return row.snippet
   }
   const message = db.prepare('SELECT content, tool_call_text FROM messages WHERE id = ?').get(best.id) as Pick<MessageRow, 'content' | 'tool_call_text'>
-  return markedSnippet([message.content ?? '', message.tool_call_text ?? ''].join(' ').trim(), terms)
+  const attached = db.prepare('SELECT name, text FROM message_attachments WHERE message_id = ? ORDER BY position').all(best.id) as Array<{ name: string; text: string }>
+  const said = [message.content ?? '', message.tool_call_text ?? ''].join(' ').trim()
+  // A hit inside an attached file is shown from the file (the message's own words may not hold the term).
+  const source = [said, ...attached.map((file) => `${file.name}: ${file.text}`)].find((text) => markedSnippet(text, terms).includes(MATCH_OPEN)) ?? said
+  return markedSnippet(source, terms)
 }
 
 /** The anchor message and up to `window` messages on each side, compacted ones included. */
 export function windowAround(db: StateDb, sessionId: string, anchorId: number, window: number, terms: string[] = []): MessageView[] {
   const before = db
-    .prepare('SELECT * FROM messages WHERE session_id = ? AND id < ? ORDER BY id DESC LIMIT ?')
+    .prepare('SELECT * FROM messages WHERE session_id = ? AND branch_id IS NULL AND id < ? ORDER BY id DESC LIMIT ?')
     .all(sessionId, anchorId, window) as MessageRow[]
   const from = db
-    .prepare('SELECT * FROM messages WHERE session_id = ? AND id >= ? ORDER BY id LIMIT ?')
+    .prepare('SELECT * FROM messages WHERE session_id = ? AND branch_id IS NULL AND id >= ? ORDER BY id LIMIT ?')
     .all(sessionId, anchorId, window + 1) as MessageRow[]
   return [...before.reverse(), ...from].map((row) => toView(row, { anchor: row.id === anchorId, terms }))
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Statement } from 'better-sqlite3'
 import type { StateDb } from '../db/state-db'
+import { forkAfter, showVersion, versionGroups, type VersionGroup } from './message-branches'
 import { parseObject, parseToolCalls, toMessage, toSession, type MessageRow, type SessionRow } from './session-rows'
 import {
   messageRoles,
@@ -176,9 +177,9 @@ export class SessionStore {
     return row ? toMessage(row) : null
   }
 
-  /** In order. Without `includeCompacted`, the messages the model still sees. */
+  /** The shown path in order (other versions are left out). Without `includeCompacted`, the messages the model still sees. */
   messages(sessionId: string, options: ListMessagesOptions = {}): MessageRecord[] {
-    const where = ['session_id = ?', 'id > ?']
+    const where = ['session_id = ?', 'id > ?', 'branch_id IS NULL']
     if (!options.includeCompacted) where.push('compacted = 0')
     const limit = options.limit === undefined ? -1 : clampInt(options.limit, 100, 0, Number.MAX_SAFE_INTEGER)
     const rows = this.db
@@ -190,10 +191,6 @@ export class SessionStore {
   update(sessionId: string, patch: SessionPatch): SessionRecord {
     const sets: string[] = []
     const params: Record<string, unknown> = { sessionId, now: Date.now() }
-    if (patch.model !== undefined) {
-      sets.push('model = @model')
-      params.model = patch.model
-    }
     if (patch.systemPrompt !== undefined) {
       sets.push('system_prompt = @systemPrompt')
       params.systemPrompt = patch.systemPrompt
@@ -216,6 +213,11 @@ export class SessionStore {
     if (patch.title !== undefined) {
       sets.push('title = @title')
       params.title = patch.title
+    }
+    // Nor does choosing another model for it: nothing was said yet.
+    if (patch.model !== undefined) {
+      sets.push('model = @model')
+      params.model = patch.model
     }
     if (activity) sets.push('updated_at = max(updated_at, @now)')
     if (sets.length === 0) return this.require(sessionId)
@@ -252,22 +254,23 @@ export class SessionStore {
   }
 
   /**
-   * Deletes a message and everything after it in the session (regenerating an answer replaces the
-   * last turn). Compression summaries are kept: they stand for older messages, not for this turn.
-   * The index rows go with the messages through the delete triggers. Returns how many went.
+   * Keeps what is shown after `afterId` as a stored version and takes it off the shown path, so an
+   * edited message or a new answer can follow (see message-branches.ts). Returns the stored version's id.
    */
-  truncateFrom(sessionId: string, messageId: number): number {
-    if (!this.get(sessionId)) throw new SessionNotFoundError(sessionId)
-    const run = this.db.transaction(() => {
-      const info = this.db
-        .prepare("DELETE FROM messages WHERE session_id = ? AND id >= CAST(? AS INTEGER) AND role != 'summary'")
-        .run(sessionId, messageId)
-      this.db
-        .prepare('UPDATE sessions SET message_count = (SELECT COUNT(*) FROM messages WHERE session_id = ?), updated_at = ? WHERE id = ?')
-        .run(sessionId, Date.now(), sessionId)
-      return info.changes
-    })
-    return run.immediate()
+  forkAfter(sessionId: string, afterId: number): number | null {
+    this.require(sessionId)
+    return forkAfter(this.db, sessionId, afterId)
+  }
+
+  /** Shows a stored version in place of the one shown after the same message (which is kept in turn). */
+  showVersion(sessionId: string, branchId: number): void {
+    this.require(sessionId)
+    showVersion(this.db, sessionId, branchId)
+  }
+
+  /** Where the shown path has other versions, and which. */
+  versions(sessionId: string): VersionGroup[] {
+    return versionGroups(this.db, sessionId)
   }
 
   /** Removes the session, its messages and their index rows; child sessions keep existing, unparented. */

@@ -80,7 +80,7 @@ export interface NewSession {
   startedAt?: number
 }
 
-/** `title`, `pinned` and `archived` are how the list shows a conversation, not activity: they leave `updatedAt` as it is. */
+/** `title`, `pinned`, `archived` and `model` are how the list shows a conversation (or will answer), not activity: they leave `updatedAt` as it is. */
 export interface SessionPatch {
   title?: string | null
   pinned?: boolean

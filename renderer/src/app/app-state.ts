@@ -2,6 +2,7 @@ import type { CairnClient } from '../ipc/client'
 import { createChatStore, type ChatStore } from '../stores/chat'
 import { createInboxStore, type InboxStore } from '../stores/inbox'
 import { createMemoryStore, type MemoryStore } from '../stores/memory'
+import { createModelsStore, type ModelsStore } from '../stores/models'
 import { createSessionsStore, type SessionsStore } from '../stores/sessions'
 import { createSettingsStore, type SettingsStore } from '../stores/settings'
 import { createSkillsStore, type SkillsStore } from '../stores/skills'
@@ -19,6 +20,7 @@ export interface AppState {
   skills: SkillsStore
   memory: MemoryStore
   settings: SettingsStore
+  models: ModelsStore
   ui: UiStore
 }
 
@@ -29,9 +31,11 @@ export interface AppStateOptions {
 
 export function createAppState(client: CairnClient, options: AppStateOptions = {}): AppState {
   const sessions = createSessionsStore(client)
+  const models = createModelsStore(client, sessions)
   const chat = createChatStore({
     client,
     frames: options.frames,
+    newChatModel: () => models.getState().nextModel,
     onSessionStarted: () => void sessions.getState().load()
   })
   return {
@@ -43,6 +47,7 @@ export function createAppState(client: CairnClient, options: AppStateOptions = {
     skills: createSkillsStore(client),
     memory: createMemoryStore(client),
     settings: createSettingsStore(client),
+    models,
     ui: createUiStore(options.windowKind === 'quick' ? `${UI_STORAGE_KEY}.quick` : UI_STORAGE_KEY)
   }
 }

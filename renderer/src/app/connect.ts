@@ -34,7 +34,11 @@ export function connectApp(app: AppState): () => void {
   const offs = [
     client.on('chat.event', (event) => chat.getState().handleEvent(event)),
     client.on('chat.status', ({ sessionId, running }) => sessions.getState().setRunning(sessionId, running)),
-    client.on('sessions.changed', () => reloadSessions()),
+    client.on('sessions.changed', ({ sessionId }) => {
+      reloadSessions()
+      // The open conversation was retitled, or switched to another version, elsewhere: show it.
+      if (sessionId && sessionId === chat.getState().sessionId && !chat.getState().running) void chat.getState().refresh()
+    }),
     client.on('review.event', (event) => {
       chat.getState().handleReview(event)
       if (event.type === 'review_action') learnedChange(event.entry)

@@ -1,4 +1,4 @@
-import type { DisplayMessage } from '../../../shared/ipc/domain'
+import type { AttachmentView, DisplayMessage, VersionSwitch } from '../../../shared/ipc/domain'
 
 /**
  * What the conversation shows, one row each. Rows are immutable: an update makes a new object for
@@ -15,6 +15,19 @@ export interface UserItem {
   pending?: boolean
   /** When it was stored (rows built from stored messages; live rows have none yet). */
   at?: number
+  /** Files sent with it. */
+  attachments?: AttachmentView[]
+  /** Other versions start here (an edited message, or an answer being made again). */
+  versions?: VersionSwitch
+  /** Summarised away: no longer part of what the model sees, so it cannot be edited. */
+  compacted?: boolean
+}
+
+/** What the model calls of one turn cost, as the provider reported them. */
+export interface AnswerUsage {
+  promptTokens: number
+  completionTokens: number
+  cachedTokens: number
 }
 
 export interface AssistantItem {
@@ -25,6 +38,11 @@ export interface AssistantItem {
   /** The turn was stopped while this answer streamed. */
   interrupted?: boolean
   at?: number
+  /** Other answers to the same message (‹ 1/3 ›), on the first answer row of the turn. */
+  versions?: VersionSwitch
+  /** On the turn's last answer row: the model that answered and the turn's tokens. */
+  model?: string | null
+  usage?: AnswerUsage
 }
 
 export interface ToolItem {
@@ -84,12 +102,28 @@ export function buildItems(messages: DisplayMessage[]): ChatItem[] {
 function buildPlain(messages: DisplayMessage[]): ChatItem[] {
   const items: ChatItem[] = []
   const toolIndex = new Map<string, number>()
+  const turn = new TurnFacts(items)
+  // A version switch on an answer that only called tools goes on the first answer row that shows text.
+  let versions: VersionSwitch | undefined
   for (const message of messages) {
     switch (message.role) {
       case 'user':
-        items.push({ kind: 'user', key: `m:${message.id}`, id: message.id, text: message.content, at: message.createdAt })
+        turn.close()
+        items.push({
+          kind: 'user',
+          key: `m:${message.id}`,
+          id: message.id,
+          text: message.content,
+          at: message.createdAt,
+          ...(message.attachments?.length ? { attachments: message.attachments } : {}),
+          ...(message.versions ? { versions: message.versions } : {}),
+          ...(message.compacted ? { compacted: true } : {})
+        })
+        versions = undefined
         break
       case 'assistant':
+        versions = message.versions ?? versions
+        turn.add(message)
         if (message.content.trim()) {
           items.push({
             kind: 'assistant',
@@ -97,8 +131,11 @@ function buildPlain(messages: DisplayMessage[]): ChatItem[] {
             id: message.id,
             text: message.content,
             at: message.createdAt,
-            ...(message.finishReason === 'cancelled' ? { interrupted: true } : {})
+            ...(message.finishReason === 'cancelled' ? { interrupted: true } : {}),
+            ...(versions ? { versions } : {})
           })
+          versions = undefined
+          turn.answered(items.length - 1)
         }
         for (const call of message.toolCalls ?? []) {
           toolIndex.set(call.id, items.length)
@@ -122,7 +159,42 @@ function buildPlain(messages: DisplayMessage[]): ChatItem[] {
         break
     }
   }
+  turn.close()
   return items
+}
+
+/** Adds up a turn's model calls and puts the total, with the last model, on the turn's last answer row. */
+class TurnFacts {
+  private usage: AnswerUsage | null = null
+  private model: string | null = null
+  private lastAnswer = -1
+
+  constructor(private readonly items: ChatItem[]) {}
+
+  add(message: DisplayMessage): void {
+    if (message.model) this.model = message.model
+    if (!message.usage) return
+    const sum = this.usage ?? { promptTokens: 0, completionTokens: 0, cachedTokens: 0 }
+    this.usage = {
+      promptTokens: sum.promptTokens + message.usage.promptTokens,
+      completionTokens: sum.completionTokens + message.usage.completionTokens,
+      cachedTokens: sum.cachedTokens + message.usage.cachedTokens
+    }
+  }
+
+  answered(index: number): void {
+    this.lastAnswer = index
+  }
+
+  close(): void {
+    const row = this.items[this.lastAnswer]
+    if (row?.kind === 'assistant' && (this.model || this.usage)) {
+      this.items[this.lastAnswer] = { ...row, model: this.model, ...(this.usage ? { usage: this.usage } : {}) }
+    }
+    this.usage = null
+    this.model = null
+    this.lastAnswer = -1
+  }
 }
 
 /** Stored tool results do not say whether the call worked; a JSON error answer is the tell. */

@@ -1,12 +1,19 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { AgentEvent, ApprovalScope } from '../../../shared/agent-events'
 import type { ReviewEvent } from '../../../shared/review-protocol'
-import type { LearnedReview } from '../../../shared/ipc/domain'
+import type { AttachmentView, LearnedReview, OutgoingAttachment } from '../../../shared/ipc/domain'
 import type { ReviewSummary } from '../../../shared/review-outcome'
 import { errorCode, errorMessage, errorParams, type CairnClient } from '../ipc/client'
 import { buildItems, lastIndexWhere, reconcileItems, type ChatItem } from './chat-items'
 import { applyAgentEvent, dropReplayed, type ChatError, type TurnSlice } from './chat-events'
+import { versionActions, type VersionActions } from './chat-versions'
 import { animationFrames, createDeltaBuffer, type FrameScheduler } from './stream-buffer'
+
+/** Files sent with a message: as the contract carries them, and as the message shows them until stored. */
+export interface SentAttachments {
+  outgoing: OutgoingAttachment[]
+  shown: AttachmentView[]
+}
 
 export interface LearnedNote {
   reviewId: string
@@ -14,7 +21,7 @@ export interface LearnedNote {
   summary: ReviewSummary
 }
 
-export interface ChatState extends TurnSlice {
+export interface ChatState extends TurnSlice, VersionActions {
   sessionId: string | null
   title: string | null
   status: 'idle' | 'loading' | 'ready' | 'error'
@@ -33,7 +40,8 @@ export interface ChatState extends TurnSlice {
   openSession(sessionId: string | null, options?: { focusMessageId?: number }): Promise<void>
   newChat(): void
   setDraft(text: string): void
-  send(text: string): Promise<void>
+  /** Resolves true once the turn has started; false when nothing was sent (the text goes back to the draft). */
+  send(text: string, attachments?: SentAttachments): Promise<boolean>
   cancel(): Promise<void>
   regenerate(): Promise<void>
   retry(): Promise<void>
@@ -57,6 +65,8 @@ export interface ChatStoreOptions {
   frames?: FrameScheduler
   /** A new conversation got its id (the sessions list should show it). */
   onSessionStarted?: (sessionId: string) => void
+  /** The model chosen for the conversation about to start (null: the default). */
+  newChatModel?: () => string | null
 }
 
 const emptyTurn = (): TurnSlice => ({ items: [], streaming: '', running: false, turnId: null, approvals: [], error: null, retrying: null })
@@ -98,7 +108,19 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
       attachQueue = null
       awaitingNewSession = false
       orphans = []
-      set({ ...emptyTurn(), sessionId, title: null, status, loadError: null, sending: false, learned: null, learnedNotes: [], focusMessageId: null, workspace: null })
+      set({
+        ...emptyTurn(),
+        sessionId,
+        title: null,
+        status,
+        loadError: null,
+        sending: false,
+        learned: null,
+        learnedNotes: [],
+        focusMessageId: null,
+        workspace: null,
+        editingMessageId: null
+      })
     }
 
     const attach = async (sessionId: string): Promise<void> => {
@@ -175,22 +197,30 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
 
       setDraft: (draft) => set({ draft }),
 
-      async send(raw) {
+      async send(raw, attachments) {
         const text = raw.trim()
         const state = get()
-        if (!text || state.running || state.sending) return
-        const pending: ChatItem = { kind: 'user', key: `local:${++localIds}`, id: null, text, pending: true }
+        if (!text || state.running || state.sending) return false
+        const shown = attachments?.shown.length ? { attachments: attachments.shown } : {}
+        const pending: ChatItem = { kind: 'user', key: `local:${++localIds}`, id: null, text, pending: true, ...shown }
         set({ items: [...state.items, pending], draft: '' })
         const sessionId = state.sessionId
         const workspace = sessionId === null && state.workspace ? { workspace: state.workspace } : {}
+        const chosenModel = sessionId === null ? options.newChatModel?.() : null
+        const model = chosenModel ? { model: chosenModel } : {}
+        const files = attachments?.outgoing.length ? { attachments: attachments.outgoing } : {}
+        let started = true
         await startTurn(
-          () => client.request('chat.send', { sessionId, text, ...workspace }),
+          () => client.request('chat.send', { sessionId, text, ...workspace, ...model, ...files }),
           (error) => {
-            // Nothing is lost: the text goes back into the composer and Retry sends it again.
+            started = false
+            // Nothing is lost: the text goes back into the composer and Retry sends it again. With files,
+            // the composer takes them back too and sending again is the way (Retry knows only the text).
             const items = get().items.filter((item) => item !== pending)
-            set({ items, draft: get().draft || text, error: { ...error, plan: { kind: 'send', text } } })
+            set({ items, draft: get().draft || text, error: { ...error, plan: attachments?.outgoing.length ? null : { kind: 'send', text } } })
           }
         )
+        return started
       },
 
       async cancel() {
@@ -221,6 +251,8 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
           }
         )
       },
+
+      ...versionActions({ client, get, set, startTurn, requestFailure, nextLocalKey: () => `local:${++localIds}` }),
 
       async retry() {
         const plan = get().error?.plan

@@ -80,7 +80,7 @@ describe('a turn that fails before the model is called', () => {
     fx.server.enqueue({ text: 'First answer.' }, { text: 'Second answer.' })
     const { session, ofType } = fx.open()
     await session.runTurn('answer me').done
-    vi.spyOn(fx.core.sessions, 'truncateFrom').mockImplementationOnce(() => {
+    vi.spyOn(fx.core.sessions, 'forkAfter').mockImplementationOnce(() => {
       throw databaseLocked()
     })
 

@@ -34,7 +34,7 @@ function conversation() {
 }
 
 describe('session flags', () => {
-  it('renaming, pinning and archiving keep the conversation where it was in time', () => {
+  it('renaming, pinning, archiving and choosing its model keep the conversation where it was in time', () => {
     const older = store.create({ startedAt: 1000 })
     store.append(older.id, { role: 'user', content: 'first', createdAt: 1000 })
     const newer = store.create({ startedAt: 2000 })
@@ -43,6 +43,7 @@ describe('session flags', () => {
     const renamed = store.update(older.id, { title: 'Groceries' })
     expect(renamed).toMatchObject({ title: 'Groceries', updatedAt: 1000 })
     expect(store.update(older.id, { pinned: true, archived: true })).toMatchObject({ pinned: true, archived: true, updatedAt: 1000 })
+    expect(store.update(older.id, { model: 'gpt-big' })).toMatchObject({ model: 'gpt-big', updatedAt: 1000 })
     expect(store.list().map((s) => s.id)).toEqual([newer.id, older.id])
     expect(store.update(older.id, { pinned: false })).toMatchObject({ pinned: false, archived: true })
     expect(new SessionStore(db).get(older.id)).toMatchObject({ pinned: false, archived: true, title: 'Groceries' })

@@ -159,7 +159,7 @@ describe('revert refusals in Chinese', () => {
 
   it.each([
     ['already_reverted', '这项更改已经撤销过了。'],
-    ['not_found', '时间线中已没有这条记录。']
+    ['not_found', '时间线中已没有这项更改。']
   ] as const)('words %s from its code', async (code, text) => {
     const dialog = await revertWith({ ok: false, code, error: 'Entry #1 was already reverted by #4.' })
     expect(within(dialog).getByRole('alert').textContent).toBe(text)
@@ -168,9 +168,10 @@ describe('revert refusals in Chinese', () => {
 
   it('words a conflict and shows both texts', async () => {
     const dialog = await revertWith({ ok: false, code: 'conflict', error: 'Cannot revert entry #1: it changed.', conflict: { expected: 'Prefers tea', actual: 'Prefers green tea' } })
-    expect(within(dialog).getByRole('alert').textContent).toBe('这条记录之后内容又被修改过，因此 Cairn 没有改动它。')
-    expect(englishLeft(textWithout(dialog, 'pre'))).toEqual([])
-    expect(within(dialog).getByTestId('conflict-actual').textContent).toBe('Prefers green tea')
+    expect(within(dialog).getByRole('alert').textContent).toBe('这项更改之后内容又被修改过，因此 Cairn 没有改动它。')
+    // The diff's lines are the user's own text; everything around them is Chinese.
+    expect(englishLeft(textWithout(dialog, '.diff-scroll'))).toEqual([])
+    expect([...dialog.querySelectorAll('tr[data-type="add"] .code')].map((cell) => cell.textContent)).toEqual(['Prefers green tea'])
   })
 
   it('says it could not revert, with the store’s English reason underneath, when there is no code', async () => {

@@ -1,17 +1,42 @@
 import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import { IpcError } from '../../../../shared/ipc/define'
+import { VersionError } from '../../sessions'
 import type { AppContext } from '../app-context'
+import { fromOutgoing } from '../../attachments'
 
-export function chatHandlers(app: AppContext): Pick<IpcHandlers, 'chat.send' | 'chat.cancel' | 'chat.regenerate' | 'chat.approve' | 'chat.attach'> {
+/** A refused edit or version switch, with a code the renderer words (`VERSION_CONDENSED`, `NOT_FOUND`). */
+function asIpcError(error: unknown): unknown {
+  if (!(error instanceof VersionError)) return error
+  return new IpcError(error.code === 'condensed' ? 'VERSION_CONDENSED' : 'NOT_FOUND', error.message)
+}
+
+export function chatHandlers(
+  app: AppContext
+): Pick<IpcHandlers, 'chat.send' | 'chat.cancel' | 'chat.regenerate' | 'chat.edit' | 'chat.showVersion' | 'chat.approve' | 'chat.attach'> {
   return {
     // The quick prompt's conversations are marked as such by who sent the request, not by what it says.
     // Choosing a folder belongs to the main window: the quick prompt starts in the default one.
-    'chat.send': async ({ sessionId, text, workspace }, { sender }) => {
+    'chat.send': async ({ sessionId, text, workspace, model, attachments }, { sender }) => {
       if (sender === 'quick' && workspace !== undefined) throw new IpcError('FORBIDDEN_ROUTE', 'The quick prompt cannot choose a folder. Open the main Cairn window to do that.')
-      return app.chats.send(sessionId, text, sender === 'quick' ? 'quick' : 'main', workspace)
+      return app.chats.send(sessionId, text, sender === 'quick' ? 'quick' : 'main', workspace, model, (attachments ?? []).map(fromOutgoing))
     },
     'chat.cancel': async ({ sessionId }) => ({ cancelled: app.chats.cancel(sessionId) }),
     'chat.regenerate': async ({ sessionId }) => app.chats.regenerate(sessionId),
+    'chat.edit': async ({ sessionId, messageId, text }) => {
+      try {
+        return app.chats.edit(sessionId, messageId, text)
+      } catch (error) {
+        throw asIpcError(error)
+      }
+    },
+    'chat.showVersion': async ({ sessionId, branchId }) => {
+      try {
+        app.chats.showVersion(sessionId, branchId)
+        return { ok: true as const }
+      } catch (error) {
+        throw asIpcError(error)
+      }
+    },
     'chat.approve': async ({ sessionId, requestId, allow, remember, prefix }) => ({
       accepted: await app.chats.approve(sessionId, requestId, { allow, remember, prefix })
     }),

@@ -2,12 +2,23 @@ import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import { IpcError } from '../../../../shared/ipc/define'
 import type { DisplayMessage, LearnedReview, SessionSummary } from '../../../../shared/ipc/domain'
 import { userWords } from '../../sessions/stored-messages'
-import { exportSession, searchSessions, type MessageRecord, type SessionRecord } from '../../sessions'
+import { attachmentViews } from '../../attachments'
+import { exportSession, searchSessions, type MessageRecord, type SessionRecord, type VersionGroup } from '../../sessions'
+import { conversationInstructions } from '../../agent/prompt-context'
 import type { AppContext } from '../app-context'
 
 export function sessionHandlers(app: AppContext): Pick<
   IpcHandlers,
-  'sessions.list' | 'sessions.get' | 'sessions.search' | 'sessions.rename' | 'sessions.delete' | 'sessions.setWorkspace' | 'sessions.setFlags' | 'sessions.export'
+  | 'sessions.list'
+  | 'sessions.get'
+  | 'sessions.search'
+  | 'sessions.rename'
+  | 'sessions.delete'
+  | 'sessions.setWorkspace'
+  | 'sessions.setFlags'
+  | 'sessions.export'
+  | 'sessions.setModel'
+  | 'sessions.setInstructions'
 > {
   const sessions = () => app.core.sessions
   const requireSession = (id: string) => {
@@ -19,7 +30,7 @@ export function sessionHandlers(app: AppContext): Pick<
     'sessions.list': async ({ limit, offset }) => sessions().list({ limit, offset }).map(toSummary),
     'sessions.get': async ({ sessionId }) => {
       const session = requireSession(sessionId)
-      const messages = sessions().messages(sessionId, { includeCompacted: true }).map(toDisplayMessage)
+      const messages = withVersions(sessions().messages(sessionId, { includeCompacted: true }).map(toDisplayMessage), sessions().versions(sessionId))
       return { session: toSummary(session), messages, running: app.chats.isRunning(sessionId), learned: learnedIn(app, sessionId) }
     },
     'sessions.search': async ({ query, limit }) => {
@@ -40,6 +51,8 @@ export function sessionHandlers(app: AppContext): Pick<
     'sessions.rename': async ({ sessionId, title }) => {
       requireSession(sessionId)
       const updated = sessions().update(sessionId, { title })
+      // Named by the user: Cairn never retitles it.
+      sessions().setStateKey(sessionId, 'titledBy', 'user')
       app.emit('sessions.changed', { sessionId })
       return toSummary(updated)
     },
@@ -62,11 +75,29 @@ export function sessionHandlers(app: AppContext): Pick<
       app.emit('sessions.changed', { sessionId })
       return { path: folder }
     },
+    // Read by the conversation's provider at the start of each turn, so the live conversation needs no reopening; null follows Settings.
+    'sessions.setModel': async ({ sessionId, model }) => {
+      requireSession(sessionId)
+      const updated = sessions().update(sessionId, { model })
+      app.emit('sessions.changed', { sessionId })
+      return toSummary(updated)
+    },
+    // Instructions are part of the frozen prompt: it is dropped (composed again on the next turn) and the live conversation reopened.
+    'sessions.setInstructions': async ({ sessionId, instructions }) => {
+      requireSession(sessionId)
+      if (app.chats.isRunning(sessionId)) throw new IpcError('BUSY', 'Stop the reply in this conversation before changing its instructions.')
+      sessions().setStateKey(sessionId, 'instructions', instructions.trim())
+      sessions().update(sessionId, { systemPrompt: null })
+      app.chats.forget(sessionId)
+      app.emit('sessions.changed', { sessionId })
+      return toSummary(requireSession(sessionId))
+    },
     'sessions.delete': async ({ sessionId }) => {
       requireSession(sessionId)
       if (app.chats.isRunning(sessionId)) throw new IpcError('BUSY', 'Stop the reply in this conversation before deleting it.')
       app.chats.forget(sessionId)
       sessions().delete(sessionId)
+      app.core.attachments.removeSession(sessionId)
       app.emit('sessions.changed', { sessionId })
       return { ok: true as const }
     }
@@ -101,8 +132,21 @@ export function toSummary(s: SessionRecord): SessionSummary {
     cachedTokens: s.cachedTokens,
     workspace: s.workspace,
     pinned: s.pinned,
-    archived: s.archived
+    archived: s.archived,
+    ...(conversationInstructions(s) ? { instructions: conversationInstructions(s) } : {})
   }
+}
+
+/** Marks where other versions start, so the row there offers ‹ n/m ›. */
+export function withVersions(messages: DisplayMessage[], groups: VersionGroup[]): DisplayMessage[] {
+  const at = new Map<number, DisplayMessage['versions']>()
+  for (const group of groups) {
+    const shown = group.branches.indexOf(null)
+    // An answer being made again has no message yet: the switch goes on the message it answers.
+    const messageId = group.shownFirstId ?? group.afterId
+    at.set(messageId, { position: shown + 1, total: group.branches.length, previous: group.branches[shown - 1] ?? null, next: group.branches[shown + 1] ?? null })
+  }
+  return messages.map((message) => (at.has(message.id) ? { ...message, versions: at.get(message.id) } : message))
 }
 
 /** The stored message as the user saw it: the skill hint Cairn appended is split off. */
@@ -118,6 +162,18 @@ export function toDisplayMessage(m: MessageRecord): DisplayMessage {
     createdAt: m.createdAt,
     finishReason: m.finishReason,
     compacted: m.compacted,
-    hint
+    hint,
+    ...(m.role === 'assistant' ? answerFacts(m) : {}),
+    ...(m.role === 'user' && m.meta?.attachments ? { attachments: attachmentViews(m.meta) } : {})
   }
+}
+
+/** Which model wrote an answer and what its call cost, for the answer's details. */
+function answerFacts(m: MessageRecord): Pick<DisplayMessage, 'model' | 'usage'> {
+  const model = typeof m.meta?.model === 'string' ? m.meta.model : null
+  const usage =
+    m.promptTokens === null && m.completionTokens === null
+      ? null
+      : { promptTokens: m.promptTokens ?? 0, completionTokens: m.completionTokens ?? 0, cachedTokens: m.cachedTokens ?? 0 }
+  return { model, usage }
 }

@@ -3,9 +3,15 @@ import { useApp, useChat, useSessions, useT } from '../../app/context'
 import { Dialog } from '../../components/Dialog'
 import { Icon } from '../../components/Icon'
 import { errorMessage } from '../../ipc/client'
+import { InstructionsButton } from './InstructionsDialog'
+import { ModelSwitcher } from './ModelSwitcher'
+import { TokenCount } from './TokenCount'
 import { WorkspaceButton } from './WorkspaceButton'
 
-/** Title of the open conversation and the folder it works in, with rename, "learn from this now" and delete. */
+/**
+ * Title of the open conversation, the folder it works in, its model and token count, with its
+ * instructions, rename, "learn from this now" and delete.
+ */
 export function ChatHeader(): React.JSX.Element {
   const t = useT()
   const { chat, sessions, ui, client } = useApp()
@@ -77,10 +83,13 @@ export function ChatHeader(): React.JSX.Element {
         </h1>
       )}
       <WorkspaceButton />
+      <ModelSwitcher />
+      <TokenCount />
       {problem ? <span className="header-problem" role="alert">{problem}</span> : null}
       <div className="pane-actions">
         {sessionId ? (
           <>
+            <InstructionsButton />
             <button type="button" className="icon-button" onClick={() => void reviewNow()} disabled={running} aria-label={t('chat.reviewNow')} title={t('chat.reviewNow')}>
               <Icon name="sparkle" />
             </button>
@@ -95,7 +104,7 @@ export function ChatHeader(): React.JSX.Element {
       </div>
       {confirmDelete ? (
         <Dialog
-          title={t('chat.deleteTitle')}
+          title={t('sessions.deleteTitle', { title: shown })}
           onClose={() => setConfirmDelete(false)}
           actions={
             <>
@@ -103,12 +112,14 @@ export function ChatHeader(): React.JSX.Element {
                 {t('common.cancel')}
               </button>
               <button type="button" className="danger-button" onClick={() => void remove()}>
-                {t('chat.delete')}
+                {t('sessions.deleteConfirm')}
               </button>
             </>
           }
         >
-          <p>{t('chat.deleteBody', { title: shown })}</p>
+          {/* The same words as the sidebar's menu: what goes, and that what was learned stays. */}
+          <p>{t('sessions.deleteGone')}</p>
+          <p>{t('sessions.deleteKept')}</p>
         </Dialog>
       ) : null}
     </header>

@@ -1,10 +1,14 @@
 import { memo, useState } from 'react'
-import { useT } from '../../app/context'
+import { useApp, useChat, useT } from '../../app/context'
 import { CopyButton } from '../../components/CopyButton'
 import { Icon } from '../../components/Icon'
 import { Markdown } from '../../components/Markdown'
 import type { AssistantItem, ChatItem, CompactedItem, NoteItem, SummaryItem, UserItem } from '../../stores/chat-items'
+import { AnswerFacts } from './AnswerFacts'
+import { AttachmentChips } from './AttachmentChips'
+import { MessageEditor } from './MessageEditor'
 import { ToolCallRow } from './ToolCallRow'
+import { VersionSwitch } from './VersionSwitch'
 
 export interface RowProps {
   item: ChatItem
@@ -31,9 +35,32 @@ export const MessageRow = memo(function MessageRow({ item, onRegenerate }: RowPr
 })
 
 function UserMessage({ item }: { item: UserItem }): React.JSX.Element {
+  const t = useT()
+  const { chat } = useApp()
+  const editing = useChat((s) => item.id !== null && s.editingMessageId === item.id)
+  const busy = useChat((s) => s.running || s.sending)
+  if (editing && item.id !== null) {
+    return (
+      <div className="message user editing" data-message-id={item.id}>
+        <MessageEditor messageId={item.id} text={item.text} />
+      </div>
+    )
+  }
+  const canEdit = item.id !== null && !item.pending && !item.compacted && !busy
   return (
     <div className={`message user${item.pending ? ' pending' : ''}`} data-message-id={item.id ?? undefined}>
+      {item.attachments ? <AttachmentChips files={item.attachments} /> : null}
       <div className="user-bubble">{item.text}</div>
+      {canEdit || item.versions ? (
+        <div className="message-actions user-actions">
+          {item.versions ? <VersionSwitch versions={item.versions} /> : null}
+          {canEdit ? (
+            <button type="button" className="icon-button small" onClick={() => chat.getState().startEdit(item.id)} aria-label={t('chat.edit')} title={t('chat.edit')}>
+              <Icon name="edit" size={14} />
+            </button>
+          ) : null}
+        </div>
+      ) : null}
     </div>
   )
 }
@@ -44,13 +71,15 @@ function AssistantMessage({ item, onRegenerate }: { item: AssistantItem; onRegen
     <div className="message assistant" data-message-id={item.id ?? undefined}>
       <Markdown text={item.text} />
       {item.interrupted ? <div className="message-note">{t('chat.stopped')}</div> : null}
-      <div className="message-actions">
+      <div className={item.versions ? 'message-actions has-versions' : 'message-actions'}>
+        {item.versions ? <VersionSwitch versions={item.versions} /> : null}
         <CopyButton text={item.text} compact />
         {onRegenerate ? (
           <button type="button" className="icon-button small" onClick={onRegenerate} aria-label={t('chat.regenerate')} title={t('chat.regenerate')}>
             <Icon name="regenerate" size={15} />
           </button>
         ) : null}
+        <AnswerFacts model={item.model} usage={item.usage} />
       </div>
     </div>
   )

@@ -1,0 +1,96 @@
+import { join } from 'node:path'
+import type { IpcRoute, RouteInput } from '../../shared/ipc/contract'
+import { until } from '../helpers/review-fixture'
+
+/** What the route samples need from the smoke test's running shell. */
+export interface SampleContext {
+  sessionId: string
+  apiKey: string
+  userHome: string
+  latestLedgerId(): number
+  chatIdle(sessionId: string): Promise<void>
+  events(name: string): any[]
+}
+
+/**
+ * One input per route of the contract, in the order the smoke test sends them (a chat first, the
+ * reviews and curation it starts last), each safe to send to the built shell.
+ */
+export function routeSamples(ctx: SampleContext): { [R in IpcRoute]: () => RouteInput<R> | Promise<RouteInput<R>> } {
+  const { sessionId, userHome, latestLedgerId, chatIdle, events } = ctx
+  const API_KEY = ctx.apiKey
+  return {
+    'app.info': () => undefined,
+    'settings.get': () => undefined,
+    'settings.update': () => ({ patch: { ui: { theme: 'dark' } } }),
+    'settings.setApiKey': () => ({ apiKey: API_KEY }),
+    'settings.testConnection': () => ({}),
+    'settings.detectLocal': () => undefined,
+    'memory.get': () => undefined,
+    'memory.add': () => ({ target: 'user', content: 'Deploys with docker compose' }),
+    'memory.replace': () => ({ target: 'user', oldText: 'docker compose', content: 'Deploys with docker compose v2' }),
+    'memory.remove': () => ({ target: 'user', text: 'compose v2' }),
+    'memory.setPinned': () => ({ target: 'user', text: 'no such entry', pinned: true }),
+    'memory.history': () => ({ target: 'user' }),
+    'memory.restore': () => ({ ledgerId: latestLedgerId() }),
+    'timeline.list': () => ({}),
+    'timeline.get': () => ({ id: latestLedgerId() }),
+    'timeline.revert': () => ({ id: latestLedgerId() }),
+    'skills.list': () => undefined,
+    'skills.get': () => ({ name: 'no-such-skill' }),
+    'skills.history': () => ({ name: 'no-such-skill' }),
+    'skills.setFlags': () => ({ name: 'no-such-skill', pinned: true }),
+    'skills.restore': () => ({ name: 'no-such-skill', ledgerId: latestLedgerId() }),
+    'skills.create': () => ({ name: 'no such skill', category: null, description: 'An invalid name', body: '' }),
+    'skills.saveFile': () => ({ name: 'no-such-skill', content: '---\nname: no-such-skill\n---\n', expected: '' }),
+    'skills.archive': () => ({ name: 'no-such-skill' }),
+    'skills.openFolder': () => ({ name: 'no-such-skill' }),
+    'inbox.list': () => ({}),
+    'inbox.get': () => ({ id: 999_999 }),
+    'inbox.approve': () => ({ id: 999_999 }),
+    'inbox.reject': () => ({ id: 999_999 }),
+    'inbox.rereview': () => ({ id: 999_999 }),
+    'inbox.approveAll': () => ({}),
+    'sessions.list': () => ({}),
+    'sessions.get': () => ({ sessionId }),
+    'sessions.search': () => ({ query: 'docker' }),
+    'sessions.rename': () => ({ sessionId, title: 'Deploying' }),
+    'sessions.setFlags': () => ({ sessionId, pinned: true }),
+    'sessions.export': () => ({ sessionId, format: 'md' }),
+    'sessions.setWorkspace': () => ({ sessionId, path: join(userHome, 'Cairn') }),
+    'sessions.setModel': () => ({ sessionId, model: 'scripted' }),
+    'sessions.setInstructions': () => ({ sessionId, instructions: 'Answer briefly.' }),
+    'models.list': () => ({}),
+    'chat.attach': () => ({ sessionId }),
+    'chat.approve': () => ({ sessionId, requestId: 'no-such-request', allow: false }),
+    'chat.send': () => ({ sessionId, text: 'And staging too.' }),
+    'chat.cancel': () => ({ sessionId }),
+    'chat.regenerate': async () => {
+      await chatIdle(sessionId)
+      return { sessionId }
+    },
+    // Ids that are not in the conversation: refused (NOT_FOUND) before any turn starts.
+    'chat.edit': () => ({ sessionId, messageId: 999_999_999, text: 'Edited.' }),
+    'chat.showVersion': () => ({ sessionId, branchId: 999_999_999 }),
+    'learning.status': () => undefined,
+    'learning.setEnabled': () => ({ enabled: true }),
+    'learning.resume': () => undefined,
+    'learning.setMode': () => ({ mode: 'auto' }),
+    'learning.reviewNow': async () => {
+      await chatIdle(sessionId)
+      return { sessionId }
+    },
+    'window.openMain': () => ({ sessionId }),
+    'window.hideQuick': () => undefined,
+    'shell.openExternal': () => ({ url: 'https://example.com/guide' }),
+    'window.pickFolder': () => ({}),
+    'sessions.delete': async () => {
+      await chatIdle(sessionId)
+      await until(() => events('review.event').filter((event) => event.type === 'review_finished' || event.type === 'review_failed').length >= 2, 'the second review to end', 60_000)
+      return { sessionId }
+    },
+    // Last: the curation it queues must not take a scripted answer meant for the reviews above.
+    'learning.curate': () => undefined
+  
+  }
+}
