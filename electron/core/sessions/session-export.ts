@@ -53,7 +53,8 @@ function jsonExport(session: SessionRecord, messages: MessageRecord[]): unknown 
       ...(m.toolCallId ? { toolCallId: m.toolCallId, toolName: m.toolName } : {}),
       createdAt: new Date(m.createdAt).toISOString(),
       ...(m.finishReason ? { finishReason: m.finishReason } : {}),
-      ...(m.compacted ? { compacted: true } : {})
+      ...(m.compacted ? { compacted: true } : {}),
+      ...(attachedFiles(m).length ? { attachments: attachedFiles(m) } : {})
     }))
   }
 }
@@ -70,8 +71,10 @@ function markdownExport(session: SessionRecord, messages: MessageRecord[]): stri
 
 function markdownMessage(m: MessageRecord): string[] {
   switch (m.role) {
-    case 'user':
-      return ['## You', '', userWords(m).trim()]
+    case 'user': {
+      const files = attachedFiles(m).map((file) => `\`${file.name}\` (${file.kind}, ${file.size.toLocaleString('en')} bytes)`)
+      return ['## You', '', userWords(m).trim(), ...(files.length ? ['', `*Attached:* ${files.join(', ')}`] : [])]
+    }
     case 'assistant': {
       const out = ['## Cairn']
       if (m.content?.trim()) out.push('', m.content.trim())
@@ -87,6 +90,17 @@ function markdownMessage(m: MessageRecord): string[] {
     default:
       return []
   }
+}
+
+/** The files sent with a user message, as its `meta.attachments` lists them (their text stays out of the export). */
+function attachedFiles(m: MessageRecord): Array<{ name: string; kind: string; mime: string; size: number }> {
+  const list = m.meta?.attachments
+  if (!Array.isArray(list)) return []
+  return list.flatMap((item: unknown) => {
+    const file = item as Record<string, unknown> | null
+    if (!file || typeof file.name !== 'string') return []
+    return [{ name: file.name, kind: String(file.kind ?? 'file'), mime: String(file.mime ?? ''), size: Number(file.size) || 0 }]
+  })
 }
 
 /** A code fence longer than any run of backticks inside, so the content cannot close it early. */

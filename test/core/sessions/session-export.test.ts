@@ -110,3 +110,16 @@ describe('exportSession', () => {
     expect(() => exportSession(store, 'missing', 'json')).toThrow(SessionNotFoundError)
   })
 })
+
+describe('exporting a message with files', () => {
+  it('names the attached files in both formats, without their text or where they are stored', () => {
+    const session = store.create({ title: 'Report', startedAt: 1000 })
+    const file = { name: 'report.pdf', kind: 'pdf', mime: 'application/pdf', size: 12345, path: 'attachments/x/abc.pdf', textChars: 40 }
+    store.append(session.id, { role: 'user', content: 'Summarise this', meta: { attachments: [file] }, createdAt: 1000 })
+    const markdown = exportSession(store, session.id, 'md').text
+    expect(markdown).toContain('*Attached:* `report.pdf` (pdf, 12,345 bytes)')
+    const json = JSON.parse(exportSession(store, session.id, 'json').text) as { messages: Array<{ attachments?: unknown }> }
+    expect(json.messages[0].attachments).toEqual([{ name: 'report.pdf', kind: 'pdf', mime: 'application/pdf', size: 12345 }])
+    expect(markdown).not.toContain('attachments/x')
+  })
+})
