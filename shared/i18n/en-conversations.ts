@@ -2,7 +2,7 @@
 export const enConversations = {
   'sessions.pinned': 'Pinned',
   'sessions.archived': 'Archived',
-  'sessions.showArchived': 'Show archived ({count})',
+  'sessions.showArchived': 'Show archived',
   'sessions.hideArchived': 'Hide archived',
   'sessions.more': 'More actions',
   'sessions.menu': 'Actions for “{title}”',

@@ -12,6 +12,9 @@ import { enStart } from './en-start'
 import { enTools } from './en-tools'
 import { enVersions } from './en-versions'
 import { enModels } from './en-models'
+import { enPaging } from './en-paging'
+import { enSidebar } from './en-sidebar'
+import { enList } from './en-list'
 
 /**
  * Every UI string, English. `{name}` is filled from params; `{count|one|other}` picks a word by count.
@@ -376,7 +379,10 @@ export const en = {
   ...enStart,
   ...enTools,
   ...enVersions,
-  ...enModels
+  ...enModels,
+  ...enPaging,
+  ...enSidebar,
+  ...enList
 } as const
 
 export type MessageKey = keyof typeof en

@@ -4,7 +4,7 @@ import type { enConversations } from './en-conversations'
 export const zhCNConversations: Record<keyof typeof enConversations, string> = {
   'sessions.pinned': '已置顶',
   'sessions.archived': '已归档',
-  'sessions.showArchived': '显示已归档（{count}）',
+  'sessions.showArchived': '显示已归档',
   'sessions.hideArchived': '隐藏已归档',
   'sessions.more': '更多操作',
   'sessions.menu': '“{title}”的操作',

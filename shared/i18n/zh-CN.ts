@@ -13,6 +13,9 @@ import { zhCNStart } from './zh-CN-start'
 import { zhCNTools } from './zh-CN-tools'
 import { zhCNVersions } from './zh-CN-versions'
 import { zhCNModels } from './zh-CN-models'
+import { zhCNPaging } from './zh-CN-paging'
+import { zhCNSidebar } from './zh-CN-sidebar'
+import { zhCNList } from './zh-CN-list'
 
 /** 简体中文. Every key of the English dictionary must be here (the type checks it). */
 export const zhCN: Record<MessageKey, string> = {
@@ -374,5 +377,8 @@ export const zhCN: Record<MessageKey, string> = {
   ...zhCNStart,
   ...zhCNTools,
   ...zhCNVersions,
-  ...zhCNModels
+  ...zhCNModels,
+  ...zhCNPaging,
+  ...zhCNSidebar,
+  ...zhCNList
 }

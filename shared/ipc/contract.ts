@@ -42,6 +42,9 @@ import {
  */
 
 const sessionId = z.string().min(1).max(200)
+const messageId = z.number().int().min(0)
+/** Every route that lists messages takes at most this many at once. */
+const pageLimit = z.number().int().min(1).max(500)
 const text = (max: number) => z.string().max(max)
 const ok = z.object({ ok: z.literal(true) })
 /** A folder as the user typed or picked it; main checks it is absolute, a folder and allowed (`WORKSPACE` errors). */
@@ -120,21 +123,39 @@ export const ipcRoutes = {
   }),
 
   // Every window loads the conversations list at start, and the quick window reloads its own conversation.
+  /**
+   * One page of the conversations list: pinned first, then by last activity. `cursor` is the previous
+   * page's `nextCursor` (opaque; null when nothing follows). `archived`: only archived ones (default: only the others).
+   */
   'sessions.list': defineRoute({
-    input: z.object({ limit: z.number().int().min(1).max(500).default(100), offset: z.number().int().min(0).default(0) }),
-    output: z.array(sessionSummarySchema),
+    input: z.object({ limit: pageLimit.default(100), cursor: z.string().min(1).max(200).optional(), archived: z.boolean().default(false) }),
+    output: z.object({ sessions: z.array(sessionSummarySchema), nextCursor: z.string().nullable() }),
     quickWindow: true
   }),
-  /** `learned`: what each finished review of this conversation learned, oldest first (see learnedReviewSchema). */
+  /**
+   * The conversation and its LAST `limit` messages of the shown path (compacted included, in id order);
+   * older ones come from `sessions.messages`. `learned`: what each finished review of this conversation
+   * learned, oldest first (see learnedReviewSchema).
+   */
   'sessions.get': defineRoute({
-    input: z.object({ sessionId }),
+    input: z.object({ sessionId, limit: pageLimit.default(100) }),
     output: z.object({
       session: sessionSummarySchema,
       messages: z.array(displayMessageSchema),
       running: z.boolean(),
-      learned: z.array(learnedReviewSchema).optional()
+      learned: z.array(learnedReviewSchema).optional(),
+      page: z.object({ hasOlder: z.boolean() })
     }),
     quickWindow: true
+  }),
+  /** A page of the shown path just before / after a message id, or centred on one (a search hit: NOT_FOUND when it is not on the shown path). */
+  'sessions.messages': defineRoute({
+    input: z
+      .object({ sessionId, before: messageId.optional(), after: messageId.optional(), around: messageId.optional(), limit: pageLimit })
+      .refine((input) => [input.before, input.after, input.around].filter((at) => at !== undefined).length === 1, {
+        message: 'give exactly one of before, after or around'
+      }),
+    output: z.object({ messages: z.array(displayMessageSchema), hasOlder: z.boolean(), hasNewer: z.boolean() })
   }),
   'sessions.search': defineRoute({
     input: z.object({ query: text(2000), limit: z.number().int().min(1).max(10).default(10) }),

@@ -106,7 +106,7 @@ describe('conversations with titles and versions', () => {
   it('exports a conversation as Markdown and as JSON from its menu', async () => {
     const exported = async (item: string) => {
       // Right-click opens the row's menu, as in a desktop app.
-      await sidebar().getByRole('listitem').filter({ hasText: 'Herbs and tomatoes' }).click({ button: 'right' })
+      await sidebar().getByRole('button', { name: /Herbs and tomatoes/ }).click({ button: 'right' })
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: item }).click()])
       const path = await download.path()
       return { name: download.suggestedFilename(), text: readFileSync(path, 'utf8') }

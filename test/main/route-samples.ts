@@ -53,6 +53,7 @@ export function routeSamples(ctx: SampleContext): { [R in IpcRoute]: () => Route
     'inbox.approveAll': () => ({}),
     'sessions.list': () => ({}),
     'sessions.get': () => ({ sessionId }),
+    'sessions.messages': () => ({ sessionId, before: 1_000_000, limit: 50 }),
     'sessions.search': () => ({ query: 'docker' }),
     'sessions.rename': () => ({ sessionId, title: 'Deploying' }),
     'sessions.setFlags': () => ({ sessionId, pinned: true }),

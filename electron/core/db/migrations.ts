@@ -347,5 +347,16 @@ export const migrations: Migration[] = [
         DELETE FROM attachments_trigram WHERE rowid = old.rowid;
       END;
     `
+  },
+  {
+    // The conversations list pages by keys, not offsets (10,000 conversations from an import): each
+    // page is one range of an index in the list's own order, pinned first or by activity alone.
+    // `sessions_activity` has the id tie-break `sessions_updated` lacked, so it replaces it.
+    version: 11,
+    sql: /* sql */ `
+      CREATE INDEX sessions_list ON sessions(archived, pinned DESC, updated_at DESC, id DESC);
+      CREATE INDEX sessions_activity ON sessions(updated_at DESC, id DESC);
+      DROP INDEX sessions_updated;
+    `
   }
 ]

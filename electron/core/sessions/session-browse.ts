@@ -73,7 +73,7 @@ export function scrollSession(db: StateDb, sessionId: string, aroundMessageId: n
 /** The whole session, or its first 20 and last 10 messages when it is longer. */
 export function readSession(db: StateDb, sessionId: string): ReadResult {
   const header = sessionHeader(db, sessionId)
-  const total = (db.prepare('SELECT count(*) AS n FROM messages WHERE session_id = ?').get(sessionId) as { n: number }).n
+  const total = (db.prepare('SELECT count(*) AS n FROM messages WHERE session_id = ? AND branch_id IS NULL').get(sessionId) as { n: number }).n
   const head = db
     .prepare('SELECT * FROM messages WHERE session_id = ? AND branch_id IS NULL ORDER BY id LIMIT ?')
     .all(sessionId, total > READ_HEAD + READ_TAIL ? READ_HEAD : total) as MessageRow[]

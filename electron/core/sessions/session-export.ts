@@ -1,3 +1,4 @@
+import { MAX_PAGE_SIZE } from './message-pages'
 import type { SessionStore } from './session-store'
 import { SessionNotFoundError } from './session-store'
 import { userWords } from './stored-messages'
@@ -21,17 +22,43 @@ const JSON_EXPORT_VERSION = 1
  * user's own words: the skill hint Cairn appended for the model is left out of both formats.
  */
 export function exportSession(store: SessionStore, sessionId: string, format: ExportFormat): SessionExport {
-  const session = store.get(sessionId)
-  if (!session) throw new SessionNotFoundError(sessionId)
-  const messages = store.messages(sessionId, { includeCompacted: true }).filter((m) => m.role !== 'system')
-  const base = fileBase(session)
-  if (format === 'json') {
-    return { fileName: `${base}.json`, mimeType: 'application/json', text: `${JSON.stringify(jsonExport(session, messages), null, 2)}\n` }
-  }
-  return { fileName: `${base}.md`, mimeType: 'text/markdown', text: markdownExport(session, messages) }
+  const { fileName, mimeType, chunks } = exportStream(store, sessionId, format)
+  return { fileName, mimeType, text: [...chunks].join('') }
 }
 
-function jsonExport(session: SessionRecord, messages: MessageRecord[]): unknown {
+/** The export as pieces of text, read a page of messages at a time, so a long conversation is never held whole to write it. */
+export function exportStream(store: SessionStore, sessionId: string, format: ExportFormat): Omit<SessionExport, 'text'> & { chunks: Iterable<string> } {
+  const session = store.get(sessionId)
+  if (!session) throw new SessionNotFoundError(sessionId)
+  const base = fileBase(session)
+  const messages = shownMessages(store, sessionId)
+  if (format === 'json') return { fileName: `${base}.json`, mimeType: 'application/json', chunks: jsonExport(session, messages) }
+  return { fileName: `${base}.md`, mimeType: 'text/markdown', chunks: markdownExport(session, messages) }
+}
+
+function* shownMessages(store: SessionStore, sessionId: string): Generator<MessageRecord> {
+  let after = 0
+  for (;;) {
+    const page = store.messagePage(sessionId, { after, limit: MAX_PAGE_SIZE })
+    if (!page?.messages.length) return
+    for (const m of page.messages) if (m.role !== 'system') yield m
+    if (!page.hasNewer) return
+    after = page.messages[page.messages.length - 1].id
+  }
+}
+
+/** Text for text what `JSON.stringify(file, null, 2)` would write, one message at a time. */
+function* jsonExport(session: SessionRecord, messages: Iterable<MessageRecord>): Generator<string> {
+  const head = JSON.stringify(jsonHeader(session), null, 2)
+  let count = 0
+  for (const m of messages) {
+    const entry = JSON.stringify(jsonMessage(m), null, 2).replace(/\n/g, '\n    ')
+    yield count++ === 0 ? `${head.slice(0, -2)},\n  "messages": [\n    ${entry}` : `,\n    ${entry}`
+  }
+  yield count === 0 ? `${head.slice(0, -2)},\n  "messages": []\n}\n` : '\n  ]\n}\n'
+}
+
+function jsonHeader(session: SessionRecord) {
   return {
     format: 'cairn-conversation',
     version: JSON_EXPORT_VERSION,
@@ -44,29 +71,39 @@ function jsonExport(session: SessionRecord, messages: MessageRecord[]): unknown 
       startedAt: new Date(session.startedAt).toISOString(),
       updatedAt: new Date(session.updatedAt).toISOString(),
       tokens: { input: session.inputTokens, output: session.outputTokens, cached: session.cachedTokens }
-    },
-    messages: messages.map((m) => ({
-      id: m.id,
-      role: m.role,
-      content: m.role === 'user' ? userWords(m) : m.content,
-      ...(m.toolCalls?.length ? { toolCalls: m.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: parseArguments(c.arguments) })) } : {}),
-      ...(m.toolCallId ? { toolCallId: m.toolCallId, toolName: m.toolName } : {}),
-      createdAt: new Date(m.createdAt).toISOString(),
-      ...(m.finishReason ? { finishReason: m.finishReason } : {}),
-      ...(m.compacted ? { compacted: true } : {}),
-      ...(attachedFiles(m).length ? { attachments: attachedFiles(m) } : {})
-    }))
+    }
   }
 }
 
-function markdownExport(session: SessionRecord, messages: MessageRecord[]): string {
+function jsonMessage(m: MessageRecord) {
+  return {
+    id: m.id,
+    role: m.role,
+    content: m.role === 'user' ? userWords(m) : m.content,
+    ...(m.toolCalls?.length ? { toolCalls: m.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: parseArguments(c.arguments) })) } : {}),
+    ...(m.toolCallId ? { toolCallId: m.toolCallId, toolName: m.toolName } : {}),
+    createdAt: new Date(m.createdAt).toISOString(),
+    ...(m.finishReason ? { finishReason: m.finishReason } : {}),
+    ...(m.compacted ? { compacted: true } : {}),
+    ...(attachedFiles(m).length ? { attachments: attachedFiles(m) } : {})
+  }
+}
+
+/** Each message's block is written once the next one shows it is not the last (the file ends with one newline, no trailing blank line). */
+function* markdownExport(session: SessionRecord, messages: Iterable<MessageRecord>): Generator<string> {
   const lines = [`# ${session.title?.trim() || 'Untitled conversation'}`, '']
   lines.push(`- Started: ${new Date(session.startedAt).toISOString()}`)
   if (session.model) lines.push(`- Model: ${session.model}`)
   if (session.workspace) lines.push(`- Workspace: ${session.workspace}`)
-  lines.push(`- Conversation: ${session.id}`, '')
-  for (const m of messages) lines.push(...markdownMessage(m), '')
-  return `${lines.join('\n').trimEnd()}\n`
+  lines.push(`- Conversation: ${session.id}`)
+  let pending = lines.join('\n')
+  for (const m of messages) {
+    const block = markdownMessage(m).join('\n')
+    if (!block) continue
+    yield `${pending}\n\n`
+    pending = block
+  }
+  yield `${pending.trimEnd()}\n`
 }
 
 function markdownMessage(m: MessageRecord): string[] {

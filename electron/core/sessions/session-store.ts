@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto'
 import type { Statement } from 'better-sqlite3'
 import type { StateDb } from '../db/state-db'
 import { forkAfter, showVersion, versionGroups, type VersionGroup } from './message-branches'
+import { DEFAULT_PAGE_SIZE, lastPage, MAX_PAGE_SIZE, pageAfter, pageAround, pageBefore, type MessagePage } from './message-pages'
 import { parseObject, parseToolCalls, toMessage, toSession, type MessageRow, type SessionRow } from './session-rows'
+import { listSessions } from './session-pages'
 import {
   messageRoles,
   type ListMessagesOptions,
@@ -11,7 +13,9 @@ import {
   type MessageRole,
   type NewMessage,
   type NewSession,
+  type PageAt,
   type SessionPatch,
+  type SessionPage,
   type SessionRecord,
   type ToolCallRecord
 } from './types'
@@ -122,16 +126,14 @@ export class SessionStore {
     return session
   }
 
-  /** Most recent activity first. */
+  /** Most recent activity first (or pinned first, see `pinnedFirst`); page on with `listPage`'s cursor. */
   list(options: ListSessionsOptions = {}): SessionRecord[] {
-    const limit = clampInt(options.limit, 50, 1, 10_000)
-    const offset = clampInt(options.offset, 0, 0, Number.MAX_SAFE_INTEGER)
-    const where = options.source === undefined ? '' : 'WHERE source = ?'
-    const params = options.source === undefined ? [] : [options.source]
-    const rows = this.db
-      .prepare(`SELECT * FROM sessions ${where} ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?`)
-      .all(...params, limit, offset) as SessionRow[]
-    return rows.map(toSession)
+    return this.listPage(options).sessions
+  }
+
+  /** One page and the cursor of the next (keyset paging, see session-pages.ts); a malformed cursor throws InvalidCursorError. */
+  listPage(options: ListSessionsOptions = {}): SessionPage {
+    return listSessions(this.db, options, clampInt(options.limit, 50, 1, 10_000))
   }
 
   latest(): SessionRecord | null {
@@ -186,6 +188,18 @@ export class SessionStore {
       .prepare(`SELECT * FROM messages WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`)
       .all(sessionId, options.afterId ?? 0, limit) as MessageRow[]
     return rows.map(toMessage)
+  }
+
+  /**
+   * One page of the shown path (compacted messages included): the last `limit` messages, or those
+   * just before / after a message id, or centred on one (null when that id is not on the shown path).
+   */
+  messagePage(sessionId: string, at: PageAt): MessagePage | null {
+    const limit = clampInt(at.limit, DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE)
+    if (at.around !== undefined) return pageAround(this.db, sessionId, at.around, limit)
+    if (at.before !== undefined) return pageBefore(this.db, sessionId, at.before, limit)
+    if (at.after !== undefined) return pageAfter(this.db, sessionId, at.after, limit)
+    return lastPage(this.db, sessionId, limit)
   }
 
   update(sessionId: string, patch: SessionPatch): SessionRecord {

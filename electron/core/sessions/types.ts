@@ -93,8 +93,19 @@ export interface SessionPatch {
 
 export interface ListSessionsOptions {
   limit?: number
-  offset?: number
+  /** The `nextCursor` of the previous page (opaque); none for the first page. */
+  cursor?: string
+  /** Only archived (true) or only not archived (false) conversations; both when left out. */
+  archived?: boolean
   source?: string
+  /** The conversations list's order: pinned ones first, then by last activity. Otherwise by last activity alone. */
+  pinnedFirst?: boolean
+}
+
+/** One page of conversations; `nextCursor` is null on the last page. */
+export interface SessionPage {
+  sessions: SessionRecord[]
+  nextCursor: string | null
 }
 
 export interface ListMessagesOptions {
@@ -103,4 +114,12 @@ export interface ListMessagesOptions {
   limit?: number
   /** Also return messages summarised away by compression (default false: what the model still sees). */
   includeCompacted?: boolean
+}
+
+/** Where a page of the shown path sits: at most one of `before`, `after`, `around` (none: the last page). */
+export interface PageAt {
+  limit?: number
+  before?: number
+  after?: number
+  around?: number
 }

@@ -1,10 +1,13 @@
-import { memo, useCallback, useRef, useState } from 'react'
+import { useCallback, useMemo, useRef, useState } from 'react'
+import { GroupedVirtuoso, type GroupedVirtuosoHandle } from 'react-virtuoso'
 import type { SessionSummary } from '../../../shared/ipc/domain'
-import { dateBucket, type DateBucket } from '../stores/sessions'
-import { shortTime, useNow } from '../lib/time'
 import type { MessageKey } from '../../../shared/i18n'
-import { useApp, useChat, useLocale, useSessions, useT, useUi } from './context'
-import { SessionMenu } from './SessionMenu'
+import { dateBucket, type DateBucket } from '../stores/sessions'
+import { listOrder } from '../stores/session-pages'
+import { useNow } from '../lib/time'
+import { Spinner } from '../components/Feedback'
+import { useApp, useChat, useSessions, useT, useUi } from './context'
+import { SessionRow } from './SessionRow'
 
 const bucketLabels: Record<DateBucket, MessageKey> = {
   today: 'sessions.today',
@@ -13,107 +16,131 @@ const bucketLabels: Record<DateBucket, MessageKey> = {
   older: 'sessions.older'
 }
 
-interface Section {
-  key: string
-  label: MessageKey
-  sessions: SessionSummary[]
+export interface SidebarSections {
+  /** Every loaded row in the order shown. */
+  rows: SessionSummary[]
+  /** Consecutive runs of `rows`, each under its heading. */
+  groups: Array<{ label: MessageKey; count: number }>
 }
 
-/** Pinned conversations first, then the rest by last activity in date sections; archived ones behind a toggle. */
+/** Pinned first, then by last activity in date sections, then (when shown) the archived ones. */
+export function sidebarSections(list: SessionSummary[], archived: SessionSummary[], now: number): SidebarSections {
+  const rows = [...list].sort(listOrder)
+  const groups: SidebarSections['groups'] = []
+  for (const session of rows) {
+    const label = session.pinned ? 'sessions.pinned' : bucketLabels[dateBucket(session.updatedAt, now)]
+    const last = groups.at(-1)
+    if (last?.label === label) last.count++
+    else groups.push({ label, count: 1 })
+  }
+  if (archived.length) groups.push({ label: 'sessions.archived', count: archived.length })
+  return { rows: [...rows, ...[...archived].sort(listOrder)], groups }
+}
+
+const moves: Record<string, (index: number, last: number) => number> = {
+  ArrowDown: (index) => index + 1,
+  ArrowUp: (index) => index - 1,
+  Home: () => 0,
+  End: (_, last) => last
+}
+
+/**
+ * The conversations, virtualised: only the rows in view (plus a margin) are in the DOM, so 10,000
+ * conversations cost what 30 do; the next page loads as the end comes into view. Arrow keys, Home
+ * and End move between rows, scrolling the one they reach into view.
+ */
 export function SessionList(): React.JSX.Element {
   const t = useT()
-  const list = useSessions((s) => s.list)
+  const { sessions } = useApp()
+  const pages = useSessions((s) => s.pages)
+  const archivedPages = useSessions((s) => s.archivedPages)
+  const hasArchived = useSessions((s) => s.hasArchived)
   const loaded = useSessions((s) => s.loaded)
   const loadError = useSessions((s) => s.loadError)
   const running = useSessions((s) => s.running)
   const openId = useChat((s) => s.sessionId)
   const onChat = useUi((s) => s.view === 'chat')
   const now = useNow()
-  const [showArchived, setShowArchived] = useState(false)
+  const virtuoso = useRef<GroupedVirtuosoHandle>(null)
+  const nav = useRef<HTMLElement | null>(null)
+  // The sidebar's scroll area scrolls the list (and whatever the sidebar shows above it).
+  const [scrollParent, setScrollParent] = useState<HTMLElement | null>(null)
+  const attach = useCallback((node: HTMLElement | null) => {
+    nav.current = node
+    setScrollParent((node?.closest('.sidebar-scroll') as HTMLElement | null) ?? null)
+  }, [])
+  const { rows, groups } = useMemo(() => sidebarSections(pages.rows, archivedPages.rows, now), [pages.rows, archivedPages.rows, now])
 
-  if (loadError) return <p className="sidebar-message error">{loadError}</p>
-  if (loaded && !list.length) return <p className="sidebar-message">{t('sessions.empty')}</p>
+  // A row scrolled into view is rendered a frame or two later: focus it once it is there.
+  const focusRow = useCallback((index: number) => {
+    const focus = (framesLeft: number): void => {
+      const row = nav.current?.querySelector<HTMLElement>(`.session-row[data-row="${index}"]`)
+      if (row) row.focus()
+      else if (framesLeft > 0) requestAnimationFrame(() => focus(framesLeft - 1))
+    }
+    virtuoso.current?.scrollIntoView({ index, done: () => focus(10) })
+  }, [])
 
-  const sorted = [...list].sort((a, b) => b.updatedAt - a.updatedAt)
-  const archived = sorted.filter((s) => s.archived)
-  const sections: Section[] = []
-  const pinned = sorted.filter((s) => s.pinned && !s.archived)
-  if (pinned.length) sections.push({ key: 'pinned', label: 'sessions.pinned', sessions: pinned })
-  for (const session of sorted) {
-    if (session.pinned || session.archived) continue
-    const bucket = dateBucket(session.updatedAt, now)
-    const last = sections[sections.length - 1]
-    if (last?.key === bucket) last.sessions.push(session)
-    else sections.push({ key: bucket, label: bucketLabels[bucket], sessions: [session] })
-  }
-  if (showArchived && archived.length) sections.push({ key: 'archived', label: 'sessions.archived', sessions: archived })
+  if (loadError && !rows.length) return <p className="sidebar-message error">{loadError}</p>
+  if (loaded && !rows.length && !hasArchived) return <p className="sidebar-message">{t('sessions.empty')}</p>
 
   return (
-    <nav className="session-list" aria-label={t('sessions.label')}>
-      {sections.map((section) => (
-        <div key={section.key} className="session-section">
-          <div className="sidebar-heading">{t(section.label)}</div>
-          <ul aria-label={t(section.label)}>
-            {section.sessions.map((session) => (
-              <SessionRow key={session.id} session={session} active={onChat && session.id === openId} running={Boolean(running[session.id])} now={now} />
-            ))}
-          </ul>
-        </div>
-      ))}
-      {archived.length ? (
-        <button type="button" className="archived-toggle" aria-expanded={showArchived} onClick={() => setShowArchived(!showArchived)}>
-          {showArchived ? t('sessions.hideArchived') : t('sessions.showArchived', { count: archived.length })}
-        </button>
+    <nav
+      ref={attach}
+      className="session-list"
+      aria-label={t('sessions.label')}
+      onKeyDown={(event) => {
+        const row = (event.target as HTMLElement).closest<HTMLElement>('.session-row')
+        const move = moves[event.key]
+        if (!row || !move || event.altKey || event.ctrlKey || event.metaKey) return
+        const target = move(Number(row.dataset.row), rows.length - 1)
+        if (target < 0 || target >= rows.length) return
+        event.preventDefault()
+        focusRow(target)
+      }}
+    >
+      {scrollParent ? (
+        <GroupedVirtuoso
+          ref={virtuoso}
+          customScrollParent={scrollParent}
+          groupCounts={groups.map((group) => group.count)}
+          groupContent={(index) => (
+            <div className="sidebar-heading" role="heading" aria-level={2}>
+              {t(groups[index].label)}
+            </div>
+          )}
+          computeItemKey={(index) => rows[index]?.id ?? index}
+          itemContent={(index) => {
+            const session = rows[index]
+            return session ? <SessionRow session={session} index={index} active={onChat && session.id === openId} running={Boolean(running[session.id])} now={now} /> : null
+          }}
+          endReached={() => void sessions.getState().loadMore()}
+          increaseViewportBy={{ top: 200, bottom: 400 }}
+          components={{ Footer: ListFooter }}
+        />
       ) : null}
     </nav>
   )
 }
 
-const SessionRow = memo(function SessionRow({ session, active, running, now }: { session: SessionSummary; active: boolean; running: boolean; now: number }): React.JSX.Element {
+/** Under the last loaded row: a spinner while a page loads (or why it did not), and the archived toggle. */
+function ListFooter(): React.JSX.Element {
   const t = useT()
-  const locale = useLocale()
-  const { chat, ui } = useApp()
-  const [menuOpen, setMenuOpen] = useState(false)
-  const more = useRef<HTMLButtonElement>(null)
-  // Focus goes back where the menu came from, so a keyboard user keeps their place in the list.
-  const closeMenu = useCallback(() => {
-    setMenuOpen(false)
-    more.current?.focus()
-  }, [])
-  const title = session.title || t('chat.untitled')
+  const { sessions } = useApp()
+  const loadingMore = useSessions((s) => s.loadingMore)
+  const error = useSessions((s) => s.loadError)
+  const hasArchived = useSessions((s) => s.hasArchived)
+  const shown = useSessions((s) => s.archivedShown)
+  const more = useSessions((s) => s.pages.nextCursor !== null)
   return (
-    <li
-      className={menuOpen ? 'session-item menu-open' : 'session-item'}
-      onContextMenu={(event) => {
-        event.preventDefault()
-        setMenuOpen(true)
-      }}
-    >
-      <button
-        type="button"
-        className={active ? 'session-row active' : 'session-row'}
-        aria-current={active ? 'page' : undefined}
-        onClick={() => {
-          ui.getState().navigate('chat')
-          if (chat.getState().sessionId !== session.id) void chat.getState().openSession(session.id)
-        }}
-      >
-        <span className="session-title">{title}</span>
-        {running ? <span className="running-dot" aria-label={t('sessions.running')} /> : <time className="session-time">{shortTime(session.updatedAt, now, locale)}</time>}
-      </button>
-      <button
-        ref={more}
-        type="button"
-        className="session-more"
-        aria-label={t('sessions.more')}
-        title={t('sessions.more')}
-        aria-haspopup="menu"
-        aria-expanded={menuOpen}
-        onClick={() => setMenuOpen(!menuOpen)}
-      >
-        ⋯
-      </button>
-      {menuOpen ? <SessionMenu session={session} onClose={closeMenu} /> : null}
-    </li>
+    <div className="session-list-footer">
+      {loadingMore ? <Spinner label={t('sessions.loadingMore')} /> : null}
+      {error && !loadingMore ? <p className="sidebar-message error">{error}</p> : null}
+      {hasArchived && !more ? (
+        <button type="button" className="archived-toggle" aria-expanded={shown} onClick={() => void sessions.getState().showArchived(!shown)}>
+          {shown ? t('sessions.hideArchived') : t('sessions.showArchived')}
+        </button>
+      ) : null}
+    </div>
   )
-})
+}

@@ -36,6 +36,7 @@ export function createAppState(client: CairnClient, options: AppStateOptions = {
     client,
     frames: options.frames,
     newChatModel: () => models.getState().nextModel,
+    olderPages: options.windowKind !== 'quick',
     onSessionStarted: () => void sessions.getState().load()
   })
   return {

@@ -14,11 +14,16 @@ export function connectApp(app: AppState): () => void {
   const { client, chat, sessions, timeline, inbox, skills, memory, settings, ui } = app
   const t = () => translator(ui.getState().language)
   let sessionsTimer: ReturnType<typeof setTimeout> | null = null
-  const reloadSessions = (): void => {
+  // The conversations changed since the last reload: the store finds them even past its first page.
+  const changedSessions = new Set<string>()
+  const reloadSessions = (sessionId: string): void => {
+    changedSessions.add(sessionId)
     if (sessionsTimer) clearTimeout(sessionsTimer)
     sessionsTimer = setTimeout(() => {
       sessionsTimer = null
-      void sessions.getState().load()
+      const changed = [...changedSessions]
+      changedSessions.clear()
+      void sessions.getState().load(changed)
     }, 100)
   }
   let lastStatus = client.status()
@@ -35,7 +40,7 @@ export function connectApp(app: AppState): () => void {
     client.on('chat.event', (event) => chat.getState().handleEvent(event)),
     client.on('chat.status', ({ sessionId, running }) => sessions.getState().setRunning(sessionId, running)),
     client.on('sessions.changed', ({ sessionId }) => {
-      reloadSessions()
+      reloadSessions(sessionId)
       // The open conversation was retitled, or switched to another version, elsewhere: show it.
       if (sessionId && sessionId === chat.getState().sessionId && !chat.getState().running) void chat.getState().refresh()
     }),

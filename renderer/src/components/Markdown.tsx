@@ -1,17 +1,9 @@
 import { memo, useContext, type ReactNode } from 'react'
 import ReactMarkdown, { type Components } from 'react-markdown'
-import rehypeHighlight from 'rehype-highlight'
 import remarkGfm from 'remark-gfm'
 import { AppContextValue } from '../app/context'
 import { CodeBlock } from './CodeBlock'
-
-interface HastNode {
-  type: string
-  value?: string
-  tagName?: string
-  properties?: Record<string, unknown>
-  children?: HastNode[]
-}
+import type { HastNode } from './highlight'
 
 /** Plain text of a hast subtree (the code a copy button copies, highlighting spans and all). */
 export function hastText(node: HastNode | undefined): string {
@@ -57,11 +49,7 @@ function MarkdownLink({ href, children }: { href?: string; children?: ReactNode 
 
 const components: Components = {
   a: ({ href, children }) => <MarkdownLink href={href}>{children}</MarkdownLink>,
-  pre: ({ node, children }) => (
-    <CodeBlock language={languageOf(node as HastNode)} text={hastText(node as HastNode)}>
-      {children}
-    </CodeBlock>
-  ),
+  pre: ({ node }) => <CodeBlock language={languageOf(node as HastNode)} text={hastText(node as HastNode)} />,
   // Remote images would leak that a message was read (and the CSP blocks them): show them as links.
   img: ({ src, alt }) => (
     <MarkdownLink href={typeof src === 'string' ? src : undefined}>
@@ -93,19 +81,86 @@ export function remarkHtmlAsText() {
   return (tree: MdastNode) => walk(tree)
 }
 
+// While an answer streams its code stays plain: highlighting waits for the finished message.
+const liveComponents: Components = {
+  ...components,
+  pre: ({ node }) => <CodeBlock language={languageOf(node as HastNode)} text={hastText(node as HastNode)} live />
+}
+
 const remarkPlugins = [remarkGfm, remarkHtmlAsText]
-const rehypePlugins: Parameters<typeof ReactMarkdown>[0]['rehypePlugins'] = [[rehypeHighlight, { detect: false }]]
+
+/**
+ * Parsed markdown, remembered for the most recent texts: a row that scrolls out of the virtualised
+ * list and back is not parsed again. (react-markdown's sync `Markdown` uses no hooks, so calling it
+ * gives the element tree; code highlighting happens in `CodeBlock`, remembered the same way.)
+ */
+const CACHE_SIZE = 300
+const parsed = new Map<string, React.JSX.Element>()
+
+function render(text: string, live: boolean): React.JSX.Element {
+  return ReactMarkdown({ children: text, skipHtml: true, remarkPlugins, components: live ? liveComponents : components }) as React.JSX.Element
+}
+
+function cachedRender(text: string): React.JSX.Element {
+  const known = parsed.get(text)
+  if (known) {
+    parsed.delete(text)
+    parsed.set(text, known)
+    return known
+  }
+  const tree = render(text, false)
+  parsed.set(text, tree)
+  if (parsed.size > CACHE_SIZE) parsed.delete(parsed.keys().next().value as string)
+  return tree
+}
 
 /**
  * Model output, memory and skill text rendered as markdown. Raw HTML is never rendered (shown as
  * text, `skipHtml`, no rehype-raw); react-markdown's URL filter drops `javascript:` and friends.
  */
 export const Markdown = memo(function Markdown({ text, className }: { text: string; className?: string }): React.JSX.Element {
+  return <div className={className ? `markdown ${className}` : 'markdown'}>{cachedRender(text)}</div>
+})
+
+/**
+ * An answer while it streams: cut into blocks at blank lines outside code fences, each memoised by
+ * its text, so a frame re-parses only the block being written, never the whole answer.
+ */
+export function StreamingMarkdown({ text }: { text: string }): React.JSX.Element {
   return (
-    <div className={className ? `markdown ${className}` : 'markdown'}>
-      <ReactMarkdown skipHtml remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
-        {text}
-      </ReactMarkdown>
+    <div className="markdown">
+      {markdownBlocks(text).map((block, index) => (
+        <LiveBlock key={index} text={block} />
+      ))}
     </div>
   )
+}
+
+const LiveBlock = memo(function LiveBlock({ text }: { text: string }): React.JSX.Element {
+  return render(text, true)
 })
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/
+
+/** The text in blocks that parse alone: split at blank lines, never inside a fenced code block. */
+export function markdownBlocks(text: string): string[] {
+  const blocks: string[] = []
+  let start = 0
+  let fence: string | null = null
+  let at = 0
+  while (at <= text.length) {
+    const end = text.indexOf('\n', at)
+    const lineEnd = end < 0 ? text.length : end
+    const line = text.slice(at, lineEnd)
+    const marker = FENCE.exec(line)?.[1]
+    if (marker && (fence === null || (marker[0] === fence[0] && marker.length >= fence.length))) fence = fence === null ? marker : null
+    else if (fence === null && line.trim() === '') {
+      if (at > start) blocks.push(text.slice(start, at))
+      start = lineEnd + 1
+    }
+    if (end < 0) break
+    at = end + 1
+  }
+  if (start < text.length) blocks.push(text.slice(start))
+  return blocks
+}

@@ -23,7 +23,7 @@ interface ChatView extends VersionActions {
   sending: boolean
   streaming: string
   error: ChatError | null
-  refresh(): Promise<void>
+  refresh(options?: { keepOlder?: boolean }): Promise<void>
 }
 
 interface VersionContext {
@@ -33,9 +33,11 @@ interface VersionContext {
   startTurn(request: () => Promise<{ sessionId: string }>, onFail: (error: ChatError) => void): Promise<void>
   nextLocalKey(): string
   requestFailure(error: unknown): ChatError
+  /** Forgets loaded messages from `messageId` on: they become another version. */
+  keepBefore(messageId: number): void
 }
 
-export function versionActions({ client, get, set, startTurn, requestFailure, nextLocalKey }: VersionContext): VersionActions {
+export function versionActions({ client, get, set, startTurn, requestFailure, nextLocalKey, keepBefore }: VersionContext): VersionActions {
   const busy = () => get().running || get().sending
   return {
     editingMessageId: null,
@@ -64,6 +66,7 @@ export function versionActions({ client, get, set, startTurn, requestFailure, ne
       const original = items[at]
       const files = original.kind === 'user' && original.attachments ? { attachments: original.attachments } : {}
       const edited: ChatItem = { kind: 'user', key: nextLocalKey(), id: null, text, pending: true, ...files }
+      keepBefore(messageId)
       set({ items: [...items.slice(0, at), edited], editingMessageId: null, streaming: '' })
       await startTurn(
         () => client.request('chat.edit', { sessionId, messageId, text }),
@@ -79,7 +82,8 @@ export function versionActions({ client, get, set, startTurn, requestFailure, ne
       if (!sessionId || busy()) return
       try {
         await client.request('chat.showVersion', { sessionId, branchId })
-        await get().refresh()
+        // The swapped-in version may reach back past the newest page: the loaded pages are read again from the end.
+        await get().refresh({ keepOlder: false })
       } catch (error) {
         set({ error: requestFailure(error) })
       }

@@ -4,8 +4,9 @@ import type { ReviewEvent } from '../../../shared/review-protocol'
 import type { AttachmentView, LearnedReview, OutgoingAttachment } from '../../../shared/ipc/domain'
 import type { ReviewSummary } from '../../../shared/review-outcome'
 import { errorCode, errorMessage, errorParams, type CairnClient } from '../ipc/client'
-import { buildItems, lastIndexWhere, reconcileItems, type ChatItem } from './chat-items'
+import { lastIndexWhere, type ChatItem } from './chat-items'
 import { applyAgentEvent, dropReplayed, type ChatError, type TurnSlice } from './chat-events'
+import { createPager, type PagingState } from './chat-pages'
 import { versionActions, type VersionActions } from './chat-versions'
 import { animationFrames, createDeltaBuffer, type FrameScheduler } from './stream-buffer'
 
@@ -21,7 +22,7 @@ export interface LearnedNote {
   summary: ReviewSummary
 }
 
-export interface ChatState extends TurnSlice, VersionActions {
+export interface ChatState extends TurnSlice, VersionActions, PagingState {
   sessionId: string | null
   title: string | null
   status: 'idle' | 'loading' | 'ready' | 'error'
@@ -30,7 +31,7 @@ export interface ChatState extends TurnSlice, VersionActions {
   sending: boolean
   draft: string
   learned: LearnedNote | null
-  /** What each review of the open conversation learned, oldest first (kept with the conversation). */
+  /** What each review of the open conversation learned, oldest first (kept with the conversation), among the loaded pages. */
   learnedNotes: LearnedReview[]
   /** Message to scroll to once shown (a search hit). */
   focusMessageId: number | null
@@ -54,8 +55,11 @@ export interface ChatState extends TurnSlice, VersionActions {
   setWorkspace(path: string): Promise<void>
   handleEvent(event: AgentEvent): void
   handleReview(event: ReviewEvent): void
-  /** Reloads the open conversation from main, keeping unchanged rows (after a reconnect). */
-  refresh(): Promise<void>
+  /**
+   * Reloads the newest page of the open conversation from main, keeping unchanged rows and the older
+   * pages loaded (after a turn, a reconnect); `keepOlder: false` keeps only the newest page.
+   */
+  refresh(options?: { keepOlder?: boolean }): Promise<void>
 }
 
 export type ChatStore = StoreApi<ChatState>
@@ -67,6 +71,8 @@ export interface ChatStoreOptions {
   onSessionStarted?: (sessionId: string) => void
   /** The model chosen for the conversation about to start (null: the default). */
   newChatModel?: () => string | null
+  /** False: only the newest page is shown (the quick window; the rest is read in the main window). */
+  olderPages?: boolean
 }
 
 const emptyTurn = (): TurnSlice => ({ items: [], streaming: '', running: false, turnId: null, approvals: [], error: null, retrying: null })
@@ -91,6 +97,7 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
   let localIds = 0
 
   const store = createStore<ChatState>()((set, get) => {
+    const pager = createPager({ client, get, set, attach: (sessionId) => attach(sessionId), olderPages: options.olderPages ?? true })
     const buffer = createDeltaBuffer((text) => set({ streaming: get().streaming + text, retrying: null }), options.frames ?? animationFrames)
 
     const apply = (event: AgentEvent): void => {
@@ -99,6 +106,7 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
         return
       }
       buffer.flush()
+      if (event.type === 'compressed') pager.markStale()
       set(applyAgentEvent(turnOf(get()), event))
       if (event.type === 'turn_finished') void get().refresh()
     }
@@ -108,8 +116,12 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
       attachQueue = null
       awaitingNewSession = false
       orphans = []
+      pager.reset()
       set({
         ...emptyTurn(),
+        hasOlder: false,
+        hasNewer: false,
+        loadingOlder: false,
         sessionId,
         title: null,
         status,
@@ -164,6 +176,18 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
       }
     }
 
+    /** Sending or answering again while an older page is shown: the newest page first (false: it could not be loaded, nothing is sent). */
+    const newestFirst = async (): Promise<boolean> => {
+      const { sessionId } = get()
+      if (!sessionId) return true
+      try {
+        return await pager.jumpToNewest(sessionId)
+      } catch (error) {
+        set({ error: requestFailure(error) })
+        return false
+      }
+    }
+
     return {
       ...emptyTurn(),
       sessionId: null,
@@ -176,16 +200,17 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
       learnedNotes: [],
       focusMessageId: null,
       workspace: null,
+      ...pager.paging,
 
       async openSession(sessionId, openOptions) {
         if (sessionId === null) return get().newChat()
         reset(sessionId, 'loading')
         set({ focusMessageId: openOptions?.focusMessageId ?? null })
         try {
-          const { session, messages, running, learned } = await client.request('sessions.get', { sessionId })
-          if (get().sessionId !== sessionId) return
-          set({ items: buildItems(messages), title: session.title, workspace: session.workspace, running, status: 'ready', learnedNotes: learned ?? [] })
-          if (running) await attach(sessionId)
+          const opened = await pager.open(sessionId, openOptions?.focusMessageId)
+          if (!opened) return
+          set({ title: opened.session.title, workspace: opened.session.workspace, running: opened.running, status: 'ready' })
+          if (opened.attachNow) await attach(sessionId)
         } catch (error) {
           if (get().sessionId === sessionId) set({ status: 'error', loadError: errorMessage(error) })
         }
@@ -199,8 +224,9 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
 
       async send(raw, attachments) {
         const text = raw.trim()
+        if (!text || get().running || get().sending) return false
+        if (get().hasNewer && !(await newestFirst())) return false
         const state = get()
-        if (!text || state.running || state.sending) return false
         const shown = attachments?.shown.length ? { attachments: attachments.shown } : {}
         const pending: ChatItem = { kind: 'user', key: `local:${++localIds}`, id: null, text, pending: true, ...shown }
         set({ items: [...state.items, pending], draft: '' })
@@ -234,15 +260,18 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
       },
 
       async regenerate() {
-        const state = get()
-        if (!state.sessionId || state.running || state.sending) return
-        const lastUser = lastIndexWhere(state.items, (item) => item.kind === 'user')
-        if (lastUser < 0) return
+        if (!get().sessionId || get().running || get().sending) return
+        // The last answer of the conversation: answered again from its newest page.
+        if (get().hasNewer && !(await newestFirst())) return
+        const { items: shown, sessionId } = get()
+        const lastUser = lastIndexWhere(shown, (item) => item.kind === 'user')
+        const asked = shown[lastUser]
+        if (!sessionId || asked?.kind !== 'user') return
         // The old answer goes away at once; the user message waits for its new id.
-        const items = state.items.slice(0, lastUser + 1)
-        items[lastUser] = { ...items[lastUser], pending: true } as ChatItem
+        const items = shown.slice(0, lastUser + 1)
+        items[lastUser] = { ...asked, pending: true }
+        if (asked.id !== null) pager.keepThrough(asked.id)
         set({ items, streaming: '' })
-        const sessionId = state.sessionId
         await startTurn(
           () => client.request('chat.regenerate', { sessionId }),
           (error) => {
@@ -252,7 +281,7 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
         )
       },
 
-      ...versionActions({ client, get, set, startTurn, requestFailure, nextLocalKey: () => `local:${++localIds}` }),
+      ...versionActions({ client, get, set, startTurn, requestFailure, nextLocalKey: () => `local:${++localIds}`, keepBefore: (id) => pager.keepThrough(id - 1) }),
 
       async retry() {
         const plan = get().error?.plan
@@ -299,6 +328,10 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
           attachQueue.push(event)
           return
         }
+        if (pager.offscreen(event)) {
+          if (event.type === 'turn_finished') void get().refresh()
+          return
+        }
         apply(event)
       },
 
@@ -308,33 +341,42 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
         void get().refresh()
         const { summary } = event.outcome
         if (!summary.saved && !summary.proposed) return
-        const notes = get().learnedNotes
-        set({
-          ...(summary.saved ? { learned: { reviewId: event.reviewId, summary } } : {}),
-          ...(notes.some((note) => note.reviewId === event.reviewId) ? {} : { learnedNotes: [...notes, { reviewId: event.reviewId, at: Date.now(), summary, requested: false }] })
-        })
+        if (summary.saved) set({ learned: { reviewId: event.reviewId, summary } })
+        pager.addNote({ reviewId: event.reviewId, at: Date.now(), summary, requested: false })
       },
 
-      async refresh() {
+      async refresh(refreshOptions) {
         const { sessionId } = get()
         if (!sessionId) return
+        const keepOlder = refreshOptions?.keepOlder ?? true
         try {
-          const { session, messages, running, learned } = await client.request('sessions.get', { sessionId })
+          // Reading older pages: the loaded rows stay as they are; only the conversation's facts are fetched.
+          const away = get().hasNewer && keepOlder
+          const { session, messages, running, learned, page } = await client.request('sessions.get', away ? { sessionId, limit: 1 } : { sessionId })
           const state = get()
           if (state.sessionId !== sessionId) return
           // A review announced live may not be stored with the conversation yet: keep it until it is.
-          if (learned) set({ learnedNotes: [...learned, ...state.learnedNotes.filter((note) => !learned.some((stored) => stored.reviewId === note.reviewId))] })
+          if (learned) pager.setNotes(learned)
+          if (away) {
+            // Back at the end meanwhile: that one message is not the newest page.
+            if (!state.hasNewer) return get().refresh(refreshOptions)
+            pager.runningOffscreen(running)
+            set({ title: session.title, workspace: session.workspace })
+            return
+          }
           // A turn that started meanwhile owns the rows; its own end refreshes again.
           if (state.running && !running) return
           if (running && !state.running) {
-            set({ items: reconcileItems(state.items, buildItems(messages)), title: session.title })
+            pager.takeNewest(messages, page.hasOlder, keepOlder)
+            set({ title: session.title })
             return attach(sessionId)
           }
           if (running) {
             set({ title: session.title })
             return
           }
-          set({ items: reconcileItems(state.items, buildItems(messages)), title: session.title, workspace: session.workspace, status: 'ready' })
+          pager.takeNewest(messages, page.hasOlder, keepOlder)
+          set({ title: session.title, workspace: session.workspace, status: 'ready' })
         } catch {
           // Keep what is on screen; the next event or reconnect tries again.
         }

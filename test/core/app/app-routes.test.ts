@@ -74,7 +74,7 @@ describe('chat over the contract', () => {
       .map((e) => (e.payload as Extract<AgentEvent, { type: 'text_delta' }>).text)
     expect(deltas.join('')).toBe('Hello from Cairn.')
     const list = await fx.ok('sessions.list', {})
-    expect(list.map((s) => s.id)).toEqual([sessionId])
+    expect(list.sessions.map((s) => s.id)).toEqual([sessionId])
     const detail = await fx.ok('sessions.get', { sessionId })
     expect(detail.messages.map((m) => [m.role, m.content])).toEqual([
       ['user', 'hello'],

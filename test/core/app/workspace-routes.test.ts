@@ -53,7 +53,7 @@ describe('the workspace of an app conversation', () => {
     expect(readFileSync(join(cairn, 'notes.md'), 'utf8')).toBe('first note')
     const { session } = await fx.ok('sessions.get', { sessionId })
     expect(session.workspace).toBe(cairn)
-    expect((await fx.ok('sessions.list', {}))[0].workspace).toBe(cairn)
+    expect((await fx.ok('sessions.list', {})).sessions[0].workspace).toBe(cairn)
   })
 
   it('follows agent.workspace from config.json as the default', async () => {
@@ -76,7 +76,7 @@ describe('the workspace of an app conversation', () => {
     if (!again.ok) expect(again.error.message).toMatch(/workspace: only a new conversation takes a workspace/)
     const refused = await fx.call('chat.send', { sessionId: null, text: 'here?', workspace: 'relative/folder' })
     expect(refused).toMatchObject({ ok: false, error: { code: 'WORKSPACE', params: { problem: 'not_absolute' } } })
-    expect((await fx.ok('sessions.list', {})).length).toBe(1)
+    expect((await fx.ok('sessions.list', {})).sessions.length).toBe(1)
   })
 
   it('refuses, in sessions.setWorkspace, a relative path, a file, the app’s own folders and the data home, saying why', async () => {

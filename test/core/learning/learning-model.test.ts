@@ -54,7 +54,7 @@ describe('a cheaper model for learning', () => {
 
     await fx.ok('settings.setApiKey', { apiKey: 'sk-learning', which: 'learning' })
     expect((await fx.ok('settings.get')).hasApiKey).toBe(true) // the chat key is untouched
-    const { reviewId } = await fx.ok('learning.reviewNow', { sessionId: (await fx.ok('sessions.list', {}))[0].id })
+    const { reviewId } = await fx.ok('learning.reviewNow', { sessionId: (await fx.ok('sessions.list', {})).sessions[0].id })
     await fx.waitFor('review.event', (e) => e.type === 'review_finished' && e.reviewId === reviewId)
     const reviewRequests = learningServer.chatRequests()
     expect(reviewRequests.every((r) => isReviewRequest(r) && r.body.model === 'small')).toBe(true)

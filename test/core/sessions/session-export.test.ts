@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStateDb, type StateDb } from '../../../electron/core/db/state-db'
-import { exportSession, SessionNotFoundError, SessionStore } from '../../../electron/core/sessions'
+import { exportSession, exportStream, SessionNotFoundError, SessionStore } from '../../../electron/core/sessions'
 
 let dir: string
 let db: StateDb
@@ -121,5 +121,38 @@ describe('exporting a message with files', () => {
     const json = JSON.parse(exportSession(store, session.id, 'json').text) as { messages: Array<{ attachments?: unknown }> }
     expect(json.messages[0].attachments).toEqual([{ name: 'report.pdf', kind: 'pdf', mime: 'application/pdf', size: 12345 }])
     expect(markdown).not.toContain('attachments/x')
+  })
+})
+
+describe('exporting a long conversation', () => {
+  it('reads it a page at a time and writes the same file as one piece would be', () => {
+    const session = store.create({ title: 'Months', startedAt: 1000 })
+    store.appendMany(
+      session.id,
+      Array.from({ length: 1203 }, (_, n) => ({ role: n % 2 ? ('assistant' as const) : ('user' as const), content: `message ${n + 1}`, createdAt: 1000 + n }))
+    )
+    store.forkAfter(session.id, store.messages(session.id).at(-2)!.id)
+    const json = exportStream(store, session.id, 'json')
+    const chunks = [...json.chunks]
+    expect(chunks.length).toBeGreaterThan(1000)
+    const text = chunks.join('')
+    const parsed = JSON.parse(text) as { messages: Array<{ content: string }> }
+    // Exactly what JSON.stringify writes; the last message, moved into a stored version, is left out.
+    expect(text).toBe(`${JSON.stringify(parsed, null, 2)}\n`)
+    expect(parsed.messages).toHaveLength(1202)
+    expect(parsed.messages.at(-1)?.content).toBe('message 1202')
+
+    const markdown = exportSession(store, session.id, 'md').text
+    expect(markdown.match(/^## You$/gm)).toHaveLength(601)
+    expect(markdown.endsWith('message 1202\n')).toBe(true)
+    expect(markdown).toContain(`- Conversation: ${session.id}\n\n## You\n\nmessage 1\n\n## Cairn\n\nmessage 2\n\n## You`)
+  })
+
+  it('writes an empty conversation as valid JSON and a header in Markdown', () => {
+    const session = store.create({ title: 'Nothing yet', startedAt: 1000 })
+    const text = exportSession(store, session.id, 'json').text
+    expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`)
+    expect(JSON.parse(text).messages).toEqual([])
+    expect(exportSession(store, session.id, 'md').text.endsWith(`- Conversation: ${session.id}\n`)).toBe(true)
   })
 })

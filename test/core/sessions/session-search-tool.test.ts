@@ -106,6 +106,9 @@ describe('session_search tool', () => {
     expect(long.truncated).toBe(true)
     expect(long.messages.map((m: Result) => m.id)).toEqual([...ids.slice(0, 20), ...ids.slice(40)])
     expect(long.note).toMatch(/20 middle messages omitted/)
+    // Messages kept as another version are not part of what is read, nor counted as left out.
+    store.forkAfter('short', store.messages('short')[2].id)
+    expect(call({ session_id: 'short' })).toMatchObject({ truncated: false, messages: [{ content: 'a' }, { content: 'b' }, { content: 'c' }] })
     expect(call({ session_id: 'nope' })).toMatchObject({ success: false, error: expect.stringMatching(/does not exist.*list recent sessions/) })
   })
 

@@ -128,7 +128,7 @@ describe('SessionStore', () => {
     store.append(a.id, { role: 'user', content: 'later activity', createdAt: 5000 })
     expect(store.list().map((s) => s.id)).toEqual(['a', 'c', 'b'])
     expect(store.list({ source: 'cli' }).map((s) => s.id)).toEqual(['a', 'c'])
-    expect(store.list({ limit: 1, offset: 1 }).map((s) => s.id)).toEqual(['c'])
+    expect(store.list({ limit: 1, cursor: store.listPage({ limit: 1 }).nextCursor! }).map((s) => s.id)).toEqual(['c'])
     expect(store.latest()?.id).toBe('a')
     expect(b.id).toBe('b')
   })

@@ -147,8 +147,10 @@ describe('chat: what this conversation taught', () => {
     const shown = screen.getAllByRole('complementary', { name: 'Learned from this conversation' })
     expect(shown.map((note) => note.querySelector('ul')!.textContent)).toEqual(['Remembered: Uses pnpm, never npmSkill deploy: run pnpm deploy', 'Nothing worth keeping.'])
     // The first sits between the answer and the next message; the second after the last message.
-    const column = document.querySelector('.message-column')!
-    const order = [...column.children].map((child) => (child.matches('aside') ? `note:${child.getAttribute('data-review-id')}` : (child.textContent ?? '').slice(0, 12)))
+    const order = [...document.querySelectorAll('.message-cell')].map((cell) => {
+      const note = cell.querySelector('aside')
+      return note ? `note:${note.getAttribute('data-review-id')}` : (cell.textContent ?? '').slice(0, 12)
+    })
     expect(order).toEqual(['I always use', 'Noted.', 'note:rv1', 'Now deploy', 'note:rv2'])
   })
 

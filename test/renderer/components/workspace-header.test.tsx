@@ -1,5 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
+import { VirtuosoMockContext } from 'react-virtuoso'
 import { App } from '../../../renderer/src/app/App'
 import { createAppState } from '../../../renderer/src/app/app-state'
 import { connectApp, loadInitial } from '../../../renderer/src/app/connect'
@@ -8,7 +9,7 @@ import { createClient } from '../../../renderer/src/ipc/client'
 import { preloadTransport } from '../../../renderer/src/ipc/transport'
 import { FakeBridge, FakeFailure, type RouteHandlers } from '../helpers/fake-transport'
 import { baseHandlers, config, message, session, settingsView } from '../helpers/fixtures'
-import { manualFrames, settle } from '../helpers/render-app'
+import { manualFrames, ROOMY_VIEWPORT, settle } from '../helpers/render-app'
 
 const site = { ...session('s1', 'Site work'), workspace: '/home/me/projects/site' }
 
@@ -29,9 +30,11 @@ async function renderWindow(mode: 'desktop' | 'browser', handlers: RouteHandlers
     await loadInitial(app, { restore: false })
   })
   render(
-    <AppProvider app={app}>
-      <App />
-    </AppProvider>
+    <VirtuosoMockContext.Provider value={ROOMY_VIEWPORT}>
+      <AppProvider app={app}>
+        <App />
+      </AppProvider>
+    </VirtuosoMockContext.Provider>
   )
   await settle()
   return { bridge, app }

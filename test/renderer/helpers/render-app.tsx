@@ -1,5 +1,7 @@
-import { act, render, type RenderResult } from '@testing-library/react'
+import { act, render, waitFor, type RenderResult } from '@testing-library/react'
 import type { ReactNode } from 'react'
+import { expect } from 'vitest'
+import { VirtuosoMockContext, type VirtuosoMockContextValue } from 'react-virtuoso'
 import { App } from '../../../renderer/src/app/App'
 import { createAppState, type AppState } from '../../../renderer/src/app/app-state'
 import { connectApp, loadInitial } from '../../../renderer/src/app/connect'
@@ -46,20 +48,39 @@ export function createHarnessState(handlers: RouteHandlers = {}, windowKind: 'ma
   return { bridge, frames, app }
 }
 
+/**
+ * happy-dom has no layout, so virtualised lists get fixed sizes: by default a viewport tall enough
+ * for every row of a test's conversation; a test of the windowing passes its own.
+ */
+export const ROOMY_VIEWPORT: VirtuosoMockContextValue = { viewportHeight: 100_000, itemHeight: 40 }
+
 /** Renders a whole window against a fake preload and waits for its start-up requests. */
-export async function renderApp(handlers: RouteHandlers = {}, options: { ui?: ReactNode; windowKind?: 'main' | 'quick'; restore?: boolean } = {}): Promise<Harness> {
+export async function renderApp(
+  handlers: RouteHandlers = {},
+  options: { ui?: ReactNode; windowKind?: 'main' | 'quick'; restore?: boolean; viewport?: VirtuosoMockContextValue } = {}
+): Promise<Harness> {
   const { bridge, frames, app } = createHarnessState(handlers, options.windowKind)
   await act(async () => {
     await loadInitial(app, { restore: options.restore })
   })
-  const result = render(<AppProvider app={app}>{options.ui ?? <App />}</AppProvider>)
+  const result = render(
+    <VirtuosoMockContext.Provider value={options.viewport ?? ROOMY_VIEWPORT}>
+      <AppProvider app={app}>{options.ui ?? <App />}</AppProvider>
+    </VirtuosoMockContext.Provider>
+  )
   await act(async () => {})
   return { ...result, app, bridge, frames }
 }
 
-/** Lets pending promises (fake IPC answers) settle inside React's act. */
+/** Lets pending promises (fake IPC answers) settle inside React's act, and lists place their rows. */
 export async function settle(): Promise<void> {
   await act(async () => {
     for (let i = 0; i < 5; i++) await Promise.resolve()
   })
+  // A virtualised list opening at its end stays hidden a few frames, until its rows are in place.
+  if (placingList()) await waitFor(() => expect(placingList()).toBe(false))
+}
+
+function placingList(): boolean {
+  return document.querySelector('[data-testid="virtuoso-item-list"][style*="visibility: hidden"]') !== null
 }

@@ -45,7 +45,7 @@ describe('typed client', () => {
       }
     })
     const client = createClient(preloadTransport(bridge))
-    await expect(client.request('sessions.list', {})).resolves.toEqual([])
+    await expect(client.request('sessions.list', {})).resolves.toEqual({ sessions: [], nextCursor: null })
     const failure = await client.request('sessions.delete', { sessionId: 's1' }).catch((error: unknown) => error)
     expect(failure).toBeInstanceOf(IpcRequestError)
     expect(failure).toMatchObject({ code: 'BUSY', message: 'Stop the reply first.', route: 'sessions.delete' })

@@ -3,7 +3,7 @@ import { IpcError } from '../../../../shared/ipc/define'
 import type { DisplayMessage, LearnedReview, SessionSummary } from '../../../../shared/ipc/domain'
 import { userWords } from '../../sessions/stored-messages'
 import { attachmentViews } from '../../attachments'
-import { exportSession, searchSessions, type MessageRecord, type SessionRecord, type VersionGroup } from '../../sessions'
+import { exportSession, InvalidCursorError, searchSessions, type MessageRecord, type SessionRecord, type VersionGroup } from '../../sessions'
 import { conversationInstructions } from '../../agent/prompt-context'
 import type { AppContext } from '../app-context'
 
@@ -11,6 +11,7 @@ export function sessionHandlers(app: AppContext): Pick<
   IpcHandlers,
   | 'sessions.list'
   | 'sessions.get'
+  | 'sessions.messages'
   | 'sessions.search'
   | 'sessions.rename'
   | 'sessions.delete'
@@ -27,11 +28,26 @@ export function sessionHandlers(app: AppContext): Pick<
     return session
   }
   return {
-    'sessions.list': async ({ limit, offset }) => sessions().list({ limit, offset }).map(toSummary),
-    'sessions.get': async ({ sessionId }) => {
+    'sessions.list': async ({ limit, cursor, archived }) => {
+      try {
+        const page = sessions().listPage({ limit, cursor, archived, pinnedFirst: true })
+        return { sessions: page.sessions.map(toSummary), nextCursor: page.nextCursor }
+      } catch (error) {
+        if (error instanceof InvalidCursorError) throw new IpcError('VALIDATION_FAILED', error.message)
+        throw error
+      }
+    },
+    'sessions.get': async ({ sessionId, limit }) => {
       const session = requireSession(sessionId)
-      const messages = withVersions(sessions().messages(sessionId, { includeCompacted: true }).map(toDisplayMessage), sessions().versions(sessionId))
-      return { session: toSummary(session), messages, running: app.chats.isRunning(sessionId), learned: learnedIn(app, sessionId) }
+      const page = sessions().messagePage(sessionId, { limit })!
+      const messages = withVersions(page.messages.map(toDisplayMessage), sessions().versions(sessionId))
+      return { session: toSummary(session), messages, running: app.chats.isRunning(sessionId), learned: learnedIn(app, sessionId), page: { hasOlder: page.hasOlder } }
+    },
+    'sessions.messages': async ({ sessionId, limit, ...at }) => {
+      requireSession(sessionId)
+      const page = sessions().messagePage(sessionId, { limit, ...at })
+      if (!page) throw new IpcError('NOT_FOUND', `Message ${at.around} is not shown in conversation ${sessionId}; it may belong to another conversation or to a version not shown now.`)
+      return { messages: withVersions(page.messages.map(toDisplayMessage), sessions().versions(sessionId)), hasOlder: page.hasOlder, hasNewer: page.hasNewer }
     },
     'sessions.search': async ({ query, limit }) => {
       const result = searchSessions(app.core.db, query, { limit, includeCurrent: true })

@@ -2,7 +2,7 @@ import { memo, useState } from 'react'
 import { useApp, useChat, useT } from '../../app/context'
 import { CopyButton } from '../../components/CopyButton'
 import { Icon } from '../../components/Icon'
-import { Markdown } from '../../components/Markdown'
+import { Markdown, StreamingMarkdown } from '../../components/Markdown'
 import type { AssistantItem, ChatItem, CompactedItem, NoteItem, SummaryItem, UserItem } from '../../stores/chat-items'
 import { AnswerFacts } from './AnswerFacts'
 import { AttachmentChips } from './AttachmentChips'
@@ -85,12 +85,12 @@ function AssistantMessage({ item, onRegenerate }: { item: AssistantItem; onRegen
   )
 }
 
-/** The answer being written right now. */
+/** The answer being written right now: cheap markdown per frame, highlighting once it is finished. */
 export function StreamingMessage({ text }: { text: string }): React.JSX.Element {
   const t = useT()
   return (
     <div className="message assistant streaming" aria-live="polite" aria-busy="true">
-      {text ? <Markdown text={text} /> : <div className="thinking" aria-label={t('chat.thinking')}><span /><span /><span /></div>}
+      {text ? <StreamingMarkdown text={text} /> : <div className="thinking" aria-label={t('chat.thinking')}><span /><span /><span /></div>}
     </div>
   )
 }

@@ -1,3 +1,4 @@
+import { useMemo } from 'react'
 import { useT } from '../../app/context'
 import { DiffViewer } from '../skills/DiffViewer'
 import { FoldedText } from './FoldedText'
@@ -9,8 +10,9 @@ const EXCERPT_CHARS = 400
 
 /** What a tool call did, shown the way its kind reads best: a terminal, a diff, a page, a list. */
 export function ToolBody({ item }: { item: ToolItem }): React.JSX.Element {
-  const args = parseFields(item.arguments)
-  const result = item.result === null ? null : parseFields(item.result)
+  // A 1 MB result is parsed once per call, not on every render of its row.
+  const args = useMemo(() => parseFields(item.arguments), [item.arguments])
+  const result = useMemo(() => (item.result === null ? null : parseFields(item.result)), [item.result])
   const error = result && result.success === false && item.name !== 'run_command' ? str(result, 'error') : undefined
   return (
     <>

@@ -14,6 +14,8 @@ export function QuickApp(): React.JSX.Element {
   const { client, chat } = useApp()
   const sessionId = useChat((s) => s.sessionId)
   const hasAnswer = useChat((s) => s.items.length > 0 || s.sending || s.running)
+  // The quick window shows the newest page only; the whole conversation is a click away.
+  const hasOlder = useChat((s) => s.hasOlder)
   const problem = useSettings((s) => s.info?.providerProblem ?? null)
   // Which model answers: the conversation's own, else the default new conversations start on.
   const ownModel = useSessions((s) => (sessionId ? (s.list.find((item) => item.id === sessionId)?.model ?? null) : null))
@@ -65,6 +67,14 @@ export function QuickApp(): React.JSX.Element {
       ) : null}
       {hasAnswer ? (
         <div className="quick-body">
+          {hasOlder ? (
+            <p className="quick-older muted" data-testid="quick-older">
+              {t('quick.older')}{' '}
+              <button type="button" className="link-button" onClick={openInCairn}>
+                {t('quick.open')}
+              </button>
+            </p>
+          ) : null}
           <MessageList />
           <TurnStatus />
         </div>
