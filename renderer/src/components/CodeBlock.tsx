@@ -58,6 +58,7 @@ function renderHast(nodes: HastNode[]): ReactNode[] {
     if (node.type === 'text') return node.value ?? ''
     const classes = node.properties?.className
     const className = Array.isArray(classes) ? classes.join(' ') : undefined
-    return createElement(node.tagName ?? 'span', { key: index, className }, node.children ? renderHast(node.children) : null)
+    // The highlighter only makes spans; nothing else is ever created from what it returns.
+    return createElement('span', { key: index, className }, node.children ? renderHast(node.children) : null)
   })
 }
