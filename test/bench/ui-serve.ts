@@ -4,7 +4,7 @@
  * headless Chromium. Running the build rather than the sources lets the benchmark measure a copy of
  * an earlier build (`--root`) while the working tree changes.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,6 +12,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { CairnCore } from '../../electron/core/cairn'
 import { ConfigStore } from '../../electron/core/config/config-store'
 import { ensureHome } from '../../electron/core/config/home'
+import { waitForUrls } from '../e2e/fixture'
 import { startScriptedServer, type ScriptedServer, type ScriptedServerOptions } from '../scripted-provider'
 
 export const CHROMIUM = process.env.CAIRN_CHROMIUM ?? '/usr/bin/chromium'
@@ -80,7 +81,7 @@ export async function startBenchCairn(options: BenchCairnOptions): Promise<Bench
     for (const dir of [home, workspace]) rmSync(dir, { recursive: true, force: true })
   }
   try {
-    const url = await waitForUrl(serve, () => output)
+    const { url } = await waitForUrls(serve, () => output, 60_000)
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
@@ -115,26 +116,4 @@ export async function newBenchContext(browser: Browser): Promise<BrowserContext>
   context.setDefaultTimeout(120_000)
   await context.addInitScript('globalThis.__name = (target) => target')
   return context
-}
-
-function waitForUrl(child: ChildProcess, output: () => string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => done(new Error(`cairn serve printed no URL in time:\n${output()}`)), 60_000)
-    const check = (): void => {
-      const url = output().match(/Open: (\S+)/)?.[1]
-      if (url) done(null, url)
-    }
-    const onClose = (code: number | null): void => done(new Error(`cairn serve exited (${code}) before it was ready:\n${output()}`))
-    function done(error: Error | null, url?: string): void {
-      clearTimeout(timer)
-      child.stdout?.off('data', check)
-      child.stderr?.off('data', check)
-      child.off('close', onClose)
-      if (error) reject(error)
-      else resolve(url!)
-    }
-    child.stdout?.on('data', check)
-    child.stderr?.on('data', check)
-    child.once('close', onClose)
-  })
 }

@@ -150,9 +150,10 @@ async function shutdown(browser: Browser | null, serve: ChildProcess, exited: Pr
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
 }
 
-function waitForUrls(child: ChildProcess, output: () => string): Promise<{ url: string; quickUrl: string }> {
+/** The main and quick-prompt URLs `cairn serve` prints once it listens (the bench starts it the same way). */
+export function waitForUrls(child: ChildProcess, output: () => string, timeoutMs = 30_000): Promise<{ url: string; quickUrl: string }> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => finish(new Error(`cairn serve printed no URL in time:\n${output()}`)), 30_000)
+    const timer = setTimeout(() => finish(new Error(`cairn serve printed no URL in time:\n${output()}`)), timeoutMs)
     const check = (): void => {
       const url = output().match(/Open: (\S+)/)?.[1]
       const quickUrl = output().match(/Quick prompt: (\S+)/)?.[1]
