@@ -8,11 +8,11 @@
 const CORE_LAYERS = [
   ['text', 'events', 'fs', 'security', 'db'],
   ['config', 'tools', 'ledger', 'provider'],
-  ['memory', 'skills', 'sessions', 'workspace', 'attachments'],
+  ['memory', 'skills', 'sessions', 'workspace', 'attachments', 'mcp'],
   ['cairn.ts'],
   ['agent', 'doctor'],
   ['learning'],
-  ['app']
+  ['app', 'mcp-server']
 ]
 
 const corePath = (unit) => (unit.endsWith('.ts') ? `^electron/core/${unit.replace(/\./g, '\\.')}$` : `^electron/core/${unit}/`)
@@ -21,7 +21,7 @@ const anyOf = (units) => `(${units.map(corePath).join('|')})`
 /** npm packages that load Electron (or need its runtime): never in code that runs under plain Node or in a page. */
 const ELECTRON_PACKAGES = '(^|/)node_modules/(electron|electron-[^/]+|@electron/[^/]+)/|^electron$'
 /** npm packages that need Node (native addons, the file system): never in the sandboxed renderer. */
-const NODE_ONLY_PACKAGES = '(^|/)node_modules/(better-sqlite3|proper-lockfile|write-file-atomic|chokidar|openai|ws|gray-matter)/'
+const NODE_ONLY_PACKAGES = '(^|/)node_modules/(better-sqlite3|proper-lockfile|write-file-atomic|chokidar|openai|ws|gray-matter|@modelcontextprotocol)/'
 
 const layerRules = CORE_LAYERS.flatMap((layer, index) => {
   const below = CORE_LAYERS.slice(0, index).flat()

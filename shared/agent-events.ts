@@ -16,7 +16,7 @@ export type TurnEndReason = 'completed' | 'cancelled' | 'failed' | 'max_iteratio
  * outside the workspace or fetches a URL.
  */
 export interface ApprovalRequest {
-  kind: 'command' | 'write' | 'read' | 'fetch'
+  kind: 'command' | 'write' | 'read' | 'fetch' | 'mcp'
   tool: string
   /** One line for the prompt, e.g. "Run `npm test` in ~/project". */
   summary: string
@@ -55,6 +55,9 @@ export interface ApprovalRequest {
    * conversation" or a saved prefix covers the workspace the user chose, nothing beyond it.
    */
   outsideWorkspace?: boolean
+  /** MCP tools: the server (its name in config.json) and the server's own name of the tool; `preview` holds the arguments. */
+  server?: string
+  mcpTool?: string
 }
 
 export type AgentEvent =
@@ -96,9 +99,9 @@ export type AgentEventType = AgentEvent['type']
 /**
  * How long an approval decision holds: just this call, the rest of the session (for a command: its
  * prefix; for a read: that file, or that folder and below; for a fetch: that host), or always: for a
- * command prefix, a read's folder or a fetch's host.
+ * command prefix, a read's folder, a fetch's host or an MCP tool (`tool`: added to its server's `autoApprove`).
  */
-export const approvalScopes = ['once', 'session', 'prefix', 'folder', 'host'] as const
+export const approvalScopes = ['once', 'session', 'prefix', 'folder', 'host', 'tool'] as const
 export type ApprovalScope = (typeof approvalScopes)[number]
 
 export interface ApprovalDecision {

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { MAX_INSTRUCTIONS_CHARS } from './instructions'
+import { mcpSettingsSchema } from './mcp'
 
 /**
  * The settings file (`config.json` in the data home). Every section is a loose object: keys this
@@ -114,7 +115,10 @@ export const configSchema = z.looseObject({
   agent: agentConfigSchema.prefault({}),
   context: contextConfigSchema.prefault({}),
   learning: learningConfigSchema.prefault({}),
-  ui: uiConfigSchema.prefault({})
+  ui: uiConfigSchema.prefault({}),
+  /** MCP servers in Claude Desktop's format (plus `{type: "http", url, headers}`), each checked on its own (shared/mcp.ts). */
+  mcpServers: z.record(z.string(), z.unknown()).default({}),
+  mcp: mcpSettingsSchema.prefault({})
 })
 
 export type CairnConfig = z.infer<typeof configSchema>

@@ -15,6 +15,8 @@ import { enModels } from './en-models'
 import { enPaging } from './en-paging'
 import { enSidebar } from './en-sidebar'
 import { enList } from './en-list'
+import { enMcp } from './en-mcp'
+import { enMcpServer } from './en-mcp-server'
 
 /**
  * Every UI string, English. `{name}` is filled from params; `{count|one|other}` picks a word by count.
@@ -382,7 +384,9 @@ export const en = {
   ...enModels,
   ...enPaging,
   ...enSidebar,
-  ...enList
+  ...enList,
+  ...enMcp,
+  ...enMcpServer
 } as const
 
 export type MessageKey = keyof typeof en

@@ -16,6 +16,8 @@ import { zhCNModels } from './zh-CN-models'
 import { zhCNPaging } from './zh-CN-paging'
 import { zhCNSidebar } from './zh-CN-sidebar'
 import { zhCNList } from './zh-CN-list'
+import { zhCNMcp } from './zh-CN-mcp'
+import { zhCNMcpServer } from './zh-CN-mcp-server'
 
 /** 简体中文. Every key of the English dictionary must be here (the type checks it). */
 export const zhCN: Record<MessageKey, string> = {
@@ -380,5 +382,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...zhCNModels,
   ...zhCNPaging,
   ...zhCNSidebar,
-  ...zhCNList
+  ...zhCNList,
+  ...zhCNMcp,
+  ...zhCNMcpServer
 }

@@ -16,6 +16,9 @@ export interface SecretStore {
   getApiKey(which?: ApiKeyWhich): string | null
   setApiKey(key: string | null, which?: ApiKeyWhich): Promise<void>
   storage(which?: ApiKeyWhich): KeyStorage
+  /** Other secrets by name (an MCP server's `${secret:NAME}` env or header values); null when none is kept. */
+  getSecret?(name: string): string | null
+  setSecret?(name: string, value: string | null): Promise<void>
 }
 
 /** What only the shell can do (desktop windows, the system browser). Browser mode leaves these out. */
