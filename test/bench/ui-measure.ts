@@ -12,6 +12,7 @@ interface El {
   clientHeight: number
   parentElement: El | null
   click(): void
+  dispatchEvent(event: object): void
   querySelectorAll(selector: string): ArrayLike<El>
   getBoundingClientRect(): { top: number; bottom: number; height: number }
 }
@@ -21,6 +22,7 @@ interface Win {
   innerHeight: number
   performance: { now(): number }
   requestAnimationFrame(callback: (at: number) => void): void
+  WheelEvent: new (type: string, init: { deltaY: number; bubbles: boolean }) => object
   getComputedStyle(element: El): { overflowY: string }
   PerformanceObserver: new (callback: (list: { getEntries(): Array<{ duration: number }> }) => void) => { observe(options: { type: string; buffered?: boolean }): void; disconnect(): void }
   addEventListener(type: string, listener: (event: { timeStamp: number }) => void, capture?: boolean): void
@@ -85,9 +87,11 @@ export interface ScrollOptions {
   /** What the rows are (default: messages, `.message`); the scroller is the first one's scrolling ancestor. */
   rows?: string
   /**
-   * false (default): jump to the very top or bottom every frame, as dragging the scrollbar to its end
-   * does (pages load on the way), for the first or last row. true: move by half a window per frame, so
-   * every row passes through the window on the way, for a row in the middle.
+   * false (default): jump to the very top or bottom every frame, as a wheel flung to the end does
+   * (pages load on the way), for the first or last row. true: move by half a window per frame, so
+   * every row passes through the window on the way, for a row in the middle. Each move is announced by
+   * a wheel event of its distance first, as real scrolling is (the list tells the user's scrolling
+   * from its own shifts by it).
    */
   stepwise?: boolean
   timeoutMs?: number
@@ -118,8 +122,12 @@ export function timeScrollUntilShown(page: Page, marker: string, direction: 'up'
           if (shown) return resolve(w.performance.now() - started)
           if (w.performance.now() - started > timeoutMs) return reject(new Error(`"${marker}" not reached after ${timeoutMs} ms of scrolling ${direction}`))
           const element = scroller()
-          if (element && stepwise) element.scrollTop += (direction === 'up' ? -0.5 : 0.5) * element.clientHeight
-          else if (element) element.scrollTop = direction === 'up' ? 0 : element.scrollHeight
+          if (element) {
+            const to = stepwise ? element.scrollTop + (direction === 'up' ? -0.5 : 0.5) * element.clientHeight : direction === 'up' ? 0 : element.scrollHeight
+            // As a wheel turn does: the input, then the scroll.
+            element.dispatchEvent(new w.WheelEvent('wheel', { deltaY: to - element.scrollTop, bubbles: true }))
+            element.scrollTop = to
+          }
           w.requestAnimationFrame(step)
         }
         step()

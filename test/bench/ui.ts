@@ -3,12 +3,14 @@
  * Prints JSON: opening a 10-turn and a 3,000-turn conversation (click in the sidebar → last message
  * on screen; median of a few runs) and their ratio, DOM nodes and JS heap with the long one open and
  * after scrolling to its top, the sidebar's first load with 10 and with 10,000 conversations,
- * frame times and long tasks while an answer streams in, and typing latency in the composer.
+ * frame times and long tasks while an answer streams in, typing latency in the composer, and how
+ * far the message being read moves when an older page comes in above it (scrolling up in steps).
  * Progress goes to stderr. Builds nothing: run `npm run build` first.
  *
- *   npm run bench:ui [-- --root DIR] [--runs 3] [--turns 3000] [--conversations 10000] [--out FILE]
+ *   npm run bench:ui [-- --root DIR] [--runs 3] [--turns 3000] [--conversations 10000] [--only scroll] [--out FILE]
  *
  * --root is a Cairn folder with `out/` built (default: this checkout), e.g. a copy of an earlier build.
+ * --only scroll: the long conversation's scrolling figures alone (drift, reaching its top).
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -17,6 +19,7 @@ import type { Page } from 'playwright-core'
 import type { ScriptedReply } from '../scripted-provider'
 import { answerMarker, manyTitle, questionText, seedLongConversation, seedManyConversations } from './seed-history'
 import { newBenchContext, startBenchCairn, VIEWPORT, type BenchCairn } from './ui-serve'
+import { measurePrependDrift, timeKeyUntilShown, type PrependFigures } from './ui-prepend'
 import { domNodes, heapMB, median, round, SIDEBAR, startFrameRecorder, stopFrameRecorder, timeOpen, timeScrollUntilShown, timeTyping, type FrameFigures, type TypingFigures } from './ui-measure'
 
 const { values } = parseArgs({
@@ -25,6 +28,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     turns: { type: 'string', default: '3000' },
     conversations: { type: 'string', default: '10000' },
+    only: { type: 'string' },
     out: { type: 'string' }
   }
 })
@@ -32,6 +36,8 @@ const root = values.root!
 const runs = positive(values.runs!, '--runs')
 const longTurns = positive(values.turns!, '--turns')
 const manyCount = positive(values.conversations!, '--conversations')
+if (values.only !== undefined && values.only !== 'scroll') throw new Error(`--only takes "scroll", got "${values.only}".`)
+const scrollOnly = values.only === 'scroll'
 const SHORT_TURNS = 10
 const SHORT = 'Short conversation'
 const LONG = 'Long conversation'
@@ -66,13 +72,18 @@ interface ConversationFigures {
   heapMB: number
   typing: TypingFigures
   streaming: FrameFigures
-  scrollToTopMs?: number
-  domNodesAtTop?: number
-  heapAtTopMB?: number
+}
+
+interface ScrollFigures {
+  prepend: PrependFigures
+  scrollToTopMs: number
+  domNodesAtTop: number
+  heapAtTopMB: number
+  homeKeyToTopMs: number | null
 }
 
 /** Opens the conversation `runs` times in fresh pages; on the last page measures the rest. */
-async function measureConversation(cairn: BenchCairn, title: string, turns: number, scrollToTop: boolean): Promise<ConversationFigures> {
+async function measureConversation(cairn: BenchCairn, title: string, turns: number): Promise<ConversationFigures> {
   const openMs: number[] = []
   let page: Page | null = null
   for (let run = 0; run < runs; run++) {
@@ -94,15 +105,29 @@ async function measureConversation(cairn: BenchCairn, title: string, turns: numb
   log(`${title}: typing ${JSON.stringify(typing)}`)
   const streaming = await measureStreaming(page)
   log(`${title}: streaming ${JSON.stringify(streaming)}`)
-  const figures: ConversationFigures = { openMs, domNodes: nodes, heapMB: heap, typing, streaming }
-  if (scrollToTop) {
-    figures.scrollToTopMs = round(await timeScrollUntilShown(page, questionText(1), 'up'))
-    figures.domNodesAtTop = (await domNodes(page)).total
-    figures.heapAtTopMB = await heapMB(page)
-    log(`${title}: at the top after ${figures.scrollToTopMs} ms`)
-  }
   await page.context().close()
-  return figures
+  return { openMs, domNodes: nodes, heapMB: heap, typing, streaming }
+}
+
+/** In fresh pages: older pages coming in while scrolling up in steps, then the way to the first question. */
+async function measureScrolling(cairn: BenchCairn, title: string, turns: number): Promise<ScrollFigures> {
+  let page = await cairn.openApp()
+  await timeOpen(page, title, answerMarker(turns))
+  const prepend = await measurePrependDrift(page)
+  log(`${title}: older pages put in front ${JSON.stringify(prepend)}`)
+  await page.context().close()
+  page = await cairn.openApp()
+  await timeOpen(page, title, answerMarker(turns))
+  const scrollToTopMs = round(await timeScrollUntilShown(page, questionText(1), 'up'))
+  log(`${title}: at the top after ${scrollToTopMs} ms`)
+  const figures = { prepend, scrollToTopMs, domNodesAtTop: (await domNodes(page)).total, heapAtTopMB: await heapMB(page) }
+  await page.context().close()
+  page = await cairn.openApp()
+  await timeOpen(page, title, answerMarker(turns))
+  const homeKeyToTopMs = await timeKeyUntilShown(page, 'Home', questionText(1))
+  log(`${title}: Home key to the first question in ${homeKeyToTopMs} ms`)
+  await page.context().close()
+  return { ...figures, homeKeyToTopMs }
 }
 
 async function measureStreaming(page: Page): Promise<FrameFigures> {
@@ -149,6 +174,19 @@ async function measureSidebar(count: number): Promise<{ ms: number; domNodes: nu
   }
 }
 
+const WHAT = {
+  open: 'ms from the click on the conversation in the sidebar until its last message is on screen (median of `runs` fresh pages)',
+  ratio: 'long ÷ short (the issue asks ≤ 2)',
+  domNodes: 'elements in the whole page (the issue asks < 5,000 with the long conversation open, and with the big sidebar)',
+  heapMB: 'JS heap in use after a forced GC (CDP Performance.getMetrics JSHeapUsedSize)',
+  prepend: 'scrolling the long conversation up 600 px at a time, settling after each step: per step that put an older page in front, how far the top-most fully visible message moved beyond the step (px)',
+  scrollToTopMs: 'ms of scrolling the message list up until the first question is on screen (older pages load on the way), fresh page',
+  homeKeyToTopMs: 'ms from pressing Home in the message list (focused) until the first question is on screen, fresh page (null: not within 30 s)',
+  sidebar: 'ms from navigation start until the sidebar shows the newest conversation (median), fresh page each run',
+  streaming: 'while a 1,200-character answer streams in (120 chunks, 15 ms apart): requestAnimationFrame deltas and PerformanceObserver longtask entries',
+  typing: `typing "${TYPED}" (${TYPED.length} characters) in the composer: wall time of the whole, and per key the keydown → next frame latency (median of runs)`
+}
+
 async function main(): Promise<void> {
   log(`seeding a ${SHORT_TURNS}-turn and a ${longTurns}-turn conversation (root ${root})`)
   let longMessages = 0
@@ -160,40 +198,31 @@ async function main(): Promise<void> {
       seedLongConversation(core, { turns: SHORT_TURNS, title: SHORT, hugeOutputTurn: null })
     }
   })
-  const chromiumVersion = cairn.browser.version()
-  let short: ConversationFigures
-  let long: ConversationFigures
+  const environment = { root, chromium: cairn.browser.version(), viewport: VIEWPORT, runs, at: new Date().toISOString() }
+  let short: ConversationFigures | null = null
+  let long: ConversationFigures | null = null
+  let scrolling: ScrollFigures
   try {
-    short = await measureConversation(cairn, SHORT, SHORT_TURNS, false)
-    long = await measureConversation(cairn, LONG, longTurns, true)
+    if (!scrollOnly) {
+      short = await measureConversation(cairn, SHORT, SHORT_TURNS)
+      long = await measureConversation(cairn, LONG, longTurns)
+    }
+    scrolling = await measureScrolling(cairn, LONG, longTurns)
   } finally {
     await cairn.close()
   }
+  const longScrolling = { longTurns, longMessages, ...scrolling }
+  if (!short || !long) return print({ what: WHAT, environment, longConversation: longScrolling })
+
   const fewSidebar = await measureSidebar(10)
   const manySidebar = await measureSidebar(manyCount)
-
   const shortOpen = median(short.openMs)
   const longOpen = median(long.openMs)
-  const result = {
-    what: {
-      open: 'ms from the click on the conversation in the sidebar until its last message is on screen (median of `runs` fresh pages)',
-      ratio: 'long ÷ short (the issue asks ≤ 2)',
-      domNodes: 'elements in the whole page (the issue asks < 5,000 with the long conversation open, and with the big sidebar)',
-      heapMB: 'JS heap in use after a forced GC (CDP Performance.getMetrics JSHeapUsedSize)',
-      scrollToTopMs: 'ms of scrolling the message list up until the first question is on screen (older pages load on the way)',
-      sidebar: 'ms from navigation start until the sidebar shows the newest conversation (median), fresh page each run',
-      streaming: 'while a 1,200-character answer streams in (120 chunks, 15 ms apart): requestAnimationFrame deltas and PerformanceObserver longtask entries',
-      typing: `typing "${TYPED}" (${TYPED.length} characters) in the composer: wall time of the whole, and per key the keydown → next frame latency (median of runs)`
-    },
-    environment: { root, chromium: chromiumVersion, viewport: VIEWPORT, runs, at: new Date().toISOString() },
+  print({
+    what: WHAT,
+    environment,
     open: { shortTurns: SHORT_TURNS, longTurns, longMessages, shortMs: shortOpen, longMs: longOpen, ratio: round(longOpen / shortOpen), shortRunsMs: short.openMs, longRunsMs: long.openMs },
-    longConversation: {
-      domNodes: long.domNodes,
-      heapMB: long.heapMB,
-      scrollToTopMs: long.scrollToTopMs,
-      domNodesAtTop: long.domNodesAtTop,
-      heapAtTopMB: long.heapAtTopMB
-    },
+    longConversation: { domNodes: long.domNodes, heapMB: long.heapMB, ...longScrolling },
     shortConversation: { domNodes: short.domNodes, heapMB: short.heapMB },
     sidebar: {
       fewConversations: 10,
@@ -208,7 +237,10 @@ async function main(): Promise<void> {
     },
     streaming: { short: short.streaming, long: long.streaming },
     typing: { short: short.typing, long: long.typing }
-  }
+  })
+}
+
+function print(result: object): void {
   const json = JSON.stringify(result, null, 2)
   if (values.out) writeFileSync(values.out, json + '\n')
   process.stdout.write(json + '\n')

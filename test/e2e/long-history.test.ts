@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core'
 import type { RecordedChatRequest, ScriptedReply } from '../scripted-provider'
 import { answerMarker, manyTitle, questionText, seedLongConversation, seedManyConversations } from '../bench/seed-history'
 import { SIDEBAR, timeScrollUntilShown } from '../bench/ui-measure'
+import { measurePrependDrift, timeKeyUntilShown } from '../bench/ui-prepend'
 import { startE2E, type E2E } from './fixture'
 import { lastUserText } from './helpers'
 import type { PageDom } from './page-dom'
@@ -76,6 +77,20 @@ describe('a conversation of 1,500 turns and a sidebar of 10,000 conversations', 
     expect(await elementCount()).toBeLessThan(5000)
     await timeScrollUntilShown(page, answerMarker(TURNS), 'down', { timeoutMs: 40_000 })
     expect(await onScreen(answerMarker(TURNS))).toBe(true)
+  })
+
+  it('puts older pages in front without moving the message being read, and goes to the first message with Home', async () => {
+    await sidebar().getByRole('button', { name: new RegExp(manyTitle(1)) }).click()
+    await openLong()
+    // Scrolling up a window at a time, settling after each step, until three older pages came in.
+    const prepend = await measurePrependDrift(page, { pages: 3, timeoutMs: 60_000 })
+    expect(prepend.pagesLoaded).toBe(3)
+    expect(prepend.lost).toBe(0)
+    expect(prepend.driftMaxPx).toBeLessThan(4)
+    expect(prepend.quietDriftMaxPx).toBeLessThan(4)
+    expect(await timeKeyUntilShown(page, 'Home', questionText(1), 20_000)).not.toBeNull()
+    expect(await elementCount()).toBeLessThan(5000)
+    await timeScrollUntilShown(page, questionText(60), 'down', { stepwise: true, timeoutMs: 20_000 })
   })
 
   it('jumps to a search hit deep in the conversation, flashes it, and loads older and newer messages around it', async () => {

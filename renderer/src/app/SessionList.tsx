@@ -23,18 +23,20 @@ export interface SidebarSections {
   groups: Array<{ label: MessageKey; count: number }>
 }
 
-/** Pinned first, then by last activity in date sections, then (when shown) the archived ones. */
+/**
+ * (When shown) the archived ones first, right under their toggle at the top, so they are reachable
+ * at once whatever the length of the list; then pinned, then by last activity in date sections.
+ */
 export function sidebarSections(list: SessionSummary[], archived: SessionSummary[], now: number): SidebarSections {
   const rows = [...list].sort(listOrder)
-  const groups: SidebarSections['groups'] = []
+  const groups: SidebarSections['groups'] = archived.length ? [{ label: 'sessions.archived', count: archived.length }] : []
   for (const session of rows) {
     const label = session.pinned ? 'sessions.pinned' : bucketLabels[dateBucket(session.updatedAt, now)]
     const last = groups.at(-1)
     if (last?.label === label) last.count++
     else groups.push({ label, count: 1 })
   }
-  if (archived.length) groups.push({ label: 'sessions.archived', count: archived.length })
-  return { rows: [...rows, ...[...archived].sort(listOrder)], groups }
+  return { rows: [...[...archived].sort(listOrder), ...rows], groups }
 }
 
 const moves: Record<string, (index: number, last: number) => number> = {
@@ -116,31 +118,36 @@ export function SessionList(): React.JSX.Element {
           }}
           endReached={() => void sessions.getState().loadMore()}
           increaseViewportBy={{ top: 200, bottom: 400 }}
-          components={{ Footer: ListFooter }}
+          components={{ Header: ArchivedToggle, Footer: ListFooter }}
         />
       ) : null}
     </nav>
   )
 }
 
-/** Under the last loaded row: a spinner while a page loads (or why it did not), and the archived toggle. */
-function ListFooter(): React.JSX.Element {
+/** Above the first row, when any conversation is archived: shows or hides them. */
+function ArchivedToggle(): React.JSX.Element | null {
   const t = useT()
   const { sessions } = useApp()
-  const loadingMore = useSessions((s) => s.loadingMore)
-  const error = useSessions((s) => s.loadError)
   const hasArchived = useSessions((s) => s.hasArchived)
   const shown = useSessions((s) => s.archivedShown)
-  const more = useSessions((s) => s.pages.nextCursor !== null)
+  if (!hasArchived) return null
+  return (
+    <button type="button" className="archived-toggle" aria-expanded={shown} onClick={() => void sessions.getState().showArchived(!shown)}>
+      {shown ? t('sessions.hideArchived') : t('sessions.showArchived')}
+    </button>
+  )
+}
+
+/** Under the last loaded row: a spinner while a page loads (or why it did not). */
+function ListFooter(): React.JSX.Element {
+  const t = useT()
+  const loadingMore = useSessions((s) => s.loadingMore)
+  const error = useSessions((s) => s.loadError)
   return (
     <div className="session-list-footer">
       {loadingMore ? <Spinner label={t('sessions.loadingMore')} /> : null}
       {error && !loadingMore ? <p className="sidebar-message error">{error}</p> : null}
-      {hasArchived && !more ? (
-        <button type="button" className="archived-toggle" aria-expanded={shown} onClick={() => void sessions.getState().showArchived(!shown)}>
-          {shown ? t('sessions.hideArchived') : t('sessions.showArchived')}
-        </button>
-      ) : null}
     </div>
   )
 }

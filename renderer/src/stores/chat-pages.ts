@@ -15,14 +15,21 @@ export interface PagingState {
   /** Newer messages exist than the loaded ones (a search hit deep in the conversation was opened). */
   hasNewer: boolean
   loadingOlder: boolean
-  /** Prepends the previous page to `items`. */
-  loadOlder(): Promise<void>
+  /** Prepends the previous page to `items` (`limit` messages, default PAGE_SIZE, at most MAX_PAGE_SIZE). */
+  loadOlder(limit?: number): Promise<void>
   /** Appends the next page; the last one takes up a running turn. */
   loadNewer(): Promise<void>
+  /**
+   * Replaces the loaded pages with the conversation's first page (newer ones load back down), for a
+   * jump to the start. False: nothing was asked (no older messages, a page in flight, a turn running).
+   */
+  loadOldest(): Promise<boolean>
 }
 
 /** Messages per page: a screenful many times over (`sessions.get`'s default page is as long). */
 export const PAGE_SIZE = 100
+/** The most a route gives at once: for someone racing to the top of a long conversation. */
+export const MAX_PAGE_SIZE = 500
 
 interface PagedView extends PagingState {
   sessionId: string | null
@@ -73,13 +80,13 @@ export function createPager({ client, get, set, attach, olderPages }: PagerConte
       hasNewer: false,
       loadingOlder: false,
 
-      async loadOlder() {
+      async loadOlder(limit = PAGE_SIZE) {
         const { sessionId, hasOlder, loadingOlder } = get()
         const firstId = loaded[0]?.id
         if (!olderPages || !sessionId || !hasOlder || loadingOlder || firstId === undefined) return
         set({ loadingOlder: true })
         try {
-          const page = await client.request('sessions.messages', { sessionId, before: firstId, limit: PAGE_SIZE })
+          const page = await client.request('sessions.messages', { sessionId, before: firstId, limit: Math.min(limit, MAX_PAGE_SIZE) })
           // Another conversation, or the loaded pages were replaced meanwhile: this page no longer joins up.
           if (get().sessionId !== sessionId || loaded[0]?.id !== firstId) return
           show([...page.messages, ...loaded], { hasOlder: page.hasOlder, hasNewer: get().hasNewer }, liveRows(get().items, loaded))
@@ -88,6 +95,22 @@ export function createPager({ client, get, set, attach, olderPages }: PagerConte
         } finally {
           if (get().sessionId === sessionId) set({ loadingOlder: false })
         }
+      },
+
+      async loadOldest() {
+        const { sessionId, hasOlder, loadingOlder, running } = get()
+        // A running turn's rows come with the newest page: it is not left behind for the first one.
+        if (!olderPages || !sessionId || !hasOlder || loadingOlder || running) return false
+        set({ loadingOlder: true })
+        try {
+          const page = await client.request('sessions.messages', { sessionId, after: 0, limit: PAGE_SIZE })
+          if (get().sessionId === sessionId) show(page.messages, { hasOlder: false, hasNewer: page.hasNewer })
+        } catch {
+          // Keep what is shown; the key again tries again.
+        } finally {
+          if (get().sessionId === sessionId) set({ loadingOlder: false })
+        }
+        return true
       },
 
       async loadNewer() {
@@ -133,6 +156,24 @@ export function createPager({ client, get, set, attach, olderPages }: PagerConte
       show(window.messages, { hasOlder: window.hasOlder, hasNewer: window.hasNewer })
       detached = first.running && window.hasNewer
       return { session: first.session, running: first.running, attachNow: first.running && !window.hasNewer }
+    },
+
+    /**
+     * After another version was swapped in: only what follows the fork changed, so the loaded
+     * messages before it stay and the new version's page is loaded after them; the view stays where
+     * the switch was, however deep. False (the fork is not among the loaded rows, or the page could
+     * not be read): nothing changed, the caller reloads from the end.
+     */
+    async showFromFork(sessionId: string, branchId: number): Promise<boolean> {
+      const anchor = stale ? null : forkAnchor(get().items, loaded, branchId)
+      if (anchor === null) return false
+      try {
+        const page = await client.request('sessions.messages', { sessionId, after: anchor, limit: PAGE_SIZE })
+        if (get().sessionId === sessionId) show([...loaded.filter((m) => m.id <= anchor), ...page.messages], { hasOlder: get().hasOlder, hasNewer: page.hasNewer })
+        return true
+      } catch {
+        return false
+      }
     },
 
     /** Before sending or answering again away from the end: the newest page, and the running turn if any. False: another conversation was opened meanwhile. */
@@ -201,6 +242,19 @@ export function createPager({ client, get, set, attach, olderPages }: PagerConte
 }
 
 export type Pager = ReturnType<typeof createPager>
+
+/**
+ * The last loaded message both versions share, before the row that switches to `branchId`: for an
+ * answer made again its question, for an edited message the one before it. Null: not loaded.
+ */
+function forkAnchor(items: ChatItem[], messages: DisplayMessage[], branchId: number): number | null {
+  const at = items.findIndex((item) => (item.kind === 'user' || item.kind === 'assistant') && (item.versions?.previous === branchId || item.versions?.next === branchId))
+  const switched = items[at]
+  if (!switched) return null
+  if (switched.kind === 'user') return switched.id === null ? null : (messages.filter((m) => m.id < switched.id!).at(-1)?.id ?? null)
+  const question = items.slice(0, at).findLast((item) => item.kind === 'user')
+  return question?.kind === 'user' ? question.id : null
+}
 
 /** Rows not built from loaded messages: a turn's live rows and a message waiting to be stored. */
 function liveRows(items: ChatItem[], messages: DisplayMessage[]): ChatItem[] {

@@ -35,9 +35,11 @@ interface VersionContext {
   requestFailure(error: unknown): ChatError
   /** Forgets loaded messages from `messageId` on: they become another version. */
   keepBefore(messageId: number): void
+  /** After a version was swapped in: reloads from where the versions fork, keeping what is before (false: could not, reload from the end). */
+  showFromFork(branchId: number): Promise<boolean>
 }
 
-export function versionActions({ client, get, set, startTurn, requestFailure, nextLocalKey, keepBefore }: VersionContext): VersionActions {
+export function versionActions({ client, get, set, startTurn, requestFailure, nextLocalKey, keepBefore, showFromFork }: VersionContext): VersionActions {
   const busy = () => get().running || get().sending
   return {
     editingMessageId: null,
@@ -82,8 +84,8 @@ export function versionActions({ client, get, set, startTurn, requestFailure, ne
       if (!sessionId || busy()) return
       try {
         await client.request('chat.showVersion', { sessionId, branchId })
-        // The swapped-in version may reach back past the newest page: the loaded pages are read again from the end.
-        await get().refresh({ keepOlder: false })
+        // Reloaded from the fork on, so the view stays there; the fork not loaded, the pages are read again from the end.
+        if (!(await showFromFork(branchId))) await get().refresh({ keepOlder: false })
       } catch (error) {
         set({ error: requestFailure(error) })
       }

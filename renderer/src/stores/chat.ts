@@ -281,7 +281,7 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
         )
       },
 
-      ...versionActions({ client, get, set, startTurn, requestFailure, nextLocalKey: () => `local:${++localIds}`, keepBefore: (id) => pager.keepThrough(id - 1) }),
+      ...versionActions({ client, get, set, startTurn, requestFailure, nextLocalKey: () => `local:${++localIds}`, keepBefore: (id) => pager.keepThrough(id - 1), showFromFork: (branchId) => pager.showFromFork(get().sessionId!, branchId) }),
 
       async retry() {
         const plan = get().error?.plan

@@ -23,7 +23,7 @@ export interface SessionsState {
   searchError: string | null
   /** Loads the first page again and merges it into what is loaded; `changed` conversations are looked up wherever they were. */
   load(changed?: string[]): Promise<void>
-  /** The next page: the conversations', then (when shown) the archived ones'. */
+  /** The next page: (when shown) the archived ones' first, then the conversations'. */
   loadMore(): Promise<void>
   showArchived(shown: boolean): Promise<void>
   setQuery(query: string): void
@@ -101,8 +101,9 @@ export function createSessionsStore(client: CairnClient): SessionsStore {
 
     async loadMore() {
       const { pages, archivedPages, archivedShown, loadingMore } = get()
-      const archived = pages.nextCursor === null
-      const cursor = archived ? (archivedShown ? archivedPages.nextCursor : null) : pages.nextCursor
+      // Shown, the archived ones come first (at the top of the sidebar, under their toggle).
+      const archived = archivedShown && archivedPages.nextCursor !== null
+      const cursor = archived ? archivedPages.nextCursor : pages.nextCursor
       if (loadingMore || cursor === null) return
       set({ loadingMore: true })
       try {

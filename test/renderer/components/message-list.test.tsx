@@ -57,15 +57,29 @@ describe('a long conversation', () => {
     expect(screen.queryByText('question 1')).toBeNull()
     expect(harness.app.chat.getState().items).toHaveLength(100)
 
-    // At the top of what is loaded, the previous page comes in front of it.
+    // At the very top of what is loaded (faster than the prefetch), the previous page comes in front, a big one.
     const scroller = document.querySelector<HTMLElement>('.message-scroll')!
     await act(async () => {
       scroller.scrollTop = 0
       fireEvent.scroll(scroller)
     })
-    await waitFor(() => expect(harness.bridge.callsTo('sessions.messages')[0]).toEqual({ sessionId: 's1', before: all[1900].id, limit: 100 }))
+    await waitFor(() => expect(harness.bridge.callsTo('sessions.messages')[0]).toEqual({ sessionId: 's1', before: all[1900].id, limit: 500 }))
     await settle()
-    expect(harness.app.chat.getState().items.length).toBeGreaterThanOrEqual(200)
+    expect(harness.app.chat.getState().items.length).toBeGreaterThanOrEqual(600)
+    expect(shownMessages().length).toBeLessThan(60)
+  })
+
+  it('goes to the first message of the conversation with Home in the list', async () => {
+    const all = history(1000)
+    const harness = await renderApp(pagedRoutes(all), { viewport: NARROW })
+    await open(harness)
+    const scroller = document.querySelector<HTMLElement>('.message-scroll')!
+    await act(async () => {
+      fireEvent.keyDown(scroller, { key: 'Home' })
+    })
+    await waitFor(() => expect(screen.getByText('question 1')).toBeTruthy())
+    expect(harness.bridge.callsTo('sessions.messages')).toContainEqual({ sessionId: 's1', after: 0, limit: 100 })
+    expect(harness.app.chat.getState()).toMatchObject({ hasOlder: false, hasNewer: true })
     expect(shownMessages().length).toBeLessThan(60)
   })
 

@@ -50,6 +50,20 @@ describe('the sidebar with 10,000 conversations', () => {
     expect(rowsInDom()).toBeLessThan(60)
   })
 
+  it('offers the archived conversations at once, at the top, without loading the other pages first', async () => {
+    const all = tenThousand().map((summary, i) => ({ ...summary, archived: i === 7000 }))
+    const harness = await renderApp({ 'sessions.list': (input) => conversationsPage(all, input) }, { viewport: SIDEBAR_VIEWPORT })
+    await settle()
+    fireEvent.click(screen.getByRole('button', { name: 'Show archived' }))
+    await settle()
+    expect(sidebarSections()[0]).toEqual({ heading: 'Archived', titles: ['Chat 7000'] })
+    const asked = (harness.bridge.callsTo('sessions.list') as Array<RouteInput<'sessions.list'>>).filter((input) => !input.archived)
+    expect(asked).toEqual([{ limit: 100 }])
+    fireEvent.click(screen.getByRole('button', { name: 'Hide archived' }))
+    await settle()
+    expect(sidebarSections()[0].heading).toBe('Pinned')
+  })
+
   it('shows the running dot and marks the open conversation', async () => {
     const notes = session('s2', 'Release notes', Date.now() - 60_000)
     const harness = await renderApp(

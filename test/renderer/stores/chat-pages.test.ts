@@ -52,6 +52,12 @@ class History {
 
 function setup(history: History, options: { olderPages?: boolean } = {}) {
   const bridge = new FakeBridge({
+    // The other version of answer 50: its words instead.
+    'chat.showVersion': () => {
+      const at = history.messages.findIndex((m) => m.content === 'answer 50')
+      history.messages[at] = { ...history.messages[at], content: 'answer 50, again', versions: { position: 1, total: 2, previous: null, next: 7 } }
+      return { ok: true }
+    },
     'sessions.get': history.get,
     'sessions.messages': history.page,
     'chat.send': { sessionId: 's1', turnId: 't9' },
@@ -215,6 +221,57 @@ describe('chat store: paged history', () => {
 
     await chat.getState().openSession('s1', { focusMessageId: 101 })
     expect(chat.getState().learnedNotes).toEqual([])
+  })
+
+  it('reaches the first message in big pages, or at once with a jump to the start, then pages back down to the end', async () => {
+    const history = new History(1000)
+    const { bridge, chat } = setup(history)
+    await chat.getState().openSession('s1')
+    await chat.getState().loadOlder(500)
+    expect(chat.getState().items).toHaveLength(600)
+    // More than a route gives is asked as the most it gives.
+    await chat.getState().loadOlder(5000)
+    expect(bridge.callsTo('sessions.messages').at(-1)).toMatchObject({ limit: 500 })
+    expect(chat.getState().items).toHaveLength(1100)
+
+    await chat.getState().openSession('s1')
+    expect(await chat.getState().loadOldest()).toBe(true)
+    expect(chat.getState()).toMatchObject({ hasOlder: false, hasNewer: true, loadingOlder: false })
+    expect(texts(chat.getState().items).slice(0, 2)).toEqual(['question 1', 'answer 1'])
+    expect(chat.getState().items).toHaveLength(100)
+    // At the start already: nothing to ask for.
+    expect(await chat.getState().loadOldest()).toBe(false)
+    while (chat.getState().hasNewer) await chat.getState().loadNewer()
+    expect(texts(chat.getState().items)).toEqual(history.messages.map((m) => m.content))
+  })
+
+  it('does not leave a running turn behind for the first page', async () => {
+    const history = new History(300)
+    history.running = true
+    const { bridge, chat } = setup(history)
+    await chat.getState().openSession('s1')
+    const asked = bridge.callsTo('sessions.messages').length
+    expect(await chat.getState().loadOldest()).toBe(false)
+    expect(bridge.callsTo('sessions.messages')).toHaveLength(asked)
+    expect(texts(chat.getState().items).at(-1)).toBe('answer 300')
+  })
+
+  it('switches the version of an answer deep in the history in place, keeping the pages before it', async () => {
+    const history = new History(300)
+    history.messages[99] = { ...history.messages[99], versions: { position: 2, total: 2, previous: 7, next: null } }
+    const { bridge, chat } = setup(history)
+    await chat.getState().openSession('s1')
+    while (chat.getState().hasOlder) await chat.getState().loadOlder()
+    const before = chat.getState().items
+    await chat.getState().showVersion(7)
+    const after = chat.getState().items
+    expect(texts(after).slice(98, 101)).toEqual(['question 50', 'answer 50, again', 'question 51'])
+    // What precedes the fork is untouched (the same rows: the list keeps its place); what follows is its first page.
+    expect(after.slice(0, 99)).toEqual(before.slice(0, 99))
+    expect(after[0]).toBe(before[0])
+    expect(chat.getState()).toMatchObject({ hasOlder: false, hasNewer: true })
+    expect(bridge.callsTo('sessions.messages').at(-1)).toEqual({ sessionId: 's1', after: history.messages[98].id, limit: 100 })
+    expect(bridge.callsTo('sessions.get')).toHaveLength(1)
   })
 
   it('shows only the newest page where older pages are not read (the quick window)', async () => {

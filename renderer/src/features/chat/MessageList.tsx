@@ -2,10 +2,12 @@ import { useCallback, useEffect, useMemo, useRef } from 'react'
 import { Virtuoso, type FollowOutput, type VirtuosoHandle } from 'react-virtuoso'
 import { useApp, useChat, useT } from '../../app/context'
 import { Spinner } from '../../components/Feedback'
+import { MAX_PAGE_SIZE } from '../../stores/chat-pages'
 import { lastIndexWhere, type ChatItem } from '../../stores/chat-items'
 import { buildRows, rowOfMessage, rowsOverlap, rowsPrepended, type ListRow } from './chat-rows'
 import { LearnedNote } from './LearnedNotes'
 import { MessageRow, StreamingMessage } from './MessageRow'
+import { useReadingPlaceKeeper } from './reading-place'
 
 /** The list's first index starts high, so older pages can be put in front of it (it must stay positive). */
 const FIRST_INDEX = 1_000_000
@@ -20,7 +22,6 @@ const PREFETCH_ROWS = 20
 type Row = ListRow | { kind: 'live'; key: 'live' }
 
 interface ListContext {
-  loadingOlder: boolean
   canRegenerate: number
 }
 
@@ -36,7 +37,6 @@ export function MessageList(): React.JSX.Element {
   const live = useChat((s) => (s.running || s.sending) && (s.streaming !== '' || !runningTool(s.items)))
   const focusMessageId = useChat((s) => s.focusMessageId)
   const sessionId = useChat((s) => s.sessionId)
-  const loadingOlder = useChat((s) => s.loadingOlder)
   const busy = useChat((s) => s.running || s.sending)
   const virtuoso = useRef<VirtuosoHandle>(null)
   const scroller = useRef<HTMLElement | null>(null)
@@ -46,9 +46,10 @@ export function MessageList(): React.JSX.Element {
   const list = useListIdentity(sessionId, rows)
   const canRegenerate = useMemo(() => (!busy && regenerable(items) ? lastIndexWhere(items, (item) => item.kind === 'assistant') : -1), [items, busy])
 
-  // Where the list opens: on the message asked for, else at the bottom. Read once per conversation
-  // (keyed on it), since later rows must not move a list the user is already scrolling.
-  const opening = useMemo(() => focusIndex(rows, focusMessageId) ?? ({ index: 'LAST', align: 'end' } as const), [list.key])
+  // Where the list opens: on the message asked for, at the top for the conversation's first page
+  // (a jump to its start), else at the bottom. Read once per list (keyed on it), since later rows must
+  // not move a list the user is already scrolling.
+  const opening = useMemo(() => focusIndex(rows, focusMessageId) ?? (atStart(chat.getState()) ? ({ index: 0, align: 'start' } as const) : ({ index: 'LAST', align: 'end' } as const)), [list.key])
 
   // The message the list opened on is in place already; scrolling again would cut that short.
   const openedOn = useRef<{ key: number; id: number | null }>({ key: list.key, id: focusMessageId })
@@ -66,6 +67,14 @@ export function MessageList(): React.JSX.Element {
   }, [focusMessageId, items, rows, chat])
 
   useKeepFocus(scroller, list.key)
+  // The first page replaces the loaded ones (a new list opening at its top), or joins them: then the
+  // list is scrolled up to it once it is in.
+  useHomeKey(scroller, list.key, () => {
+    void chat
+      .getState()
+      .loadOldest()
+      .then(() => requestAnimationFrame(() => virtuoso.current?.scrollToIndex({ index: 0, align: 'start' })))
+  })
 
   // Whether the user is at the bottom, from their own scrolling: an answer growing below does not
   // scroll, so it cannot unpin the list the way Virtuoso's own "at bottom" (measured after growth) does.
@@ -75,16 +84,27 @@ export function MessageList(): React.JSX.Element {
     pinnedFor.current = list.key
     pinned.current = opening.index === 'LAST'
   }
+  const holdReadingPlace = useReadingPlaceKeeper(
+    scroller,
+    list.key,
+    useCallback(() => chat.getState().loadingOlder, [chat]),
+    useCallback(() => pinned.current, [])
+  )
   const followOutput: FollowOutput = useCallback((atBottom: boolean) => (atBottom || pinned.current || lastIsOwnMessage(chat.getState().items) ? 'auto' : false), [chat])
-  const loadOlder = useCallback(() => {
-    const state = chat.getState()
-    if (state.hasOlder && !state.loadingOlder) void state.loadOlder()
-  }, [chat])
+  const loadOlder = useCallback(
+    (limit?: number) => {
+      const state = chat.getState()
+      if (!state.hasOlder || state.loadingOlder) return
+      holdReadingPlace()
+      void state.loadOlder(limit)
+    },
+    [chat, holdReadingPlace]
+  )
   const loadNewer = useCallback(() => {
     const state = chat.getState()
     if (state.hasNewer) void state.loadNewer()
   }, [chat])
-  const context = useMemo<ListContext>(() => ({ loadingOlder, canRegenerate }), [loadingOlder, canRegenerate])
+  const context = useMemo<ListContext>(() => ({ canRegenerate }), [canRegenerate])
 
   return (
     <Virtuoso<Row, ListContext>
@@ -111,12 +131,13 @@ export function MessageList(): React.JSX.Element {
       }}
       atBottomThreshold={AT_BOTTOM}
       increaseViewportBy={MARGIN}
-      startReached={loadOlder}
+      // At the first loaded row already: the user outran the prefetch, so the rest comes in bigger pages.
+      startReached={() => loadOlder(MAX_PAGE_SIZE)}
       endReached={loadNewer}
       itemsRendered={(rendered) => {
         const first = rendered[0]?.originalIndex
         const last = rendered[rendered.length - 1]?.originalIndex
-        if (first !== undefined && first < PREFETCH_ROWS) loadOlder()
+        if (first !== undefined && first < PREFETCH_ROWS) loadOlder(first === 0 ? MAX_PAGE_SIZE : undefined)
         if (last !== undefined && last >= data.length - PREFETCH_ROWS) loadNewer()
       }}
       components={{ Header: ListTop, Footer: ListBottom }}
@@ -128,7 +149,7 @@ function RowView({ row, regenerateAt }: { row: Row; regenerateAt: number }): Rea
   const { chat } = useApp()
   if (row.kind === 'live') {
     return (
-      <div className="message-cell">
+      <div className="message-cell" data-row-key={row.key}>
         <LiveAnswer />
       </div>
     )
@@ -136,7 +157,7 @@ function RowView({ row, regenerateAt }: { row: Row; regenerateAt: number }): Rea
   const { layout } = row
   const className = ['message-cell', layout.toolBeforeTool ? 'tool-before-tool' : '', layout.beforeTool ? 'before-tool' : '', layout.last ? 'last' : ''].filter(Boolean).join(' ')
   return (
-    <div className={className}>
+    <div className={className} data-row-key={row.key}>
       {row.kind === 'note' ? (
         <LearnedNote note={row.note} />
       ) : (
@@ -152,9 +173,11 @@ function LiveAnswer(): React.JSX.Element {
   return <StreamingMessage text={streaming} />
 }
 
-function ListTop({ context }: { context?: ListContext }): React.JSX.Element {
+/** Reads the loading flag itself: passed in the list's context, it would re-render every row. */
+function ListTop(): React.JSX.Element {
   const t = useT()
-  return <div className="message-list-top">{context?.loadingOlder ? <Spinner label={t('common.loading')} /> : null}</div>
+  const loadingOlder = useChat((s) => s.loadingOlder)
+  return <div className="message-list-top">{loadingOlder ? <Spinner label={t('common.loading')} /> : null}</div>
 }
 
 function ListBottom(): React.JSX.Element {
@@ -216,6 +239,36 @@ function useKeepFocus(scroller: React.RefObject<HTMLElement | null>, listKey: nu
       observer.disconnect()
     }
   }, [scroller, listKey])
+}
+
+/**
+ * Home (or Ctrl/Cmd+Home) in the list goes to the conversation's first message, not only to the top
+ * of the loaded pages.
+ */
+function useHomeKey(scroller: React.RefObject<HTMLElement | null>, listKey: number, toStart: () => void): void {
+  const latest = useRef(toStart)
+  latest.current = toStart
+  useEffect(() => {
+    const element = scroller.current
+    if (!element) return
+    const onKeyDown = (event: KeyboardEvent): void => {
+      if (event.key !== 'Home' || event.altKey || event.shiftKey || event.defaultPrevented || editing(event.target)) return
+      event.preventDefault()
+      latest.current()
+    }
+    element.addEventListener('keydown', onKeyDown)
+    return () => element.removeEventListener('keydown', onKeyDown)
+  }, [scroller, listKey])
+}
+
+/** Home moves the caret in a field (a message being edited), not the list. */
+function editing(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || target.closest('input, textarea, select') !== null)
+}
+
+/** The loaded rows start at the conversation's first message and are not its newest ones. */
+function atStart(state: { hasOlder: boolean; hasNewer: boolean }): boolean {
+  return !state.hasOlder && state.hasNewer
 }
 
 function focusIndex(rows: ListRow[], id: number | null): { index: number; align: 'center' } | null {
