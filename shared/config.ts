@@ -108,6 +108,16 @@ export const uiConfigSchema = z.looseObject({
   shortcut: z.string().default('CommandOrControl+Shift+Space')
 })
 
+/** Scheduled backups of the data home (the app makes them; `cairn backup` makes one any time). */
+export const backupConfigSchema = z.looseObject({
+  /** A backup when the last one is this many days old; 0 = no scheduled backups. */
+  everyDays: z.number().int().min(0).max(365).default(0),
+  /** How many scheduled backups to keep (older ones are removed). */
+  keep: z.number().int().min(1).max(1000).default(7),
+  /** Where scheduled backups go; empty = `<home>/backups`. */
+  folder: z.string().default('')
+})
+
 export const configSchema = z.looseObject({
   memory: memoryConfigSchema.prefault({}),
   skills: skillsConfigSchema.prefault({}),
@@ -118,7 +128,8 @@ export const configSchema = z.looseObject({
   ui: uiConfigSchema.prefault({}),
   /** MCP servers in Claude Desktop's format (plus `{type: "http", url, headers}`), each checked on its own (shared/mcp.ts). */
   mcpServers: z.record(z.string(), z.unknown()).default({}),
-  mcp: mcpSettingsSchema.prefault({})
+  mcp: mcpSettingsSchema.prefault({}),
+  backup: backupConfigSchema.prefault({})
 })
 
 export type CairnConfig = z.infer<typeof configSchema>

@@ -13,9 +13,44 @@ export type MemoryKind = (typeof memoryKinds)[number]
 export type SkillKind = (typeof skillKinds)[number]
 export type LedgerKind = (typeof ledgerKinds)[number]
 
-/** Who made the change: the chatting agent, the background review, the user by hand, an import, or a revert. */
+/**
+ * Who made the change: the chatting agent, the background review, the user by hand, an import, or a
+ * revert. These are the sources a filter names; a row may also carry an {@link McpSource}.
+ */
 export const ledgerSources = ['agent', 'review', 'user', 'import', 'revert'] as const
-export type LedgerSource = (typeof ledgerSources)[number]
+export type FixedLedgerSource = (typeof ledgerSources)[number]
+/** Another agent writing over MCP (`cairn mcp serve`): `mcp:` and its client's name, sanitised (`mcp:claude-code`). */
+export type McpSource = `mcp:${string}`
+export type LedgerSource = FixedLedgerSource | McpSource
+
+const MCP_SOURCE_PREFIX = 'mcp:'
+const MCP_CLIENT_MAX = 40
+/** What a sanitised client name may be: lowercase letters, digits and single hyphens. */
+export const MCP_CLIENT_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+
+/** The source for writes from the MCP client that named itself `clientName` in its `initialize` (`Claude Code` → `mcp:claude-code`). */
+export function mcpSource(clientName: string | null | undefined): McpSource {
+  const slug = (clientName ?? '')
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, MCP_CLIENT_MAX)
+    .replace(/^-+|-+$/g, '')
+  return `${MCP_SOURCE_PREFIX}${slug || 'unknown'}`
+}
+
+/** The client an {@link McpSource} names (`mcp:claude-code` → `claude-code`), or null for any other source. */
+export function mcpClientOf(source: string | null | undefined): string | null {
+  if (!source?.startsWith(MCP_SOURCE_PREFIX)) return null
+  const client = source.slice(MCP_SOURCE_PREFIX.length)
+  return MCP_CLIENT_PATTERN.test(client) ? client : null
+}
+
+/** Whether `value` is a source a ledger row may carry. */
+export function isLedgerSource(value: string): value is LedgerSource {
+  return (ledgerSources as readonly string[]).includes(value) || mcpClientOf(value) !== null
+}
 
 /** The two memory files: `memory` is MEMORY.md (the environment), `user` is USER.md (who the user is). */
 export const memoryStores = ['memory', 'user'] as const

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import {
+  isLedgerSource,
   ledgerKinds,
   ledgerSources,
   memoryKinds,
@@ -8,6 +9,7 @@ import {
   type LedgerKind,
   type LedgerMeta,
   type LedgerSource,
+  type McpSource,
   type MemoryKind,
   type MemoryMeta,
   type SkillCreateMeta,
@@ -38,13 +40,16 @@ export const skillDeleteMetaSchema = z.object({
 }) satisfies z.ZodType<SkillDeleteMeta>
 export const skillFileMetaSchema = z.object({ ...skillMetaFields, encoding: z.literal('base64').optional() }) satisfies z.ZodType<SkillFileMeta>
 
+/** A row's source: one of {@link ledgerSources}, or `mcp:<client>` for another agent's write over MCP. */
+export const ledgerSourceSchema = z.union([z.enum(ledgerSources), z.custom<McpSource>((value) => typeof value === 'string' && isLedgerSource(value))])
+
 const entryFields = {
   id: z.number().int(),
   /** ISO 8601 time of the change. */
   at: z.string(),
   /** Path of the changed file relative to the data home, e.g. `memories/USER.md`, `skills/devops/deploy/SKILL.md`. */
   target: z.string(),
-  source: z.enum(ledgerSources),
+  source: ledgerSourceSchema,
   sessionId: z.string().nullable(),
   /** Review run that wrote the row, so the timeline can group a review's changes. */
   reviewId: z.string().nullable(),

@@ -51,6 +51,15 @@ export function isRemoteServer(config: McpServerConfig): config is McpRemoteServ
   return 'url' in config && typeof config.url === 'string'
 }
 
+/**
+ * A name an MCP server chose (a tool, a server's own name), as the user reads it in an approval:
+ * control and format characters (bidi overrides, zero-width) are spelled out as `<U+202E>`, so a
+ * name cannot pose as another on screen.
+ */
+export function visibleMcpName(name: string): string {
+  return name.replace(/[\p{Cc}\p{Cf}]/gu, (ch) => `<U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`)
+}
+
 /** Server names as the user types them: what a tool name can carry after sanitising. */
 export const mcpServerNameSchema = z
   .string()

@@ -21,10 +21,11 @@ export type ProposalOrigin = (typeof proposalOrigins)[number]
 
 /**
  * Why it waits instead of being applied: the learning mode is `ask`; the skill was made or edited by
- * the user, came from an import, or is pinned; the memory entry is pinned; curation always asks; and
- * Cairn never disables a skill on its own (`disable`).
+ * the user, came from an import, or is pinned; the memory entry is pinned; curation always asks;
+ * Cairn never disables a skill on its own (`disable`); and another agent suggested it over MCP
+ * (`suggested`, its `learning_propose` tool: never applied without the user).
  */
-export const proposalCauses = ['ask_mode', 'user_skill', 'imported_skill', 'pinned_skill', 'pinned_entry', 'curation', 'disable'] as const
+export const proposalCauses = ['ask_mode', 'user_skill', 'imported_skill', 'pinned_skill', 'pinned_entry', 'curation', 'disable', 'suggested'] as const
 export type ProposalCause = (typeof proposalCauses)[number]
 
 /**

@@ -125,7 +125,9 @@ export async function askApproval(io: CliIO, event: Extract<AgentEvent, { type: 
       ? { label: `reading in ${event.folder}`, decision: { allow: true, remember: 'folder' } as const }
       : scopes.includes('host') && event.host
         ? { label: `fetching from ${event.host}`, decision: { allow: true, remember: 'host' } as const }
-        : null
+        : scopes.includes('tool') && event.kind === 'mcp' && event.mcpTool
+          ? { label: `"${event.mcpTool}" from ${event.server}, with any arguments`, decision: { allow: true, remember: 'tool' } as const }
+          : null
   const options = ['[y]es', '[n]o', ...(sessionLabel ? [`[s] ${sessionLabel.charAt(0).toLowerCase()}${sessionLabel.slice(1)}`] : []), ...(always ? [`[a]lways allow ${always.label}`] : [])].join(' / ')
   const answer = (await (ask ?? askOnce)(`\n${event.summary}\nAllow? ${options} `)).trim().toLowerCase()
   if (answer === 'y' || answer === 'yes') return { allow: true }

@@ -1,11 +1,14 @@
 import { readFileSync, statSync } from 'node:fs'
-import { basename, resolve } from 'node:path'
+import { basename, join, resolve } from 'node:path'
 import type { AgentSession, TurnSummary } from '../core/agent/agent-session'
 import { createAgentSession } from '../core/agent/create-agent'
 import { AttachmentError, readAttachments, type PreparedAttachment } from '../core/attachments'
 import type { CairnCore } from '../core/cairn'
+import { McpManager } from '../core/mcp/mcp-manager'
+import { ProcessSecretStore } from '../serve/process-secrets'
 import { askApproval, jsonPrinter, textPrinter, type AskLine } from './chat-output'
 import { CliFailure, type CliIO } from './io'
+import { appVersion } from './commands/serve'
 import type { CliLearning } from './learning'
 import { startFolder } from './workspace-option'
 
@@ -22,6 +25,8 @@ export interface ChatSetup {
   learning: CliLearning
   /** How approvals are asked (the interactive session's own prompt); default: a one-off prompt on stdin. */
   ask?: AskLine
+  /** The user's MCP servers for this process: each conversation opened takes a snapshot of their tools. */
+  mcp?: Pick<McpManager, 'conversationTools'>
 }
 
 /** Opens a new session (or resumes `sessionId`) with the CLI's output and approvals wired to it. Throws what opening throws. */
@@ -34,7 +39,8 @@ export function openChatSession(setup: ChatSetup, sessionId: string | undefined)
     moveWorkspace: setup.move,
     autoApprove: setup.yes,
     source: 'cli',
-    hooks: setup.learning.loop.hooks
+    hooks: setup.learning.loop.hooks,
+    mcpTools: setup.mcp?.conversationTools()
   })
   const printer = setup.json ? jsonPrinter(setup.io) : textPrinter(setup.io)
   session.events.on((event) => {
@@ -47,6 +53,30 @@ export function openChatSession(setup: ChatSetup, sessionId: string | undefined)
   })
   setup.io.err(`session: ${session.id}\nworkspace: ${setup.workspace}\n`)
   return session
+}
+
+/**
+ * Starts the enabled MCP servers of config.json for this `cairn chat` (none: null) and waits up to
+ * `mcp.startWaitMs` for them; a server that is not ready by then is named on stderr with the reason.
+ */
+export async function startChatMcp(core: CairnCore, env: NodeJS.ProcessEnv, io: CliIO): Promise<McpManager | null> {
+  const enabled = Object.values(core.config.get().mcpServers).some((raw) => (raw as { enabled?: unknown } | null)?.enabled !== false)
+  if (!enabled) return null
+  const secrets = new ProcessSecretStore(env)
+  const manager = new McpManager({
+    servers: () => core.config.get().mcpServers,
+    settings: () => core.config.get().mcp,
+    logDir: join(core.paths.root, 'logs', 'mcp'),
+    resolveSecret: (name) => secrets.getSecret(name),
+    env,
+    clientVersion: appVersion()
+  })
+  manager.start()
+  await manager.whenSettled(core.config.get().mcp.startWaitMs)
+  for (const server of manager.list()) {
+    if (server.status === 'failed' || server.status === 'starting') io.err(`cairn: MCP server "${server.name}" is not available: ${server.error?.message ?? 'still starting'}\n`)
+  }
+  return manager
 }
 
 /**

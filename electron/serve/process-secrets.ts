@@ -4,10 +4,12 @@ import type { ApiKeyWhich, SecretStore } from '../core/app/app-context'
 /**
  * Browser mode and tests: the key comes from CAIRN_API_KEY / OPENAI_API_KEY (the learning key from
  * CAIRN_LEARNING_API_KEY), or is entered in the UI and kept only in this process (never written to
- * disk in plain text; the desktop app encrypts it).
+ * disk in plain text; the desktop app encrypts it). Named secrets (an MCP server's `${secret:NAME}`
+ * values) likewise: entered ones in memory, else `CAIRN_SECRET_<NAME>` (see {@link secretEnvName}).
  */
 export class ProcessSecretStore implements SecretStore {
   private readonly entered: Record<ApiKeyWhich, string | null> = { chat: null, learning: null }
+  private readonly enteredSecrets = new Map<string, string>()
 
   constructor(private readonly env: NodeJS.ProcessEnv = process.env) {}
 
@@ -24,4 +26,18 @@ export class ProcessSecretStore implements SecretStore {
     if (this.entered[which]) return 'memory'
     return this.getApiKey(which) ? 'env' : 'none'
   }
+
+  getSecret(name: string): string | null {
+    return this.enteredSecrets.get(name) ?? this.env[secretEnvName(name)] ?? null
+  }
+
+  async setSecret(name: string, value: string | null): Promise<void> {
+    if (value === null) this.enteredSecrets.delete(name)
+    else this.enteredSecrets.set(name, value)
+  }
+}
+
+/** The variable a named secret is read from: `mcp.github.env.TOKEN` → `CAIRN_SECRET_MCP_GITHUB_ENV_TOKEN`. */
+export function secretEnvName(name: string): string {
+  return `CAIRN_SECRET_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`
 }

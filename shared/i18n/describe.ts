@@ -2,6 +2,7 @@ import type { ApprovalRequest } from '../agent-events'
 import { prefixLabelKey } from '../command-prefix'
 import type { ProviderPreset } from '../config'
 import type { IpcErrorParams } from '../ipc/define'
+import { visibleMcpName } from '../mcp'
 import type { ConnectionTest, ConnectionTestCode, ProviderProblem, ProviderProblemCode } from '../ipc/domain'
 import type { RevertErrorCode } from '../ledger'
 import type { ReviewSummary, StoreChanges } from '../review-outcome'
@@ -141,7 +142,11 @@ export function describeRevertFailure(failure: { code?: RevertErrorCode | null; 
  * The title of an approval request, worded from its data: the command and its folder, or the file
  * and what the write does (lines added and removed when the preview is a whole diff).
  */
-export function describeApproval(request: Pick<ApprovalRequest, 'kind' | 'tool' | 'command' | 'cwd' | 'path' | 'preview' | 'host' | 'url'>, t: Translate): string {
+export function describeApproval(
+  request: Pick<ApprovalRequest, 'kind' | 'tool' | 'command' | 'cwd' | 'path' | 'preview' | 'host' | 'url' | 'server' | 'mcpTool'>,
+  t: Translate
+): string {
+  if (request.kind === 'mcp') return t('approval.mcpUse', { tool: visibleMcpName(request.mcpTool ?? request.tool), server: visibleMcpName(request.server ?? '') })
   if (request.kind === 'read') {
     const path = request.path ?? ''
     return t(request.tool === 'list_dir' ? 'approval.listDir' : request.tool === 'search_files' ? 'approval.searchIn' : 'approval.readFile', { path })
@@ -170,14 +175,15 @@ export function describeApprovalKind(kind: ApprovalRequest['kind'], t: Translate
  * the host), or null when it offers none (a write, or a fetch that carries data read this turn).
  */
 export function describeAlwaysAllow(
-  request: Pick<ApprovalRequest, 'kind' | 'scopes' | 'folder' | 'host'> & { prefix?: string },
+  request: Pick<ApprovalRequest, 'kind' | 'scopes' | 'folder' | 'host' | 'server' | 'mcpTool'> & { prefix?: string },
   t: Translate
-): { scope: 'prefix' | 'folder' | 'host'; label: string } | null {
-  const offered = (scope: 'prefix' | 'folder' | 'host') => (request.scopes ? request.scopes.includes(scope) : scope === 'prefix')
+): { scope: 'prefix' | 'folder' | 'host' | 'tool'; label: string } | null {
+  const offered = (scope: 'prefix' | 'folder' | 'host' | 'tool') => (request.scopes ? request.scopes.includes(scope) : scope === 'prefix')
   // Worded by what the prefix grants (see shared/command-prefix.ts): "without options that write files…", "exactly…".
   if (request.kind === 'command' && request.prefix && offered('prefix')) return { scope: 'prefix', label: t(prefixLabelKey(request.prefix), { prefix: request.prefix }) }
   if (request.kind === 'read' && request.folder && offered('folder')) return { scope: 'folder', label: t('approval.allowFolder', { folder: request.folder }) }
   if (request.kind === 'fetch' && request.host && offered('host')) return { scope: 'host', label: t('approval.allowHost', { host: request.host }) }
+  if (request.kind === 'mcp' && request.mcpTool && offered('tool')) return { scope: 'tool', label: t('approval.allowMcpTool', { tool: visibleMcpName(request.mcpTool), server: visibleMcpName(request.server ?? '') }) }
   return null
 }
 
@@ -195,13 +201,14 @@ const sessionPrefixKeys: Record<ReturnType<typeof prefixLabelKey>, MessageKey> =
  * that carries data read this turn).
  */
 export function describeSessionAllow(
-  request: Pick<ApprovalRequest, 'kind' | 'scopes' | 'readsFolder' | 'host'> & { prefix?: string },
+  request: Pick<ApprovalRequest, 'kind' | 'scopes' | 'readsFolder' | 'host' | 'mcpTool'> & { prefix?: string },
   t: Translate
 ): string | null {
   if (request.scopes && !request.scopes.includes('session')) return null
   if (request.kind === 'command') return request.prefix ? t(sessionPrefixKeys[prefixLabelKey(request.prefix)], { prefix: request.prefix }) : null
   if (request.kind === 'read') return t(request.readsFolder ? 'approval.allowFolderSession' : 'approval.allowFileSession')
   if (request.kind === 'fetch' && request.host) return t('approval.allowHostSession', { host: request.host })
+  if (request.kind === 'mcp' && request.mcpTool) return t('approval.allowMcpToolSession', { tool: visibleMcpName(request.mcpTool) })
   return t('approval.allowSession')
 }
 

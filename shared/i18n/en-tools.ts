@@ -49,6 +49,10 @@ export const enTools = {
   'tools.intent.session_search': 'Search past conversations',
   'tools.done.other': 'Used {name}',
   'tools.intent.other': 'Use {name}',
+  'tools.done.mcp': 'Used {tool} from {server}',
+  'tools.intent.mcp': 'Use {tool} from {server}',
+  'tools.done.mcp_tool_search': 'Looked for MCP tools',
+  'tools.intent.mcp_tool_search': 'Look for MCP tools',
   'tools.workspace': 'the workspace',
 
   'tools.awaitingApproval': 'Waiting for your approval',

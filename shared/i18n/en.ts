@@ -15,6 +15,7 @@ import { enModels } from './en-models'
 import { enPaging } from './en-paging'
 import { enSidebar } from './en-sidebar'
 import { enList } from './en-list'
+import { enBackup } from './en-backup'
 import { enMcp } from './en-mcp'
 import { enMcpServer } from './en-mcp-server'
 
@@ -386,7 +387,8 @@ export const en = {
   ...enSidebar,
   ...enList,
   ...enMcp,
-  ...enMcpServer
+  ...enMcpServer,
+  ...enBackup
 } as const
 
 export type MessageKey = keyof typeof en

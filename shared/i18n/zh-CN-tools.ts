@@ -47,6 +47,10 @@ export const zhCNTools: Record<keyof typeof enTools, string> = {
   'tools.intent.session_search': '搜索以往的对话',
   'tools.done.other': '使用了 {name}',
   'tools.intent.other': '使用 {name}',
+  'tools.done.mcp': '使用了 {server} 的 {tool}',
+  'tools.intent.mcp': '使用 {server} 的 {tool}',
+  'tools.done.mcp_tool_search': '查找了 MCP 工具',
+  'tools.intent.mcp_tool_search': '查找 MCP 工具',
   'tools.workspace': '工作文件夹',
 
   'tools.awaitingApproval': '等待你的许可',

@@ -16,6 +16,7 @@ import { zhCNModels } from './zh-CN-models'
 import { zhCNPaging } from './zh-CN-paging'
 import { zhCNSidebar } from './zh-CN-sidebar'
 import { zhCNList } from './zh-CN-list'
+import { zhCNBackup } from './zh-CN-backup'
 import { zhCNMcp } from './zh-CN-mcp'
 import { zhCNMcpServer } from './zh-CN-mcp-server'
 
@@ -384,5 +385,6 @@ export const zhCN: Record<MessageKey, string> = {
   ...zhCNSidebar,
   ...zhCNList,
   ...zhCNMcp,
-  ...zhCNMcpServer
+  ...zhCNMcpServer,
+  ...zhCNBackup
 }

@@ -3,8 +3,11 @@ import { approvalScopes, type AgentEvent } from '../agent-events'
 import { MAX_ATTACHMENTS } from '../attachments'
 import { learningModes, MAX_INSTRUCTIONS_CHARS, type CairnConfig } from '../config'
 import { ledgerKinds, ledgerSources, type LedgerEntry } from '../ledger'
+import type { McpServerInfo } from '../mcp'
 import { proposalStates } from '../proposals'
 import type { ReviewEvent } from '../review-protocol'
+import { backupRoutes, type BackupStatus } from './contract-backup'
+import { mcpRoutes } from './contract-mcp'
 import { defineRoute, type IpcSender } from './define'
 import {
   appInfoSchema,
@@ -293,7 +296,10 @@ export const ipcRoutes = {
   /** Links in an answer (the quick window shows answers too). */
   'shell.openExternal': defineRoute({ input: z.object({ url: z.url({ protocol: /^https?$/ }).max(4000) }), output: ok, quickWindow: true }),
   /** Desktop only: the system folder picker for a conversation's workspace; `path` is null when cancelled. Browser mode refuses it (`UNSUPPORTED`). */
-  'window.pickFolder': defineRoute({ input: z.object({ defaultPath: folderPath.optional() }), output: z.object({ path: z.string().nullable() }) })
+  'window.pickFolder': defineRoute({ input: z.object({ defaultPath: folderPath.optional() }), output: z.object({ path: z.string().nullable() }) }),
+
+  ...mcpRoutes,
+  ...backupRoutes
 }
 
 export type IpcRoutes = typeof ipcRoutes
@@ -314,6 +320,10 @@ export interface IpcEvents {
   'memory.changed': Record<string, never>
   /** Proposals were added or decided: the Inbox badge's count. */
   'inbox.changed': { pending: number }
+  /** An MCP server's state changed (starting, ready, failed, tools listed), or the servers were reconfigured. */
+  'mcp.changed': { servers: McpServerInfo[] }
+  /** A backup started or finished (scheduled or asked for), or the schedule changed. */
+  'backup.changed': BackupStatus
   /** Main asks a window to show something (tray item, quick prompt → full conversation). */
   'app.navigate': { view: 'chat' | 'timeline' | 'inbox' | 'skills' | 'memory' | 'settings'; sessionId?: string; ledgerId?: number; proposalId?: number }
 }

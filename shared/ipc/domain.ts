@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { MAX_IMAGE_BYTES, attachmentKinds } from '../attachments'
 import { configSchema, learningModes, providerPresets } from '../config'
-import { ledgerEntrySchema, ledgerKinds, ledgerSources } from '../ledger'
+import { ledgerEntrySchema, ledgerKinds, ledgerSourceSchema } from '../ledger'
 import { proposalCauses, proposalKinds, proposalOrigins, proposalStates } from '../proposals'
 import { reviewKindSchema, reviewReasonSchema, reviewsPausedReasonSchema } from '../review-protocol'
 import { reviewSummarySchema } from '../review-outcome'
@@ -199,7 +199,7 @@ export const memoryEntryInfoSchema = z.object({
   text: z.string(),
   pinned: z.boolean(),
   /** The change that wrote the entry as it reads now; null for an entry written by hand outside Cairn. */
-  source: z.enum(ledgerSources).nullable(),
+  source: ledgerSourceSchema.nullable(),
   /** ISO time of that change. */
   updatedAt: z.string().nullable(),
   /** ISO time of the change that first added it (before any replace). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { translator } from '../../shared/i18n'
-import { describeApproval, describeProviderProblem, describeRevertFailure, describeTurnError, providerProblemOf } from '../../shared/i18n/describe'
+import { describeAlwaysAllow, describeApproval, describeProviderProblem, describeRevertFailure, describeTurnError, providerProblemOf } from '../../shared/i18n/describe'
 
 const en = translator('en')
 const zh = translator('zh-CN')
@@ -65,6 +65,13 @@ describe('approval titles', () => {
     const long = describeApproval({ kind: 'command', tool: 'run_command', command: `echo ${'x'.repeat(300)}` }, en)
     expect(long.length).toBeLessThan(140)
     expect(long).toMatch(/…`$/)
+  })
+
+  it('spells out control and bidi characters in an MCP server\'s tool and server names, so one cannot pose as another', () => {
+    const request = { kind: 'mcp' as const, tool: 'mcp__files__read', mcpTool: 'read\u202Eelif_etirw', server: 'files\u200B', scopes: ['once' as const, 'session' as const, 'tool' as const] }
+    expect(describeApproval(request, en)).toBe('Use read<U+202E>elif_etirw from files<U+200B>')
+    expect(describeAlwaysAllow(request, en)?.label).toBe('Always allow read<U+202E>elif_etirw from files<U+200B>, with any arguments')
+    expect(describeApproval({ kind: 'mcp', tool: 'mcp__everything__echo', mcpTool: 'echo', server: 'everything' }, en)).toBe('Use echo from everything')
   })
 
   it('words a write from the tool and its diff, counting lines only when every hunk is there', () => {

@@ -1,10 +1,12 @@
 import { parseCommandArgs } from '../args'
-import { dropIfUnanswered, latestSessionId, openChatSession, readAttachFiles, type ChatSetup } from '../chat-session'
+import { dropIfUnanswered, latestSessionId, openChatSession, readAttachFiles, startChatMcp, type ChatSetup } from '../chat-session'
+import type { PreparedAttachment } from '../../core/attachments'
+import type { CairnCore } from '../../core/cairn'
 import { runInteractiveChat } from '../chat-repl'
-import { cliLearning } from '../learning'
+import { cliLearning, type CliLearning } from '../learning'
 import { UsageError } from '../io'
 import { chatWorkspace } from '../workspace-option'
-import type { CliCommand } from './types'
+import type { CliCommand, CliContext } from './types'
 
 export const chatCommand: CliCommand = {
   usage: `Usage: cairn [--home DIR] chat ["<prompt>"] [--session ID | --continue] [--workspace DIR] [--attach FILE]... [--yes] [--json] [--wait]
@@ -49,38 +51,54 @@ Provider: config.json provider.*, overridden by CAIRN_BASE_URL and CAIRN_MODEL; 
     const resumeId = values.continue ? latestSessionId(core) : values.session
     const where = chatWorkspace(values.workspace, ctx.env, resumeId ? (core.sessions.get(resumeId)?.workspace ?? null) : null)
     const learning = cliLearning(core, ctx.env, ctx.io, { wait: Boolean(values.wait), json: Boolean(values.json) })
-    const setup: ChatSetup = {
-      core,
-      env: ctx.env,
-      io: ctx.io,
-      workspace: where.workspace,
-      move: where.move,
-      yes: Boolean(values.yes),
-      json: Boolean(values.json),
-      learning
-    }
-    if (!prompt) return runInteractiveChat(setup, resumeId)
-    let session
-    let attachments
+    let attachments: PreparedAttachment[] = []
     try {
+      // Checked before any MCP server starts: a mistyped file fails at once, without waiting for them.
       attachments = await readAttachFiles(values.attach ?? [], ctx.env)
-      session = openChatSession(setup, resumeId)
     } catch (error) {
-      await learning.host.close()
-      ctx.io.err(`cairn: ${(error as Error).message}\n`)
-      return 1
+      return failBeforeChat(ctx, learning, error)
     }
-    const onSigint = () => session.cancel()
-    process.once('SIGINT', onSigint)
-    const saved = core.attachments.save(session.id, attachments)
-    const summary = await session.runTurn(prompt, { attachments: saved }).done.finally(() => process.off('SIGINT', onSigint))
-    const dropped = !resumeId && dropIfUnanswered(setup, session, summary)
-    // The command is the conversation's end: turns no review has seen yet are reviewed now (a single
-    // new turn is below the minimum; a session continued with --session reaches it).
-    if (!dropped) learning.loop.endConversation(session.id, 'exit')
-    await learning.finish()
-    if (summary.reason === 'failed') return 1
-    if (summary.reason === 'cancelled') return 130
-    return 0
+    // The user's MCP servers live as long as this command; every exit path closes them (no child left behind).
+    const mcp = await startChatMcp(core, ctx.env, ctx.io)
+    try {
+      return await chatOnce(ctx, core, prompt, attachments, resumeId, { ...setupOf(ctx, core, where, values, learning), mcp: mcp ?? undefined })
+    } finally {
+      await mcp?.close()
+    }
   }
+}
+
+type ChatValues = { yes?: boolean; json?: boolean }
+
+async function failBeforeChat(ctx: CliContext, learning: CliLearning, error: unknown): Promise<number> {
+  await learning.host.close()
+  ctx.io.err(`cairn: ${(error as Error).message}\n`)
+  return 1
+}
+
+function setupOf(ctx: CliContext, core: CairnCore, where: ReturnType<typeof chatWorkspace>, values: ChatValues, learning: CliLearning): ChatSetup {
+  return { core, env: ctx.env, io: ctx.io, workspace: where.workspace, move: where.move, yes: Boolean(values.yes), json: Boolean(values.json), learning }
+}
+
+async function chatOnce(ctx: CliContext, core: CairnCore, prompt: string, attachments: PreparedAttachment[], resumeId: string | undefined, setup: ChatSetup): Promise<number> {
+  const { learning } = setup
+  if (!prompt) return runInteractiveChat(setup, resumeId)
+  let session
+  try {
+    session = openChatSession(setup, resumeId)
+  } catch (error) {
+    return failBeforeChat(ctx, learning, error)
+  }
+  const onSigint = () => session.cancel()
+  process.once('SIGINT', onSigint)
+  const saved = core.attachments.save(session.id, attachments)
+  const summary = await session.runTurn(prompt, { attachments: saved }).done.finally(() => process.off('SIGINT', onSigint))
+  const dropped = !resumeId && dropIfUnanswered(setup, session, summary)
+  // The command is the conversation's end: turns no review has seen yet are reviewed now (a single
+  // new turn is below the minimum; a session continued with --session reaches it).
+  if (!dropped) learning.loop.endConversation(session.id, 'exit')
+  await learning.finish()
+  if (summary.reason === 'failed') return 1
+  if (summary.reason === 'cancelled') return 130
+  return 0
 }

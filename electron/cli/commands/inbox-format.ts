@@ -12,7 +12,8 @@ export const CAUSE_WORDS: Record<ProposalCause, string> = {
   pinned_skill: 'pinned skill',
   pinned_entry: 'pinned entry',
   curation: 'curation',
-  disable: 'disable'
+  disable: 'disable',
+  suggested: 'suggested over MCP'
 }
 
 /** One line saying what a proposal would change, e.g. `Profile: add "Prefers pnpm"`, `Skill "deploy": patch SKILL.md`. */

@@ -1,9 +1,12 @@
+import { backupCommand } from './backup'
 import { chatCommand } from './chat'
 import { curateCommand } from './curate'
 import { doctorCommand } from './doctor'
 import { inboxCommand } from './inbox'
+import { mcpCommand } from './mcp'
 import { memoryCommand } from './memory'
 import { revertCommand } from './revert'
+import { restoreCommand } from './restore'
 import { reviewCommand } from './review'
 import { searchCommand } from './search'
 import { serveCommand } from './serve'
@@ -26,7 +29,10 @@ export const commands: Record<string, CliCommand> = {
   review: reviewCommand,
   inbox: inboxCommand,
   curate: curateCommand,
-  doctor: doctorCommand
+  doctor: doctorCommand,
+  mcp: mcpCommand,
+  backup: backupCommand,
+  restore: restoreCommand
 }
 
 export const usageText = `Cairn: a desktop assistant that learns from every conversation.
@@ -50,6 +56,11 @@ Commands:
   inbox [--json]           changes learning proposes, waiting for you (show|approve|reject|rereview <id>, approve --all)
   curate [--wait]          tidy the library: archive unused skills, propose merges of overlapping ones
   doctor [--repair]        check the data home (state.db, ledger, locks, temp files, skills); --repair fixes it
+  mcp list|test|import     the MCP servers Cairn uses as tools: their state and tools, one server's
+                           connection, servers from Claude Desktop or Claude Code
+  mcp serve [--http]       Cairn's memory and skills as an MCP server for your other agents
+  backup [--out FILE]      one .tar.gz of the data home (database, memory, skills, attachments, settings; no secrets)
+  restore FILE [--yes]     put a backup back, after checking it (a home with data is kept aside, never deleted)
 
 Data home: --home DIR, else $CAIRN_HOME, else ~/.cairn
 Run "cairn <command> --help" for a command's options.

@@ -49,7 +49,7 @@ Stop with Ctrl+C.
   }
 }
 
-function appVersion(): string {
+export function appVersion(): string {
   try {
     return (require(join(CAIRN_ROOT, 'package.json')) as { version: string }).version
   } catch {

@@ -1,4 +1,4 @@
-import { ledgerKinds, ledgerSources, type LedgerKind, type LedgerSource } from '../../../shared/ledger'
+import { ledgerKinds, ledgerSources, type FixedLedgerSource, type LedgerKind } from '../../../shared/ledger'
 import { parseCommandArgs, parseLimit } from '../args'
 import { describeChange } from '../format-change'
 import { formatTime, printJson, UsageError } from '../io'
@@ -20,7 +20,7 @@ Sources: ${ledgerSources.join(', ')}
       source: { type: 'string', multiple: true }
     })
     const kinds = (values.kind ?? []) as LedgerKind[]
-    const sources = (values.source ?? []) as LedgerSource[]
+    const sources = (values.source ?? []) as FixedLedgerSource[]
     for (const kind of kinds) {
       if (!ledgerKinds.includes(kind)) throw new UsageError(`Unknown kind "${kind}".`)
     }

@@ -14,7 +14,7 @@ import type { ConversationStores } from './agent-stores'
 import { chatApprovals, type ApprovalBroker } from './approvals'
 import { planCompression, summarizeMiddle } from './compression'
 import { toChatMessages } from './history'
-import { composeSystemPrompt, indexSkills } from './prompt-context'
+import { composeSystemPrompt, indexSkills, mcpPromptInfo } from './prompt-context'
 import { formatSkillHint, relevantSkills } from './skill-hints'
 import { executeToolCalls } from './tool-executor'
 import { TurnProgress, isCancellation, stepLimitAnswer, titleFrom, turnFailure, type TurnEvent, type TurnHandle, type TurnSummary } from './turn'
@@ -85,13 +85,13 @@ export class AgentSession {
       if (!existing) throw new Error(`There is no session ${options.sessionId}. List them with: cairn sessions`)
       const session = existing.systemPrompt
         ? existing
-        : stores.sessions.update(existing.id, { systemPrompt: composeSystemPrompt(stores, toolNames, options.workspace, existing) })
+        : stores.sessions.update(existing.id, { systemPrompt: composeSystemPrompt(stores, toolNames, options.workspace, existing, new Date(), mcpPromptInfo(options.tools)) })
       return new AgentSession(options, session)
     }
     const session = stores.sessions.create({
       source: options.source ?? 'cli',
       model: resolveProvider(options.provider).settings.model,
-      systemPrompt: composeSystemPrompt(stores, toolNames, options.workspace),
+      systemPrompt: composeSystemPrompt(stores, toolNames, options.workspace, null, new Date(), mcpPromptInfo(options.tools)),
       workspace: options.workspace
     })
     return new AgentSession(options, session)
@@ -376,7 +376,9 @@ export class AgentSession {
     const summary = stores.sessions.append(this.id, { role: 'summary', content: summaryText, meta: { coversThrough } })
     this.history = [...plan.head, summary, ...plan.tail]
     const toolNames = new Set(this.tools.keys())
-    this.session = stores.sessions.update(this.id, { systemPrompt: composeSystemPrompt(stores, toolNames, this.options.workspace, stores.sessions.get(this.id)) })
+    this.session = stores.sessions.update(this.id, {
+      systemPrompt: composeSystemPrompt(stores, toolNames, this.options.workspace, stores.sessions.get(this.id), new Date(), mcpPromptInfo(this.options.tools))
+    })
     this.emit({
       type: 'compressed',
       summarizedMessages: plan.middle.length,

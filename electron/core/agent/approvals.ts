@@ -32,6 +32,10 @@ export interface ApprovalBrokerOptions {
   /** Hosts the user chose to always allow fetching from (config `agent.allowedFetchHosts`). */
   fetchHosts?: () => string[]
   saveFetchHost?: (host: string) => Promise<void>
+  /** An MCP server's tools that run without asking (its live `autoApprove` in config.json). */
+  mcpAutoApprove?: (server: string) => string[]
+  /** "Always allow": adds exactly this tool of this server to its `autoApprove`. */
+  saveMcpAutoApprove?: (server: string, tool: string) => Promise<void>
   /** Announces a request that needs the user's answer (the agent turns it into an `approval_needed` event). */
   onRequest: (pending: PendingApproval) => void
   onResolved?: (requestId: string, allowed: boolean, remembered: ApprovalScope) => void
@@ -51,6 +55,8 @@ export class ApprovalBroker {
   private readonly sessionReads = new Map<string, boolean>()
   /** Fetch hosts allowed for this session. */
   private readonly sessionHosts = new Set<string>()
+  /** MCP tools allowed for this session, as `server\0tool`. */
+  private readonly sessionMcpTools = new Set<string>()
   private readonly pending = new Map<string, { pending: PendingApproval; resolve: (allowed: boolean) => void }>()
 
   constructor(private readonly options: ApprovalBrokerOptions) {}
@@ -121,6 +127,10 @@ export class ApprovalBroker {
       const host = request.host.toLowerCase()
       return this.sessionHosts.has(host) || (this.options.fetchHosts?.() ?? []).some((allowed) => allowed.trim().toLowerCase() === host)
     }
+    if (request.kind === 'mcp') {
+      if (!request.server || !request.mcpTool) return false
+      return this.sessionMcpTools.has(mcpKey(request.server, request.mcpTool)) || (this.options.mcpAutoApprove?.(request.server) ?? []).includes(request.mcpTool)
+    }
     // A conversation's grants and saved prefixes cover its workspace only: outside it, every write and command is asked about.
     if (request.outsideWorkspace) return false
     if (request.kind === 'command') {
@@ -143,6 +153,11 @@ export class ApprovalBroker {
     else if (request.kind === 'command') {
       // The prefix the button named, never one the answer brings (a saved "always" prefix is saved below).
       if (scope === 'session' && pending.prefix) this.sessionPrefixes.add(pending.prefix)
+    } else if (request.kind === 'mcp') {
+      if (!request.server || !request.mcpTool) return
+      this.sessionMcpTools.add(mcpKey(request.server, request.mcpTool))
+      if (scope === 'tool') await this.saveMcpTool(request.server, request.mcpTool)
+      return
     } else if (scope === 'session') this.sessionAllowed.add(request.tool)
     const save = scope === 'folder' ? this.options.saveReadFolder : scope === 'host' ? this.options.saveFetchHost : undefined
     const what = scope === 'folder' ? request.folder : scope === 'host' ? request.host : undefined
@@ -151,6 +166,14 @@ export class ApprovalBroker {
       await save(what)
     } catch (error) {
       console.error(`cairn: could not remember "${what}" as always allowed:`, error)
+    }
+  }
+
+  private async saveMcpTool(server: string, tool: string): Promise<void> {
+    try {
+      await this.options.saveMcpAutoApprove?.(server, tool)
+    } catch (error) {
+      console.error(`cairn: could not remember the MCP tool ${server}/${tool} as always allowed:`, error)
     }
   }
 
@@ -210,6 +233,14 @@ export function chatApprovals(options: { settings: SettingsStore; autoApprove?: 
       const current = settings.get().agent.allowedFetchHosts
       if (!current.includes(host)) await settings.update({ agent: { allowedFetchHosts: [...current, host] } })
     },
+    mcpAutoApprove: (server) => mcpServerAutoApprove(settings.get().mcpServers[server]),
+    saveMcpAutoApprove: async (server, tool) => {
+      // The server's raw object goes back whole, with only the tool added: nothing else in it changes.
+      const raw = settings.get().mcpServers[server]
+      if (!isPlainObject(raw)) throw new Error(`the MCP server "${server}" is not in config.json any more`)
+      const current = mcpServerAutoApprove(raw)
+      if (!current.includes(tool)) await settings.update({ mcpServers: { [server]: { ...raw, autoApprove: [...current, tool] } } })
+    },
     onRequest: ({ requestId, callId, request, prefix, scopes }) =>
       emit({
         type: 'approval_needed',
@@ -228,11 +259,27 @@ export function chatApprovals(options: { settings: SettingsStore; autoApprove?: 
         host: request.host,
         carriedData: request.carriedData,
         outsideWorkspace: request.outsideWorkspace,
+        server: request.server,
+        mcpTool: request.mcpTool,
         prefix,
         scopes
       }),
     onResolved: (requestId, allowed, remembered) => emit({ type: 'approval_resolved', requestId, allowed, remembered })
   })
+}
+
+function mcpKey(server: string, tool: string): string {
+  return `${server}\u0000${tool}`
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** The tool names in a raw server entry's `autoApprove` (a malformed entry allows nothing). */
+function mcpServerAutoApprove(raw: unknown): string[] {
+  const list = isPlainObject(raw) ? raw.autoApprove : undefined
+  return Array.isArray(list) ? list.filter((name): name is string => typeof name === 'string') : []
 }
 
 // Chaining, substitution and redirection would let an allowed prefix smuggle in another command.

@@ -4,6 +4,7 @@ import type { AgentHome } from './agent-stores'
 import type { HomePaths } from '../config/home'
 import { ChatProvider } from '../provider/provider'
 import { resolveProviderSettings } from '../provider/provider-settings'
+import type { ToolDef } from '../tools/types'
 
 export interface CreateAgentOptions {
   /** The data home's stores and learning tools (a CairnCore fits); with `paths`, the file tools never write inside its root. */
@@ -25,6 +26,8 @@ export interface CreateAgentOptions {
   source?: string
   autoApprove?: boolean
   hooks?: AgentHooks
+  /** The MCP tools this conversation keeps for its whole life (McpManager.conversationTools(): a snapshot). */
+  mcpTools?: ToolDef[]
 }
 
 /** Wires a chat session the same way for the CLI, the app and browser mode. */
@@ -39,7 +42,11 @@ export function createAgentSession(options: CreateAgentOptions): AgentSession {
     return new ChatProvider({ ...settings, model: conversationModel(core, session?.id ?? options.sessionId, options.model) || settings.model })
   }
   const workspace = sessionWorkspace(options)
-  const tools = [...core.learningTools(() => session?.id ?? null), ...createWorkspaceTools({ workspace, protectedRoots: core.paths ? [core.paths.root] : [] })]
+  const tools = [
+    ...core.learningTools(() => session?.id ?? null),
+    ...createWorkspaceTools({ workspace, protectedRoots: core.paths ? [core.paths.root] : [] }),
+    ...(options.mcpTools ?? [])
+  ]
   session = AgentSession.open({
     stores: core,
     provider,

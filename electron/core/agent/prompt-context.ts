@@ -1,7 +1,8 @@
 import { platform, release } from 'node:os'
 import type { PromptSources } from './agent-stores'
-import { indexSkills, renderSkillsIndex } from './skills-index'
-import { buildSystemPrompt } from './system-prompt'
+import { indexSkills, markMissingMcpTools, renderSkillsIndex } from './skills-index'
+import type { ToolDef } from '../tools/types'
+import { buildSystemPrompt, type McpPromptInfo } from './system-prompt'
 
 export { indexSkills } from './skills-index'
 
@@ -26,11 +27,12 @@ export function composeSystemPrompt(
   toolNames: ReadonlySet<string>,
   workspace: string,
   session?: { state?: Record<string, unknown> } | null,
-  now = new Date()
+  now = new Date(),
+  mcp?: McpPromptInfo
 ): string {
   const config = sources.config.get()
   const snapshot = sources.memory.loadSnapshot()
-  const index = renderSkillsIndex(indexSkills(sources), config.skills.indexTokenBudget)
+  const index = renderSkillsIndex(markMissingMcpTools(indexSkills(sources), mcp?.tools ?? new Set()), config.skills.indexTokenBudget)
   return buildSystemPrompt({
     toolNames,
     memoryBlock: config.memory.enabled ? snapshot.memory : null,
@@ -38,10 +40,23 @@ export function composeSystemPrompt(
     memoryTargets: { memory: config.memory.enabled, user: config.memory.userProfileEnabled },
     skillsIndex: index.text,
     instructions: { global: config.agent.instructions ?? '', conversation: conversationInstructions(session) },
+    mcp,
     environment: {
       os: describeOS(),
       date: now.toLocaleDateString('en-CA', { weekday: 'long', year: 'numeric', month: '2-digit', day: '2-digit' }),
       workspace
     }
   })
+}
+
+/** The MCP servers a session's tools reach (in the order the tools come) and whether the tool search stands in for them. */
+export function mcpPromptInfo(tools: readonly ToolDef[]): McpPromptInfo | undefined {
+  const refs = tools.flatMap((tool) => tool.mcp ?? [])
+  const servers = [...new Set(refs.map((ref) => ref.server))]
+  if (!servers.length) return undefined
+  return {
+    servers,
+    toolSearch: tools.some((tool) => tool.name === 'mcp_tool_search'),
+    tools: new Set(refs.flatMap((ref) => [`${ref.server}/${ref.tool}`, ref.exposedName]))
+  }
 }

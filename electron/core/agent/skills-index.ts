@@ -17,6 +17,10 @@ export interface IndexSkill {
   failureCount?: number
   /** The user turned it off: it is left out of the index and the hints. */
   disabled?: boolean
+  /** MCP tools the skill relies on (its `metadata.mcp-tools`). */
+  mcpTools?: string[]
+  /** Of those, the ones this conversation does not have (set by {@link markMissingMcpTools}). */
+  missingMcpTools?: string[]
 }
 
 /** What the catalogue is read from (a CairnCore fits). */
@@ -39,9 +43,28 @@ export function indexSkills({ skills, skillFlags }: SkillCatalogueSources): Inde
       lastUsedAt: usage?.lastUsedAt ?? usage?.lastViewedAt ?? null,
       successCount: usage?.successCount ?? 0,
       failureCount: usage?.failureCount ?? 0,
-      ...(disabled.has(skill.name) ? { disabled: true } : {})
+      ...(disabled.has(skill.name) ? { disabled: true } : {}),
+      ...(skill.mcpTools ? { mcpTools: skill.mcpTools } : {})
     }
   })
+}
+
+/**
+ * Marks the skills that rely on MCP tools this conversation does not have. `available` holds each
+ * tool it has as `server/tool` and as its exposed name; a skill may name either.
+ */
+export function markMissingMcpTools(catalogue: IndexSkill[], available: ReadonlySet<string>): IndexSkill[] {
+  return catalogue.map((skill) => {
+    const missing = (skill.mcpTools ?? []).filter((tool) => !available.has(tool))
+    return missing.length ? { ...skill, missingMcpTools: missing } : skill
+  })
+}
+
+/** What the index adds after a skill whose MCP tools are missing, so the model does not follow it blindly. */
+function needs(skill: IndexSkill): string {
+  const missing = skill.missingMcpTools ?? []
+  if (!missing.length) return ''
+  return ` [needs MCP tool${missing.length === 1 ? '' : 's'} ${missing.join(', ')}, not connected]`
 }
 
 /**
@@ -136,7 +159,7 @@ function renderCut(groups: Map<string, IndexSkill[]>, ranked: IndexSkill[], budg
   let listed = 0
   for (const skill of ranked) {
     if (!skill.useCount) continue
-    const line = `  - ${skill.name}: ${shorten(skill.description)}`
+    const line = `  - ${skill.name}${needs(skill)}: ${shorten(skill.description)}`
     if (used + estimateTokens(line) + 1 > budgetTokens / 2) break
     if (!listed) lines.push('Most used:')
     lines.push(line)
@@ -184,10 +207,10 @@ function render(
   for (const [category, members] of groups) {
     const visible = members.filter(include)
     if (!visible.length) continue
-    const plain = visible.filter((s) => !withDescription(s)).map((s) => s.name)
+    const plain = visible.filter((s) => !withDescription(s)).map((s) => s.name + needs(s))
     const detailed = visible.filter(withDescription)
     lines.push(`${category}:${plain.length ? ' ' + plain.join(', ') : ''}`)
-    for (const skill of detailed) lines.push(`  - ${skill.name}: ${shorten(skill.description)}`)
+    for (const skill of detailed) lines.push(`  - ${skill.name}${needs(skill)}: ${shorten(skill.description)}`)
   }
   return lines.join('\n')
 }
@@ -200,7 +223,7 @@ function renderCategories(groups: Map<string, IndexSkill[]>, shown: Set<string>)
     const visible = members.filter((s) => shown.has(s.name))
     const hidden = members.length - visible.length
     lines.push(`${category}: ${members.length} skill${members.length === 1 ? '' : 's'}${hidden && visible.length ? `, ${hidden} not listed` : ''}`)
-    for (const skill of visible) lines.push(`  - ${skill.name}: ${shorten(skill.description)}`)
+    for (const skill of visible) lines.push(`  - ${skill.name}${needs(skill)}: ${shorten(skill.description)}`)
   }
   lines.push(FOOTER)
   return lines.join('\n')

@@ -4,6 +4,7 @@ import type { CairnCore } from '../cairn'
 import type { LearningLoop } from '../learning/learning-loop'
 import type { ReviewHost } from '../learning/review-host'
 import type { WorkerSpawner } from '../learning/spawn-worker'
+import type { McpManager } from '../mcp/mcp-manager'
 import type { ProviderSettings } from '../provider/provider-settings'
 import type { ChatClock, ChatManager } from './chat-manager'
 import type { AppWorkspaces } from './workspaces'
@@ -66,6 +67,8 @@ export interface AppContext {
   readonly loop: LearningLoop
   readonly chats: ChatManager
   readonly workspaces: AppWorkspaces
+  /** The user's MCP servers (started with the first conversation, or when Settings asks). */
+  readonly mcp: McpManager
   emit<K extends IpcEventName>(name: K, payload: IpcEvents[K]): void
   providerSettings(): ProviderSettings
 }

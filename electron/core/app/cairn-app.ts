@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import type { IpcEventName, IpcEvents, IpcHandlers } from '../../../shared/ipc/contract'
 import { EventBus } from '../events/event-bus'
 import { suggestTitle } from '../agent/conversation-title'
@@ -7,6 +8,7 @@ import type { CairnCore } from '../cairn'
 import { scheduleCuration } from '../learning/curation'
 import { LearningLoop } from '../learning/learning-loop'
 import { LearningState } from '../learning/learning-state'
+import { McpManager } from '../mcp/mcp-manager'
 import { ReviewHost, reviewHostDepsOf } from '../learning/review-host'
 import type { WorkerSpawner } from '../learning/spawn-worker'
 import { archiveUnusedSkillsSoon } from '../skills/skill-archive'
@@ -15,6 +17,9 @@ import { ChatManager, systemClock } from './chat-manager'
 import { chatHandlers } from './handlers/chat'
 import { inboxHandlers, watchInbox } from './handlers/inbox'
 import { learningHandlers } from './handlers/learning'
+import { mcpHandlers, watchMcp } from './handlers/mcp'
+import { backupHandlers } from './handlers/backup'
+import { BackupSchedule } from './backup-schedule'
 import { memoryHandlers } from './handlers/memory'
 import { sessionHandlers } from './handlers/sessions'
 import { settingsHandlers } from './handlers/settings'
@@ -41,6 +46,8 @@ export class CairnApp implements AppContext {
   readonly loop: LearningLoop
   readonly chats: ChatManager
   readonly workspaces: AppWorkspaces
+  readonly mcp: McpManager
+  readonly backups: BackupSchedule
   readonly handlers: IpcHandlers
   private readonly unsubscribe: Array<() => void> = []
   /** Unused skills Cairn made go to skills/.archive once the app is up (after the constructor returns, so the window is never held up). */
@@ -57,6 +64,14 @@ export class CairnApp implements AppContext {
     })
     this.loop = new LearningLoop(core, this.host)
     this.workspaces = new AppWorkspaces({ core, userHome: options.userHome, forbiddenRoots: options.forbiddenWorkspaceRoots })
+    this.mcp = new McpManager({
+      servers: () => core.config.get().mcpServers,
+      settings: () => core.config.get().mcp,
+      logDir: join(core.paths.root, 'logs', 'mcp'),
+      resolveSecret: (name) => options.secrets.getSecret?.(name) ?? null,
+      env: options.env,
+      clientVersion: options.version
+    })
     this.chats = new ChatManager({
       core,
       hooks: this.loop.hooks,
@@ -68,6 +83,7 @@ export class CairnApp implements AppContext {
       emit: (name, payload) => this.emit(name, payload),
       endConversation: (sessionId, cause) => this.loop.endConversation(sessionId, cause),
       clock: options.clock,
+      mcp: this.mcp,
       suggestTitle: (exchange) => suggestTitle(new ChatProvider({ ...this.learningProviderSettings(), maxRetries: 0 }), exchange, AbortSignal.timeout(30_000))
     })
     this.unsubscribe.push(
@@ -75,6 +91,7 @@ export class CairnApp implements AppContext {
       core.ledger.onRecord((entry) => this.emit('ledger.changed', { entry })),
       core.skills.onChange((event) => this.emit('skills.changed', { name: event.name ?? null })),
       watchInbox(this, options.clock ?? systemClock),
+      watchMcp(this),
       scheduleCuration({
         state: new LearningState(core.db),
         everyDays: () => core.config.get().learning.curateEveryDays,
@@ -83,6 +100,7 @@ export class CairnApp implements AppContext {
         clock: options.clock ?? systemClock
       })
     )
+    this.backups = new BackupSchedule({ core, version: options.version, clock: options.clock ?? systemClock, changed: (status) => this.emit('backup.changed', status) })
     const handlers = {
       ...appInfoHandler(this),
       ...chatHandlers(this),
@@ -94,7 +112,9 @@ export class CairnApp implements AppContext {
       ...settingsHandlers(this),
       ...modelHandlers(this),
       ...learningHandlers(this),
-      ...windowHandlers(this)
+      ...windowHandlers(this),
+      ...mcpHandlers(this),
+      ...backupHandlers(this)
     }
     // A missing handler fails the assignment below; an extra one (a route the contract does not
     // declare) fails this line, since spreads escape TypeScript's excess-property check.
@@ -130,11 +150,13 @@ export class CairnApp implements AppContext {
   async close(): Promise<void> {
     this.archiving.cancel()
     await this.archiving.settled
+    await this.backups.close()
     await this.chats.cancelAll()
     // What the open conversations taught since their last review is reviewed now, within a bound.
     const quitMs = this.options.quitReviewMs ?? QUIT_REVIEW_MS
     const finished = await this.host.settleWithin(this.chats.endAll('quit'), quitMs)
     for (const stop of this.unsubscribe) stop()
+    await this.mcp.close()
     await this.host.close(finished ? undefined : `Cairn quit before this review could run: reviews of the conversations open at quit get ${quitMs / 1000} s.`)
   }
 }

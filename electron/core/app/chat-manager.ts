@@ -9,6 +9,8 @@ import type { IpcEventName, IpcEvents } from '../../../shared/ipc/contract'
 import type { SessionEndCause } from '../../../shared/review-reasons'
 import type { CairnCore } from '../cairn'
 import type { ProviderSettings } from '../provider/provider-settings'
+import type { ToolDef } from '../tools/types'
+import type { McpManager } from '../mcp/mcp-manager'
 import type { AppWorkspaces } from './workspaces'
 
 interface LiveChat {
@@ -24,6 +26,8 @@ interface LiveChat {
   lastActiveAt: number
   /** Already ended for learning since that turn (went idle): the next idle tick leaves it alone. */
   idleEnded: boolean
+  /** `reloadTools` asked: its next turn opens it again with a fresh MCP tool snapshot. */
+  toolsStale: boolean
 }
 
 /** Time as the chats see it: injectable, so tests drive idle conversations without waiting. */
@@ -67,6 +71,8 @@ export interface ChatManagerDeps {
    * gave nothing usable. Without it, conversations keep their first words as title.
    */
   suggestTitle?(exchange: FirstExchange): Promise<string | null>
+  /** The user's MCP servers: each conversation gets a snapshot of their tools when it opens. */
+  mcp?: Pick<McpManager, 'start' | 'whenSettled' | 'conversationTools'>
 }
 
 /**
@@ -140,6 +146,7 @@ export class ChatManager {
     this.checkProvider()
     // Every file is checked and read (a PDF's text extracted) before anything is stored: a bad one loses nothing.
     const prepared = await readAttachmentsForIpc(attachments)
+    await this.mcpSettled(sessionId)
     const chat = this.open(sessionId, source, workspace, model)
     if (chat.running) throw new IpcError('BUSY', 'Cairn is still answering in this conversation. Wait for it or stop it first.')
     const saved = this.app.core.attachments.save(chat.session.id, prepared)
@@ -175,6 +182,33 @@ export class ChatManager {
     if (chat.running) throw new IpcError('BUSY', 'Cairn is still answering in this conversation. Stop it first.')
     chat.session.showVersion(branchId)
     this.app.emit('sessions.changed', { sessionId })
+  }
+
+  /**
+   * The next turn of this conversation takes a fresh snapshot of the MCP tools (after one ends, if a
+   * turn runs now). Its system prompt is composed again with them, so the provider's prompt cache
+   * starts over for it.
+   */
+  reloadTools(sessionId: string): { reloaded: boolean } {
+    if (!this.app.core.sessions.get(sessionId)) throw new IpcError('NOT_FOUND', `There is no conversation ${sessionId}.`)
+    const chat = this.chats.get(sessionId)
+    if (chat) chat.toolsStale = true
+    else this.app.core.sessions.update(sessionId, { systemPrompt: null })
+    return { reloaded: true }
+  }
+
+  /**
+   * Starts the MCP servers with the first conversation, and lets a conversation about to open wait up
+   * to `mcp.startWaitMs` for servers still starting: its tool snapshot then has them. A slow or failed
+   * server never holds chat up longer than that.
+   */
+  private async mcpSettled(sessionId: string | null): Promise<void> {
+    const mcp = this.app.mcp
+    if (!mcp) return
+    const live = sessionId ? this.chats.get(sessionId) : undefined
+    if (live && !live.toolsStale) return
+    mcp.start()
+    await mcp.whenSettled(this.app.core.config.get().mcp.startWaitMs)
   }
 
   /** Refuses to start a turn the provider cannot answer: English for logs, the problem's code and data for the renderer. */
@@ -228,12 +262,12 @@ export class ChatManager {
     if (sessionId) {
       const stored = this.app.core.sessions.get(sessionId)
       const existing = this.chats.get(sessionId)
-      if (existing && (existing.running || !stored || existing.workspace === stored.workspace)) return existing
+      if (existing && (existing.running || !stored || (existing.workspace === stored.workspace && !existing.toolsStale))) return existing
       if (!stored) throw new IpcError('NOT_FOUND', `There is no conversation ${sessionId}.`)
       // Checked (and made again if it was removed) each time it opens; a session from before workspaces gets the default.
       workspace = this.app.workspaces.use(stored.workspace ?? this.app.workspaces.defaultFolder())
       if (existing) {
-        // Moved while it was open: a turn that ran meanwhile may have written the old folder back into the prompt.
+        // Moved or its tools reloaded while it was open: the prompt names the folder and the MCP servers.
         this.chats.delete(sessionId)
         this.app.core.sessions.update(sessionId, { systemPrompt: null })
       }
@@ -249,15 +283,24 @@ export class ChatManager {
       model,
       // Where a new conversation started: the desktop app, browser mode, or either one's quick prompt.
       source: `${this.app.mode === 'desktop' ? 'desktop' : 'browser'}${origin === 'quick' ? '-quick' : ''}`,
-      hooks: this.app.hooks
+      hooks: this.app.hooks,
+      // Fixed for the life of this live conversation, so its prompt and tools stay byte-identical.
+      mcpTools: this.mcpTools()
     })
-    const chat: LiveChat = { session, workspace, buffer: [], running: false, done: Promise.resolve(), lastActiveAt: 0, idleEnded: false }
+    const chat: LiveChat = { session, workspace, buffer: [], running: false, done: Promise.resolve(), lastActiveAt: 0, idleEnded: false, toolsStale: false }
     session.events.on((event) => {
       chat.buffer.push(event)
       this.app.emit('chat.event', event)
     })
     this.chats.set(session.id, chat)
     return chat
+  }
+
+  private mcpTools(): ToolDef[] {
+    if (!this.app.mcp) return []
+    // Regenerating or editing in a conversation not open yet comes here without send()'s wait.
+    this.app.mcp.start()
+    return this.app.mcp.conversationTools()
   }
 
   private start(chat: LiveChat, run: (session: AgentSession) => TurnHandle): { sessionId: string; turnId: string } {

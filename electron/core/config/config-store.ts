@@ -18,6 +18,8 @@ export class ConfigError extends Error {
 export interface SettingsStore {
   get(): CairnConfig
   update(patch: ConfigPatch): Promise<CairnConfig>
+  /** Rewrites the raw file content as `change` returns it (a section replaced or a key removed, which a merge cannot do). */
+  edit(change: (raw: Record<string, unknown>) => Record<string, unknown>): Promise<CairnConfig>
 }
 
 /** Editors save in several steps (truncate, write, rename): settle before reading. */
@@ -164,12 +166,17 @@ export class ConfigStore implements SettingsStore {
    * fresh read.
    */
   async update(patch: ConfigPatch): Promise<CairnConfig> {
+    return this.edit((raw) => deepMerge(raw, patch as Record<string, unknown>))
+  }
+
+  /** Like {@link update}, with the new content computed from the raw file by `change` (which must not mutate it). */
+  async edit(change: (raw: Record<string, unknown>) => Record<string, unknown>): Promise<CairnConfig> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await withLock(this.path, async () => {
           const expected = readBytesOrNull(this.path)
           const raw = this.readRaw()
-          const merged = deepMerge(raw, patch as Record<string, unknown>)
+          const merged = change(raw)
           const parsed = parseConfig(merged, this.path)
           this.writing++
           try {

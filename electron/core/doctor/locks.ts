@@ -1,6 +1,7 @@
-import { lstatSync, readdirSync, rmdirSync } from 'node:fs'
+import { lstatSync, rmdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import type { HomePaths } from '../config/home'
+import { findLockDirs } from '../fs/lock-dirs'
 import { capDetails, plural, type Finding, type RepairAction } from './types'
 
 /**
@@ -17,34 +18,11 @@ export interface StaleLock {
 
 /** Lock directories (`*.lock`) under `.locks/` and next to the memory files that are older than {@link STALE_LOCK_MS}. */
 export function findStaleLocks(paths: HomePaths, now = Date.now()): StaleLock[] {
-  const found: StaleLock[] = []
-  const visit = (dir: string, depth: number): void => {
-    let names: string[]
-    try {
-      names = readdirSync(dir)
-    } catch {
-      return
-    }
-    for (const name of names) {
-      const path = join(dir, name)
-      let stats
-      try {
-        stats = lstatSync(path)
-      } catch {
-        continue
-      }
-      if (!stats.isDirectory()) continue
-      if (name.endsWith('.lock')) {
-        const ageMs = now - stats.mtimeMs
-        if (ageMs > STALE_LOCK_MS) found.push({ path, ageMs })
-      } else if (depth < 3) {
-        visit(path, depth + 1)
-      }
-    }
-  }
-  visit(paths.locksDir, 0)
-  visit(paths.memoriesDir, 2)
-  return found.sort((a, b) => (a.path < b.path ? -1 : 1))
+  // Locks sit up to three folders down in .locks/ (skills by category and name), and beside the memory files.
+  return [...findLockDirs(paths.locksDir, 3), ...findLockDirs(paths.memoriesDir, 1)]
+    .map((lock) => ({ path: lock.path, ageMs: now - lock.mtimeMs }))
+    .filter((lock) => lock.ageMs > STALE_LOCK_MS)
+    .sort((a, b) => (a.path < b.path ? -1 : 1))
 }
 
 export function checkLocks(paths: HomePaths, now = Date.now()): Finding {

@@ -1,4 +1,4 @@
-import type { LedgerEntry, WriteContext } from '../../../shared/ledger'
+import { mcpClientOf, type LedgerEntry, type LedgerSource, type WriteContext } from '../../../shared/ledger'
 import { join } from 'node:path'
 import type { Proposal, ProposalCause, ProposalErrorCode, ProposalState } from '../../../shared/proposals'
 import type { CairnCore } from '../cairn'
@@ -134,8 +134,10 @@ export class Inbox {
   private apply(proposal: Proposal, edited: string | null): Promise<SkillResult | { success: boolean; error?: string } | null> {
     // The user's own text, or a change to something the user owns, is the user's change: recorded as
     // theirs, so a skill they wrote stays theirs (and keeps asking) after they approve a change to it.
-    const source = edited !== null || USER_OWNED.has(proposal.cause) ? 'user' : 'review'
-    const write: WriteContext = { source, sessionId: proposal.sessionId, reviewId: proposal.reviewId }
+    // Another agent's suggestion over MCP (its review is `mcp:<client>`, no review run) stays that agent's.
+    const outside = mcpClientOf(proposal.reviewId) !== null ? (proposal.reviewId as LedgerSource) : null
+    const source = edited !== null || USER_OWNED.has(proposal.cause) ? 'user' : (outside ?? 'review')
+    const write: WriteContext = { source, sessionId: proposal.sessionId, reviewId: outside ? null : proposal.reviewId }
     const ledgerMeta = { proposalId: proposal.id }
     if (proposal.kind === 'skill.disable') return Promise.resolve(this.applyDisable(proposal, edited))
     if (proposal.kind.startsWith('memory.')) return this.applyMemory(proposal, edited, { write, ledgerMeta })

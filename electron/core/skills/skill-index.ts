@@ -31,6 +31,8 @@ export interface SkillSummary {
   warnings: string[]
   /** The front matter's own `name` when it differs from the folder name (skills written elsewhere). */
   frontmatterName: string | null
+  /** MCP tools the skill relies on (`metadata.mcp-tools`: space-separated `server/tool` or exposed names). */
+  mcpTools?: string[]
 }
 
 export interface SkillDiagnostic {
@@ -234,6 +236,7 @@ export class SkillIndex {
       readOnly: root.readOnly,
       warnings: [...parsed.warnings, ...threatWarnings(text.replace(/^\uFEFF/, ''))],
       frontmatterName: parsed.frontmatterName !== null && parsed.frontmatterName !== name ? parsed.frontmatterName : null,
+      ...mcpToolsOf(parsed.frontmatter),
       rootIndex,
       relPath
     })
@@ -379,6 +382,14 @@ function toSummary(entry: Entry): SkillSummary {
     root: entry.root,
     readOnly: entry.readOnly,
     warnings: [...entry.warnings],
-    frontmatterName: entry.frontmatterName
+    frontmatterName: entry.frontmatterName,
+    ...(entry.mcpTools ? { mcpTools: [...entry.mcpTools] } : {})
   }
+}
+
+function mcpToolsOf(frontmatter: Record<string, unknown>): { mcpTools?: string[] } {
+  const metadata = frontmatter.metadata
+  const value = typeof metadata === 'object' && metadata !== null ? (metadata as Record<string, unknown>)['mcp-tools'] : undefined
+  const tools = typeof value === 'string' ? value.split(/[\s,]+/).filter(Boolean) : []
+  return tools.length ? { mcpTools: tools } : {}
 }

@@ -51,6 +51,7 @@ export async function runTool(tool: ToolDef, raw: unknown, ctx: ToolContext): Pr
 
 /** The JSON schema the model sees for a tool's parameters. */
 export function toolParametersSchema(tool: ToolDef): Record<string, unknown> {
+  if (tool.parameters) return tool.parameters
   const schema = z.toJSONSchema(tool.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>
   delete schema.$schema
   return schema

@@ -85,7 +85,21 @@ export interface ToolDef<S extends z.ZodType = z.ZodType> {
   name: string
   description: string
   schema: S
+  /**
+   * The JSON schema the model sees instead of `schema`'s: an MCP server's own input schema. `schema`
+   * then accepts any object and the server validates the arguments itself.
+   */
+  parameters?: Record<string, unknown>
+  /** The MCP tools this tool reaches: its own server's tool, or every tool found through the tool search. */
+  mcp?: readonly McpToolRef[]
   run(args: z.infer<S>, ctx: ToolContext): Promise<unknown> | unknown
+}
+
+/** An MCP server's tool as a conversation has it: the server, the server's own tool name, and what the model calls it. */
+export interface McpToolRef {
+  server: string
+  tool: string
+  exposedName: string
 }
 
 export function defineTool<S extends z.ZodType>(tool: ToolDef<S>): ToolDef<S> {

@@ -20,7 +20,13 @@ export interface SecretsOptions {
 }
 
 const storedKeySchema = z.object({ ciphertext: z.string().min(1), backend: z.string().nullable(), savedAt: z.string() })
-const secretsFileSchema = z.looseObject({ version: z.literal(1), apiKey: storedKeySchema.optional(), learningApiKey: storedKeySchema.optional() })
+const secretsFileSchema = z.looseObject({
+  version: z.literal(1),
+  apiKey: storedKeySchema.optional(),
+  learningApiKey: storedKeySchema.optional(),
+  /** Named secrets (an MCP server's `${secret:NAME}` env and header values), each encrypted like the keys. */
+  secrets: z.record(z.string(), storedKeySchema).optional()
+})
 type SecretsFile = z.infer<typeof secretsFileSchema>
 
 /** Where each key lives in `secrets.json`. */
@@ -34,11 +40,15 @@ const OWNER_ONLY = 0o600
  * keyring (safeStorage) and kept as base64 ciphertext in `secrets.json` (mode 0600) next to, never
  * inside, `config.json`. The plain keys live only in this process: the renderer sees whether there is
  * one and its last four characters. When the system has no keyring at all, a key is kept in memory
- * for this session and `storage()` says so.
+ * for this session and `storage()` says so. Named secrets (`getSecret`/`setSecret`: an MCP server's
+ * env and header values) are kept the same way, in the file's `secrets` map.
  */
 export class KeyringSecretStore implements SecretStore {
   private readonly sessionKeys: Record<ApiKeyWhich, string | null> = { chat: null, learning: null }
   private readonly decrypted: Record<ApiKeyWhich, { ciphertext: string; plain: string } | null> = { chat: null, learning: null }
+  /** Named secrets: kept for this session when there is no keyring, and decrypted ones by their ciphertext. */
+  private readonly sessionSecrets = new Map<string, string>()
+  private readonly decryptedSecrets = new Map<string, { ciphertext: string; plain: string }>()
   private lastProblem: string | null = null
 
   constructor(
@@ -92,6 +102,46 @@ export class KeyringSecretStore implements SecretStore {
     if (this.sessionKeys[which]) return 'memory'
     const platform = this.options.platform ?? process.platform
     return platform === 'linux' && this.keyring.selectedBackend() === 'basic_text' ? 'basic_text' : 'os'
+  }
+
+  getSecret(name: string): string | null {
+    const session = this.sessionSecrets.get(name)
+    if (session !== undefined) return session
+    const stored = this.read()?.secrets?.[name]
+    if (!stored) return null
+    const cached = this.decryptedSecrets.get(name)
+    if (cached?.ciphertext === stored.ciphertext) return cached.plain
+    try {
+      const plain = this.keyring.decryptString(Buffer.from(stored.ciphertext, 'base64'))
+      this.decryptedSecrets.set(name, { ciphertext: stored.ciphertext, plain })
+      return plain
+    } catch (error) {
+      this.problem(
+        `Cairn could not decrypt the secret "${name}" saved in ${this.file} (${(error as Error).message}). ` +
+          'The system keyring may have changed. Enter the value again in Settings; the old file is kept until then.'
+      )
+      return null
+    }
+  }
+
+  async setSecret(name: string, value: string | null): Promise<void> {
+    const current = this.read({ setAsideIfBroken: true }) ?? { version: 1 as const }
+    const others = Object.fromEntries(Object.entries(current.secrets ?? {}).filter(([key]) => key !== name))
+    this.sessionSecrets.delete(name)
+    this.decryptedSecrets.delete(name)
+    if (value === null) {
+      if (current.secrets?.[name]) this.write({ ...current, secrets: others })
+      return
+    }
+    if (!this.keyring.isEncryptionAvailable()) {
+      this.sessionSecrets.set(name, value)
+      this.problem(`This system offers no keyring to encrypt the secret "${name}", so Cairn keeps it for this session only.`)
+      return
+    }
+    const ciphertext = this.keyring.encryptString(value).toString('base64')
+    const stored = { ciphertext, backend: this.keyring.selectedBackend(), savedAt: new Date().toISOString() }
+    this.write({ ...current, version: 1, secrets: { ...others, [name]: stored } })
+    this.decryptedSecrets.set(name, { ciphertext, plain: value })
   }
 
   private read(options: { setAsideIfBroken?: boolean } = {}): SecretsFile | null {

@@ -40,6 +40,7 @@ export const shortcutGroups: ShortcutGroup[] = [
       { keys: ['Enter'], label: 'shortcuts.send' },
       { keys: ['Shift+Enter'], label: 'shortcuts.newline' },
       { keys: ['↑'], label: 'shortcuts.editLast' },
+      { keys: ['/'], label: 'shortcuts.mcpPrompts' },
       { keys: ['Mod+Shift+C'], label: 'shortcuts.copyAnswer', action: 'copyAnswer' },
       { keys: ['Esc'], label: 'shortcuts.stop' }
     ]

@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { ReviewRun } from '../../../shared/ipc/domain'
-import type { LedgerEntry, LedgerKind, LedgerSource, RevertConflict, RevertErrorCode, RevertResult } from '../../../shared/ledger'
+import type { FixedLedgerSource, LedgerEntry, LedgerKind, RevertConflict, RevertErrorCode, RevertResult } from '../../../shared/ledger'
 import { errorMessage, type CairnClient } from '../ipc/client'
 
 /** What a change touched: memory (both files) or skills. */
@@ -11,7 +11,7 @@ export type ChangeFilter = 'added' | 'changed' | 'removed'
 export interface TimelineFilters {
   kinds: KindFilter[]
   changes: ChangeFilter[]
-  sources: LedgerSource[]
+  sources: FixedLedgerSource[]
 }
 
 export type TimelineGroup =
@@ -33,7 +33,7 @@ export interface TimelineState {
   loadMore(): Promise<void>
   toggleKind(kind: KindFilter): void
   toggleChange(change: ChangeFilter): void
-  toggleSource(source: LedgerSource): void
+  toggleSource(source: FixedLedgerSource): void
   clearFilters(): void
   /** `force`: revert a skill change over the newer text the conflict showed (the user confirmed). */
   revert(id: number, options?: { force?: boolean }): Promise<RevertOutcome>
@@ -71,7 +71,7 @@ const kindChange: Record<LedgerKind, ChangeFilter> = {
   'skill.file_remove': 'removed'
 }
 
-export const allSources: LedgerSource[] = ['agent', 'review', 'user', 'import', 'revert']
+export const allSources: FixedLedgerSource[] = ['agent', 'review', 'user', 'import', 'revert']
 export const allChanges: ChangeFilter[] = ['added', 'changed', 'removed']
 export const noFilters: TimelineFilters = { kinds: [], changes: [], sources: [] }
 
@@ -93,7 +93,7 @@ export function familyOf(kind: LedgerKind): KindFilter {
 export function matchesFilters(entry: LedgerEntry, filters: TimelineFilters): boolean {
   if (filters.kinds.length && !filters.kinds.includes(kindFamily[entry.kind])) return false
   if (filters.changes.length && !filters.changes.includes(kindChange[entry.kind])) return false
-  if (filters.sources.length && !filters.sources.includes(entry.source)) return false
+  if (filters.sources.length && !(filters.sources as readonly string[]).includes(entry.source)) return false
   return true
 }
 

@@ -58,6 +58,9 @@ describe('char limits follow the settings without reopening', () => {
       get: () => parseConfig(JSON.parse(readFileSync(paths.configFile, 'utf8'))),
       update: async () => {
         throw new Error('not used')
+      },
+      edit: async () => {
+        throw new Error('not used')
       }
     }
     const core = await CairnCore.open({ home, settings })

@@ -172,6 +172,19 @@ describe('memory, skills and other tools', () => {
     expect(other.textContent).not.toContain('\\n')
   })
 
+  it('names an MCP tool by its server, directly or through mcp_call, and shows its text result as text', async () => {
+    const harness = await openChat()
+    call(harness, 'mcp__everything__echo', { message: 'hi' }, undefined)
+    expect(row(/Use echo from everything/)).toBeTruthy()
+    emit(harness, [{ type: 'tool_call_finished', callId: 'c-mcp__everything__echo', name: 'mcp__everything__echo', ok: true, result: 'Echo: hi\nsecond line', durationMs: 5, messageId: 52 }])
+    const used = row(/Used echo from everything/)
+    fireEvent.click(within(used).getByRole('button', { name: /Used echo from everything/ }))
+    expect(used.textContent).toContain('Echo: hi')
+    expect(used.textContent).not.toContain('\\n')
+    call(harness, 'mcp_call', { name: 'mcp__files__read_text_file', arguments: { path: 'a.txt' } }, { success: true })
+    expect(row(/Used read_text_file from files/)).toBeTruthy()
+  })
+
   it('speaks Chinese', async () => {
     const harness = await openChat({ 'settings.get': settingsView({ config: config((c) => (c.ui.language = 'zh-CN')) }) })
     call(harness, 'run_command', { command: 'npm test' }, { success: true, exit_code: 0, signal: null, timed_out: false, stdout: 'ok', stderr: '', duration_ms: 12, cwd: '.' })

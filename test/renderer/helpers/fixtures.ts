@@ -112,6 +112,8 @@ export function baseHandlers(overrides: RouteHandlers = {}): RouteHandlers {
     'learning.status': learningStatus(),
     'sessions.list': [],
     'settings.detectLocal': { ollama: false, lmstudio: false },
+    'mcp.list': { servers: [], config: {}, keptSecrets: [] },
+    'backup.status': { everyDays: 0, keep: 7, folder: '/home/me/.cairn/backups', defaultFolder: '/home/me/.cairn/backups', last: null, nextDueAt: null, running: false, lastError: null },
     ...overrides
   }
 }

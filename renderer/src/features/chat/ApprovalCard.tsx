@@ -49,7 +49,12 @@ export function ApprovalCard({ request }: { request: ApprovalRequest }): React.J
           {warning}
         </p>
       ) : null}
-      {request.preview && request.preview !== request.command ? <pre className={`plain-code approval-preview${looksLikeDiff(request.preview) ? ' diff-text' : ''}`}>{previewLines(request.preview)}</pre> : null}
+      {request.kind === 'mcp' && request.preview ? (
+        <div className="approval-detail" role="group" aria-label={t('approval.mcpArguments')}>
+          <span className="approval-caption">{t('approval.mcpArguments')}</span>
+          <pre className="plain-code">{request.preview}</pre>
+        </div>
+      ) : request.preview && request.preview !== request.command ? <pre className={`plain-code approval-preview${looksLikeDiff(request.preview) ? ' diff-text' : ''}`}>{previewLines(request.preview)}</pre> : null}
       <div className="approval-actions">
         <button type="button" className="primary-button" disabled={disabled} aria-keyshortcuts="Enter" onClick={() => decide({ allow: true, remember: 'once' })}>
           {t('approval.allowOnce')}

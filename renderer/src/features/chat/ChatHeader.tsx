@@ -5,6 +5,7 @@ import { Icon } from '../../components/Icon'
 import { errorMessage } from '../../ipc/client'
 import { InstructionsButton } from './InstructionsDialog'
 import { ModelSwitcher } from './ModelSwitcher'
+import { ReloadToolsButton } from './ReloadToolsButton'
 import { TokenCount } from './TokenCount'
 import { WorkspaceButton } from './WorkspaceButton'
 
@@ -90,6 +91,7 @@ export function ChatHeader(): React.JSX.Element {
         {sessionId ? (
           <>
             <InstructionsButton />
+            <ReloadToolsButton />
             <button type="button" className="icon-button" onClick={() => void reviewNow()} disabled={running} aria-label={t('chat.reviewNow')} title={t('chat.reviewNow')}>
               <Icon name="sparkle" />
             </button>

@@ -1,9 +1,12 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
 import { describeAttachmentProblem } from '../../../../shared/i18n/describe-attachments'
 import { useApp, useChat, useT } from '../../app/context'
 import { Icon } from '../../components/Icon'
 import { AttachmentChips } from './AttachmentChips'
 import { addFiles, filesOf, toOutgoing, toView, type ComposerFile } from './AttachmentFiles'
+import { McpPromptArguments, McpPromptList } from './mcp/McpPromptMenu'
+import { McpResourceButton } from './mcp/McpResourceButton'
+import { useMcpPrompts } from './mcp/useMcpPrompts'
 
 export interface ComposerProps {
   /** Smaller, single purpose (the quick prompt). */
@@ -31,6 +34,9 @@ export function Composer({ compact = false, autoFocus = false, placeholder }: Co
   const [dragging, setDragging] = useState(false)
   const filesNow = useRef(files)
   filesNow.current = files
+  // MCP prompts (`/`) and resources belong to the main window: the quick prompt stays a single box.
+  const prompts = useMcpPrompts(draft, !compact && !busy)
+  const promptListId = useId()
 
   useLayoutEffect(() => {
     const element = box.current
@@ -100,6 +106,7 @@ export function Composer({ compact = false, autoFocus = false, placeholder }: Co
           void send()
         }}
       >
+        <McpPromptList menu={prompts} id={promptListId} />
         <AttachmentChips
           files={files.map((file) => ({ ...file, preview: file.kind === 'image' ? `data:${file.mime};base64,${file.data}` : undefined }))}
           onRemove={(index) => setFiles(files.filter((_, i) => i !== index))}
@@ -114,6 +121,7 @@ export function Composer({ compact = false, autoFocus = false, placeholder }: Co
         >
           <Icon name="attach" size={17} />
         </button>
+        {compact ? null : <McpResourceButton disabled={busy} onAttach={(file) => attach([file])} />}
         <input
           ref={picker}
           type="file"
@@ -134,6 +142,7 @@ export function Composer({ compact = false, autoFocus = false, placeholder }: Co
           disabled={busy}
           autoFocus={autoFocus}
           aria-label={t('composer.label')}
+          {...(prompts.open ? { role: 'combobox', 'aria-expanded': true, 'aria-controls': promptListId, 'aria-activedescendant': `${promptListId}-${prompts.active}` } : {})}
           placeholder={busy ? t('composer.busy') : (placeholder ?? t('composer.placeholder'))}
           onChange={(event) => chat.getState().setDraft(event.target.value)}
           onPaste={(event) => {
@@ -143,6 +152,7 @@ export function Composer({ compact = false, autoFocus = false, placeholder }: Co
             void attach(pasted)
           }}
           onKeyDown={(event) => {
+            if (prompts.onKeyDown(event)) return
             // Enter while an input method is composing picks a candidate; it must not send.
             if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
               event.preventDefault()
@@ -167,10 +177,11 @@ export function Composer({ compact = false, autoFocus = false, placeholder }: Co
           </div>
         ) : null}
       </form>
-      {problem ? (
+      <McpPromptArguments menu={prompts} />
+      {problem || (prompts.problem && !prompts.asking) ? (
         <div className="composer-problem" role="alert">
           <Icon name="alert" size={14} />
-          <span>{problem}</span>
+          <span>{problem ?? prompts.problem}</span>
         </div>
       ) : null}
     </>

@@ -92,9 +92,27 @@ export function toolTitle(item: ToolItem, state: ToolState, t: Translate): strin
       const action = SKILL_ACTIONS[str(args, 'action') ?? ''] ?? 'edit'
       return say(`skill.${action}`, { name: str(args, 'name') ?? '', file: str(args, 'file_path') ?? '' })
     }
-    default:
-      return say('other', { name: item.name })
+    case 'mcp_tool_search':
+      return say('mcp_tool_search')
+    case 'mcp_call': {
+      const called = mcpToolOf(str(args, 'name') ?? '')
+      return called ? say('mcp', called) : say('other', { name: str(args, 'name') ?? item.name })
+    }
+    default: {
+      const mcp = mcpToolOf(item.name)
+      return mcp ? say('mcp', mcp) : say('other', { name: item.name })
+    }
   }
+}
+
+/**
+ * The server and tool of an MCP tool's name as the model calls it (`mcp__<server>__<tool>`), for
+ * words like "Used echo from everything"; null for any other name. A server name holding `__` reads
+ * as far as its first one, which only changes how the row is worded.
+ */
+export function mcpToolOf(name: string): { server: string; tool: string } | null {
+  const match = /^mcp__(.+?)__(.+)$/.exec(name)
+  return match ? { server: match[1], tool: match[2] } : null
 }
 
 /** A short line beside the title: the command, the address, or how much was read or found. */
@@ -122,6 +140,7 @@ export function toolSummary(item: ToolItem, t: Translate): string {
       return files === undefined ? t('tools.files', { count }) : t('tools.matches', { count, files })
     }
     case 'session_search':
+    case 'mcp_tool_search':
       return oneLine(str(args, 'query') ?? '')
     case 'fetch_url':
       return str(result, 'title') ?? ''

@@ -4,6 +4,8 @@ import { EmptyState, Notice } from '../../components/Feedback'
 import { Icon } from '../../components/Icon'
 import { Pane, PaneBody, PaneLoading } from '../../components/Pane'
 import { describeReviewReason } from '../../../../shared/i18n/describe'
+import { mcpClientLabel } from '../../../../shared/i18n/describe-sources'
+import { mcpClientOf } from '../../../../shared/ledger-names'
 import { fullTime, relativeTime, useNow } from '../../lib/time'
 import { groupProposals, screenOrder, type ProposalGroup } from '../../stores/inbox'
 import { effectiveMode } from '../../stores/settings'
@@ -215,8 +217,18 @@ function GroupSection({ group, now, decisions, children }: { group: ProposalGrou
   const rationales = new Set(group.proposals.map((p) => p.rationale))
   const shared = group.proposals.length > 1 && rationales.size === 1 ? first.rationale : null
   const approvable = group.proposals.filter((p) => !p.stale).length
+  // Another agent's suggestions over MCP carry `mcp:<client>` as their review.
+  const client = mcpClientOf(group.reviewId)
   const heading =
-    group.origin === 'curation' ? t('inbox.group.curation') : title ? t('inbox.group.review', { title }) : group.sessionId ? t('inbox.group.reviewUntitled') : t('inbox.group.reviewNoSession')
+    group.origin === 'curation'
+      ? t('inbox.group.curation')
+      : client
+        ? t('inbox.group.mcp', { client: mcpClientLabel(client) })
+        : title
+          ? t('inbox.group.review', { title })
+          : group.sessionId
+            ? t('inbox.group.reviewUntitled')
+            : t('inbox.group.reviewNoSession')
   const newest = Math.max(...group.proposals.map((p) => p.createdAt))
 
   return (

@@ -50,7 +50,8 @@ const causeKeys: Record<ProposalCause, { badge: MessageKey; text: MessageKey }> 
   pinned_skill: { badge: 'inbox.cause.pinned_skill.badge', text: 'inbox.cause.pinned_skill' },
   pinned_entry: { badge: 'inbox.cause.pinned_entry.badge', text: 'inbox.cause.pinned_entry' },
   curation: { badge: 'inbox.cause.curation.badge', text: 'inbox.cause.curation' },
-  disable: { badge: 'inbox.cause.disable.badge', text: 'inbox.cause.disable' }
+  disable: { badge: 'inbox.cause.disable.badge', text: 'inbox.cause.disable' },
+  suggested: { badge: 'inbox.cause.suggested.badge', text: 'inbox.cause.suggested' }
 }
 
 /** Why it waits instead of being applied: a short badge and the sentence under it. */

@@ -1,7 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react'
-import type { MessageKey } from '../../../../shared/i18n'
 import type { MemoryEntryInfo, MemoryTargetName } from '../../../../shared/ipc/domain'
-import type { LedgerSource } from '../../../../shared/ledger'
+import { describeMemorySource } from '../../../../shared/i18n/describe-sources'
 import { useApp, useLocale, useMemory, useSessions, useT } from '../../app/context'
 import { Dialog } from '../../components/Dialog'
 import { Notice } from '../../components/Feedback'
@@ -139,14 +138,6 @@ export function MemoryEntry({ target, text, info, spare }: MemoryEntryProps): Re
   )
 }
 
-const sourceWords: Record<LedgerSource, MessageKey> = {
-  agent: 'memory.info.agent',
-  review: 'memory.info.review',
-  user: 'memory.info.user',
-  import: 'memory.info.import',
-  revert: 'memory.info.revert'
-}
-
 /** Who wrote the entry and when, with the conversation it came from (a link that opens it). */
 function Provenance({ info }: { info: MemoryEntryInfo | null }): React.JSX.Element | null {
   const t = useT()
@@ -170,7 +161,7 @@ function Provenance({ info }: { info: MemoryEntryInfo | null }): React.JSX.Eleme
   return (
     <p className="memory-info">
       {pinned}
-      <span title={fullTime(at, locale)}>{t(sourceWords[info.source], { when: relativeTime(at, now, locale) })}</span>
+      <span title={fullTime(at, locale)}>{describeMemorySource(info.source, relativeTime(at, now, locale), t)}</span>
       {created !== null ? <span title={fullTime(created, locale)}>{t('memory.info.firstSaved', { when: relativeTime(created, now, locale) })}</span> : null}
       {sessionId ? (
         <button

@@ -7,7 +7,8 @@ import { Icon } from '../../components/Icon'
 import { fullTime, relativeTime, useNow } from '../../lib/time'
 import type { EntryHistory } from '../../stores/memory'
 import { DiffViewer } from '../skills/DiffViewer'
-import { kindLabel, sourceLabel } from '../timeline/labels'
+import { kindLabel } from '../timeline/labels'
+import { describeLedgerSource } from '../../../../shared/i18n/describe-sources'
 import { fileOf, versionText } from './memory-versions'
 import { MemoryRestoreDialog } from './MemoryRestoreDialog'
 
@@ -99,7 +100,7 @@ function Versions({ target, text, entries }: { target: MemoryTargetName; text: s
                   onChange={() => toggle(entry.id)}
                 />
                 <span className="history-kind">{t(kindLabel[entry.kind])}</span>
-                <span className={`badge source-${entry.source}`}>{t(sourceLabel[entry.source])}</span>
+                <span className={`badge source-${entry.source}`}>{describeLedgerSource(entry.source, t)}</span>
                 {entry.id === currentId ? <span className="badge current">{t('memory.version.current')}</span> : null}
                 {entry.revertedBy !== null ? <span className="badge muted">{t('timeline.revertedBadge')}</span> : null}
                 <span className="spacer" />

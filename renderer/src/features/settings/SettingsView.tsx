@@ -4,8 +4,10 @@ import { Segmented } from '../../components/Controls'
 import { Notice } from '../../components/Feedback'
 import { Pane, PaneBody, PaneLoading } from '../../components/Pane'
 import type { Language, Theme } from '../../stores/ui'
+import { DataSection } from './DataSection'
 import { InstructionsSection } from './InstructionsSection'
 import { LearningSection } from './LearningSection'
+import { McpSection } from './mcp/McpSection'
 import { ProviderSection } from './ProviderSection'
 import { ShortcutField } from './ShortcutField'
 
@@ -30,6 +32,8 @@ export function SettingsView(): React.JSX.Element {
             <ProviderSection />
             <InstructionsSection />
             <LearningSection />
+            <McpSection />
+            <DataSection />
             <AppearanceSection />
             <AboutSection />
           </>

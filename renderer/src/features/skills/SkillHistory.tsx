@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { describeRevertFailure } from '../../../../shared/i18n/describe'
+import { describeLedgerSource } from '../../../../shared/i18n/describe-sources'
 import type { LedgerEntry } from '../../../../shared/ledger'
 import { useApp, useLocale, useT } from '../../app/context'
 import { Dialog } from '../../components/Dialog'
@@ -7,7 +8,7 @@ import { Notice } from '../../components/Feedback'
 import { Icon } from '../../components/Icon'
 import { fullTime, relativeTime, useNow } from '../../lib/time'
 import type { RevertOutcome } from '../../stores/timeline'
-import { skillFileOf, sourceLabel, wordHeadline } from '../timeline/labels'
+import { skillFileOf, wordHeadline } from '../timeline/labels'
 import { DiffViewer } from './DiffViewer'
 
 /** A row can be restored when it left a text behind (a removal left none), or archived the skill (restored from the archive). */
@@ -78,7 +79,7 @@ export function SkillHistory({ entries, skill, selectedId }: { entries: LedgerEn
                 >
                   <span className="history-kind">{headline.text}</span>
                   <span className="history-file">{file}</span>
-                  {headline.isUndo ? null : <span className={`badge source-${entry.source}`}>{t(sourceLabel[entry.source])}</span>}
+                  {headline.isUndo ? null : <span className={`badge source-${entry.source}`}>{describeLedgerSource(entry.source, t)}</span>}
                   {entry.revertedBy !== null ? <span className="badge muted">{t('timeline.revertedBadge')}</span> : null}
                   <span className="spacer" />
                   <time className="entry-time" title={fullTime(entry.at, locale)}>

@@ -1,4 +1,5 @@
 import { memo, useMemo, useState } from 'react'
+import { describeLedgerSource } from '../../../../shared/i18n/describe-sources'
 import type { LedgerEntry } from '../../../../shared/ledger'
 import { skillNameOf } from '../../../../shared/ledger-names'
 import { useApp, useLocale, useT } from '../../app/context'
@@ -6,7 +7,7 @@ import { Icon } from '../../components/Icon'
 import { fullTime, relativeTime } from '../../lib/time'
 import { familyOf } from '../../stores/timeline'
 import { computeDiff } from '../skills/diff-model'
-import { memoryStoreOf, skillFileOf, sourceLabel, wordHeadline } from './labels'
+import { memoryStoreOf, skillFileOf, wordHeadline } from './labels'
 import { RevertDialog } from './RevertDialog'
 
 /** Where a change landed, in words: "Profile" or "deploy · SKILL.md". */
@@ -47,7 +48,7 @@ export const TimelineEntry = memo(function TimelineEntry({ entry, now, byId }: {
           {targetLabel}
         </span>
         {/* An undo says so in its headline; a badge would repeat it. */}
-        {!isUndo ? <span className={`badge source-${entry.source}`}>{t(sourceLabel[entry.source])}</span> : null}
+        {!isUndo ? <span className={`badge source-${entry.source}`}>{describeLedgerSource(entry.source, t)}</span> : null}
         {entry.meta.proposalId !== undefined ? <span className="badge muted">{t('timeline.fromInbox')}</span> : null}
         {entry.revertedBy !== null ? <span className="badge muted">{t('timeline.revertedBadge')}</span> : null}
         <span className="spacer" />

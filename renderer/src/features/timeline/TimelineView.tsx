@@ -5,10 +5,10 @@ import { EmptyState, Notice } from '../../components/Feedback'
 import { Pane, PaneBody, PaneLoading } from '../../components/Pane'
 import { Icon } from '../../components/Icon'
 import { describeReviewReason, describeReviewSummary } from '../../../../shared/i18n/describe'
+import { ledgerSourceKeys } from '../../../../shared/i18n/describe-sources'
 import { fullTime, relativeTime, useNow } from '../../lib/time'
 import { allChanges, allSources, groupTimeline, isFiltered, type ChangeFilter, type KindFilter, type TimelineGroup } from '../../stores/timeline'
 import { dayHeading, dayKey } from './day-headings'
-import { sourceLabel } from './labels'
 import { TimelineEntry } from './TimelineEntry'
 
 /** Every learned change, newest first, a review's changes grouped under its summary. */
@@ -65,7 +65,7 @@ export function TimelineView(): React.JSX.Element {
           <FilterGroup label={t('library.filter.source')}>
             {allSources.map((source) => (
               <button key={source} type="button" className={chip(filters.sources.includes(source))} aria-pressed={filters.sources.includes(source)} onClick={() => timeline.getState().toggleSource(source)}>
-                {t(sourceLabel[source])}
+                {t(ledgerSourceKeys[source])}
               </button>
             ))}
           </FilterGroup>

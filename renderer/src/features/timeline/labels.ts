@@ -1,4 +1,4 @@
-import type { LedgerEntry, LedgerKind, LedgerSource } from '../../../../shared/ledger'
+import type { LedgerEntry, LedgerKind } from '../../../../shared/ledger'
 import { isMemoryEntry, memoryStoreOfTarget, type MemoryStoreName } from '../../../../shared/ledger-names'
 import type { MessageKey, Translate } from '../../../../shared/i18n'
 
@@ -12,14 +12,6 @@ export const kindLabel: Record<LedgerKind, MessageKey> = {
   'skill.delete': 'kind.skill.delete',
   'skill.file_write': 'kind.skill.file_write',
   'skill.file_remove': 'kind.skill.file_remove'
-}
-
-export const sourceLabel: Record<LedgerSource, MessageKey> = {
-  agent: 'source.agent',
-  review: 'source.review',
-  user: 'source.user',
-  import: 'source.import',
-  revert: 'source.revert'
 }
 
 /** Which memory store a row touched. */

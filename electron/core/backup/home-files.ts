@@ -1,0 +1,64 @@
+import { lstatSync, readdirSync } from 'node:fs'
+import { join, relative, sep } from 'node:path'
+import { isAtomicTempName } from '../fs/atomic'
+
+/**
+ * The folders of a data home a backup holds, beside state.db and config.json. Everything else is
+ * local to one machine or rebuilt: secrets.json (kept like the API key), `.locks/`, `tmp/` (review
+ * staging), `cache/`, `logs/`, `cli-history` and the backups themselves.
+ */
+export const BACKED_UP_FOLDERS = ['memories', 'skills', 'attachments'] as const
+export const CONFIG_FILE = 'config.json'
+export const STATE_DB = 'state.db'
+
+export interface HomeFile {
+  /** Relative to the home, with `/` separators (as the archive and the manifest name it). */
+  path: string
+  size: number
+}
+
+export interface HomeFileList {
+  files: HomeFile[]
+  /** Links and special files left out: a restore never creates them (see the archive checks). */
+  skipped: string[]
+}
+
+/** The regular files of {@link BACKED_UP_FOLDERS} plus config.json, without lock folders and temp files of writes in flight. */
+export function listHomeFiles(home: string): HomeFileList {
+  const files: HomeFile[] = []
+  const skipped: string[] = []
+  const visit = (dir: string): void => {
+    let names: string[]
+    try {
+      names = readdirSync(dir).sort()
+    } catch {
+      return
+    }
+    for (const name of names) {
+      const path = join(dir, name)
+      const rel = relative(home, path).split(sep).join('/')
+      let stats
+      try {
+        stats = lstatSync(path)
+      } catch {
+        continue
+      }
+      if (stats.isDirectory()) {
+        // proper-lockfile's lock directories (`MEMORY.md.lock`, `<skill>.lock`).
+        if (!name.endsWith('.lock')) visit(path)
+      } else if (stats.isFile()) {
+        if (!isAtomicTempName(name)) files.push({ path: rel, size: stats.size })
+      } else {
+        skipped.push(rel)
+      }
+    }
+  }
+  try {
+    const config = lstatSync(join(home, CONFIG_FILE))
+    if (config.isFile()) files.push({ path: CONFIG_FILE, size: config.size })
+  } catch {
+    // No settings saved yet: the defaults need no backup.
+  }
+  for (const folder of BACKED_UP_FOLDERS) visit(join(home, folder))
+  return { files, skipped }
+}

@@ -1,0 +1,3 @@
+export { createCairnMcpServer, type CairnMcpServerOptions } from './cairn-mcp-server'
+export { startMcpHttpServer, type McpHttpOptions, type McpHttpServer } from './http-server'
+export { serveMcpStdio } from './stdio'

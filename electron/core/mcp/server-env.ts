@@ -1,0 +1,115 @@
+import type { McpServerConfig } from '../../../shared/mcp'
+import { isRemoteServer } from '../../../shared/mcp'
+
+/** A value could not be resolved: a secret not in the store, or an environment variable not set (with no default). */
+export class McpValueError extends Error {
+  constructor(readonly code: 'secret_missing' | 'config_invalid', message: string) {
+    super(message)
+    this.name = 'McpValueError'
+  }
+}
+
+// One pass over `${secret:NAME}` (as MCP_SECRET_REF names them, anywhere in a value: `Bearer ${secret:TOKEN}`)
+// and Claude Code's `${VAR}` / `${VAR:-default}` (Cairn adds `${env:VAR}` to say it plainly). A single
+// pass means a value filled in is never read again: a secret holding `${HOME}` stays as it is.
+const REFS = /\$\{secret:([A-Za-z0-9_.\-/]+)\}|\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g
+
+/** Names of headers, variables and query parameters whose values are credentials even when written out literally. */
+const CREDENTIAL_NAME = /key|token|secret|passw|auth|credential|cookie|signature/i
+
+export interface ValueSources {
+  resolveSecret?: (name: string) => string | null
+  env: NodeJS.ProcessEnv
+}
+
+/** A server's config with every reference filled in, and the secret and credential values it now holds (to keep them out of logs and errors). */
+export interface ResolvedServer {
+  config: McpServerConfig
+  secrets: string[]
+}
+
+/**
+ * Fills `${secret:NAME}` from the secret store and `${VAR}` / `${env:VAR}` / `${VAR:-default}` from the
+ * environment, in the command, args, env, cwd, url and headers. The first missing one fails the server
+ * with an error naming it (never its value).
+ */
+export function resolveServerValues(server: string, config: McpServerConfig, sources: ValueSources): ResolvedServer {
+  const secrets: string[] = []
+  const fill = (value: string, where: string): string =>
+    value.replace(REFS, (_, secretName: string | undefined, name: string, fallback: string | undefined) => {
+      if (secretName !== undefined) {
+        const secret = sources.resolveSecret?.(secretName) ?? null
+        if (secret === null || secret === '') {
+          throw new McpValueError('secret_missing', `The secret "${secretName}" used by ${where} of the MCP server "${server}" is not in Cairn's secret store. Save it under that name (Settings → Tools (MCP)) and test the server again.`)
+        }
+        secrets.push(secret)
+        return secret
+      }
+      const found = sources.env[name]
+      if (found !== undefined && found !== '') return found
+      if (fallback !== undefined) return fallback
+      throw new McpValueError('config_invalid', `The environment variable ${name} used by ${where} of the MCP server "${server}" is not set (write \${${name}:-default} to give it a default).`)
+    })
+  const fillRecord = (record: Record<string, string>, kind: string) =>
+    Object.fromEntries(Object.entries(record).map(([key, value]) => [key, fill(value, `${kind} ${key}`)]))
+  const resolved: McpServerConfig = isRemoteServer(config)
+    ? { ...config, url: fill(config.url, 'the url'), headers: fillRecord(config.headers, 'the header') }
+    : {
+        ...config,
+        command: fill(config.command, 'the command'),
+        args: config.args.map((arg, i) => fill(arg, `argument ${i + 1}`)),
+        env: fillRecord(config.env, 'the variable'),
+        cwd: config.cwd === undefined ? undefined : fill(config.cwd, 'the folder (cwd)')
+      }
+  return { config: resolved, secrets: [...secrets, ...literalCredentials(resolved)] }
+}
+
+/**
+ * Credentials written straight into the config rather than as `${secret:…}`: they are kept out of
+ * the log and the errors all the same. The values of credential-named headers and variables
+ * (`Authorization`, `X-API-Key`, `GITHUB_TOKEN`, with any `Bearer ` cut off too), the URL's user
+ * and password, and its credential-named query values (`?token=`).
+ */
+function literalCredentials(config: McpServerConfig): string[] {
+  const named = (record: Record<string, string>) => Object.entries(record).filter(([name]) => CREDENTIAL_NAME.test(name)).map(([, value]) => value)
+  if (!isRemoteServer(config)) return named(config.env)
+  const found = named(config.headers).flatMap((value) => [value, value.replace(/^\s*(?:bearer|basic|token)\s+/i, '')])
+  try {
+    const url = new URL(config.url)
+    found.push(decodeURIComponent(url.username), decodeURIComponent(url.password))
+    for (const [name, value] of url.searchParams) if (CREDENTIAL_NAME.test(name)) found.push(value)
+  } catch {
+    // Not a URL: connecting fails and says so.
+  }
+  return found.filter((value) => value.trim().length >= 4)
+}
+
+/** A URL as the faces and logs show it: its user and password, and credential-named query values, as `***`. */
+export function displayUrl(url: string): string {
+  return url
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1***@')
+    .replace(/([?&])([^=&#]*)=([^&#]*)/g, (whole, separator: string, name: string, value: string) =>
+      CREDENTIAL_NAME.test(decodeURIComponentSafe(name)) && !value.startsWith('${secret:') ? `${separator}${name}=***` : whole
+    )
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
+/** The command line or address as the faces show it: references stay unresolved and credentials in a URL are hidden, so no secret appears. */
+export function describeTarget(config: McpServerConfig): string {
+  if (isRemoteServer(config)) return displayUrl(config.url)
+  return [config.command, ...config.args].map((part) => (/\s/.test(part) ? JSON.stringify(part) : part)).join(' ')
+}
+
+/** Replaces every secret value in `text` (longest first, so one that contains another is fully hidden). */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  let out = text
+  for (const secret of [...secrets].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length)) out = out.split(secret).join('[secret]')
+  return out
+}

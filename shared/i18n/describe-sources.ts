@@ -1,0 +1,42 @@
+import { mcpClientOf, type FixedLedgerSource, type LedgerSource } from '../ledger-names'
+import type { MessageKey, Translate } from './index'
+
+/** The badge word for each of Cairn's own sources. */
+export const ledgerSourceKeys: Record<FixedLedgerSource, MessageKey> = {
+  agent: 'source.agent',
+  review: 'source.review',
+  user: 'source.user',
+  import: 'source.import',
+  revert: 'source.revert'
+}
+
+/** How provenance reads for each of Cairn's own sources ("Saved in a chat {when}"). */
+const memoryInfoKeys: Record<FixedLedgerSource, MessageKey> = {
+  agent: 'memory.info.agent',
+  review: 'memory.info.review',
+  user: 'memory.info.user',
+  import: 'memory.info.import',
+  revert: 'memory.info.revert'
+}
+
+/** A sanitised MCP client name as people write it: `claude-code` → `Claude Code`. */
+export function mcpClientLabel(client: string): string {
+  return client
+    .split('-')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ')
+}
+
+/** Who made a ledger change, as its badge says: `Review`, or `Claude Code (MCP)` for another agent over MCP. */
+export function describeLedgerSource(source: LedgerSource, t: Translate): string {
+  const client = mcpClientOf(source)
+  if (client !== null) return t('source.mcp', { client: mcpClientLabel(client) })
+  return t(ledgerSourceKeys[source as FixedLedgerSource] ?? 'source.user')
+}
+
+/** Who last wrote a memory entry and when: "Saved in a chat 2 days ago", "Saved by Claude Code (MCP) today". */
+export function describeMemorySource(source: LedgerSource, when: string, t: Translate): string {
+  const client = mcpClientOf(source)
+  if (client !== null) return t('memory.info.mcp', { client: mcpClientLabel(client), when })
+  return t(memoryInfoKeys[source as FixedLedgerSource] ?? 'memory.info.user', { when })
+}
