@@ -2,6 +2,7 @@ import { backupCommand } from './backup'
 import { chatCommand } from './chat'
 import { curateCommand } from './curate'
 import { doctorCommand } from './doctor'
+import { importCommand } from './import'
 import { inboxCommand } from './inbox'
 import { mcpCommand } from './mcp'
 import { memoryCommand } from './memory'
@@ -32,7 +33,8 @@ export const commands: Record<string, CliCommand> = {
   doctor: doctorCommand,
   mcp: mcpCommand,
   backup: backupCommand,
-  restore: restoreCommand
+  restore: restoreCommand,
+  import: importCommand
 }
 
 export const usageText = `Cairn: a desktop assistant that learns from every conversation.
@@ -61,6 +63,8 @@ Commands:
   mcp serve [--http]       Cairn's memory and skills as an MCP server for your other agents
   backup [--out FILE]      one .tar.gz of the data home (database, memory, skills, attachments, settings; no secrets)
   restore FILE [--yes]     put a backup back, after checking it (a home with data is kept aside, never deleted)
+  import hermes [PATH]     bring a Hermes home in (memory, skills, conversations) as one batch
+                           (--dry-run to see what would come; list, undo <id> to take a batch back)
 
 Data home: --home DIR, else $CAIRN_HOME, else ~/.cairn
 Run "cairn <command> --help" for a command's options.

@@ -358,5 +358,28 @@ export const migrations: Migration[] = [
       CREATE INDEX sessions_activity ON sessions(updated_at DESC, id DESC);
       DROP INDEX sessions_updated;
     `
+  },
+  {
+    // Imports from other agents (Hermes first): one batch row each, so a batch can be listed and undone
+    // as a whole. Imported sessions name their batch and the id they had where they came from; the
+    // unique index makes importing the same conversation twice add nothing. `import_id` has no foreign
+    // key, so a salvaged database that lost the `imports` table still keeps the conversations.
+    version: 12,
+    sql: /* sql */ `
+      CREATE TABLE imports (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        source TEXT NOT NULL,
+        path TEXT NOT NULL,
+        started_at INTEGER NOT NULL,
+        finished_at INTEGER,
+        counts TEXT NOT NULL DEFAULT '{}',
+        problems TEXT NOT NULL DEFAULT '[]',
+        reverted_at INTEGER
+      );
+      ALTER TABLE sessions ADD COLUMN import_id INTEGER;
+      ALTER TABLE sessions ADD COLUMN external_id TEXT;
+      CREATE UNIQUE INDEX sessions_external ON sessions(source, external_id) WHERE external_id IS NOT NULL;
+      CREATE INDEX sessions_import ON sessions(import_id) WHERE import_id IS NOT NULL;
+    `
   }
 ]

@@ -1,0 +1,135 @@
+import {
+  defaultHermesHome,
+  importHermes,
+  ImportBatches,
+  ImportSourceError,
+  undoImport,
+  type ImportBatch,
+  type ImportCounts,
+  type ImportProgress,
+  type ImportReport
+} from '../../core/import'
+import { parseCommandArgs } from '../args'
+import { CliFailure, formatTime, printJson, UsageError, type CliIO } from '../io'
+import type { CliCommand, CliContext } from './types'
+
+/** Below this many conversations an import takes a moment and prints no progress. */
+const PROGRESS_MIN_SESSIONS = 200
+
+export const importCommand: CliCommand = {
+  usage: `Usage: cairn [--home DIR] import hermes [PATH] [--dry-run] [--json]
+       cairn [--home DIR] import list [--json]
+       cairn [--home DIR] import undo <id> [--json]
+
+Brings another agent's knowledge into Cairn as one batch you can undo.
+
+hermes [PATH]   a Hermes home (default $HERMES_HOME, else ~/.hermes): memories/MEMORY.md and USER.md
+                are merged into Cairn's (duplicates and near duplicates dropped; entries that do not
+                fit under Cairn's limits wait in the Inbox instead of being cut), skills/ become
+                Agent Skills (categories and supporting files kept; a Cairn skill of the same name is
+                never overwritten: a different one gets a proposal), and the conversations in its
+                state.db become searchable sessions that Cairn does not learn from. Importing the
+                same home again adds only what is new.
+--dry-run       say what would come in and change nothing
+list            the imports so far, newest first
+undo <id>       take a whole import back: every change it made is reverted (a change edited since
+                is reported and left), its conversations deleted, its waiting proposals withdrawn
+--json          print the result as JSON
+`,
+  async run(ctx, args) {
+    const { values, positionals } = parseCommandArgs(args, { 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } })
+    const [action, ...rest] = positionals
+    if (action === 'list') return list(ctx, rest, values.json ?? false)
+    if (action === 'undo') return undo(ctx, rest, values.json ?? false)
+    if (action !== 'hermes') {
+      throw new UsageError(action ? `Cairn cannot import from "${action}" yet; it imports from hermes.` : 'Name what to import, e.g. cairn import hermes.')
+    }
+    if (rest.length > 1) throw new UsageError(`import hermes takes one path (got ${rest.length}).`)
+    const core = await ctx.core()
+    let report: ImportReport
+    try {
+      report = await importHermes(core, { path: rest[0] ?? defaultHermesHome(ctx.env), dryRun: values['dry-run'], onProgress: progressPrinter(ctx.io) })
+    } catch (error) {
+      if (error instanceof ImportSourceError) throw new CliFailure(error.message)
+      throw error
+    }
+    if (values.json) printJson(ctx.io, report)
+    else printReport(ctx.io, report)
+    return 0
+  }
+}
+
+function printReport(io: CliIO, report: ImportReport): void {
+  const head = report.dryRun ? `Dry run: nothing was changed. Importing ${report.path} would bring in:` : `Imported ${report.path} as import #${report.importId}:`
+  io.out(`${head}\n${countLines(report.counts).map((line) => `  ${line}\n`).join('')}`)
+  if (report.problems.length) {
+    io.out(`${report.problems.length} problem${report.problems.length === 1 ? '' : 's'} (${report.dryRun ? 'the rest would come in' : 'the rest came in'}):\n`)
+    for (const problem of report.problems) io.out(`  ${problem.file}${problem.line ? `:${problem.line}` : ''}: ${problem.message}\n`)
+  }
+  if (!report.dryRun && (report.counts.memory.proposed || report.counts.skills.proposed)) io.out('Proposals wait in the Inbox: cairn inbox\n')
+  if (!report.dryRun) io.out(`Undo it all with: cairn import undo ${report.importId}\n`)
+}
+
+function countLines(counts: ImportCounts): string[] {
+  const { memory, skills, sessions } = counts
+  return [
+    `memory: ${memory.added} added, ${memory.duplicates} duplicates dropped, ${memory.proposed} proposed (over the limit), ${memory.refused} refused`,
+    `skills: ${skills.created} created (${skills.files} supporting files), ${skills.identical} already the same, ${skills.proposed} proposed (a different skill of that name exists), ${skills.refused} refused`,
+    `conversations: ${sessions.added} added (${sessions.messages} messages), ${sessions.existing} imported before`
+  ]
+}
+
+async function list(ctx: CliContext, rest: string[], json: boolean): Promise<number> {
+  if (rest.length) throw new UsageError('import list takes no arguments.')
+  const batches = new ImportBatches((await ctx.core()).db).list()
+  if (json) {
+    printJson(ctx.io, batches)
+    return 0
+  }
+  if (!batches.length) {
+    ctx.io.out('No imports yet. Bring a Hermes home in with: cairn import hermes [PATH]\n')
+    return 0
+  }
+  for (const batch of batches) ctx.io.out(`#${batch.id}  ${formatTime(batch.startedAt)}  ${batch.source}  ${batch.path}  ${batchState(batch)}\n`)
+  return 0
+}
+
+function batchState(batch: ImportBatch): string {
+  if (batch.revertedAt !== null) return `undone ${formatTime(batch.revertedAt)}`
+  if (batch.finishedAt === null) return 'did not finish'
+  const { memory, skills, sessions } = batch.counts
+  const problems = batch.problems.length ? `, ${batch.problems.length} problems` : ''
+  return `${memory.added} memory entries, ${skills.created} skills, ${sessions.added} conversations${problems}`
+}
+
+async function undo(ctx: CliContext, rest: string[], json: boolean): Promise<number> {
+  const id = Number(rest[0])
+  if (rest.length !== 1 || !Number.isInteger(id) || id < 1) throw new UsageError('Give the import to undo, e.g. cairn import undo 3 (cairn import list shows them).')
+  const result = await undoImport(await ctx.core(), id)
+  if (json) {
+    printJson(ctx.io, result)
+    return result.ok && result.complete ? 0 : 1
+  }
+  if (!result.ok) throw new CliFailure(result.error)
+  ctx.io.out(
+    `Undid import #${id}: ${result.reverted} changes reverted, ${result.sessionsRemoved} conversations deleted, ${result.proposalsWithdrawn} waiting proposals withdrawn.\n`
+  )
+  if (result.sessionsKept) ctx.io.out(`Kept ${result.sessionsKept} imported conversations you went on with in Cairn (delete them from the conversations list if you like).\n`)
+  if (result.complete) return 0
+  ctx.io.err(`cairn: ${result.conflicts.length} changes were edited since the import and were left as they are:\n`)
+  for (const conflict of result.conflicts) ctx.io.err(`  #${conflict.entryId} ${conflict.target}: ${conflict.error}\n`)
+  ctx.io.err(`Revert them one by one with cairn revert <id>, or run cairn import undo ${id} again after changing them back.\n`)
+  return 1
+}
+
+/** One stderr line per tenth of a large import's conversations. */
+function progressPrinter(io: CliIO): (progress: ImportProgress) => void {
+  let shownTenths = 0
+  return (progress) => {
+    if (progress.phase !== 'sessions' || progress.total < PROGRESS_MIN_SESSIONS) return
+    const tenths = Math.floor((progress.done / progress.total) * 10)
+    if (tenths <= shownTenths) return
+    shownTenths = tenths
+    io.err(`importing conversations: ${progress.done}/${progress.total}\n`)
+  }
+}

@@ -1,0 +1,196 @@
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, relative, sep } from 'node:path'
+import type { CairnCore } from '../cairn'
+import { ProposalStore } from '../ledger/proposals'
+import { normalizeSkillMarkdown, specNameError } from '../skills/agent-skills-spec'
+import { validateSkillContent } from '../skills/skill-file'
+import { EXCLUDED_DIRS, isSupportDir, MAX_SCAN_DEPTH, SKILL_FILE, SUPPORT_DIRS } from '../skills/skill-paths'
+import { prepareSkillMd } from '../skills/skill-write-support'
+import type { ImportCounts, ImportProblem } from './types'
+
+/** A skill folder found in an imported home: its name (the folder), category (the folders above) and files. */
+export interface SourceSkill {
+  name: string
+  category: string | null
+  /** Relative to the imported home, for problems (`skills/devops/deploy`). */
+  folder: string
+  dir: string
+}
+
+/** Every folder under `skillsDir` holding a SKILL.md (not inside another skill, never in excluded or hidden folders). */
+export function findSourceSkills(home: string, skillsDir: string): SourceSkill[] {
+  const found: SourceSkill[] = []
+  const walk = (dir: string, depth: number): void => {
+    if (depth > MAX_SCAN_DEPTH) return
+    let names: string[]
+    try {
+      names = readdirSync(dir).sort()
+    } catch {
+      return
+    }
+    if (depth > 0 && names.includes(SKILL_FILE)) {
+      const parts = relative(skillsDir, dir).split(sep)
+      found.push({ name: parts[parts.length - 1], category: parts.length > 1 ? parts.slice(0, -1).join('/') : null, folder: posix(relative(home, dir)), dir })
+      return
+    }
+    for (const name of names) {
+      if (name.startsWith('.') || EXCLUDED_DIRS.has(name)) continue
+      const path = join(dir, name)
+      if (isDirectory(path)) walk(path, depth + 1)
+    }
+  }
+  if (existsSync(skillsDir)) walk(skillsDir, 0)
+  return found
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+function posix(path: string): string {
+  return path.split(sep).join('/')
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+/** The file as text, or null when it is not UTF-8 text (a binary file, which a skill write cannot carry). */
+function readText(path: string): string | null {
+  try {
+    const text = utf8.decode(readFileSync(path))
+    return text.includes('\0') ? null : text
+  } catch {
+    return null
+  }
+}
+
+/** The supporting files a skill folder brings (under the four allowed folders), and what it leaves out. */
+function supportFiles(skill: SourceSkill): { files: Array<{ path: string; text: string }>; problems: ImportProblem[] } {
+  const files: Array<{ path: string; text: string }> = []
+  const problems: ImportProblem[] = []
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name)
+      const rel = posix(relative(skill.dir, path))
+      // A link could pull in any file on the machine: only what is really in the skill's folder comes.
+      if (lstatSync(path).isSymbolicLink()) problems.push({ file: `${skill.folder}/${rel}`, message: 'left out: it is a link, and only files inside the skill come in.' })
+      else if (isDirectory(path)) walk(path)
+      else {
+        const text = readText(path)
+        if (text === null) problems.push({ file: `${skill.folder}/${rel}`, message: 'left out: it is not UTF-8 text, and a skill brings text files only.' })
+        else files.push({ path: rel, text })
+      }
+    }
+  }
+  for (const name of readdirSync(skill.dir).sort()) {
+    if (name === SKILL_FILE) continue
+    const path = join(skill.dir, name)
+    if (isSupportDir(name) && isDirectory(path) && !lstatSync(path).isSymbolicLink()) walk(path)
+    else problems.push({ file: `${skill.folder}/${name}`, message: `left out: a skill's supporting files live in ${SUPPORT_DIRS.map((dir) => `${dir}/`).join(', ')}.` })
+  }
+  return { files, problems }
+}
+
+/** What importing one skill would do, before anything is written. */
+export type SkillPlan =
+  | { action: 'create'; skill: SourceSkill; content: string }
+  | { action: 'identical'; skill: SourceSkill }
+  | { action: 'propose'; skill: SourceSkill; target: string; before: string; after: string }
+  | { action: 'refuse'; skill: SourceSkill; problem: ImportProblem }
+
+/**
+ * What to do with one skill: a new name is created (its front matter normalised to a valid Agent Skill
+ * by the store); a Cairn skill of that name that reads the same is left alone, a different one gets the
+ * import's version as a proposal, never overwritten.
+ */
+export function planSkill(core: CairnCore, skill: SourceSkill): SkillPlan {
+  const file = `${skill.folder}/${SKILL_FILE}`
+  const content = readText(join(skill.dir, SKILL_FILE))
+  if (content === null) return { action: 'refuse', skill, problem: { file, message: 'could not be read as UTF-8 text; the skill was not imported.' } }
+  const normalized = normalizeSkillMarkdown(content).content
+  const existing = core.skills.get(skill.name)
+  if (!existing) {
+    // The checks the store's create makes, so a dry run reports the same refusals.
+    const invalid = specNameError(skill.name) ?? validateSkillContent(content, skill.name)
+    if (invalid) return { action: 'refuse', skill, problem: { file, ...lineOf(invalid), message: `not imported: ${invalid}` } }
+    const prepared = prepareSkillMd(content, skill.name)
+    if (!prepared.ok) return { action: 'refuse', skill, problem: { file, message: `not imported: ${prepared.result.error}` } }
+    return { action: 'create', skill, content }
+  }
+  const current = readText(existing.path)
+  if (current === normalized || current === content) return { action: 'identical', skill }
+  if (existing.readOnly || current === null) {
+    return { action: 'refuse', skill, problem: { file, message: `not imported: Cairn already has a skill named '${skill.name}' at ${existing.path}, which it cannot change.` } }
+  }
+  return { action: 'propose', skill, target: posix(relative(core.paths.root, existing.path)), before: current, after: normalized }
+}
+
+/** The line a YAML error names (`at line 3`), so the problem can point there. */
+function lineOf(message: string): { line?: number } {
+  const match = /line (\d+)/i.exec(message)
+  return match ? { line: Number(match[1]) } : {}
+}
+
+/** Carries out one plan with the batch's attribution (source `import`, grouped under `reviewId`). */
+export async function applySkillPlan(core: CairnCore, plan: SkillPlan, reviewId: string, counts: ImportCounts, problems: ImportProblem[]): Promise<void> {
+  const write = { source: 'import' as const, reviewId }
+  switch (plan.action) {
+    case 'identical':
+      counts.skills.identical++
+      return
+    case 'refuse':
+      counts.skills.refused++
+      problems.push(plan.problem)
+      return
+    case 'propose': {
+      const proposals = new ProposalStore(core.db)
+      const change = { kind: 'skill.edit' as const, target: plan.target, before: plan.before, after: plan.after, meta: { skill: plan.skill.name } }
+      if (proposals.findIdentical(change, ['pending', 'rejected'])) return
+      proposals.add({ origin: 'review', reviewId, sessionId: null, ...change, reasons: [], cause: 'imported_skill', rationale: `Imported version of ${plan.skill.folder}` })
+      counts.skills.proposed++
+      return
+    }
+    case 'create': {
+      const { skill } = plan
+      const created = await core.skills.create({ name: skill.name, category: skill.category, content: plan.content }, write)
+      if (!created.success) {
+        counts.skills.refused++
+        problems.push({ file: `${skill.folder}/${SKILL_FILE}`, message: `not imported: ${created.error}` })
+        return
+      }
+      counts.skills.created++
+      const support = supportFiles(skill)
+      problems.push(...support.problems)
+      for (const file of support.files) {
+        const written = await core.skills.writeFile({ name: skill.name, file_path: file.path, file_content: file.text }, write)
+        if (written.success) counts.skills.files++
+        else problems.push({ file: `${skill.folder}/${file.path}`, message: `left out: ${written.error}` })
+      }
+    }
+  }
+}
+
+/** A dry run's count of what {@link applySkillPlan} would do. */
+export function countSkillPlan(core: CairnCore, plan: SkillPlan, counts: ImportCounts, problems: ImportProblem[]): void {
+  switch (plan.action) {
+    case 'identical':
+      counts.skills.identical++
+      return
+    case 'refuse':
+      counts.skills.refused++
+      problems.push(plan.problem)
+      return
+    case 'propose':
+      if (!new ProposalStore(core.db).findIdentical(plan, ['pending', 'rejected'])) counts.skills.proposed++
+      return
+    case 'create': {
+      counts.skills.created++
+      const support = supportFiles(plan.skill)
+      counts.skills.files += support.files.length
+      problems.push(...support.problems)
+    }
+  }
+}

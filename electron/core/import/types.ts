@@ -1,0 +1,74 @@
+/** Where a batch came from; the other agents' importers will add theirs. */
+export type ImportSource = 'hermes'
+
+/** Something that did not come in (or came in differently), named by its file relative to the imported home. */
+export interface ImportProblem {
+  file: string
+  /** 1-based, where a line makes sense (a memory entry's first line, a session's message id does not). */
+  line?: number
+  message: string
+}
+
+/** What a batch brought in (or, on a dry run, would bring in). */
+export interface ImportCounts {
+  memory: {
+    added: number
+    /** Exact or near duplicates of an entry Cairn already had (or of an earlier one in the same file). */
+    duplicates: number
+    /** Too much for Cairn's limit: waiting in the Inbox instead of being cut. */
+    proposed: number
+    /** Refused by the threat scan, or longer than the whole file may be. */
+    refused: number
+  }
+  skills: {
+    created: number
+    /** A Cairn skill of that name already reads exactly so. */
+    identical: number
+    /** A different Cairn skill of that name: the import's version waits in the Inbox, nothing is overwritten. */
+    proposed: number
+    /** Supporting files written with the created skills. */
+    files: number
+    refused: number
+  }
+  sessions: {
+    added: number
+    /** Imported before (same source and id): left as they are. */
+    existing: number
+    messages: number
+  }
+}
+
+export function emptyCounts(): ImportCounts {
+  return {
+    memory: { added: 0, duplicates: 0, proposed: 0, refused: 0 },
+    skills: { created: 0, identical: 0, proposed: 0, files: 0, refused: 0 },
+    sessions: { added: 0, existing: 0, messages: 0 }
+  }
+}
+
+/** What an import did; `importId` is null on a dry run, which changes nothing. */
+export interface ImportReport {
+  importId: number | null
+  source: ImportSource
+  path: string
+  dryRun: boolean
+  counts: ImportCounts
+  problems: ImportProblem[]
+}
+
+/** Progress of the long parts (sessions), for a progress line. */
+export interface ImportProgress {
+  phase: 'skills' | 'sessions'
+  done: number
+  total: number
+}
+
+/** How the batch's writes are attributed: source `import`, grouped on the timeline under `import:<id>`. */
+export function importReviewId(importId: number): string {
+  return `import:${importId}`
+}
+
+/** The session source of conversations imported from `source` (`import:hermes`), which learning leaves alone. */
+export function importedSessionSource(source: ImportSource): string {
+  return `import:${source}`
+}
