@@ -25,7 +25,7 @@ export type ProposalOrigin = (typeof proposalOrigins)[number]
  * Cairn never disables a skill on its own (`disable`); and another agent suggested it over MCP
  * (`suggested`, its `learning_propose` tool: never applied without the user).
  */
-export const proposalCauses = ['ask_mode', 'user_skill', 'imported_skill', 'pinned_skill', 'pinned_entry', 'curation', 'disable', 'suggested'] as const
+export const proposalCauses = ['ask_mode', 'user_skill', 'imported_skill', 'pinned_skill', 'pinned_entry', 'curation', 'disable', 'suggested', 'import_overflow'] as const
 export type ProposalCause = (typeof proposalCauses)[number]
 
 /**

@@ -51,6 +51,8 @@ export const enInbox = {
   'inbox.cause.pinned_skill': 'Pinned: you asked Cairn to propose changes to this skill, not make them.',
   'inbox.cause.pinned_entry.badge': 'Pinned',
   'inbox.cause.pinned_entry': 'Pinned: you asked Cairn to ask before changing this entry.',
+  'inbox.cause.import_overflow.badge': 'Imported',
+  'inbox.cause.import_overflow': 'This came from an import and did not fit under the memory limit, so it waits instead of being cut. Make room, then approve.',
   'inbox.cause.curation.badge': 'Curation',
   'inbox.cause.curation': 'Tidying up the library always asks first.',
   'inbox.cause.disable.badge': 'Disable',

@@ -167,6 +167,7 @@ export const en = {
   'timeline.emptyBody': 'As you chat, Cairn saves facts about you and your setup, and writes skills for tasks it figured out. They will appear here.',
   'timeline.emptyFiltered': 'No changes match these filters.',
   'timeline.review': 'Background review',
+  'timeline.importBatch': 'Import #{id} (undo it whole with cairn import undo {id})',
   'timeline.changes': '{count} {count|change|changes}',
   'timeline.loadMore': 'Show older changes',
   'timeline.viewDiff': 'View changes',

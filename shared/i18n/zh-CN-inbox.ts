@@ -49,6 +49,8 @@ export const zhCNInbox: Record<keyof typeof enInbox, string> = {
   'inbox.cause.pinned_skill': '已固定：你让 Cairn 只对这个技能提出更改建议，而不直接修改。',
   'inbox.cause.pinned_entry.badge': '已固定',
   'inbox.cause.pinned_entry': '已固定：你让 Cairn 在更改这一条之前先问你。',
+  'inbox.cause.import_overflow.badge': '导入的',
+  'inbox.cause.import_overflow': '这条来自导入，但超出了记忆的上限，所以没有被截断，而是在这里等你。腾出空间后再批准。',
   'inbox.cause.curation.badge': '整理',
   'inbox.cause.curation': '整理技能库时总会先问你。',
   'inbox.cause.disable.badge': '停用',

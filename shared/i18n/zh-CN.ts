@@ -165,6 +165,7 @@ export const zhCN: Record<MessageKey, string> = {
   'timeline.emptyBody': '在你们聊天时，Cairn 会记下关于你和你的环境的事实，并为它摸索出的任务编写技能，它们会显示在这里。',
   'timeline.emptyFiltered': '没有符合筛选条件的更改。',
   'timeline.review': '后台回顾',
+  'timeline.importBatch': '导入 #{id}（可用 cairn import undo {id} 整批撤销）',
   'timeline.changes': '{count} 项更改',
   'timeline.loadMore': '显示更早的更改',
   'timeline.viewDiff': '查看更改',

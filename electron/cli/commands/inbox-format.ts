@@ -13,7 +13,8 @@ export const CAUSE_WORDS: Record<ProposalCause, string> = {
   pinned_entry: 'pinned entry',
   curation: 'curation',
   disable: 'disable',
-  suggested: 'suggested over MCP'
+  suggested: 'suggested over MCP',
+  import_overflow: 'imported, over the limit'
 }
 
 /** One line saying what a proposal would change, e.g. `Profile: add "Prefers pnpm"`, `Skill "deploy": patch SKILL.md`. */

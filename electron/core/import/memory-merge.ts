@@ -143,7 +143,7 @@ export async function applyMemoryPlan(core: CairnCore, plan: MemoryPlan, reviewI
     if (proposals.findIdentical(change, ['pending', 'rejected'])) continue
     // No review ran: like another agent's suggestion over MCP, it waits under the batch's id. Making room
     // is a consolidation, which is why it is filed as curation (always asks).
-    proposals.add({ origin: 'review', reviewId, sessionId: null, ...change, reasons: [], cause: 'curation', rationale: OVER_LIMIT_RATIONALE })
+    proposals.add({ origin: 'review', reviewId, sessionId: null, ...change, reasons: [], cause: 'import_overflow', rationale: OVER_LIMIT_RATIONALE })
     counts.memory.proposed++
   }
 }

@@ -32,7 +32,8 @@ const WAITS_BECAUSE: Record<ProposalCause, string> = {
   pinned_skill: 'The user pinned that skill, so',
   curation: 'Curation results always wait, so',
   disable: 'Disabling a skill always waits, so',
-  suggested: 'Suggestions always wait for the user, so'
+  suggested: 'Suggestions always wait for the user, so',
+  import_overflow: 'Imported entries over the limit wait for the user, so'
 }
 
 /**

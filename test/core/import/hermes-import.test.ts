@@ -72,6 +72,8 @@ describe('cairn import hermes: a Hermes home comes in as one batch', () => {
     expect(report.counts.memory.duplicates).toBe(4)
     expect(report.counts.memory.proposed).toBeGreaterThan(0)
     expect(waiting).toHaveLength(report.counts.memory.proposed)
+    // The Inbox says why they wait: an import that did not fit, not a curation.
+    expect(new Set(new ProposalStore(core.db).list({ states: ['pending'] }).map((proposal) => proposal.cause))).toEqual(new Set(['import_overflow']))
     expect(core.memory.read('user').entries[0]).toBe(CAIRN_USER[0])
     expect(memory.entries.join('\n')).not.toContain(THREAT)
     expect(report.problems).toContainEqual(expect.objectContaining({ file: 'memories/MEMORY.md', line: 13 }))

@@ -43,6 +43,18 @@ describe('learning timeline', () => {
     expect(within(standalone[0]).getByText('You')).toBeTruthy()
   })
 
+  it('names an import’s changes as its batch, with how to undo it whole', async () => {
+    const imported = [
+      ledger(5, { kind: 'memory.add', after: 'Deploys with fly', source: 'import', reviewId: 'import:4' }),
+      ledger(4, { kind: 'memory.add', after: 'Uses pnpm', source: 'import', reviewId: 'import:4' })
+    ]
+    await openTimeline(imported)
+    const group = screen.getByRole('region', { name: 'Import #4 (undo it whole with cairn import undo 4)' })
+    expect(within(group).getByText('2 changes')).toBeTruthy()
+    expect(within(group).getByText('Uses pnpm')).toBeTruthy()
+    expect(screen.queryByRole('region', { name: 'Background review' })).toBeNull()
+  })
+
   it('words the review’s summary and reasons in Chinese when the UI speaks Chinese', async () => {
     await renderApp({ 'timeline.list': { entries: [memoryChange, skillChange], reviews: [reviewRun] }, 'settings.get': settingsView({ config: config((c) => (c.ui.language = 'zh-CN')) }) })
     fireEvent.click(screen.getByRole('button', { name: '时间线' }))

@@ -51,7 +51,8 @@ const causeKeys: Record<ProposalCause, { badge: MessageKey; text: MessageKey }> 
   pinned_entry: { badge: 'inbox.cause.pinned_entry.badge', text: 'inbox.cause.pinned_entry' },
   curation: { badge: 'inbox.cause.curation.badge', text: 'inbox.cause.curation' },
   disable: { badge: 'inbox.cause.disable.badge', text: 'inbox.cause.disable' },
-  suggested: { badge: 'inbox.cause.suggested.badge', text: 'inbox.cause.suggested' }
+  suggested: { badge: 'inbox.cause.suggested.badge', text: 'inbox.cause.suggested' },
+  import_overflow: { badge: 'inbox.cause.import_overflow.badge', text: 'inbox.cause.import_overflow' }
 }
 
 /** Why it waits instead of being applied: a short badge and the sentence under it. */

@@ -91,7 +91,7 @@ export function TimelineView(): React.JSX.Element {
                   group.type === 'entry' ? (
                     <TimelineEntry key={group.key} entry={group.entry} now={now} byId={byId} />
                   ) : (
-                    <ReviewGroup key={group.key} review={group.review} count={group.entries.length} now={now}>
+                    <ReviewGroup key={group.key} reviewId={group.reviewId} review={group.review} count={group.entries.length} now={now}>
                       {group.entries.map((entry) => (
                         <TimelineEntry key={entry.id} entry={entry} now={now} byId={byId} />
                       ))}
@@ -138,19 +138,24 @@ function byDay(groups: TimelineGroup[]): Array<{ key: string; at: number; groups
   return days
 }
 
-function ReviewGroup({ review, count, now, children }: { review: ReviewRun | null; count: number; now: number; children: React.ReactNode }): React.JSX.Element {
+/** An import's changes share the review id `import:<batch>` (no review ran), and are named as that batch. */
+const IMPORT_BATCH = /^import:(\d+)$/
+
+function ReviewGroup({ reviewId, review, count, now, children }: { reviewId: string; review: ReviewRun | null; count: number; now: number; children: React.ReactNode }): React.JSX.Element {
   const t = useT()
   const locale = useLocale()
   const at = review?.finishedAt ?? review?.startedAt ?? review?.queuedAt ?? null
+  const batch = IMPORT_BATCH.exec(reviewId)?.[1]
+  const label = batch ? t('timeline.importBatch', { id: batch }) : t('timeline.review')
   return (
-    <section className="review-group" aria-label={t('timeline.review')}>
+    <section className="review-group" aria-label={label}>
       <header className="review-head">
         <span className="review-icon">
-          <Icon name="sparkle" size={15} />
+          <Icon name={batch ? 'inbox' : 'sparkle'} size={15} />
         </span>
         <div className="review-text">
           <div className="review-title">
-            <span>{(review?.summary && describeReviewSummary(review.summary, t)) || t('timeline.review')}</span>
+            <span>{(review?.summary && describeReviewSummary(review.summary, t)) || label}</span>
             <span className="review-count">{t('timeline.changes', { count })}</span>
           </div>
           {review ? <ReviewUsage review={review} /> : null}
