@@ -13,9 +13,9 @@ export const enBackup = {
   'backup.save': 'Save schedule',
   'backup.now': 'Back up now',
   'backup.running': 'Backing up…',
-  'backup.last': 'Last backup {when}: {file} ({size})',
+  'backup.last': 'Last backup: {file} ({size}), {when}.',
   'backup.none': 'No backup in this folder yet.',
-  'backup.next': 'Next backup {when}.',
+  'backup.next': 'The next one is due {when}.',
   'backup.failed': 'The last backup failed: {message}',
   'backup.restoreHint': 'To restore a backup, quit Cairn and run "cairn restore FILE": the current data is kept aside, never deleted.'
 } as const

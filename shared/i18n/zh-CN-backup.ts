@@ -15,7 +15,7 @@ export const zhCNBackup: Record<keyof typeof enBackup, string> = {
   'backup.save': '保存计划',
   'backup.now': '立即备份',
   'backup.running': '正在备份…',
-  'backup.last': '上次备份于{when}：{file}（{size}）',
+  'backup.last': '上次备份：{file}（{size}），{when}。',
   'backup.none': '此文件夹中还没有备份。',
   'backup.next': '下次备份：{when}。',
   'backup.failed': '上次备份失败：{message}',

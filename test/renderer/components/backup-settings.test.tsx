@@ -43,7 +43,7 @@ describe('Settings → Data', () => {
     fireEvent.click(within(section).getByRole('button', { name: 'Back up now' }))
     await settle()
     expect(bridge.callsTo('backup.run')).toHaveLength(1)
-    expect(within(section).getByText(/Last backup 5 minutes ago: cairn-20260110-090000\.tar\.gz \(3\.0 MB\)/)).toBeTruthy()
+    expect(within(section).getByText(/Last backup: cairn-20260110-090000\.tar\.gz \(3\.0 MB\), 5 minutes ago\./)).toBeTruthy()
 
     act(() => bridge.emit('backup.changed', { ...made, lastError: 'Cannot write a backup to /Volumes/usb: ENOENT' }))
     expect(within(section).getByRole('alert').textContent).toContain('The last backup failed: Cannot write a backup to /Volumes/usb')
