@@ -31,7 +31,8 @@ export const SALVAGE_ORDER = [
   'proposals',
   'skill_flags',
   'memory_pins',
-  'learning_state'
+  'learning_state',
+  'imports'
 ] as const
 
 /** Stop probing a table after this many unreadable stretches: the file is more hole than table. */

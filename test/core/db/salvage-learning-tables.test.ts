@@ -28,7 +28,7 @@ function salvage(damaged: string) {
 const LEARNING_TABLES = ['proposals', 'skill_flags', 'memory_pins', 'learning_state']
 
 describe('salvaging what the user decided about learning', () => {
-  it('brings back pins, flags, proposals and learning state from a damaged file', async () => {
+  it('brings back pins, flags, proposals, learning state and import batches from a damaged file', async () => {
     const seeded = await seedHome(60, 'cairn-salvage-learning-')
     dirs.push(seeded.home)
     const core = await CairnCore.open({ home: seeded.home })
@@ -42,6 +42,8 @@ describe('salvaging what the user decided about learning', () => {
       )
       .run()
     core.db.prepare("INSERT INTO learning_state (key, value, updated_at) VALUES ('userTurns', '7', 1)").run()
+    // An import batch: without its row, `cairn import undo` could no longer find what it brought in.
+    core.db.prepare("INSERT INTO imports (source, path, started_at, finished_at, counts) VALUES ('hermes', '/home/me/.hermes', 1, 2, '{\"memory\":3}')").run()
     await core.close()
     // Damage the conversations, so the copy has holes to skip.
     const leaves = pagesOf(seeded.stateDb, 'messages', 'leaf').slice(2, 4)
@@ -54,6 +56,8 @@ describe('salvaging what the user decided about learning', () => {
     expect(table('memory_pins').saved).toBe(1)
     expect(table('proposals').saved).toBe(1)
     expect(table('learning_state').saved).toBe(1)
+    expect(table('imports').saved).toBe(1)
+    expect(fresh.prepare('SELECT source, path, counts FROM imports').get()).toEqual({ source: 'hermes', path: '/home/me/.hermes', counts: '{"memory":3}' })
     expect(fresh.prepare('SELECT name, pinned, disabled FROM skill_flags ORDER BY name').all()).toEqual([
       { name: 'deploy', pinned: 1, disabled: 0 },
       { name: 'old-notes', pinned: 0, disabled: 1 }
