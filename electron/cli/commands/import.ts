@@ -1,5 +1,6 @@
 import {
   defaultHermesHome,
+  importChatExport,
   importHermes,
   ImportBatches,
   ImportSourceError,
@@ -15,9 +16,12 @@ import type { CliCommand, CliContext } from './types'
 
 /** Below this many conversations an import takes a moment and prints no progress. */
 const PROGRESS_MIN_SESSIONS = 200
+/** While a streamed export's total is unknown, a progress line every this many conversations. */
+const STREAMED_PROGRESS_EVERY = 1000
 
 export const importCommand: CliCommand = {
   usage: `Usage: cairn [--home DIR] import hermes [PATH] [--dry-run] [--json]
+       cairn [--home DIR] import chatgpt|claude <PATH> [--dry-run] [--json]
        cairn [--home DIR] import list [--json]
        cairn [--home DIR] import undo <id> [--json]
 
@@ -30,6 +34,13 @@ hermes [PATH]   a Hermes home (default $HERMES_HOME, else ~/.hermes): memories/M
                 never overwritten: a different one gets a proposal), and the conversations in its
                 state.db become searchable sessions that Cairn does not learn from. Importing the
                 same home again adds only what is new.
+chatgpt PATH    ChatGPT's data export (its .zip, its folder or its conversations.json): each
+                conversation becomes a searchable session along the branch you last saw (regenerated
+                answers and edits you moved away from are left out), with its title, times and the
+                model of each answer. Code runs, browsing and other tool traffic are left out.
+claude PATH     Claude.ai's data export (its .zip, folder or conversations.json), the same way.
+                Cairn does not learn from imported conversations until you ask it to. A conversation
+                imported before is left as it is (undo that import to take a newer export whole).
 --dry-run       say what would come in and change nothing
 list            the imports so far, newest first
 undo <id>       take a whole import back: every change it made is reverted (a change edited since
@@ -41,14 +52,19 @@ undo <id>       take a whole import back: every change it made is reverted (a ch
     const [action, ...rest] = positionals
     if (action === 'list') return list(ctx, rest, values.json ?? false)
     if (action === 'undo') return undo(ctx, rest, values.json ?? false)
-    if (action !== 'hermes') {
-      throw new UsageError(action ? `Cairn cannot import from "${action}" yet; it imports from hermes.` : 'Name what to import, e.g. cairn import hermes.')
+    if (action !== 'hermes' && action !== 'chatgpt' && action !== 'claude') {
+      throw new UsageError(action ? `Cairn cannot import from "${action}" yet; it imports from hermes, chatgpt and claude.` : 'Name what to import, e.g. cairn import hermes.')
     }
-    if (rest.length > 1) throw new UsageError(`import hermes takes one path (got ${rest.length}).`)
+    if (rest.length > 1) throw new UsageError(`import ${action} takes one path (got ${rest.length}).`)
+    if (action !== 'hermes' && !rest[0]) throw new UsageError(`Give the export to import, e.g. cairn import ${action} ~/Downloads/${action}-export.zip.`)
     const core = await ctx.core()
+    const onProgress = progressPrinter(ctx.io)
     let report: ImportReport
     try {
-      report = await importHermes(core, { path: rest[0] ?? defaultHermesHome(ctx.env), dryRun: values['dry-run'], onProgress: progressPrinter(ctx.io) })
+      report =
+        action === 'hermes'
+          ? await importHermes(core, { path: rest[0] ?? defaultHermesHome(ctx.env), dryRun: values['dry-run'], onProgress })
+          : await importChatExport(core, { app: action, path: rest[0], dryRun: values['dry-run'], onProgress })
     } catch (error) {
       if (error instanceof ImportSourceError) throw new CliFailure(error.message)
       throw error
@@ -61,7 +77,7 @@ undo <id>       take a whole import back: every change it made is reverted (a ch
 
 function printReport(io: CliIO, report: ImportReport): void {
   const head = report.dryRun ? `Dry run: nothing was changed. Importing ${report.path} would bring in:` : `Imported ${report.path} as import #${report.importId}:`
-  io.out(`${head}\n${countLines(report.counts).map((line) => `  ${line}\n`).join('')}`)
+  io.out(`${head}\n${countLines(report.counts, report.source).map((line) => `  ${line}\n`).join('')}`)
   if (report.problems.length) {
     io.out(`${report.problems.length} problem${report.problems.length === 1 ? '' : 's'} (${report.dryRun ? 'the rest would come in' : 'the rest came in'}):\n`)
     for (const problem of report.problems) io.out(`  ${problem.file}${problem.line ? `:${problem.line}` : ''}: ${problem.message}\n`)
@@ -70,12 +86,14 @@ function printReport(io: CliIO, report: ImportReport): void {
   if (!report.dryRun) io.out(`Undo it all with: cairn import undo ${report.importId}\n`)
 }
 
-function countLines(counts: ImportCounts): string[] {
+function countLines(counts: ImportCounts, source: ImportReport['source']): string[] {
   const { memory, skills, sessions } = counts
+  const conversations = `conversations: ${sessions.added} added (${sessions.messages} messages), ${sessions.existing} imported before`
+  if (source !== 'hermes') return [conversations]
   return [
     `memory: ${memory.added} added, ${memory.duplicates} duplicates dropped, ${memory.proposed} proposed (over the limit), ${memory.refused} refused`,
     `skills: ${skills.created} created (${skills.files} supporting files), ${skills.identical} already the same, ${skills.proposed} proposed (a different skill of that name exists), ${skills.refused} refused`,
-    `conversations: ${sessions.added} added (${sessions.messages} messages), ${sessions.existing} imported before`
+    conversations
   ]
 }
 
@@ -87,7 +105,7 @@ async function list(ctx: CliContext, rest: string[], json: boolean): Promise<num
     return 0
   }
   if (!batches.length) {
-    ctx.io.out('No imports yet. Bring a Hermes home in with: cairn import hermes [PATH]\n')
+    ctx.io.out('No imports yet. Bring a Hermes home in with: cairn import hermes [PATH], or a ChatGPT or Claude.ai export with: cairn import chatgpt|claude PATH\n')
     return 0
   }
   for (const batch of batches) ctx.io.out(`#${batch.id}  ${formatTime(batch.startedAt)}  ${batch.source}  ${batch.path}  ${batchState(batch)}\n`)
@@ -99,6 +117,7 @@ function batchState(batch: ImportBatch): string {
   if (batch.finishedAt === null) return 'did not finish'
   const { memory, skills, sessions } = batch.counts
   const problems = batch.problems.length ? `, ${batch.problems.length} problems` : ''
+  if (batch.source !== 'hermes') return `${sessions.added} conversations${problems}`
   return `${memory.added} memory entries, ${skills.created} skills, ${sessions.added} conversations${problems}`
 }
 
@@ -122,11 +141,16 @@ async function undo(ctx: CliContext, rest: string[], json: boolean): Promise<num
   return 1
 }
 
-/** One stderr line per tenth of a large import's conversations. */
+/** One stderr line per tenth of a large import's conversations, or per thousand while the total is unknown (a streamed export). */
 function progressPrinter(io: CliIO): (progress: ImportProgress) => void {
   let shownTenths = 0
   return (progress) => {
-    if (progress.phase !== 'sessions' || progress.total < PROGRESS_MIN_SESSIONS) return
+    if (progress.phase !== 'sessions') return
+    if (progress.total === undefined) {
+      if (progress.done % STREAMED_PROGRESS_EVERY === 0) io.err(`importing conversations: ${progress.done} so far\n`)
+      return
+    }
+    if (progress.total < PROGRESS_MIN_SESSIONS) return
     const tenths = Math.floor((progress.done / progress.total) * 10)
     if (tenths <= shownTenths) return
     shownTenths = tenths

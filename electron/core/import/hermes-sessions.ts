@@ -1,6 +1,7 @@
 import type { CairnCore } from '../cairn'
 import { openStateDb, type StateDb } from '../db/state-db'
 import type { NewMessage, ToolCallRecord } from '../sessions/types'
+import { ImportedSessionWriter } from './imported-sessions'
 import { importedSessionSource, type ImportCounts, type ImportProblem, type ImportProgress } from './types'
 
 const FILE = 'state.db'
@@ -104,41 +105,31 @@ export function importHermesSessions(
     const sessions = db.prepare(`SELECT ${pick('sessions')} FROM sessions ORDER BY ${order}`).all() as HermesSession[]
     const messageOrder = [columns.messages!.has('timestamp') ? 'timestamp' : null, columns.messages!.has('id') ? 'id' : 'rowid'].filter(Boolean).join(', ')
     const messagesOf = db.prepare(`SELECT ${pick('messages')} FROM messages WHERE session_id = ? ORDER BY ${messageOrder}`)
-    const known = core.db.prepare('SELECT id FROM sessions WHERE source = ? AND external_id = ?')
-    const mark = core.db.prepare(
-      `UPDATE sessions SET import_id = @importId, external_id = @externalId, updated_at = max(updated_at, coalesce(@endedAt, updated_at)) WHERE id = @id`
-    )
+    const writer = new ImportedSessionWriter(core, SOURCE, options.importId, counts)
     const cairnIds = new Map<string, string>()
     for (const [index, session] of sessions.entries()) {
       options.onProgress?.({ phase: 'sessions', done: index, total: sessions.length })
       const externalId = String(session.id)
-      const existing = known.get(SOURCE, externalId) as { id: string } | undefined
+      const existing = writer.existing(externalId)
       if (existing) {
-        cairnIds.set(externalId, existing.id)
+        cairnIds.set(externalId, existing)
         counts.sessions.existing++
         continue
       }
       const { messages, compacted } = convertMessages(messagesOf.all(session.id) as HermesMessage[], externalId, problems)
-      const counted = (): void => {
-        counts.sessions.added++
-        counts.sessions.messages += messages.length
-      }
-      if (options.importId === null) {
-        counted()
-        continue
-      }
-      const startedAt = toMillis(session.started_at) ?? messages[0]?.createdAt ?? Date.now()
       const parent = session.parent_session_id ? cairnIds.get(String(session.parent_session_id)) : undefined
       try {
-        core.db.transaction(() => {
-          const created = core.sessions.create({ title: session.title ?? null, source: SOURCE, model: session.model ?? null, parentSessionId: parent ?? null, startedAt })
-          const records = core.sessions.appendMany(created.id, messages)
-          const compactedIds = records.filter((_, position) => compacted.has(position)).map((record) => record.id)
-          if (compactedIds.length) core.sessions.markCompacted(created.id, compactedIds)
-          mark.run({ importId: options.importId, externalId, id: created.id, endedAt: toMillis(session.ended_at) })
-          cairnIds.set(externalId, created.id)
-        })()
-        counted()
+        const created = writer.write({
+          externalId,
+          title: session.title ?? null,
+          model: session.model ?? null,
+          startedAt: toMillis(session.started_at),
+          endedAt: toMillis(session.ended_at),
+          messages,
+          parentSessionId: parent ?? null,
+          compacted
+        })
+        if (created) cairnIds.set(externalId, created)
       } catch (error) {
         problems.push({ file: FILE, message: `conversation ${externalId} could not be imported: ${(error as Error).message}` })
       }

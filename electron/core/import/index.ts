@@ -2,3 +2,4 @@ export { defaultHermesHome, importHermes, ImportSourceError, type HermesImportOp
 export { ImportBatches, type ImportBatch } from './import-batches'
 export { undoImport, type UndoConflict, type UndoResult } from './undo-import'
 export * from './types'
+export { importChatExport, type ChatExportApp, type ChatExportImportOptions } from './export-import'

@@ -1,5 +1,5 @@
 /** Where a batch came from; the other agents' importers will add theirs. */
-export type ImportSource = 'hermes'
+export type ImportSource = 'hermes' | 'chatgpt' | 'claude'
 
 /** Something that did not come in (or came in differently), named by its file relative to the imported home. */
 export interface ImportProblem {
@@ -60,7 +60,8 @@ export interface ImportReport {
 export interface ImportProgress {
   phase: 'skills' | 'sessions'
   done: number
-  total: number
+  /** Unknown while a streamed export is still being read. */
+  total?: number
 }
 
 /** How the batch's writes are attributed: source `import`, grouped on the timeline under `import:<id>`. */
