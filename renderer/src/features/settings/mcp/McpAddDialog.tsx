@@ -4,8 +4,8 @@ import { Field, Segmented } from '../../../components/Controls'
 import { Dialog } from '../../../components/Dialog'
 import { Notice } from '../../../components/Feedback'
 import { Icon } from '../../../components/Icon'
-import { errorMessage } from '../../../ipc/client'
 import type { McpStore } from '../../../stores/mcp'
+import { useSaveAndClose } from './use-save-and-close'
 
 interface Row {
   key: string
@@ -26,8 +26,7 @@ export function McpAddDialog({ store, onClose }: { store: McpStore; onClose(): v
   const [url, setUrl] = useState('')
   const [env, setEnv] = useState<Row[]>([])
   const [headers, setHeaders] = useState<Row[]>([])
-  const [error, setError] = useState<string | null>(null)
-  const [saving, setSaving] = useState(false)
+  const { error, setError, saving, save } = useSaveAndClose(onClose)
 
   const submit = async () => {
     const problem = !name.trim() ? t('mcp.form.needName') : kind === 'stdio' && !command.trim() ? t('mcp.form.needCommand') : kind === 'http' && !url.trim() ? t('mcp.form.needUrl') : null
@@ -39,15 +38,7 @@ export function McpAddDialog({ store, onClose }: { store: McpStore; onClose(): v
       kind === 'stdio'
         ? { command: command.trim(), args: args.split('\n').map((line) => line.trim()).filter(Boolean), env: plain }
         : { type: 'http', url: url.trim(), headers: plain }
-    setSaving(true)
-    setError(null)
-    try {
-      await store.getState().save({ name: name.trim(), server, secrets: kind === 'stdio' ? { env: secret } : { headers: secret } })
-      onClose()
-    } catch (failure) {
-      setError(errorMessage(failure))
-      setSaving(false)
-    }
+    await save(() => store.getState().save({ name: name.trim(), server, secrets: kind === 'stdio' ? { env: secret } : { headers: secret } }))
   }
 
   return (

@@ -6,6 +6,7 @@ import { Dialog } from '../../../components/Dialog'
 import { Notice, Spinner } from '../../../components/Feedback'
 import { errorMessage } from '../../../ipc/client'
 import type { McpStore } from '../../../stores/mcp'
+import { useSaveAndClose } from './use-save-and-close'
 
 /** What Claude Desktop or Claude Code has, with a checkbox each; a name Cairn has already is renamed or left out. */
 export function McpImportDialog({ store, onClose }: { store: McpStore; onClose(): void }): React.JSX.Element {
@@ -15,8 +16,7 @@ export function McpImportDialog({ store, onClose }: { store: McpStore; onClose()
   const [preview, setPreview] = useState<McpImportPreview | null>(null)
   const [picked, setPicked] = useState<Record<string, boolean>>({})
   const [renames, setRenames] = useState<Record<string, string>>({})
-  const [error, setError] = useState<string | null>(null)
-  const [saving, setSaving] = useState(false)
+  const { error, setError, saving, save } = useSaveAndClose(onClose)
 
   useEffect(() => {
     let live = true
@@ -38,16 +38,8 @@ export function McpImportDialog({ store, onClose }: { store: McpStore; onClose()
 
   const chosen = (preview?.servers ?? []).filter((server) => picked[server.name] && (server.status === 'new' || (server.status === 'conflict' && renames[server.name]?.trim())))
   const submit = async () => {
-    setSaving(true)
-    setError(null)
-    try {
-      const named = Object.fromEntries(chosen.filter((server) => server.status === 'conflict').map((server) => [server.name, renames[server.name].trim()]))
-      await store.getState().importServers(from, chosen.map((server) => server.name), named)
-      onClose()
-    } catch (failure) {
-      setError(errorMessage(failure))
-      setSaving(false)
-    }
+    const named = Object.fromEntries(chosen.filter((server) => server.status === 'conflict').map((server) => [server.name, renames[server.name].trim()]))
+    await save(() => store.getState().importServers(from, chosen.map((server) => server.name), named))
   }
 
   return (

@@ -5,8 +5,8 @@ import { useSettings, useT } from '../../../app/context'
 import { Field } from '../../../components/Controls'
 import { Dialog } from '../../../components/Dialog'
 import { Notice } from '../../../components/Feedback'
-import { errorMessage } from '../../../ipc/client'
 import type { McpStore } from '../../../stores/mcp'
+import { useSaveAndClose } from './use-save-and-close'
 
 /** One or many servers pasted in Claude Desktop's or `.mcp.json`'s format; their env and header values go to the secret store. */
 export function McpPasteDialog({ store, onClose }: { store: McpStore; onClose(): void }): React.JSX.Element {
@@ -16,26 +16,19 @@ export function McpPasteDialog({ store, onClose }: { store: McpStore; onClose():
   const browser = useSettings((s) => s.info?.mode === 'browser')
   const [text, setText] = useState('')
   const [name, setName] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [saving, setSaving] = useState(false)
+  const { error, saving, save } = useSaveAndClose(onClose)
   const parsed = text.trim() ? parsePastedServers(text, name.trim() || undefined) : null
   const names = parsed?.ok ? Object.keys(parsed.servers) : []
   const taken = names.filter((server) => Object.hasOwn(existing, server))
 
   const submit = async () => {
     if (!parsed?.ok || taken.length > 0) return
-    setSaving(true)
-    setError(null)
-    try {
+    await save(async () => {
       for (const [server, raw] of Object.entries(parsed.servers)) {
         const config = raw as Record<string, unknown>
         await store.getState().save({ name: server, server: config, secrets: { env: plainValues(config.env), headers: plainValues(config.headers) } })
       }
-      onClose()
-    } catch (failure) {
-      setError(errorMessage(failure))
-      setSaving(false)
-    }
+    })
   }
 
   return (
