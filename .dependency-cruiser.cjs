@@ -10,7 +10,7 @@ const CORE_LAYERS = [
   ['config', 'tools', 'ledger', 'provider'],
   ['memory', 'skills', 'sessions', 'workspace', 'attachments', 'mcp'],
   ['cairn.ts'],
-  ['agent', 'doctor', 'backup', 'import'],
+  ['agent', 'doctor', 'backup', 'import', 'sync'],
   ['learning'],
   ['app', 'mcp-server']
 ]

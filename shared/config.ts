@@ -22,7 +22,9 @@ export const skillsConfigSchema = z.looseObject({
   /** Days without use after which a skill is marked stale (never deleted). */
   staleAfterDays: z.number().int().min(1).default(30),
   /** Days without use after which a skill Cairn wrote is moved to `skills/.archive` (reversible); 0 = never. */
-  archiveAfterDays: z.number().int().min(0).default(90)
+  archiveAfterDays: z.number().int().min(0).default(90),
+  /** Team skill libraries: git remotes pulled into `<home>/shared-skills/<name>` as read-only roots (see sharedSkillsSchema). */
+  shared: z.array(z.unknown()).default([])
 })
 
 export const providerPresets = ['openai', 'openrouter', 'ollama', 'lmstudio', 'custom'] as const
@@ -118,6 +120,19 @@ export const backupConfigSchema = z.looseObject({
   folder: z.string().default('')
 })
 
+/** Sync of memories/ and skills/ across devices over git (`cairn sync setup <remote>`). */
+export const syncConfigSchema = z.looseObject({
+  /** The git remote (HTTPS); empty = sync is not set up. The token is a secret (`sync.token`), never here. */
+  remote: z.string().default(''),
+  branch: z.string().default('main'),
+  /** User name sent with the token (GitHub accepts any; some hosts want the account name). */
+  username: z.string().default('cairn'),
+  /** How this device names itself in commits and on the other devices' timelines; empty = the host name. */
+  deviceName: z.string().default(''),
+  /** The app syncs every this many minutes while open (0 = only on start, after reviews and on demand). */
+  everyMinutes: z.number().int().min(0).max(24 * 60).default(15)
+})
+
 export const configSchema = z.looseObject({
   memory: memoryConfigSchema.prefault({}),
   skills: skillsConfigSchema.prefault({}),
@@ -129,7 +144,8 @@ export const configSchema = z.looseObject({
   /** MCP servers in Claude Desktop's format (plus `{type: "http", url, headers}`), each checked on its own (shared/mcp.ts). */
   mcpServers: z.record(z.string(), z.unknown()).default({}),
   mcp: mcpSettingsSchema.prefault({}),
-  backup: backupConfigSchema.prefault({})
+  backup: backupConfigSchema.prefault({}),
+  sync: syncConfigSchema.prefault({})
 })
 
 export type CairnConfig = z.infer<typeof configSchema>

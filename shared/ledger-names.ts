@@ -14,10 +14,11 @@ export type SkillKind = (typeof skillKinds)[number]
 export type LedgerKind = (typeof ledgerKinds)[number]
 
 /**
- * Who made the change: the chatting agent, the background review, the user by hand, an import, or a
- * revert. These are the sources a filter names; a row may also carry an {@link McpSource}.
+ * Who made the change: the chatting agent, the background review, the user by hand, an import, a
+ * sync from another device (or a team's shared skills), or a revert. These are the sources a filter
+ * names; a row may also carry an {@link McpSource}.
  */
-export const ledgerSources = ['agent', 'review', 'user', 'import', 'revert'] as const
+export const ledgerSources = ['agent', 'review', 'user', 'import', 'sync', 'revert'] as const
 export type FixedLedgerSource = (typeof ledgerSources)[number]
 /** Another agent writing over MCP (`cairn mcp serve`): `mcp:` and its client's name, sanitised (`mcp:claude-code`). */
 export type McpSource = `mcp:${string}`

@@ -7,6 +7,7 @@ export const ledgerSourceKeys: Record<FixedLedgerSource, MessageKey> = {
   review: 'source.review',
   user: 'source.user',
   import: 'source.import',
+  sync: 'source.sync',
   revert: 'source.revert'
 }
 
@@ -16,6 +17,7 @@ const memoryInfoKeys: Record<FixedLedgerSource, MessageKey> = {
   review: 'memory.info.review',
   user: 'memory.info.user',
   import: 'memory.info.import',
+  sync: 'memory.info.sync',
   revert: 'memory.info.revert'
 }
 

@@ -16,6 +16,8 @@ import { enPaging } from './en-paging'
 import { enSidebar } from './en-sidebar'
 import { enList } from './en-list'
 import { enBackup } from './en-backup'
+import { enImport } from './en-import'
+import { enSync } from './en-sync'
 import { enMcp } from './en-mcp'
 import { enMcpServer } from './en-mcp-server'
 
@@ -389,7 +391,9 @@ export const en = {
   ...enList,
   ...enMcp,
   ...enMcpServer,
-  ...enBackup
+  ...enBackup,
+  ...enImport,
+  ...enSync
 } as const
 
 export type MessageKey = keyof typeof en

@@ -17,6 +17,8 @@ import { zhCNPaging } from './zh-CN-paging'
 import { zhCNSidebar } from './zh-CN-sidebar'
 import { zhCNList } from './zh-CN-list'
 import { zhCNBackup } from './zh-CN-backup'
+import { zhCNImport } from './zh-CN-import'
+import { zhCNSync } from './zh-CN-sync'
 import { zhCNMcp } from './zh-CN-mcp'
 import { zhCNMcpServer } from './zh-CN-mcp-server'
 
@@ -387,5 +389,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...zhCNList,
   ...zhCNMcp,
   ...zhCNMcpServer,
-  ...zhCNBackup
+  ...zhCNBackup,
+  ...zhCNImport,
+  ...zhCNSync
 }

@@ -7,6 +7,8 @@ import type { McpServerInfo } from '../mcp'
 import { proposalStates } from '../proposals'
 import type { ReviewEvent } from '../review-protocol'
 import { backupRoutes, type BackupStatus } from './contract-backup'
+import { importRoutes, type ImportActivity } from './contract-import'
+import { syncRoutes, type SyncStatus } from './contract-sync'
 import { mcpRoutes } from './contract-mcp'
 import { defineRoute, type IpcSender } from './define'
 import {
@@ -299,7 +301,9 @@ export const ipcRoutes = {
   'window.pickFolder': defineRoute({ input: z.object({ defaultPath: folderPath.optional() }), output: z.object({ path: z.string().nullable() }) }),
 
   ...mcpRoutes,
-  ...backupRoutes
+  ...backupRoutes,
+  ...importRoutes,
+  ...syncRoutes
 }
 
 export type IpcRoutes = typeof ipcRoutes
@@ -324,6 +328,10 @@ export interface IpcEvents {
   'mcp.changed': { servers: McpServerInfo[] }
   /** A backup started or finished (scheduled or asked for), or the schedule changed. */
   'backup.changed': BackupStatus
+  /** An import started, made progress or ended, or learning from imported conversations moved on. */
+  'import.changed': ImportActivity
+  /** A sync started or ended (with its outcome), or sync was set up or changed. */
+  'sync.changed': SyncStatus
   /** Main asks a window to show something (tray item, quick prompt → full conversation). */
   'app.navigate': { view: 'chat' | 'timeline' | 'inbox' | 'skills' | 'memory' | 'settings'; sessionId?: string; ledgerId?: number; proposalId?: number }
 }

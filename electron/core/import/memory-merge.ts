@@ -6,13 +6,11 @@ import { separatorLineError } from '../memory/entry-ops'
 import { charCount, ENTRY_DELIMITER, textLength } from '../memory/memory-file'
 import type { MemoryTarget } from '../memory/types'
 import { scanForThreats, threatMessage } from '../security/threats'
+import { isNearDuplicate } from '../text/entry-similarity'
 import type { ImportCounts, ImportProblem } from './types'
 
 /** The two memory files of a Hermes (or Cairn) home, by store. */
 const MEMORY_FILES: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md' }
-
-/** Two entries whose word sets overlap this much (Jaccard) say the same thing; one is dropped. */
-export const NEAR_DUPLICATE_SIMILARITY = 0.9
 
 /** Why an imported entry waits in the Inbox (the rationale a review would write, in English like those). */
 const OVER_LIMIT_RATIONALE = "Imported, but it did not fit under the memory file's limit, so it waits here instead of being cut. Make room (or shorten it), then approve."
@@ -57,24 +55,6 @@ function countNewlines(text: string): number {
   let count = 0
   for (const char of text) if (char === '\n') count++
   return count
-}
-
-/** Lowercased words, for comparing entries by what they say (whitespace, case and punctuation aside). */
-export function entryWords(text: string): string[] {
-  return text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
-}
-
-/** Same words in the same order, or word sets at least {@link NEAR_DUPLICATE_SIMILARITY} alike. */
-export function isNearDuplicate(a: string, b: string): boolean {
-  const wordsA = entryWords(a)
-  const wordsB = entryWords(b)
-  if (wordsA.join(' ') === wordsB.join(' ')) return true
-  const setA = new Set(wordsA)
-  const setB = new Set(wordsB)
-  let shared = 0
-  for (const word of setA) if (setB.has(word)) shared++
-  const union = setA.size + setB.size - shared
-  return union > 0 && shared / union >= NEAR_DUPLICATE_SIMILARITY
 }
 
 /**

@@ -71,7 +71,7 @@ const kindChange: Record<LedgerKind, ChangeFilter> = {
   'skill.file_remove': 'removed'
 }
 
-export const allSources: FixedLedgerSource[] = ['agent', 'review', 'user', 'import', 'revert']
+export const allSources: FixedLedgerSource[] = ['agent', 'review', 'user', 'import', 'sync', 'revert']
 export const allChanges: ChangeFilter[] = ['added', 'changed', 'removed']
 export const noFilters: TimelineFilters = { kinds: [], changes: [], sources: [] }
 

@@ -1,0 +1,85 @@
+/**
+ * Sync of `memories/` and `skills/` across devices over git. The engine returns these data; the CLI
+ * and the app word them (shared/i18n `sync.*`).
+ */
+
+/** Why a sync could not run or finish; each is worded at the edges. */
+export type SyncErrorCode =
+  /** `sync.remote` is empty: `cairn sync setup <remote>` first. */
+  | 'not_set_up'
+  /** The remote is not an HTTPS (or HTTP) URL Cairn can reach (SSH is not supported). */
+  | 'unsupported_remote'
+  /** The host refused the credentials (401/403), or asked for some and none are kept. */
+  | 'unauthorized'
+  /** The host could not be reached, or the connection broke. */
+  | 'network'
+  /** The host answered, but refused the push (a protected branch, a hook) or is not a git repository. */
+  | 'remote_rejected'
+  /** Another sync of this home is running. */
+  | 'busy'
+  /** Something else; `message` has the details. */
+  | 'failed'
+
+export class SyncError extends Error {
+  constructor(
+    readonly code: SyncErrorCode,
+    message: string
+  ) {
+    super(message)
+    this.name = 'SyncError'
+  }
+}
+
+/** What one sync did. */
+export type SyncOutcome =
+  /** Nothing changed on either side. */
+  | 'up_to_date'
+  /** Only this device had changes: they were sent. */
+  | 'pushed'
+  /** Only the remote had changes: they came in. */
+  | 'pulled'
+  /** Both had: merged here, then sent. */
+  | 'merged'
+
+/** A conflict the merge could not settle by itself: it waits in the Inbox (or was kept on one side), named by file. */
+export interface SyncConflict {
+  /** Relative to the data home, e.g. `skills/devops/deploy/SKILL.md`. */
+  file: string
+  /** `proposal`: the other version waits in the Inbox; `kept_local`: a binary file changed on both sides, this device's kept (the other is in the history). */
+  resolution: 'proposal' | 'kept_local'
+  proposalId?: number
+}
+
+export interface SyncReport {
+  outcome: SyncOutcome
+  /** Groups this sync's ledger rows on the timeline (`sync:<time>`). */
+  syncId: string
+  /** Files this device sent (changed since the last sync). */
+  sent: number
+  /** Ledger rows written for what came in. */
+  received: number
+  /** The devices whose changes came in (commit authors), for "from laptop". */
+  devices: string[]
+  conflicts: SyncConflict[]
+  /** Memory entries that did not fit after the merge: proposed as a consolidation, never cut. */
+  overflow: number
+  /** The commit both sides are at now. */
+  commit: string
+  at: number
+}
+
+/** Kept in `<home>/sync/state.json`: what Settings and `cairn sync status` show. */
+export interface SyncState {
+  remote: string
+  branch: string
+  deviceName: string
+  lastSync: { at: number; outcome: SyncOutcome; received: number; sent: number; conflicts: number; devices: string[] } | null
+  lastError: { at: number; code: SyncErrorCode; message: string } | null
+}
+
+export interface SyncProgress {
+  phase: 'committing' | 'fetching' | 'merging' | 'pushing'
+  /** Git's own progress within the phase, where it gives one. */
+  loaded?: number
+  total?: number
+}
