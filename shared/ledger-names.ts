@@ -64,6 +64,8 @@ export interface MemoryMeta {
   revertOf?: number
   /** The Inbox proposal whose approval made this change. */
   proposalId?: number
+  /** The other device a sync brought the change from (only on rows with source `sync`). */
+  device?: string
 }
 
 /** `meta` every skill row carries (skill.patch and skill.edit carry nothing more). */
@@ -76,6 +78,8 @@ export interface SkillMeta {
   revertOf?: number
   /** The Inbox proposal whose approval made this change. */
   proposalId?: number
+  /** The other device a sync brought the change from (only on rows with source `sync`). */
+  device?: string
 }
 
 /** `meta` of a skill.create row. */
@@ -152,7 +156,8 @@ export function normalizeLedgerMeta(kind: LedgerKind, target: string, raw: unkno
   const meta = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>
   const revert = {
     ...(Number.isInteger(meta.revertOf) ? { revertOf: meta.revertOf as number } : {}),
-    ...(Number.isInteger(meta.proposalId) ? { proposalId: meta.proposalId as number } : {})
+    ...(Number.isInteger(meta.proposalId) ? { proposalId: meta.proposalId as number } : {}),
+    ...(typeof meta.device === 'string' && meta.device ? { device: meta.device } : {})
   }
   if (isMemoryKind(kind)) {
     const store = memoryStores.includes(meta.store as MemoryStoreName) ? (meta.store as MemoryStoreName) : memoryStoreOfTarget(target)

@@ -26,11 +26,13 @@ export * from './ledger-names'
 const revertOf = z.number().int().optional()
 /** The Inbox proposal whose approval made the change. */
 const proposalId = z.number().int().optional()
+/** The other device a sync brought the change from. */
+const device = z.string().optional()
 
 /** The fields are described on MemoryMeta, SkillMeta and its per-kind extensions (shared/ledger-names.ts). */
-export const memoryMetaSchema = z.object({ store: z.enum(memoryStores), revertOf, proposalId }) satisfies z.ZodType<MemoryMeta>
+export const memoryMetaSchema = z.object({ store: z.enum(memoryStores), revertOf, proposalId, device }) satisfies z.ZodType<MemoryMeta>
 
-const skillMetaFields = { skill: z.string(), category: z.string().nullable(), revertOf, proposalId }
+const skillMetaFields = { skill: z.string(), category: z.string().nullable(), revertOf, proposalId, device }
 export const skillMetaSchema = z.object(skillMetaFields) satisfies z.ZodType<SkillMeta>
 export const skillCreateMetaSchema = z.object({ ...skillMetaFields, restoredFrom: z.string().optional() }) satisfies z.ZodType<SkillCreateMeta>
 export const skillDeleteMetaSchema = z.object({
@@ -84,6 +86,8 @@ export interface WriteContext {
   source: LedgerSource
   sessionId?: string | null
   reviewId?: string | null
+  /** For source `sync`: the device whose change this brings in; kept in the row's `meta.device`. */
+  device?: string
 }
 
 interface ChangeFields {

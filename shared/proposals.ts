@@ -23,9 +23,23 @@ export type ProposalOrigin = (typeof proposalOrigins)[number]
  * Why it waits instead of being applied: the learning mode is `ask`; the skill was made or edited by
  * the user, came from an import, or is pinned; the memory entry is pinned; curation always asks;
  * Cairn never disables a skill on its own (`disable`); and another agent suggested it over MCP
- * (`suggested`, its `learning_propose` tool: never applied without the user).
+ * (`suggested`, its `learning_propose` tool: never applied without the user). A sync files the other
+ * device's side of a conflict it could not merge (`sync_conflict`) and what no longer fit after a merge
+ * (`sync_overflow`).
  */
-export const proposalCauses = ['ask_mode', 'user_skill', 'imported_skill', 'pinned_skill', 'pinned_entry', 'curation', 'disable', 'suggested', 'import_overflow'] as const
+export const proposalCauses = [
+  'ask_mode',
+  'user_skill',
+  'imported_skill',
+  'pinned_skill',
+  'pinned_entry',
+  'curation',
+  'disable',
+  'suggested',
+  'import_overflow',
+  'sync_conflict',
+  'sync_overflow'
+] as const
 export type ProposalCause = (typeof proposalCauses)[number]
 
 /**

@@ -84,7 +84,8 @@ export class CairnCore {
     this.skills = new SkillStore({
       dataHome: this.paths.root,
       skillsDir: this.paths.skillsDir,
-      extraDirs: config.skills.extraDirs.map(expandTilde).filter((dir) => existsSync(dir)),
+      // The team libraries' folder is a root even before the first pull creates it (a missing root is skipped).
+      extraDirs: [...config.skills.extraDirs.map(expandTilde).filter((dir) => existsSync(dir)), this.paths.sharedSkillsDir],
       locksDir: this.paths.locksDir,
       db: this.db,
       recorder: this.ledger

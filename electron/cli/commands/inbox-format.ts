@@ -14,7 +14,9 @@ export const CAUSE_WORDS: Record<ProposalCause, string> = {
   curation: 'curation',
   disable: 'disable',
   suggested: 'suggested over MCP',
-  import_overflow: 'imported, over the limit'
+  import_overflow: 'imported, over the limit',
+  sync_conflict: 'synced, changed on both devices',
+  sync_overflow: 'synced, over the limit'
 }
 
 /** One line saying what a proposal would change, e.g. `Profile: add "Prefers pnpm"`, `Skill "deploy": patch SKILL.md`. */

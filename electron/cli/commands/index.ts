@@ -13,6 +13,7 @@ import { searchCommand } from './search'
 import { serveCommand } from './serve'
 import { sessionsCommand } from './sessions'
 import { skillsCommand } from './skills'
+import { syncCommand } from './sync'
 import { timelineCommand } from './timeline'
 import { toolCommand } from './tool'
 import type { CliCommand } from './types'
@@ -34,7 +35,8 @@ export const commands: Record<string, CliCommand> = {
   mcp: mcpCommand,
   backup: backupCommand,
   restore: restoreCommand,
-  import: importCommand
+  import: importCommand,
+  sync: syncCommand
 }
 
 export const usageText = `Cairn: a desktop assistant that learns from every conversation.
@@ -65,6 +67,8 @@ Commands:
   restore FILE [--yes]     put a backup back, after checking it (a home with data is kept aside, never deleted)
   import hermes [PATH]     bring a Hermes home in (memory, skills, conversations) as one batch
                            (--dry-run to see what would come; list, undo <id> to take a batch back)
+  sync [setup URL]         keep memory and skills the same on every device over a git repository
+                           (status, leave)
 
 Data home: --home DIR, else $CAIRN_HOME, else ~/.cairn
 Run "cairn <command> --help" for a command's options.

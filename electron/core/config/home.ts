@@ -13,6 +13,8 @@ export interface HomePaths {
   configFile: string
   /** Lock files for cross-process writes that have no natural file to lock (a skill name, the config). */
   locksDir: string
+  /** Team skill libraries (`skills.shared`), one git copy each, read as a read-only skill root. */
+  sharedSkillsDir: string
 }
 
 /** `--home DIR`, else `CAIRN_HOME`, else `~/.cairn`. */
@@ -37,7 +39,8 @@ export function homePaths(root: string): HomePaths {
     skillsDir: join(root, 'skills'),
     stateDb: join(root, 'state.db'),
     configFile: join(root, 'config.json'),
-    locksDir: join(root, '.locks')
+    locksDir: join(root, '.locks'),
+    sharedSkillsDir: join(root, 'shared-skills')
   }
 }
 

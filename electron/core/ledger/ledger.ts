@@ -90,6 +90,8 @@ export class Ledger implements BatchChangeRecorder, PendingRecorder {
    * The caller changes its file next, then commits; {@link settlePending} deals with rows a crash left.
    */
   begin(changes: readonly LearnedChange[], ctx: WriteContext): PendingChanges {
+    // Nothing to record (entries only reordered): the write goes ahead without rows.
+    if (changes.length === 0) return { commit: () => [], abort: () => {} }
     const ids = this.db.transaction(() => changes.map((change) => this.insertRow(change, ctx, 'pending'))).immediate()
     let settled = false
     return {
@@ -127,7 +129,7 @@ export class Ledger implements BatchChangeRecorder, PendingRecorder {
       reviewId: ctx.reviewId ?? null,
       before: change.before,
       after: change.after,
-      meta: JSON.stringify(normalizeLedgerMeta(change.kind, change.target, change.meta)),
+      meta: JSON.stringify(normalizeLedgerMeta(change.kind, change.target, ctx.device ? { ...change.meta, device: ctx.device } : change.meta)),
       state,
       writer: state === 'pending' ? writerId() : null
     })

@@ -1,6 +1,7 @@
 import type { LedgerEntry, RevertResult } from '../../../shared/ledger'
 import type { BatchChangeRecorder } from '../ledger/recorder'
 import { scanForThreats, threatMessage } from '../security/threats'
+import { entryChangesBetween } from './entry-diff'
 import { findEntry, planBatch, separatorLineError, trimmedText } from './entry-ops'
 import { MemoryFiles, type PlanOutcome, type TransactionOutcome } from './memory-files'
 import { charCount, textLength, usageOf } from './memory-file'
@@ -245,6 +246,23 @@ export class MemoryStore {
     })
     const message = messages.applied(operations.length)
     return this.finish(target, ctx, outcome, message, message)
+  }
+
+  /**
+   * Writes the entries `next` makes of the ones read under the lock (a sync's merge), in its order; each
+   * entry that differs is a ledger row. New entries are checked as any are, and must fit under the limit.
+   */
+  async rewrite(target: MemoryTarget, next: (entries: readonly string[]) => string[], ctx: MemoryCallContext): Promise<MemoryResult> {
+    const outcome = await this.files.transact(target, { guardDrift: false, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
+      const wanted = next(entries).map((entry) => entry.trim()).filter(Boolean)
+      const refused = wanted.filter((entry) => !entries.includes(entry)).map((entry) => this.entryProblem(target, entry)).find(Boolean)
+      if (refused) return this.failWith(target, entries, refused, false)
+      const limit = this.files.limitOf(target)
+      if (charCount(wanted) > limit) return this.failWith(target, entries, messages.batchOverLimit(wanted.length, charCount(wanted), limit), false)
+      if (wanted.length === entries.length && wanted.every((entry, index) => entry === entries[index])) return { kind: 'noop' }
+      return { kind: 'apply', entries: wanted, changes: entryChangesBetween(entries, wanted) }
+    })
+    return this.finish(target, ctx, outcome, messages.applied(1), messages.applied(0))
   }
 
   /** Undoes one memory ledger row at entry level (the caller marks the row reverted). */

@@ -1,1 +1,6 @@
 export * from './types'
+export { runSync, type RunSyncOptions } from './sync-run'
+export { leaveSync, setupSync, type SyncSetup } from './sync-setup'
+export { deviceNameOf, readSyncState } from './sync-state'
+export { pullSharedSkills, sharedLibraries, type SharedLibrary } from './shared-skills'
+export { proposeToLibrary, type LibraryProposal } from './propose-to-library'

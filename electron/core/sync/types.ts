@@ -63,7 +63,11 @@ export interface SyncReport {
   conflicts: SyncConflict[]
   /** Memory entries that did not fit after the merge: proposed as a consolidation, never cut. */
   overflow: number
-  /** The commit both sides are at now. */
+  /** What the stores refused to bring in (the threat scan, an invalid SKILL.md), by file; the rest came in. */
+  problems: { file: string; message: string }[]
+  /** The team libraries of `skills.shared`, each pulled on its own (empty when there are none). */
+  shared: SharedLibraryReport[]
+  /** The commit both sides are at now ('' when only team libraries were pulled). */
   commit: string
   at: number
 }
@@ -78,8 +82,18 @@ export interface SyncState {
 }
 
 export interface SyncProgress {
-  phase: 'committing' | 'fetching' | 'merging' | 'pushing'
+  phase: 'committing' | 'fetching' | 'merging' | 'pushing' | 'shared'
   /** Git's own progress within the phase, where it gives one. */
   loaded?: number
   total?: number
+}
+
+/** What pulling one team library (`skills.shared`) did. */
+export interface SharedLibraryReport {
+  name: string
+  url: string
+  outcome: 'cloned' | 'updated' | 'up_to_date' | 'failed'
+  /** Skills whose files changed in this pull (added, updated or removed). */
+  skills: string[]
+  error?: { code: SyncErrorCode; message: string }
 }

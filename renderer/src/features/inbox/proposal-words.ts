@@ -52,7 +52,9 @@ const causeKeys: Record<ProposalCause, { badge: MessageKey; text: MessageKey }> 
   curation: { badge: 'inbox.cause.curation.badge', text: 'inbox.cause.curation' },
   disable: { badge: 'inbox.cause.disable.badge', text: 'inbox.cause.disable' },
   suggested: { badge: 'inbox.cause.suggested.badge', text: 'inbox.cause.suggested' },
-  import_overflow: { badge: 'inbox.cause.import_overflow.badge', text: 'inbox.cause.import_overflow' }
+  import_overflow: { badge: 'inbox.cause.import_overflow.badge', text: 'inbox.cause.import_overflow' },
+  sync_conflict: { badge: 'inbox.cause.sync_conflict.badge', text: 'inbox.cause.sync_conflict' },
+  sync_overflow: { badge: 'inbox.cause.sync_overflow.badge', text: 'inbox.cause.sync_overflow' }
 }
 
 /** Why it waits instead of being applied: a short badge and the sentence under it. */

@@ -1,0 +1,158 @@
+import { join } from 'node:path'
+import type { WriteContext } from '../../../shared/ledger'
+import type { CairnCore } from '../cairn'
+import { LockTimeoutError, withLock } from '../fs/lock'
+import { bringInMemory } from './bring-in-memory'
+import { bringInSkills, type SkillFileChange } from './bring-in-skills'
+import { pullSharedSkills, sharedLibraries } from './shared-skills'
+import { SyncRepo, type RemoteAccess } from './sync-repo'
+import { checkRemoteUrl, deviceNameOf, writeSyncOutcome } from './sync-state'
+import { isMemoryPath, MEMORY_PATHS } from './synced-paths'
+import { SyncError, type SyncOutcome, type SyncProgress, type SyncReport } from './types'
+
+/** A push the remote refused because it moved on meanwhile is retried (fetch, merge, push) this many times. */
+const MAX_ATTEMPTS = 4
+
+export interface RunSyncOptions {
+  /** The remote's token: the app's secret store, or `CAIRN_SYNC_TOKEN` in the CLI; null when the host needs none. */
+  token: string | null
+  /** A team library's own token (by its name), where it has one; else `token` is tried. */
+  sharedToken?: (library: string) => string | null
+  onProgress?: (progress: SyncProgress) => void
+  now?: () => number
+}
+
+/**
+ * One sync of `memories/` and `skills/` with `sync.remote`: commits what changed here, fetches, merges
+ * what the other devices changed (by entry for memory, by line for skills, conflicts to the Inbox) and
+ * writes it through the stores (ledger source `sync`, with the device's name), then pushes. Then pulls
+ * the team libraries of `skills.shared`. One sync of a home at a time; the outcome (or the error) is
+ * kept for `cairn sync status` and Settings.
+ */
+export async function runSync(core: CairnCore, options: RunSyncOptions): Promise<SyncReport> {
+  const config = core.config.get()
+  const home = core.paths.root
+  const now = options.now ?? Date.now
+  const { libraries } = sharedLibraries(config.skills.shared)
+  try {
+    if (!config.sync.remote && libraries.length === 0) throw new SyncError('not_set_up', 'Sync is not set up: run cairn sync setup <remote-url> first.')
+    let report: SyncReport
+    if (config.sync.remote) {
+      const access: RemoteAccess = {
+        url: checkRemoteUrl(config.sync.remote),
+        branch: config.sync.branch || 'main',
+        username: config.sync.username,
+        token: options.token,
+        onProgress: options.onProgress
+      }
+      report = await withSyncLock(home, () => syncOnce(core, access, deviceNameOf(config), now))
+    } else report = emptyReport(now())
+    if (libraries.length) {
+      options.onProgress?.({ phase: 'shared' })
+      report.shared = await pullSharedSkills(core, (library) => options.sharedToken?.(library.name) ?? options.token)
+    }
+    if (config.sync.remote) {
+      const { outcome, received, sent, conflicts, devices, at } = report
+      await writeSyncOutcome(home, config, { lastSync: { at, outcome, received, sent, conflicts: conflicts.length, devices }, lastError: null })
+    }
+    return report
+  } catch (error) {
+    const failure = error instanceof SyncError ? error : new SyncError('failed', error instanceof Error ? error.message : String(error))
+    if (failure.code !== 'busy' && failure.code !== 'not_set_up') {
+      await writeSyncOutcome(home, config, { lastError: { at: now(), code: failure.code, message: failure.message } }).catch(() => {})
+    }
+    throw failure
+  }
+}
+
+function emptyReport(at: number): SyncReport {
+  return { outcome: 'up_to_date', syncId: `sync:${at}`, sent: 0, received: 0, devices: [], conflicts: [], overflow: 0, problems: [], shared: [], commit: '', at }
+}
+
+async function withSyncLock<T>(home: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await withLock(join(home, 'sync', 'sync'), fn, { timeoutMs: 0 })
+  } catch (error) {
+    if (error instanceof LockTimeoutError) throw new SyncError('busy', 'Another sync of this data home is running; try again when it has finished.')
+    throw error
+  }
+}
+
+async function syncOnce(core: CairnCore, access: RemoteAccess, device: string, now: () => number): Promise<SyncReport> {
+  const at = now()
+  const repo = new SyncRepo(core.paths.root)
+  if (!repo.exists()) await repo.init(access.url, access.branch)
+  const report = emptyReport(at)
+  const author = device
+
+  access.onProgress?.({ phase: 'committing' })
+  let local = await repo.head(access.branch)
+  const mine = await repo.commitFiles(access.branch, { parents: local ? [local] : [], message: commitMessage(device, 'changes'), author })
+  report.sent = mine.paths.length
+  local = mine.oid ?? local
+  let outcome: SyncOutcome = 'up_to_date'
+
+  for (let attempt = 1; ; attempt++) {
+    access.onProgress?.({ phase: 'fetching' })
+    const remote = await repo.fetch(access)
+    let pushNeeded: boolean
+    if (!remote || remote === local || (local !== null && (await repo.isAncestor(remote, local)))) {
+      pushNeeded = local !== null && remote !== local
+    } else {
+      const base = local ? await repo.mergeBase(local, remote) : null
+      const devices = await repo.authorsSince(base, remote)
+      for (const name of devices) if (!report.devices.includes(name)) report.devices.push(name)
+      access.onProgress?.({ phase: 'merging' })
+      const write: WriteContext = { source: 'sync', reviewId: report.syncId, device: devices.join(', ') || 'another device' }
+      const broughtIn = await bringIn(core, repo, base, remote, write, report)
+      const fastForward = local === null || base === local
+      if (fastForward) {
+        await repo.setHead(access.branch, remote)
+        const after = await repo.commitFiles(access.branch, { parents: [remote], message: commitMessage(device, 'changes after a sync'), author, alsoLookAt: broughtIn })
+        local = after.oid ?? remote
+      } else {
+        const merged = await repo.commitFiles(access.branch, { parents: [local!, remote], message: `Merge ${devices.join(', ') || 'the remote'} into ${device}`, author, force: true, alsoLookAt: broughtIn })
+        local = merged.oid!
+      }
+      pushNeeded = local !== remote
+      outcome = fastForward && !pushNeeded && report.sent === 0 ? 'pulled' : 'merged'
+    }
+    if (!pushNeeded) break
+    access.onProgress?.({ phase: 'pushing' })
+    if ((await repo.push(access)) === 'pushed') {
+      if (outcome === 'up_to_date') outcome = 'pushed'
+      break
+    }
+    if (attempt >= MAX_ATTEMPTS) throw new SyncError('remote_rejected', `${access.url} kept moving on while Cairn merged (${attempt} tries); sync again in a moment.`)
+  }
+  report.outcome = outcome
+  report.commit = local ?? ''
+  return report
+}
+
+function commitMessage(device: string, what: string): string {
+  return `Cairn on ${device}: ${what}`
+}
+
+/** Brings what changed on the remote between the merge base and its commit into this device's files; resolves with those files' paths. */
+async function bringIn(core: CairnCore, repo: SyncRepo, base: string | null, remote: string, write: WriteContext, report: SyncReport): Promise<string[]> {
+  const changes = await repo.changedPaths(base, remote)
+  const skillChanges: SkillFileChange[] = []
+  for (const change of changes) {
+    const [before, theirs] = await Promise.all([change.from ? repo.readBlob(change.from) : null, change.to ? repo.readBlob(change.to) : null])
+    if (!isMemoryPath(change.path)) {
+      skillChanges.push({ path: change.path, base: before, theirs })
+      continue
+    }
+    const memory = await bringInMemory(core, MEMORY_PATHS[change.path], change.path, { base: before?.toString('utf8') ?? null, theirs: theirs?.toString('utf8') ?? null }, write)
+    report.received += memory.received
+    report.conflicts.push(...memory.conflicts)
+    report.overflow += memory.overflow
+    report.problems.push(...memory.refused.map((message) => ({ file: change.path, message })))
+  }
+  const skills = await bringInSkills(core, skillChanges, write)
+  report.received += skills.received
+  report.conflicts.push(...skills.conflicts)
+  report.problems.push(...skills.refused.map(({ file, reason }) => ({ file, message: reason })))
+  return changes.map((change) => change.path)
+}

@@ -1,0 +1,91 @@
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { writeFileAtomicText } from '../fs/atomic'
+import { isSyncedPath, MEMORY_PATHS } from './synced-paths'
+
+/** A file's stat as last committed: when it still reads so, the file is unchanged and need not be hashed. */
+type FileStats = Record<string, [mtimeMs: number, size: number]>
+
+interface StatCache {
+  /** When the scan was taken: a file modified in the same moment may have changed without its stats showing it. */
+  at: number
+  files: FileStats
+}
+
+/** Files modified this close to the scan are always looked at again (git's "racy" files). */
+const RACY_MS = 2_000
+
+/**
+ * Which synced files may have changed since the last commit, found from their stats alone (a stat per
+ * file instead of hashing all of them, which is what makes a sync of a large library with nothing
+ * changed take milliseconds). Only a shortcut: without a readable cache every file is looked at.
+ */
+export class SyncedFiles {
+  private readonly cacheFile: string
+
+  constructor(private readonly home: string) {
+    this.cacheFile = join(home, 'sync', 'stat-cache.json')
+  }
+
+  /** The synced files on disk with their stats. */
+  scan(): { at: number; files: FileStats } {
+    const at = Date.now()
+    const files: FileStats = {}
+    const note = (path: string): void => {
+      try {
+        const stats = statSync(join(this.home, path))
+        if (stats.isFile()) files[path] = [stats.mtimeMs, stats.size]
+      } catch {
+        // Gone meanwhile: not there.
+      }
+    }
+    for (const path of Object.keys(MEMORY_PATHS)) note(path)
+    const visit = (dir: string): void => {
+      let entries
+      try {
+        entries = readdirSync(join(this.home, dir), { withFileTypes: true })
+      } catch {
+        return
+      }
+      for (const entry of entries) {
+        const path = `${dir}/${entry.name}`
+        if (entry.isDirectory()) {
+          if (isSyncedPath(`${path}/x`)) visit(path)
+        } else if (entry.isFile() && isSyncedPath(path)) note(path)
+      }
+    }
+    visit('skills')
+    return { at, files }
+  }
+
+  /** The files that differ from the last saved scan (changed, added or gone), or null when there is none to compare with. */
+  candidates(current: { files: FileStats }): string[] | null {
+    const cached = this.read()
+    if (!cached) return null
+    const changed: string[] = []
+    for (const [path, [mtime, size]] of Object.entries(current.files)) {
+      const known = cached.files[path]
+      if (!known || known[0] !== mtime || known[1] !== size || mtime >= cached.at - RACY_MS) changed.push(path)
+    }
+    for (const path of Object.keys(cached.files)) if (!(path in current.files)) changed.push(path)
+    return changed
+  }
+
+  async save(scan: { at: number; files: FileStats }): Promise<void> {
+    await writeFileAtomicText(this.cacheFile, JSON.stringify(scan))
+  }
+
+  /** A new git copy knows none of the files: everything is looked at. */
+  forget(): void {
+    rmSync(this.cacheFile, { force: true })
+  }
+
+  private read(): StatCache | null {
+    try {
+      const parsed = JSON.parse(readFileSync(this.cacheFile, 'utf8')) as StatCache
+      return typeof parsed.at === 'number' && parsed.files && typeof parsed.files === 'object' ? parsed : null
+    } catch {
+      return null
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import { isAtomicTempName } from '../fs/atomic'
+import { EXCLUDED_DIRS, SKILL_FILE, SUPPORT_DIRS } from '../skills/skill-paths'
+
+/** The folders of the data home a sync carries; everything else (state.db, secrets, attachments) stays on the device. */
+export const SYNCED_ROOTS = ['memories', 'skills'] as const
+
+export const MEMORY_PATHS = { 'memories/MEMORY.md': 'memory', 'memories/USER.md': 'user' } as const
+export type MemoryPath = keyof typeof MEMORY_PATHS
+
+export function isMemoryPath(path: string): path is MemoryPath {
+  return Object.hasOwn(MEMORY_PATHS, path)
+}
+
+/**
+ * Whether a file (path relative to the home, `/`-separated) is synced: the two memory files, and what is
+ * under skills/ except the archive, the folders the skill scanner skips, dot files and Cairn's temp files.
+ */
+export function isSyncedPath(path: string): boolean {
+  if (isMemoryPath(path)) return true
+  const parts = path.split('/')
+  if (parts[0] !== 'skills' || parts.length < 2) return parts.length === 1 && (SYNCED_ROOTS as readonly string[]).includes(path)
+  return parts.slice(1).every((part) => part !== '' && !part.startsWith('.') && !EXCLUDED_DIRS.has(part)) && !isAtomicTempName(parts.at(-1)!)
+}
+
+/** Which skill a synced path belongs to: its folder (`skills/devops/deploy`), name, category and the file within. */
+export interface SkillPath {
+  dir: string
+  name: string
+  category: string | null
+  /** `SKILL.md`, or a supporting file such as `references/api.md`. */
+  file: string
+}
+
+/**
+ * `skills/<category>/<name>/SKILL.md`, `skills/<name>/SKILL.md`, or a supporting file in one of the
+ * Agent Skills folders (`scripts/`, `references/`, …) of such a skill; null for anything else.
+ */
+export function skillPathOf(path: string): SkillPath | null {
+  const parts = path.split('/')
+  if (parts[0] !== 'skills') return null
+  const rest = parts.slice(1)
+  let dirParts: string[]
+  if (rest.at(-1) === SKILL_FILE) dirParts = rest.slice(0, -1)
+  else {
+    const support = rest.findIndex((part, index) => index > 0 && (SUPPORT_DIRS as readonly string[]).includes(part))
+    if (support < 0 || support === rest.length - 1) return null
+    dirParts = rest.slice(0, support)
+  }
+  if (dirParts.length < 1 || dirParts.length > 2) return null
+  return {
+    dir: ['skills', ...dirParts].join('/'),
+    name: dirParts.at(-1)!,
+    category: dirParts.length === 2 ? dirParts[0] : null,
+    file: rest.slice(dirParts.length).join('/')
+  }
+}
