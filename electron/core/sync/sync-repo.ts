@@ -1,8 +1,9 @@
-import fs from 'node:fs'
+import fs, { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import git, { type GitAuth } from 'isomorphic-git'
 import http from 'isomorphic-git/http/node'
 import { SyncedFiles } from './synced-files'
+import { applyToTree, blobOid, filesOfTree } from './tree-commit'
 import { isSyncedPath, SYNCED_ROOTS } from './synced-paths'
 import { SyncError, type SyncProgress } from './types'
 
@@ -89,40 +90,48 @@ export class SyncRepo {
   }
 
   /**
-   * Stages the synced files as they are on disk and commits them on `parents` when they differ from the
-   * branch's commit (or when `parents` is a merge). Returns the new commit, or null when nothing differed;
-   * `paths` are the files that differed.
+   * Commits the synced files as they are on disk on `parents` when they differ from the first parent's
+   * tree (or always, for a merge: `force`). Only files whose stats moved since the last commit (plus
+   * `alsoLookAt`) are read, and only their folders' trees rewritten, so a large library with a few
+   * changes commits in milliseconds. Resolves with the new commit (null when nothing differed) and the
+   * files that differed.
    */
   async commitFiles(
     branch: string,
     options: { parents: string[]; message: string; author: string; force?: boolean; alsoLookAt?: readonly string[] }
   ): Promise<{ oid: string | null; paths: string[] }> {
     const scan = this.files.scan()
-    const candidates = this.files.candidates(scan)
-    const look = candidates && [...new Set([...candidates, ...(options.alsoLookAt ?? [])])]
-    if (look && look.length === 0 && !options.force) return { oid: null, paths: [] }
-    const rows = look && look.length === 0 ? [] : await git.statusMatrix({ ...this.base, filepaths: look ?? [...SYNCED_ROOTS], filter: isSyncedPath })
-    const paths: string[] = []
-    const added: string[] = []
-    const removed: string[] = []
-    for (const [path, head, workdir, stage] of rows) {
-      if (head === 1 && workdir === 1 && stage === 1) continue
-      if (!(head === 1 && workdir === 1) && !(head === 0 && workdir === 0)) paths.push(path)
-      if (workdir === 0) {
-        if (stage !== 0 || head !== 0) removed.push(path)
-      } else added.push(path)
+    const cached = this.files.read()
+    const baseTree = options.parents[0] ? (await git.readCommit({ ...this.base, oid: options.parents[0] })).commit.tree : null
+    let look = this.files.candidates(scan, cached)
+    if (look === null) {
+      // No record of the last commit's files: every file here, and every file the parent has.
+      look = Object.keys(scan.files)
+      if (baseTree) for (const path of (await filesOfTree(this.treeRepo, baseTree)).keys()) if (isSyncedPath(path)) look.push(path)
     }
-    // One index write for all (isomorphic-git rewrites the whole index per call).
-    if (added.length) await git.add({ ...this.base, filepath: added })
-    if (removed.length) await git.remove({ ...this.base, filepath: removed })
-    if (paths.length === 0 && !options.force) {
-      await this.files.save(scan)
-      return { oid: null, paths }
+    const mustLook = new Set(options.alsoLookAt ?? [])
+    const oids = new Map<string, string>()
+    const updates = new Map<string, Buffer | null>()
+    for (const path of new Set([...look, ...mustLook])) {
+      const bytes = path in scan.files ? readFileOrNull(join(this.home, path)) : null
+      if (bytes) oids.set(path, blobOid(bytes))
+      // Touched but the same as committed (a racy stat, a file written back unchanged): nothing to write.
+      if (!mustLook.has(path) && bytes && cached?.files[path]?.[2] === oids.get(path)) continue
+      updates.set(path, bytes)
+    }
+    const { tree, changed } = await applyToTree(this.treeRepo, baseTree, updates)
+    if (changed.length === 0 && !options.force) {
+      await this.files.save(scan, oids, cached)
+      return { oid: null, paths: [] }
     }
     const who = { name: options.author, email: 'sync@cairn.invalid' }
-    const oid = await git.commit({ ...this.base, ref: `refs/heads/${branch}`, message: options.message, author: who, parent: options.parents })
-    await this.files.save(scan)
-    return { oid, paths }
+    const oid = await git.commit({ ...this.base, ref: `refs/heads/${branch}`, message: options.message, author: who, parent: options.parents, tree })
+    await this.files.save(scan, oids, cached)
+    return { oid, paths: changed.sort() }
+  }
+
+  private get treeRepo() {
+    return { dir: this.home, gitdir: this.gitdir, cache: this.cache }
   }
 
   /** Fetches the remote branch; resolves with its commit, or null when the remote has no such branch yet. */
@@ -220,6 +229,14 @@ export class SyncRepo {
       if (!authors.includes(commit.author.name)) authors.push(commit.author.name)
     }
     return authors
+  }
+}
+
+function readFileOrNull(path: string): Buffer | null {
+  try {
+    return readFileSync(path)
+  } catch {
+    return null // removed since the scan
   }
 }
 

@@ -3,13 +3,14 @@ import { join } from 'node:path'
 import { writeFileAtomicText } from '../fs/atomic'
 import { isSyncedPath, MEMORY_PATHS } from './synced-paths'
 
-/** A file's stat as last committed: when it still reads so, the file is unchanged and need not be hashed. */
-type FileStats = Record<string, [mtimeMs: number, size: number]>
+/** Files' stats on disk. */
+export type FileStats = Record<string, [mtimeMs: number, size: number]>
 
-interface StatCache {
+/** The synced files as last committed: their stats then and their blob ids. */
+export interface StatCache {
   /** When the scan was taken: a file modified in the same moment may have changed without its stats showing it. */
   at: number
-  files: FileStats
+  files: Record<string, [mtimeMs: number, size: number, oid: string]>
 }
 
 /** Files modified this close to the scan are always looked at again (git's "racy" files). */
@@ -58,9 +59,8 @@ export class SyncedFiles {
     return { at, files }
   }
 
-  /** The files that differ from the last saved scan (changed, added or gone), or null when there is none to compare with. */
-  candidates(current: { files: FileStats }): string[] | null {
-    const cached = this.read()
+  /** The files that may differ from the last commit (changed stats, added or gone), or null when there is no record to compare with. */
+  candidates(current: { files: FileStats }, cached: StatCache | null): string[] | null {
     if (!cached) return null
     const changed: string[] = []
     for (const [path, [mtime, size]] of Object.entries(current.files)) {
@@ -71,8 +71,14 @@ export class SyncedFiles {
     return changed
   }
 
-  async save(scan: { at: number; files: FileStats }): Promise<void> {
-    await writeFileAtomicText(this.cacheFile, JSON.stringify(scan))
+  /** Records the files as just committed: `oids` for those read this time, the recorded id for the others. */
+  async save(scan: { at: number; files: FileStats }, oids: ReadonlyMap<string, string>, previous: StatCache | null): Promise<void> {
+    const files: StatCache['files'] = {}
+    for (const [path, [mtime, size]] of Object.entries(scan.files)) {
+      const oid = oids.get(path) ?? previous?.files[path]?.[2]
+      if (oid) files[path] = [mtime, size, oid]
+    }
+    await writeFileAtomicText(this.cacheFile, JSON.stringify({ at: scan.at, files } satisfies StatCache))
   }
 
   /** A new git copy knows none of the files: everything is looked at. */
@@ -80,10 +86,11 @@ export class SyncedFiles {
     rmSync(this.cacheFile, { force: true })
   }
 
-  private read(): StatCache | null {
+  read(): StatCache | null {
     try {
       const parsed = JSON.parse(readFileSync(this.cacheFile, 'utf8')) as StatCache
-      return typeof parsed.at === 'number' && parsed.files && typeof parsed.files === 'object' ? parsed : null
+      const valid = typeof parsed.at === 'number' && parsed.files && typeof parsed.files === 'object'
+      return valid && Object.values(parsed.files).every((entry) => Array.isArray(entry) && typeof entry[2] === 'string') ? parsed : null
     } catch {
       return null
     }
