@@ -23,7 +23,8 @@ export type ProposalOrigin = (typeof proposalOrigins)[number]
  * Why it waits instead of being applied: the learning mode is `ask`; the skill was made or edited by
  * the user, came from an import, or is pinned; the memory entry is pinned; curation always asks;
  * Cairn never disables a skill on its own (`disable`); and another agent suggested it over MCP
- * (`suggested`, its `learning_propose` tool: never applied without the user). A sync files the other
+ * (`suggested`, its `learning_propose` tool: never applied without the user). Another agent's memory
+ * imported as a candidate always waits (`imported_memory`, e.g. Claude Code's memories). A sync files the other
  * device's side of a conflict it could not merge (`sync_conflict`) and what no longer fit after a merge
  * (`sync_overflow`).
  */
@@ -37,6 +38,7 @@ export const proposalCauses = [
   'disable',
   'suggested',
   'import_overflow',
+  'imported_memory',
   'sync_conflict',
   'sync_overflow'
 ] as const

@@ -25,7 +25,7 @@ describe('cairn import', () => {
     expect(dry.stderr).toBe('')
     expect(dry.code).toBe(0)
     expect(dry.stdout).toContain(`Dry run: nothing was changed. Importing ${hermes} would bring in:\n`)
-    expect(dry.stdout).toContain('  skills: 7 created (6 supporting files), 0 already the same, 0 proposed (a different skill of that name exists), 1 refused\n')
+    expect(dry.stdout).toContain('  skills: 7 created (6 supporting files, 2 with their usage figures), 0 already the same, 0 proposed (a different skill of that name exists), 1 refused\n')
     expect(dry.stdout).toContain('  memories/MEMORY.md:13: entry not imported: ')
     expect(dry.stdout).toContain('  skills/broken/half-written/SKILL.md')
 

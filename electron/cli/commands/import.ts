@@ -1,7 +1,11 @@
 import {
+  defaultClaudeCodeHome,
   defaultHermesHome,
+  defaultOpenClawWorkspace,
   importChatExport,
+  importClaudeCode,
   importHermes,
+  importOpenClaw,
   ImportBatches,
   ImportSourceError,
   undoImport,
@@ -12,6 +16,7 @@ import {
 } from '../../core/import'
 import { parseCommandArgs } from '../args'
 import { CliFailure, formatTime, printJson, UsageError, type CliIO } from '../io'
+import { IMPORT_LEARN_USAGE, importLearn } from './import-learn'
 import type { CliCommand, CliContext } from './types'
 
 /** Below this many conversations an import takes a moment and prints no progress. */
@@ -20,10 +25,11 @@ const PROGRESS_MIN_SESSIONS = 200
 const STREAMED_PROGRESS_EVERY = 1000
 
 export const importCommand: CliCommand = {
-  usage: `Usage: cairn [--home DIR] import hermes [PATH] [--dry-run] [--json]
+  usage: `Usage: cairn [--home DIR] import hermes|openclaw|claude-code [PATH] [--dry-run] [--json]
        cairn [--home DIR] import chatgpt|claude <PATH> [--dry-run] [--json]
        cairn [--home DIR] import list [--json]
        cairn [--home DIR] import undo <id> [--json]
+       cairn [--home DIR] import learn [ID] [--json]
 
 Brings another agent's knowledge into Cairn as one batch you can undo.
 
@@ -33,18 +39,34 @@ hermes [PATH]   a Hermes home (default $HERMES_HOME, else ~/.hermes): memories/M
                 Agent Skills (categories and supporting files kept; a Cairn skill of the same name is
                 never overwritten: a different one gets a proposal), and the conversations in its
                 state.db become searchable sessions that Cairn does not learn from. Importing the
-                same home again adds only what is new.
+                same home again adds only what is new. Usage figures Hermes kept
+                (skills/.usage.json) come with the skills.
+openclaw [PATH] an OpenClaw workspace (default $OPENCLAW_WORKSPACE_DIR, else ~/.openclaw/workspace):
+                MEMORY.md and USER.md are merged into Cairn's the same way (each top-level bullet or
+                paragraph is an entry, its headings written before it as context); the daily logs in
+                memory/YYYY-MM-DD.md become searchable notes, not memory; skills/, .agents/skills/ and
+                ~/.openclaw/skills become Agent Skills. AGENTS.md, SOUL.md and the other instruction
+                files are named and left out.
+claude-code [PATH]
+                Claude Code's folder (default $CLAUDE_CONFIG_DIR, else ~/.claude): its memories
+                (projects/*/memory/*.md) and CLAUDE.md files are only candidates: each waits in the
+                Inbox for you to approve, nothing is written to memory without you. skills/ is copied
+                into Cairn's own skills, where learning can improve them; a skill Cairn already reads
+                read-only from ~/.claude/skills (skills.extraDirs) is copied too, and Cairn then uses
+                its own copy (Claude Code's file is never changed).
 chatgpt PATH    ChatGPT's data export (its .zip, its folder or its conversations.json): each
                 conversation becomes a searchable session along the branch you last saw (regenerated
                 answers and edits you moved away from are left out), with its title, times and the
                 model of each answer. Code runs, browsing and other tool traffic are left out.
 claude PATH     Claude.ai's data export (its .zip, folder or conversations.json), the same way.
-                Cairn does not learn from imported conversations until you ask it to. A conversation
-                imported before is left as it is (undo that import to take a newer export whole).
+                Cairn does not learn from imported conversations until you ask it to (import learn
+                below). A conversation imported before is left as it is (undo that import to take a
+                newer export whole).
 --dry-run       say what would come in and change nothing
 list            the imports so far, newest first
 undo <id>       take a whole import back: every change it made is reverted (a change edited since
                 is reported and left), its conversations deleted, its waiting proposals withdrawn
+${IMPORT_LEARN_USAGE}
 --json          print the result as JSON
 `,
   async run(ctx, args) {
@@ -52,19 +74,22 @@ undo <id>       take a whole import back: every change it made is reverted (a ch
     const [action, ...rest] = positionals
     if (action === 'list') return list(ctx, rest, values.json ?? false)
     if (action === 'undo') return undo(ctx, rest, values.json ?? false)
-    if (action !== 'hermes' && action !== 'chatgpt' && action !== 'claude') {
-      throw new UsageError(action ? `Cairn cannot import from "${action}" yet; it imports from hermes, chatgpt and claude.` : 'Name what to import, e.g. cairn import hermes.')
+    if (action === 'learn') return importLearn(ctx, rest, values.json ?? false)
+    if (!isSource(action)) {
+      throw new UsageError(action ? `Cairn cannot import from "${action}" yet; it imports from ${SOURCES.join(', ')}.` : 'Name what to import, e.g. cairn import hermes.')
     }
     if (rest.length > 1) throw new UsageError(`import ${action} takes one path (got ${rest.length}).`)
-    if (action !== 'hermes' && !rest[0]) throw new UsageError(`Give the export to import, e.g. cairn import ${action} ~/Downloads/${action}-export.zip.`)
+    if ((action === 'chatgpt' || action === 'claude') && !rest[0]) {
+      throw new UsageError(`Give the export to import, e.g. cairn import ${action} ~/Downloads/${action}-export.zip.`)
+    }
     const core = await ctx.core()
-    const onProgress = progressPrinter(ctx.io)
+    const options = { dryRun: values['dry-run'], onProgress: progressPrinter(ctx.io) }
     let report: ImportReport
     try {
-      report =
-        action === 'hermes'
-          ? await importHermes(core, { path: rest[0] ?? defaultHermesHome(ctx.env), dryRun: values['dry-run'], onProgress })
-          : await importChatExport(core, { app: action, path: rest[0], dryRun: values['dry-run'], onProgress })
+      if (action === 'hermes') report = await importHermes(core, { path: rest[0] ?? defaultHermesHome(ctx.env), ...options })
+      else if (action === 'openclaw') report = await importOpenClaw(core, { path: rest[0] ?? defaultOpenClawWorkspace(ctx.env), ...options })
+      else if (action === 'claude-code') report = await importClaudeCode(core, { path: rest[0] ?? defaultClaudeCodeHome(ctx.env), ...options })
+      else report = await importChatExport(core, { app: action, path: rest[0], ...options })
     } catch (error) {
       if (error instanceof ImportSourceError) throw new CliFailure(error.message)
       throw error
@@ -73,6 +98,17 @@ undo <id>       take a whole import back: every change it made is reverted (a ch
     else printReport(ctx.io, report)
     return 0
   }
+}
+
+const SOURCES = ['hermes', 'openclaw', 'claude-code', 'chatgpt', 'claude'] as const
+
+function isSource(action: string | undefined): action is (typeof SOURCES)[number] {
+  return (SOURCES as readonly string[]).includes(action ?? '')
+}
+
+/** Sources that bring memory and skills (the chat exports bring conversations only). */
+function isAgentHome(source: ImportReport['source']): boolean {
+  return source === 'hermes' || source === 'openclaw' || source === 'claude-code'
 }
 
 function printReport(io: CliIO, report: ImportReport): void {
@@ -89,12 +125,15 @@ function printReport(io: CliIO, report: ImportReport): void {
 function countLines(counts: ImportCounts, source: ImportReport['source']): string[] {
   const { memory, skills, sessions } = counts
   const conversations = `conversations: ${sessions.added} added (${sessions.messages} messages), ${sessions.existing} imported before`
-  if (source !== 'hermes') return [conversations]
-  return [
-    `memory: ${memory.added} added, ${memory.duplicates} duplicates dropped, ${memory.proposed} proposed (over the limit), ${memory.refused} refused`,
-    `skills: ${skills.created} created (${skills.files} supporting files), ${skills.identical} already the same, ${skills.proposed} proposed (a different skill of that name exists), ${skills.refused} refused`,
-    conversations
-  ]
+  if (!isAgentHome(source)) return [conversations]
+  const memoryLine =
+    source === 'claude-code'
+      ? `memory: ${memory.proposed} proposed (candidates wait in the Inbox), ${memory.duplicates} already known, ${memory.refused} refused`
+      : `memory: ${memory.added} added, ${memory.duplicates} duplicates dropped, ${memory.proposed} proposed (over the limit), ${memory.refused} refused`
+  const usage = skills.usage ? `, ${skills.usage} with their usage figures` : ''
+  const skillsLine = `skills: ${skills.created} created (${skills.files} supporting files${usage}), ${skills.identical} already the same, ${skills.proposed} proposed (a different skill of that name exists), ${skills.refused} refused`
+  if (source === 'claude-code') return [memoryLine, skillsLine]
+  return [memoryLine, skillsLine, source === 'openclaw' ? `daily notes: ${sessions.added} added, ${sessions.existing} imported before` : conversations]
 }
 
 async function list(ctx: CliContext, rest: string[], json: boolean): Promise<number> {
@@ -105,7 +144,9 @@ async function list(ctx: CliContext, rest: string[], json: boolean): Promise<num
     return 0
   }
   if (!batches.length) {
-    ctx.io.out('No imports yet. Bring a Hermes home in with: cairn import hermes [PATH], or a ChatGPT or Claude.ai export with: cairn import chatgpt|claude PATH\n')
+    ctx.io.out(
+      'No imports yet. Bring another agent in with: cairn import hermes|openclaw|claude-code [PATH], or a ChatGPT or Claude.ai export with: cairn import chatgpt|claude PATH\n'
+    )
     return 0
   }
   for (const batch of batches) ctx.io.out(`#${batch.id}  ${formatTime(batch.startedAt)}  ${batch.source}  ${batch.path}  ${batchState(batch)}\n`)
@@ -117,8 +158,10 @@ function batchState(batch: ImportBatch): string {
   if (batch.finishedAt === null) return 'did not finish'
   const { memory, skills, sessions } = batch.counts
   const problems = batch.problems.length ? `, ${batch.problems.length} problems` : ''
-  if (batch.source !== 'hermes') return `${sessions.added} conversations${problems}`
-  return `${memory.added} memory entries, ${skills.created} skills, ${sessions.added} conversations${problems}`
+  if (!isAgentHome(batch.source)) return `${sessions.added} conversations${problems}`
+  if (batch.source === 'claude-code') return `${memory.proposed} memory entries proposed, ${skills.created} skills${problems}`
+  const sessionsText = batch.source === 'openclaw' ? `${sessions.added} daily notes` : `${sessions.added} conversations`
+  return `${memory.added} memory entries, ${skills.created} skills, ${sessionsText}${problems}`
 }
 
 async function undo(ctx: CliContext, rest: string[], json: boolean): Promise<number> {

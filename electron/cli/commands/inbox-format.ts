@@ -15,6 +15,7 @@ export const CAUSE_WORDS: Record<ProposalCause, string> = {
   disable: 'disable',
   suggested: 'suggested over MCP',
   import_overflow: 'imported, over the limit',
+  imported_memory: 'imported memory',
   sync_conflict: 'synced, changed on both devices',
   sync_overflow: 'synced, over the limit'
 }

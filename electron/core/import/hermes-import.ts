@@ -2,11 +2,13 @@ import { existsSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { CairnCore } from '../cairn'
+import { SkillUsageStore } from '../skills/skill-usage'
 import { importHermesSessions } from './hermes-sessions'
-import { ImportBatches } from './import-batches'
-import { applyMemoryPlan, countMemoryPlan, planMemoryMerge } from './memory-merge'
-import { applySkillPlan, countSkillPlan, findSourceSkills, planSkill } from './skill-import'
-import { emptyCounts, importReviewId, type ImportProgress, type ImportReport } from './types'
+import { hasUsage, readHermesUsage } from './hermes-usage'
+import { importMemoryPlan, importSkills, runImportBatch } from './import-run'
+import { planMemoryMerge } from './memory-merge'
+import { findSourceSkills } from './skill-import'
+import type { ImportProgress, ImportReport } from './types'
 
 /** Hermes's home: `$HERMES_HOME`, else `~/.hermes`. */
 export function defaultHermesHome(env: NodeJS.ProcessEnv): string {
@@ -31,7 +33,7 @@ export interface HermesImportOptions {
 
 /**
  * Brings a Hermes home into Cairn as one batch: `memories/MEMORY.md` and `USER.md` merged into Cairn's,
- * `skills/` as Agent Skills, past conversations from `state.db`. Every write is attributed to the
+ * `skills/` as Agent Skills (with the usage figures of `skills/.usage.json`), past conversations from `state.db`. Every write is attributed to the
  * batch (ledger source `import`, review id `import:<id>`), so `undoImport` can take it back whole.
  * What is malformed is reported by file (and line) and the rest still comes in.
  */
@@ -42,36 +44,21 @@ export async function importHermes(core: CairnCore, options: HermesImportOptions
   if (!Object.values(parts).some((path) => existsSync(path))) {
     throw new ImportSourceError(`${home} does not look like a Hermes home: it has no memories/, skills/ or state.db.`)
   }
-  const dryRun = options.dryRun ?? false
-  const batches = new ImportBatches(core.db)
-  const importId = dryRun ? null : batches.start('hermes', home)
-  const reviewId = importId === null ? '' : importReviewId(importId)
-  const counts = emptyCounts()
-  const report: ImportReport = { importId, source: 'hermes', path: home, dryRun, counts, problems: [] }
-  const { problems } = report
-  const { memory } = core.config.get()
-  try {
+  return runImportBatch(core, { source: 'hermes', path: home, dryRun: options.dryRun, onProgress: options.onProgress }, async (run) => {
     for (const target of ['memory', 'user'] as const) {
       const plan = planMemoryMerge(core, home, target)
-      if (!plan) continue
-      const off = target === 'memory' ? !memory.enabled : !memory.userProfileEnabled
-      if (off) {
-        problems.push({ file: plan.file, message: `not imported: ${target === 'memory' ? 'memory (MEMORY.md)' : 'the user profile (USER.md)'} is turned off in Cairn's settings.` })
-        continue
-      }
-      if (importId === null) countMemoryPlan(core, plan, counts, problems)
-      else await applyMemoryPlan(core, plan, reviewId, counts, problems)
+      if (plan) await importMemoryPlan(run, plan)
     }
-    const skills = findSourceSkills(home, parts.skills)
-    for (const [index, skill] of skills.entries()) {
-      options.onProgress?.({ phase: 'skills', done: index, total: skills.length })
-      const plan = planSkill(core, skill)
-      if (importId === null) countSkillPlan(core, plan, counts, problems)
-      else await applySkillPlan(core, plan, reviewId, counts, problems)
+    const usage = readHermesUsage(home, run.problems)
+    const usageStore = new SkillUsageStore(core.db)
+    await importSkills(run, findSourceSkills(home, parts.skills), (skill) => {
+      const figures = usage.get(skill.name)
+      if (!figures || !hasUsage(figures)) return
+      if (run.importId !== null) usageStore.seedImported(skill.name, figures)
+      run.counts.skills.usage++
+    })
+    if (existsSync(parts.stateDb)) {
+      importHermesSessions(core, parts.stateDb, { importId: run.importId, counts: run.counts, problems: run.problems, onProgress: options.onProgress })
     }
-    if (existsSync(parts.stateDb)) importHermesSessions(core, parts.stateDb, { importId, counts, problems, onProgress: options.onProgress })
-  } finally {
-    if (importId !== null) batches.finish(importId, counts, problems)
-  }
-  return report
+  })
 }

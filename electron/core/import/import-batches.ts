@@ -60,9 +60,19 @@ function toBatch(row: BatchRow): ImportBatch {
     path: row.path,
     startedAt: row.started_at,
     finishedAt: row.finished_at,
-    counts: { ...emptyCounts(), ...(parseJson(row.counts) as Partial<ImportCounts> | null) },
+    counts: countsOf(parseJson(row.counts) as Partial<ImportCounts> | null),
     problems: (parseJson(row.problems) as ImportProblem[] | null) ?? [],
     revertedAt: row.reverted_at
+  }
+}
+
+/** Stored counts over the empty ones, group by group, so a batch recorded before a count existed reads it as 0. */
+function countsOf(stored: Partial<ImportCounts> | null): ImportCounts {
+  const counts = emptyCounts()
+  return {
+    memory: { ...counts.memory, ...stored?.memory },
+    skills: { ...counts.skills, ...stored?.skills },
+    sessions: { ...counts.sessions, ...stored?.sessions }
   }
 }
 

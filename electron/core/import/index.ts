@@ -1,4 +1,6 @@
 export { defaultHermesHome, importHermes, ImportSourceError, type HermesImportOptions } from './hermes-import'
+export { defaultOpenClawWorkspace, importOpenClaw, type OpenClawImportOptions } from './openclaw-import'
+export { defaultClaudeCodeHome, importClaudeCode, type ClaudeCodeImportOptions } from './claude-code-import'
 export { ImportBatches, type ImportBatch } from './import-batches'
 export { undoImport, type UndoConflict, type UndoResult } from './undo-import'
 export * from './types'

@@ -7,6 +7,7 @@ import { charCount, ENTRY_DELIMITER, textLength } from '../memory/memory-file'
 import type { MemoryTarget } from '../memory/types'
 import { scanForThreats, threatMessage } from '../security/threats'
 import { isNearDuplicate } from '../text/entry-similarity'
+import type { ProposalCause } from '../../../shared/proposals'
 import type { ImportCounts, ImportProblem } from './types'
 
 /** The two memory files of a Hermes (or Cairn) home, by store. */
@@ -15,24 +16,59 @@ const MEMORY_FILES: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 
 /** Why an imported entry waits in the Inbox (the rationale a review would write, in English like those). */
 const OVER_LIMIT_RATIONALE = "Imported, but it did not fit under the memory file's limit, so it waits here instead of being cut. Make room (or shorten it), then approve."
 
+/** The cause of a candidate entry: another agent's memory, proposed rather than written. */
+const CANDIDATE_CAUSE: ProposalCause = 'imported_memory'
+
 /** An entry of an imported memory file, with the line it starts on (for problems). */
 export interface SourceEntry {
   text: string
   line: number
+  /** The file it came from, relative to the imported home, when a plan gathers entries from several. */
+  file?: string
+}
+
+/** An entry that waits in the Inbox, and why. */
+export interface ProposedEntry {
+  text: string
+  cause: ProposalCause
+  rationale: string
 }
 
 /** What merging one file into Cairn's would do. */
 export interface MemoryPlan {
   target: MemoryTarget
+  /** Where the entries came from, relative to the imported home (for problems). */
   file: string
   /** Fit under Cairn's limit: added. */
   add: string[]
-  /** Do not fit: each becomes an Inbox proposal (unless the same one waits already). */
-  propose: string[]
+  /** Do not fit, or are only candidates: each becomes an Inbox proposal (unless the same one waits already). */
+  propose: ProposedEntry[]
   duplicates: number
   /** Entries refused (threat scan, longer than the whole file may be): each one is in `problems`. */
   refused: number
   problems: ImportProblem[]
+}
+
+/** Cairn's own file of a store, as the ledger and the Inbox name it. */
+export function cairnMemoryFile(target: MemoryTarget): string {
+  return `memories/${MEMORY_FILES[target]}`
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+/** A file of the imported home as text, or the problem that says why it is not (named by `file`). */
+export function readSourceText(path: string, file: string): { text: string } | { problem: ImportProblem } {
+  let bytes: Buffer
+  try {
+    bytes = readFileSync(path)
+  } catch (error) {
+    return { problem: { file, message: `could not be read (${(error as Error).message}); nothing in it came in.` } }
+  }
+  try {
+    return { text: utf8.decode(bytes).replace(/\r\n/g, '\n') }
+  } catch {
+    return { problem: { file, message: 'could not be read as UTF-8 text; nothing in it came in.' } }
+  }
 }
 
 /**
@@ -57,26 +93,41 @@ function countNewlines(text: string): number {
   return count
 }
 
-/**
- * Plans merging `<home>/memories/<file>` into Cairn's store: duplicates of what Cairn has (or of an
- * earlier imported entry) are dropped, entries the threat scan refuses are reported, and the rest is
- * added in file order while it fits under Cairn's limit; what does not fit is proposed instead of cut.
- */
+/** Plans merging `<home>/memories/<file>` (Hermes's `§`-separated entries) into Cairn's store; null when there is no such file. */
 export function planMemoryMerge(core: CairnCore, home: string, target: MemoryTarget): MemoryPlan | null {
   const file = `memories/${MEMORY_FILES[target]}`
   const path = join(home, file)
   if (!existsSync(path)) return null
-  const plan: MemoryPlan = { target, file, add: [], propose: [], duplicates: 0, refused: 0, problems: [] }
-  let text: string
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(path))
-  } catch (error) {
-    plan.problems.push({ file, message: `could not be read as UTF-8 text (${(error as Error).message}); none of its entries came in.` })
-    return plan
-  }
+  const read = readSourceText(path, file)
+  if ('problem' in read) return { ...emptyPlan(target, file), problems: [read.problem] }
+  return planEntries(core, { target, file, entries: readSourceEntries(read.text) })
+}
+
+function emptyPlan(target: MemoryTarget, file: string): MemoryPlan {
+  return { target, file, add: [], propose: [], duplicates: 0, refused: 0, problems: [] }
+}
+
+/** Where some entries go, and how: merged (what fits is added) or only proposed as candidates. */
+export interface EntrySource {
+  target: MemoryTarget
+  file: string
+  entries: SourceEntry[]
+  /** Every entry that is not a duplicate waits in the Inbox with this rationale instead of being added. */
+  candidates?: { rationale: (entry: SourceEntry) => string }
+}
+
+/**
+ * Plans merging entries into Cairn's store: duplicates of what Cairn has (or of an earlier imported
+ * entry) are dropped, entries the threat scan refuses are reported, and the rest is added in order
+ * while it fits under Cairn's limit; what does not fit is proposed instead of cut. Candidates are all proposed.
+ */
+export function planEntries(core: CairnCore, source: EntrySource): MemoryPlan {
+  const { target } = source
+  const plan = emptyPlan(target, source.file)
   const { entries: current, usage } = core.memory.read(target)
   const kept = [...current]
-  for (const entry of readSourceEntries(text)) {
+  for (const entry of source.entries) {
+    const file = entry.file ?? source.file
     if (kept.some((other) => isNearDuplicate(other, entry.text))) {
       plan.duplicates++
       continue
@@ -97,8 +148,9 @@ export function planMemoryMerge(core: CairnCore, home: string, target: MemoryTar
       continue
     }
     kept.push(entry.text)
-    if (charCount([...current, ...plan.add, entry.text]) <= usage.limit) plan.add.push(entry.text)
-    else plan.propose.push(entry.text)
+    if (source.candidates) plan.propose.push({ text: entry.text, cause: CANDIDATE_CAUSE, rationale: source.candidates.rationale(entry) })
+    else if (charCount([...current, ...plan.add, entry.text]) <= usage.limit) plan.add.push(entry.text)
+    else plan.propose.push({ text: entry.text, cause: 'import_overflow', rationale: OVER_LIMIT_RATIONALE })
   }
   return plan
 }
@@ -118,12 +170,11 @@ export async function applyMemoryPlan(core: CairnCore, plan: MemoryPlan, reviewI
     else problems.push({ file: plan.file, message: `its entries could not be added to Cairn's memory: ${result.error}` })
   }
   const proposals = new ProposalStore(core.db)
-  for (const text of plan.propose) {
-    const change = { kind: 'memory.add' as const, target: plan.file, before: null, after: text, meta: { store: plan.target } }
+  for (const { text, cause, rationale } of plan.propose) {
+    const change = { kind: 'memory.add' as const, target: cairnMemoryFile(plan.target), before: null, after: text, meta: { store: plan.target } }
     if (proposals.findIdentical(change, ['pending', 'rejected'])) continue
-    // No review ran: like another agent's suggestion over MCP, it waits under the batch's id. Making room
-    // is a consolidation, which is why it is filed as curation (always asks).
-    proposals.add({ origin: 'review', reviewId, sessionId: null, ...change, reasons: [], cause: 'import_overflow', rationale: OVER_LIMIT_RATIONALE })
+    // No review ran: like another agent's suggestion over MCP, it waits under the batch's id.
+    proposals.add({ origin: 'review', reviewId, sessionId: null, ...change, reasons: [], cause, rationale })
     counts.memory.proposed++
   }
 }
@@ -135,7 +186,7 @@ export function countMemoryPlan(core: CairnCore, plan: MemoryPlan, counts: Impor
   counts.memory.refused += plan.refused
   counts.memory.added += plan.add.length
   counts.memory.proposed += plan.propose.filter(
-    (text) => !proposals.findIdentical({ target: plan.file, before: null, after: text }, ['pending', 'rejected'])
+    ({ text }) => !proposals.findIdentical({ target: cairnMemoryFile(plan.target), before: null, after: text }, ['pending', 'rejected'])
   ).length
   problems.push(...plan.problems)
 }

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 import type { CairnCore } from '../cairn'
 import { ProposalStore } from '../ledger/proposals'
@@ -96,7 +96,8 @@ function supportFiles(skill: SourceSkill): { files: Array<{ path: string; text: 
 
 /** What importing one skill would do, before anything is written. */
 export type SkillPlan =
-  | { action: 'create'; skill: SourceSkill; content: string }
+  /** `shadowReadOnly`: the skill is one Cairn already reads from a read-only root; the copy shadows it. */
+  | { action: 'create'; skill: SourceSkill; content: string; shadowReadOnly?: boolean }
   | { action: 'identical'; skill: SourceSkill }
   | { action: 'propose'; skill: SourceSkill; target: string; before: string; after: string }
   | { action: 'refuse'; skill: SourceSkill; problem: ImportProblem }
@@ -104,7 +105,9 @@ export type SkillPlan =
 /**
  * What to do with one skill: a new name is created (its front matter normalised to a valid Agent Skill
  * by the store); a Cairn skill of that name that reads the same is left alone, a different one gets the
- * import's version as a proposal, never overwritten.
+ * import's version as a proposal, never overwritten. The very skill Cairn already reads read-only
+ * (Claude Code's ~/.claude/skills is in the default skills.extraDirs) is copied into Cairn's own skills,
+ * where learning can improve it; the copy shadows the read-only one, whose file is left untouched.
  */
 export function planSkill(core: CairnCore, skill: SourceSkill): SkillPlan {
   const file = `${skill.folder}/${SKILL_FILE}`
@@ -112,13 +115,14 @@ export function planSkill(core: CairnCore, skill: SourceSkill): SkillPlan {
   if (content === null) return { action: 'refuse', skill, problem: { file, message: 'could not be read as UTF-8 text; the skill was not imported.' } }
   const normalized = normalizeSkillMarkdown(content).content
   const existing = core.skills.get(skill.name)
-  if (!existing) {
+  const readHere = existing !== null && existing.readOnly && sameFile(existing.path, join(skill.dir, SKILL_FILE))
+  if (!existing || readHere) {
     // The checks the store's create makes, so a dry run reports the same refusals.
     const invalid = specNameError(skill.name) ?? validateSkillContent(content, skill.name)
     if (invalid) return { action: 'refuse', skill, problem: { file, ...lineOf(invalid), message: `not imported: ${invalid}` } }
     const prepared = prepareSkillMd(content, skill.name)
     if (!prepared.ok) return { action: 'refuse', skill, problem: { file, message: `not imported: ${prepared.result.error}` } }
-    return { action: 'create', skill, content }
+    return readHere ? { action: 'create', skill, content, shadowReadOnly: true } : { action: 'create', skill, content }
   }
   const current = readText(existing.path)
   if (current === normalized || current === content) return { action: 'identical', skill }
@@ -128,38 +132,49 @@ export function planSkill(core: CairnCore, skill: SourceSkill): SkillPlan {
   return { action: 'propose', skill, target: posix(relative(core.paths.root, existing.path)), before: current, after: normalized }
 }
 
-/** The line a YAML error names (`at line 3`), so the problem can point there. */
-function lineOf(message: string): { line?: number } {
-  const match = /line (\d+)/i.exec(message)
-  return match ? { line: Number(match[1]) } : {}
+function sameFile(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b)
+  } catch {
+    return false
+  }
 }
 
-/** Carries out one plan with the batch's attribution (source `import`, grouped under `reviewId`). */
-export async function applySkillPlan(core: CairnCore, plan: SkillPlan, reviewId: string, counts: ImportCounts, problems: ImportProblem[]): Promise<void> {
+/**
+ * The file line a front matter YAML error names (`at line 5`): the parser counts from its own opening
+ * `---` line, one above the file's first line of YAML, so its number is one more than the file's.
+ */
+export function lineOf(message: string): { line?: number } {
+  const match = /line (\d+)/i.exec(message)
+  return match ? { line: Math.max(1, Number(match[1]) - 1) } : {}
+}
+
+/** Carries out one plan with the batch's attribution (source `import`, grouped under `reviewId`); true when it created the skill. */
+export async function applySkillPlan(core: CairnCore, plan: SkillPlan, reviewId: string, counts: ImportCounts, problems: ImportProblem[]): Promise<boolean> {
   const write = { source: 'import' as const, reviewId }
   switch (plan.action) {
     case 'identical':
       counts.skills.identical++
-      return
+      return false
     case 'refuse':
       counts.skills.refused++
       problems.push(plan.problem)
-      return
+      return false
     case 'propose': {
       const proposals = new ProposalStore(core.db)
       const change = { kind: 'skill.edit' as const, target: plan.target, before: plan.before, after: plan.after, meta: { skill: plan.skill.name } }
-      if (proposals.findIdentical(change, ['pending', 'rejected'])) return
+      if (proposals.findIdentical(change, ['pending', 'rejected'])) return false
       proposals.add({ origin: 'review', reviewId, sessionId: null, ...change, reasons: [], cause: 'imported_skill', rationale: `Imported version of ${plan.skill.folder}` })
       counts.skills.proposed++
-      return
+      return false
     }
     case 'create': {
       const { skill } = plan
-      const created = await core.skills.create({ name: skill.name, category: skill.category, content: plan.content }, write)
+      const created = await core.skills.create({ name: skill.name, category: skill.category, content: plan.content, shadowReadOnly: plan.shadowReadOnly }, write)
       if (!created.success) {
         counts.skills.refused++
         problems.push({ file: `${skill.folder}/${SKILL_FILE}`, message: `not imported: ${created.error}` })
-        return
+        return false
       }
       counts.skills.created++
       const support = supportFiles(skill)
@@ -169,28 +184,30 @@ export async function applySkillPlan(core: CairnCore, plan: SkillPlan, reviewId:
         if (written.success) counts.skills.files++
         else problems.push({ file: `${skill.folder}/${file.path}`, message: `left out: ${written.error}` })
       }
+      return true
     }
   }
 }
 
-/** A dry run's count of what {@link applySkillPlan} would do. */
-export function countSkillPlan(core: CairnCore, plan: SkillPlan, counts: ImportCounts, problems: ImportProblem[]): void {
+/** A dry run's count of what {@link applySkillPlan} would do; true when it would create the skill. */
+export function countSkillPlan(core: CairnCore, plan: SkillPlan, counts: ImportCounts, problems: ImportProblem[]): boolean {
   switch (plan.action) {
     case 'identical':
       counts.skills.identical++
-      return
+      return false
     case 'refuse':
       counts.skills.refused++
       problems.push(plan.problem)
-      return
+      return false
     case 'propose':
       if (!new ProposalStore(core.db).findIdentical(plan, ['pending', 'rejected'])) counts.skills.proposed++
-      return
+      return false
     case 'create': {
       counts.skills.created++
       const support = supportFiles(plan.skill)
       counts.skills.files += support.files.length
       problems.push(...support.problems)
+      return true
     }
   }
 }

@@ -1,5 +1,5 @@
-/** Where a batch came from; the other agents' importers will add theirs. */
-export type ImportSource = 'hermes' | 'chatgpt' | 'claude'
+/** Where a batch came from: another agent's home (Hermes, an OpenClaw workspace, Claude Code's `~/.claude`) or a chat app's export. */
+export type ImportSource = 'hermes' | 'chatgpt' | 'claude' | 'openclaw' | 'claude-code'
 
 /** Something that did not come in (or came in differently), named by its file relative to the imported home. */
 export interface ImportProblem {
@@ -15,7 +15,10 @@ export interface ImportCounts {
     added: number
     /** Exact or near duplicates of an entry Cairn already had (or of an earlier one in the same file). */
     duplicates: number
-    /** Too much for Cairn's limit: waiting in the Inbox instead of being cut. */
+    /**
+     * Waiting in the Inbox: entries too much for Cairn's limit (instead of being cut), and every
+     * candidate entry of a source whose memories are only proposed (Claude Code's).
+     */
     proposed: number
     /** Refused by the threat scan, or longer than the whole file may be. */
     refused: number
@@ -29,6 +32,8 @@ export interface ImportCounts {
     /** Supporting files written with the created skills. */
     files: number
     refused: number
+    /** Created skills that kept the usage figures (views, uses, patches) their agent had counted. */
+    usage: number
   }
   sessions: {
     added: number
@@ -41,7 +46,7 @@ export interface ImportCounts {
 export function emptyCounts(): ImportCounts {
   return {
     memory: { added: 0, duplicates: 0, proposed: 0, refused: 0 },
-    skills: { created: 0, identical: 0, proposed: 0, files: 0, refused: 0 },
+    skills: { created: 0, identical: 0, proposed: 0, files: 0, refused: 0, usage: 0 },
     sessions: { added: 0, existing: 0, messages: 0 }
   }
 }

@@ -4,6 +4,7 @@ import type { AgentHooks, CompressionEvent, TurnSummary } from '../agent/agent-s
 import { orderForModel } from '../sessions/stored-messages'
 import type { CairnCore } from '../cairn'
 import type { MessageRecord } from '../sessions'
+import { importedThrough } from './imported-mark'
 import { LearningState, MEMORY_TURNS_KEY } from './learning-state'
 import { joinOthers, unreviewedConversations, withOtherConversations, type OtherConversation } from './other-conversations'
 import type { ReviewHost } from './review-host'
@@ -103,7 +104,8 @@ export class LearningLoop {
       const session = this.core.sessions.get(sessionId)
       if (!session) return null
       const records = this.liveMessages(sessionId)
-      const { reviewedThrough } = readProgress(session)
+      // An imported conversation's history waits for "learn from imported conversations": only turns added here count.
+      const reviewedThrough = Math.max(readProgress(session).reviewedThrough, importedThrough(this.core.db, session))
       const through = finishedThrough(records)
       if (through === null) return null
       const turns = unreviewedUserTurns(records, reviewedThrough, through)
@@ -129,7 +131,8 @@ export class LearningLoop {
       const { userTurns, itersSinceSkill } = decision.counters
       writeProgress(this.core.sessions, turn.sessionId, { counters: { userTurns, itersSinceSkill } })
       if (!decision.kinds.length) return null
-      return this.planFor(turn.sessionId, orderForModel(records), progress.reviewedThrough, decision.kinds, decision.reasons)
+      const reviewedThrough = Math.max(progress.reviewedThrough, importedThrough(this.core.db, session))
+      return this.planFor(turn.sessionId, orderForModel(records), reviewedThrough, decision.kinds, decision.reasons)
     })
     if (plan) this.enqueue(turn.sessionId, plan)
   }

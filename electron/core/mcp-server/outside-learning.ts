@@ -34,6 +34,7 @@ const WAITS_BECAUSE: Record<ProposalCause, string> = {
   disable: 'Disabling a skill always waits, so',
   suggested: 'Suggestions always wait for the user, so',
   import_overflow: 'Imported entries over the limit wait for the user, so',
+  imported_memory: "Another agent's imported memories wait for the user, so",
   sync_conflict: 'Conflicts between devices wait for the user, so',
   sync_overflow: 'Synced entries over the limit wait for the user, so'
 }

@@ -17,6 +17,15 @@ export interface SkillUsage {
 
 export type SkillOutcome = 'success' | 'failure'
 
+/** Usage figures another agent kept for a skill (times in epoch milliseconds). */
+export interface ImportedSkillUsage {
+  viewCount: number
+  useCount: number
+  patchCount: number
+  lastViewedAt: number | null
+  lastUsedAt: number | null
+}
+
 interface UsageRow {
   name: string
   view_count: number
@@ -36,6 +45,8 @@ export class SkillUsageStore {
   private readonly use: Statement
   private readonly patch: Statement
   private readonly create: Statement
+  private readonly copy: Statement
+  private readonly seed: Statement
   private readonly byName: Statement
 
   constructor(db: StateDb) {
@@ -59,6 +70,14 @@ export class SkillUsageStore {
        ON CONFLICT(name) DO UPDATE SET view_count = 0, last_viewed_at = NULL, use_count = 0, last_used_at = NULL,
          success_count = 0, failure_count = 0, patch_count = 0, created_at = @at, created_by = @by`
     )
+    this.copy = db.prepare(
+      `INSERT INTO skill_usage (name, created_at, created_by) VALUES (@name, @at, @by)
+       ON CONFLICT(name) DO UPDATE SET created_at = @at, created_by = @by`
+    )
+    this.seed = db.prepare(
+      `UPDATE skill_usage SET view_count = @viewCount, use_count = @useCount, patch_count = @patchCount,
+         last_viewed_at = @lastViewedAt, last_used_at = @lastUsedAt WHERE name = @name`
+    )
     this.byName = db.prepare('SELECT * FROM skill_usage WHERE name = ?')
   }
 
@@ -76,6 +95,19 @@ export class SkillUsageStore {
 
   recordCreate(name: string, createdBy: string, at = Date.now()): void {
     this.create.run({ name, at, by: createdBy })
+  }
+
+  /** The data home's copy of a skill Cairn read from a read-only root: created now, keeping the figures it has. */
+  recordCopy(name: string, createdBy: string, at = Date.now()): void {
+    this.copy.run({ name, at, by: createdBy })
+  }
+
+  /**
+   * Sets the figures another agent counted for a skill just created here (an import), so ranking and
+   * curation see a skill used a hundred times as such. Outcomes stay as they are: agents count no verdicts.
+   */
+  seedImported(name: string, figures: ImportedSkillUsage): void {
+    this.seed.run({ name, ...figures })
   }
 
   get(name: string): SkillUsage | null {

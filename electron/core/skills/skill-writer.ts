@@ -41,7 +41,17 @@ import {
   type SkillWriteDeps
 } from './skill-write-support'
 
-export interface CreateSkillInput { name: string; category?: string | null; content: string }
+export interface CreateSkillInput {
+  name: string
+  category?: string | null
+  content: string
+  /**
+   * Create it in the data home even though a read-only root (skills.extraDirs) holds that name: the data
+   * home's copy then shadows it in the index. For an import copying a skill Cairn already reads; the
+   * model's tools never set it.
+   */
+  shadowReadOnly?: boolean
+}
 export interface EditSkillInput { name: string; content: string }
 export interface PatchSkillInput { name: string; old_string: string; new_string: string; replace_all?: boolean; file_path?: string | null }
 export interface DeleteSkillInput { name: string; absorbed_into?: string | null }
@@ -79,7 +89,7 @@ export async function createSkill(deps: SkillWriteDeps, input: CreateSkillInput,
       return fail(`A skill named '${name}' already exists at ${existing}. Use action='patch' or action='edit' to change it, or choose another name.`)
     }
     const elsewhere = deps.index.get(name)
-    if (elsewhere && elsewhere.readOnly) {
+    if (elsewhere && elsewhere.readOnly && !input.shadowReadOnly) {
       return fail(`A skill named '${name}' already exists at ${elsewhere.path} (a read-only folder). Choose another name.`)
     }
     const relParts = category ? [category, name] : [name]
@@ -103,7 +113,8 @@ export async function createSkill(deps: SkillWriteDeps, input: CreateSkillInput,
       apply: () => writeFileAtomicText(skillMd, content, { expect: null }),
       undo,
       cleanup: undo,
-      beforeCommit: () => deps.usage.recordCreate(name, write.source)
+      // A copy of the very skill Cairn read from a read-only root is that skill: its figures go on.
+      beforeCommit: () => (input.shadowReadOnly ? deps.usage.recordCopy(name, write.source) : deps.usage.recordCreate(name, write.source))
     })
     if (failed) return failed
     deps.index.refreshSkillFile(skillMd)

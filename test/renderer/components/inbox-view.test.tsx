@@ -79,6 +79,25 @@ describe('the Inbox', () => {
     expect((within(archive).getByRole('button', { name: 'Edit' }) as HTMLButtonElement).disabled).toBe(true)
   })
 
+  it('says an imported memory waits because another agent remembered it, in English and Chinese', async () => {
+    const imported = proposal(4, {
+      reviewId: 'import:2',
+      sessionId: null,
+      target: 'memories/MEMORY.md',
+      meta: { store: 'memory' },
+      after: 'Merge freeze on the invoice service from 2026-12-05.',
+      reasons: [],
+      cause: 'imported_memory',
+      rationale: 'From Claude Code: projects/billing/memory/project_invoice_freeze.md'
+    })
+    const { app } = await openInbox([imported])
+    const memory = screen.getByRole('article', { name: 'Remember in Environment notes' })
+    expect(within(memory).getByText('Imported')).toBeTruthy()
+    expect(within(memory).getByText('Another agent remembered this; imported memories wait for you to approve.')).toBeTruthy()
+    await act(async () => app.ui.getState().setLanguage('zh-CN'))
+    expect(within(screen.getByRole('article')).getByText('这是另一个智能体记下的；导入的记忆会先等你批准。')).toBeTruthy()
+  })
+
   it('approves a proposal: it leaves the Inbox and a toast points to the Timeline', async () => {
     const harness = await openInbox()
     fireEvent.click(within(card('Remember in About you')).getByRole('button', { name: 'Approve' }))

@@ -53,6 +53,7 @@ const causeKeys: Record<ProposalCause, { badge: MessageKey; text: MessageKey }> 
   disable: { badge: 'inbox.cause.disable.badge', text: 'inbox.cause.disable' },
   suggested: { badge: 'inbox.cause.suggested.badge', text: 'inbox.cause.suggested' },
   import_overflow: { badge: 'inbox.cause.import_overflow.badge', text: 'inbox.cause.import_overflow' },
+  imported_memory: { badge: 'inbox.cause.imported_memory.badge', text: 'inbox.cause.imported_memory' },
   sync_conflict: { badge: 'inbox.cause.sync_conflict.badge', text: 'inbox.cause.sync_conflict' },
   sync_overflow: { badge: 'inbox.cause.sync_overflow.badge', text: 'inbox.cause.sync_overflow' }
 }

@@ -1,0 +1,54 @@
+import { existsSync, statSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join, resolve } from 'node:path'
+import type { CairnCore } from '../cairn'
+import { readClaudeCodeEntries } from './claude-code-memories'
+import { ImportSourceError } from './hermes-import'
+import { importMemoryPlan, importSkills, runImportBatch, storeOffProblem } from './import-run'
+import { planEntries, type SourceEntry } from './memory-merge'
+import { findSourceSkills } from './skill-import'
+import type { ImportProgress, ImportReport } from './types'
+
+/** Claude Code's folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+export function defaultClaudeCodeHome(env: NodeJS.ProcessEnv): string {
+  return env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude')
+}
+
+export interface ClaudeCodeImportOptions {
+  /** Claude Code's folder (`~/.claude`). */
+  path: string
+  /** Report what would come in; write nothing (not even the batch row). */
+  dryRun?: boolean
+  onProgress?: (progress: ImportProgress) => void
+}
+
+/** Why a candidate waits (the rationale, in English like a review's). */
+function rationale(entry: SourceEntry): string {
+  return `Claude Code kept this in ${entry.file ?? 'its memory'}. Another agent's memory is only a candidate here: approve it to keep it.`
+}
+
+/**
+ * Brings Claude Code's folder into Cairn as one batch. Its memories and CLAUDE.md files are candidate
+ * memory ({@link readClaudeCodeEntries}): each one that Cairn does not know yet waits in the Inbox as a
+ * proposal, nothing is written to memory without the user. Its `skills/` are copied into Cairn's own
+ * skills as Agent Skills (Cairn may then learn and patch them; `skills.extraDirs` only reads them).
+ */
+export async function importClaudeCode(core: CairnCore, options: ClaudeCodeImportOptions): Promise<ImportReport> {
+  const home = resolve(options.path)
+  if (!existsSync(home) || !statSync(home).isDirectory()) throw new ImportSourceError(`There is no Claude Code folder at ${home}.`)
+  if (!['CLAUDE.md', 'projects', 'skills'].some((part) => existsSync(join(home, part)))) {
+    throw new ImportSourceError(`${home} does not look like Claude Code's folder: it has no CLAUDE.md, projects/ or skills/.`)
+  }
+  return runImportBatch(core, { source: 'claude-code', path: home, dryRun: options.dryRun, onProgress: options.onProgress }, async (run) => {
+    const entries = readClaudeCodeEntries(home, run.problems)
+    for (const target of ['memory', 'user'] as const) {
+      if (!entries[target].length) continue
+      const files = [...new Set(entries[target].map((entry) => entry.file ?? ''))]
+      const off = storeOffProblem(core, target)
+      if (off) run.problems.push(...files.map((file) => ({ file, message: off })))
+      // One plan per store, so the same fact in two files is proposed once.
+      else await importMemoryPlan(run, planEntries(core, { target, file: files.join(', '), entries: entries[target], candidates: { rationale } }))
+    }
+    await importSkills(run, findSourceSkills(home, join(home, 'skills')))
+  })
+}
