@@ -16,7 +16,7 @@ import { openSettings, openShellStore } from './settings/open-settings'
 import { showStartFailure, startError } from './start-error'
 import { electronKeyring } from './settings/os-keyring'
 import { KeyringSecretStore } from './settings/secrets'
-import { folderPicker } from './shell/folder-picker'
+import { filePicker, folderPicker } from './shell/folder-picker'
 import { openFolder } from './shell/open-folder'
 import { QuickPromptShortcut } from './shell/shortcut'
 import { CairnTray } from './shell/tray'
@@ -109,6 +109,7 @@ async function start(undo: Array<[string, () => unknown]>): Promise<Omit<Running
         parent: () => windows.showMain(),
         title: () => translator(core.config.get().ui.language)('workspace.pickTitle')
       }),
+      pickFile: filePicker({ dialog, parent: () => windows.showMain(), title: () => translator(core.config.get().ui.language)('import.pickTitle') }),
       openPath: openFolder
     },
     version: app.getVersion(),

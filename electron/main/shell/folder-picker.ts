@@ -29,3 +29,20 @@ export function folderPicker(options: FolderPickerOptions): (request: { defaultP
     return result.filePaths[0] ?? null
   }
 }
+
+/**
+ * The system's file picker for an import (an export's .zip or .json): one existing file. Answers the
+ * chosen file, or null when the user cancels; the core checks it like a typed path.
+ */
+export function filePicker(options: FolderPickerOptions): (request: { defaultPath?: string; filters?: Array<{ name: string; extensions: string[] }> }) => Promise<string | null> {
+  return async ({ defaultPath, filters }) => {
+    const result = await options.dialog.showOpenDialog(options.parent(), {
+      title: options.title(),
+      properties: ['openFile'],
+      ...(filters ? { filters } : {}),
+      ...(defaultPath ? { defaultPath } : {})
+    })
+    if (result.canceled) return null
+    return result.filePaths[0] ?? null
+  }
+}
