@@ -5,7 +5,8 @@ import type { ApiKeyWhich, SecretStore } from '../core/app/app-context'
  * Browser mode and tests: the key comes from CAIRN_API_KEY / OPENAI_API_KEY (the learning key from
  * CAIRN_LEARNING_API_KEY), or is entered in the UI and kept only in this process (never written to
  * disk in plain text; the desktop app encrypts it). Named secrets (an MCP server's `${secret:NAME}`
- * values) likewise: entered ones in memory, else `CAIRN_SECRET_<NAME>` (see {@link secretEnvName}).
+ * values, the sync token) likewise: entered ones in memory, else `CAIRN_SECRET_<NAME>` (see {@link secretEnvName};
+ * the sync token also `CAIRN_SYNC_TOKEN`).
  */
 export class ProcessSecretStore implements SecretStore {
   private readonly entered: Record<ApiKeyWhich, string | null> = { chat: null, learning: null }
@@ -28,7 +29,8 @@ export class ProcessSecretStore implements SecretStore {
   }
 
   getSecret(name: string): string | null {
-    return this.enteredSecrets.get(name) ?? this.env[secretEnvName(name)] ?? null
+    // The sync token also answers to CAIRN_SYNC_TOKEN, the variable `cairn sync` reads.
+    return this.enteredSecrets.get(name) ?? this.env[secretEnvName(name)] ?? (name === 'sync.token' ? this.env.CAIRN_SYNC_TOKEN : undefined) ?? null
   }
 
   async setSecret(name: string, value: string | null): Promise<void> {

@@ -29,16 +29,21 @@ export function mcpClientLabel(client: string): string {
     .join(' ')
 }
 
-/** Who made a ledger change, as its badge says: `Review`, or `Claude Code (MCP)` for another agent over MCP. */
-export function describeLedgerSource(source: LedgerSource, t: Translate): string {
+/**
+ * Who made a ledger change, as its badge says: `Review`, `Claude Code (MCP)` for another agent over
+ * MCP, `Sync · laptop` for a change a sync brought from another device (its row's `meta.device`).
+ */
+export function describeLedgerSource(source: LedgerSource, t: Translate, device?: string): string {
   const client = mcpClientOf(source)
   if (client !== null) return t('source.mcp', { client: mcpClientLabel(client) })
+  if (source === 'sync' && device) return t('source.syncFrom', { device })
   return t(ledgerSourceKeys[source as FixedLedgerSource] ?? 'source.user')
 }
 
-/** Who last wrote a memory entry and when: "Saved in a chat 2 days ago", "Saved by Claude Code (MCP) today". */
-export function describeMemorySource(source: LedgerSource, when: string, t: Translate): string {
+/** Who last wrote a memory entry and when: "Saved in a chat 2 days ago", "Saved by Claude Code (MCP) today", "Synced from laptop today". */
+export function describeMemorySource(source: LedgerSource, when: string, t: Translate, device?: string): string {
   const client = mcpClientOf(source)
   if (client !== null) return t('memory.info.mcp', { client: mcpClientLabel(client), when })
+  if (source === 'sync' && device) return t('memory.info.syncFrom', { device, when })
   return t(memoryInfoKeys[source as FixedLedgerSource] ?? 'memory.info.user', { when })
 }

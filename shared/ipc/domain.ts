@@ -206,7 +206,9 @@ export const memoryEntryInfoSchema = z.object({
   createdAt: z.string().nullable(),
   sessionId: z.string().nullable(),
   reviewId: z.string().nullable(),
-  ledgerId: z.number().int().nullable()
+  ledgerId: z.number().int().nullable(),
+  /** For an entry a sync brought in: the device it came from. */
+  device: z.string().optional()
 })
 export type MemoryEntryInfo = z.infer<typeof memoryEntryInfoSchema>
 

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { IpcRoute, RouteInput } from '../../shared/ipc/contract'
 import { until } from '../helpers/review-fixture'
@@ -81,6 +82,24 @@ export function routeSamples(ctx: SampleContext): { [R in IpcRoute]: () => Route
     // Scheduling stays off: the smoke home is backed up only by the explicit run.
     'backup.setSchedule': () => ({ everyDays: 0, keep: 3, folder: '' }),
     'backup.run': () => undefined,
+    'import.sources': () => undefined,
+    'import.status': () => undefined,
+    'import.list': () => undefined,
+    'import.pick': () => ({ source: 'chatgpt' }),
+    // An empty ChatGPT export: previewed and imported (in the background) with nothing to bring in.
+    'import.preview': () => ({ source: 'chatgpt', path: emptyExport(userHome) }),
+    'import.run': () => ({ source: 'chatgpt', path: emptyExport(userHome) }),
+    'import.undo': () => ({ id: 999_999 }),
+    'import.learn': () => ({ importId: 999_999 }),
+    'import.learnCancel': () => undefined,
+    'sync.status': () => undefined,
+    'sync.setSchedule': () => ({ everyMinutes: 15 }),
+    'sync.setToken': () => ({ token: null }),
+    // Not set up: answers with the status (not_set_up is not recorded); nothing reaches a network.
+    'sync.run': () => undefined,
+    // Unreachable: answers ok:false (network) and puts everything back.
+    'sync.setup': () => ({ remote: 'http://127.0.0.1:9/cairn-sync.git' }),
+    'sync.leave': () => undefined,
     'chat.reloadTools': () => ({ sessionId }),
     'chat.attach': () => ({ sessionId }),
     'chat.approve': () => ({ sessionId, requestId: 'no-such-request', allow: false }),
@@ -114,4 +133,11 @@ export function routeSamples(ctx: SampleContext): { [R in IpcRoute]: () => Route
     'learning.curate': () => undefined
   
   }
+}
+
+/** A ChatGPT export with no conversations, in the smoke test's user home. */
+function emptyExport(userHome: string): string {
+  const path = join(userHome, 'conversations.json')
+  writeFileSync(path, '[]')
+  return path
 }

@@ -30,6 +30,8 @@ export interface AppPlatform {
   openExternal?(url: string): Promise<void>
   /** The system's folder picker (may create a folder); null when the user cancels. */
   pickFolder?(options: { defaultPath?: string }): Promise<string | null>
+  /** The system's file picker (one existing file, optionally of these extensions); null when the user cancels. */
+  pickFile?(options: { defaultPath?: string; filters?: Array<{ name: string; extensions: string[] }> }): Promise<string | null>
   /** Shows a folder in the system file manager (a skill's folder); throws with the reason when it cannot. */
   openPath?(path: string): Promise<void>
 }

@@ -19,7 +19,11 @@ import { inboxHandlers, watchInbox } from './handlers/inbox'
 import { learningHandlers } from './handlers/learning'
 import { mcpHandlers, watchMcp } from './handlers/mcp'
 import { backupHandlers } from './handlers/backup'
+import { importHandlers } from './handlers/import'
+import { AppImports } from './import-activity'
 import { BackupSchedule } from './backup-schedule'
+import { syncHandlers } from './handlers/sync'
+import { SyncSchedule } from './sync-schedule'
 import { memoryHandlers } from './handlers/memory'
 import { sessionHandlers } from './handlers/sessions'
 import { settingsHandlers } from './handlers/settings'
@@ -48,6 +52,8 @@ export class CairnApp implements AppContext {
   readonly workspaces: AppWorkspaces
   readonly mcp: McpManager
   readonly backups: BackupSchedule
+  readonly syncs: SyncSchedule
+  readonly imports: AppImports
   readonly handlers: IpcHandlers
   private readonly unsubscribe: Array<() => void> = []
   /** Unused skills Cairn made go to skills/.archive once the app is up (after the constructor returns, so the window is never held up). */
@@ -101,6 +107,8 @@ export class CairnApp implements AppContext {
       })
     )
     this.backups = new BackupSchedule({ core, version: options.version, clock: options.clock ?? systemClock, changed: (status) => this.emit('backup.changed', status) })
+    this.imports = new AppImports({ core, loop: this.loop, host: this.host, env: options.env ?? process.env, changed: (activity) => this.emit('import.changed', activity), sessionsChanged: () => this.emit('sessions.changed', { sessionId: '' }) })
+    this.syncs = new SyncSchedule({ core, secrets: options.secrets, host: this.host, clock: options.clock ?? systemClock, changed: (status) => this.emit('sync.changed', status), broughtIn: () => this.emit('memory.changed', {}) })
     const handlers = {
       ...appInfoHandler(this),
       ...chatHandlers(this),
@@ -114,7 +122,9 @@ export class CairnApp implements AppContext {
       ...learningHandlers(this),
       ...windowHandlers(this),
       ...mcpHandlers(this),
-      ...backupHandlers(this)
+      ...backupHandlers(this),
+      ...syncHandlers(this),
+      ...importHandlers(this)
     }
     // A missing handler fails the assignment below; an extra one (a route the contract does not
     // declare) fails this line, since spreads escape TypeScript's excess-property check.
@@ -151,6 +161,8 @@ export class CairnApp implements AppContext {
     this.archiving.cancel()
     await this.archiving.settled
     await this.backups.close()
+    await this.syncs.close()
+    await this.imports.close()
     await this.chats.cancelAll()
     // What the open conversations taught since their last review is reviewed now, within a bound.
     const quitMs = this.options.quitReviewMs ?? QUIT_REVIEW_MS

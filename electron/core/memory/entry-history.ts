@@ -74,7 +74,8 @@ export function memoryEntryInfo(
       createdAt: first?.at ?? null,
       sessionId: latest?.sessionId ?? null,
       reviewId: latest?.reviewId ?? null,
-      ledgerId: latest?.id ?? null
+      ledgerId: latest?.id ?? null,
+      ...(latest?.source === 'sync' && latest.meta.device ? { device: latest.meta.device } : {})
     }
   })
 }

@@ -14,8 +14,14 @@ export interface TimelineFilters {
   sources: FixedLedgerSource[]
 }
 
+/**
+ * Rows that share a review id without a review behind them: an import's batch (`import:<id>`) or a
+ * sync (`sync:<ms>`, with the devices its changes came from, as the rows' `meta.device` name them).
+ */
+export type TimelineBatch = { kind: 'import'; id: string } | { kind: 'sync'; at: number; devices: string[] }
+
 export type TimelineGroup =
-  | { type: 'review'; key: string; reviewId: string; review: ReviewRun | null; entries: LedgerEntry[] }
+  | { type: 'review'; key: string; reviewId: string; review: ReviewRun | null; batch: TimelineBatch | null; entries: LedgerEntry[] }
   | { type: 'entry'; key: string; entry: LedgerEntry }
 
 /** A refused revert: its code when main gave one (the UI words it), main's English, and both texts on a conflict. */
@@ -115,11 +121,26 @@ export function groupTimeline(entries: LedgerEntry[], reviews: Record<string, Re
       existing.entries.push(entry)
       continue
     }
-    const group = { type: 'review' as const, key: `r:${entry.reviewId}`, reviewId: entry.reviewId, review: reviews[entry.reviewId] ?? null, entries: [entry] }
+    const group = { type: 'review' as const, key: `r:${entry.reviewId}`, reviewId: entry.reviewId, review: reviews[entry.reviewId] ?? null, batch: null, entries: [entry] }
     byReview.set(entry.reviewId, group)
     groups.push(group)
   }
+  for (const group of byReview.values()) group.batch = batchOf(group.reviewId, group.entries)
   return groups
+}
+
+const IMPORT_BATCH = /^import:(\d+)$/
+const SYNC_BATCH = /^sync:(\d+)$/
+
+/** Which import or sync wrote rows under `reviewId`; null for a review's rows. */
+export function batchOf(reviewId: string, entries: readonly LedgerEntry[]): TimelineBatch | null {
+  const imported = IMPORT_BATCH.exec(reviewId)
+  if (imported) return { kind: 'import', id: imported[1] }
+  const synced = SYNC_BATCH.exec(reviewId)
+  if (!synced) return null
+  const devices = new Set<string>()
+  for (const entry of entries) for (const name of entry.meta.device?.split(', ') ?? []) if (name) devices.add(name)
+  return { kind: 'sync', at: Number(synced[1]), devices: [...devices] }
 }
 
 export function createTimelineStore(client: CairnClient): TimelineStore {

@@ -2,9 +2,11 @@ import { defaultConfig, type CairnConfig } from '../../../shared/config'
 import type { AgentEvent } from '../../../shared/agent-events'
 import type { AppInfo, DisplayMessage, LearningStatus, MemoryEntryInfo, MemoryStoreView, ReviewRun, SessionSummary, SettingsView, SkillItem } from '../../../shared/ipc/domain'
 import type { RouteOutput } from '../../../shared/ipc/contract'
+import type { ImportActivity } from '../../../shared/ipc/contract-import'
 import { normalizeLedgerMeta, type LedgerEntry, type LedgerKind } from '../../../shared/ledger'
 import type { ReviewSummary } from '../../../shared/review-outcome'
 import type { RouteHandlers } from './fake-transport'
+import type { SyncStatus } from '../../../shared/ipc/contract-sync'
 
 export const NOW = Date.UTC(2026, 5, 15, 12, 0, 0)
 
@@ -104,6 +106,31 @@ export function turnEvents(sessionId: string, turnId: string, events: Array<Reco
   return events.map((event) => ({ sessionId, turnId, ...event }) as AgentEvent)
 }
 
+/** Nothing imported, nothing learned from imports, learning on. */
+export function importActivity(overrides: Partial<ImportActivity> = {}): ImportActivity {
+  const learning: ImportActivity['learning'] = {
+    running: false,
+    importId: null,
+    total: 0,
+    done: 0,
+    current: null,
+    changes: 0,
+    proposed: 0,
+    failed: 0,
+    cancelRequested: false,
+    stopped: null,
+    lastError: null,
+    startedAt: null,
+    finishedAt: null
+  }
+  return { running: null, last: null, learning, unreviewed: 0, learningOn: true, ...overrides }
+}
+
+/** Sync as Settings → Data shows it; by default not set up. */
+export function syncStatus(overrides: Partial<SyncStatus> = {}): SyncStatus {
+  return { remote: '', branch: 'main', deviceName: 'studio', hostName: 'studio', everyMinutes: 15, hasToken: false, running: false, phase: null, lastSync: null, lastError: null, lastReport: null, waitingInInbox: 0, ...overrides }
+}
+
 /** What a freshly started app asks for, answered with a ready-to-chat setup. */
 export function baseHandlers(overrides: RouteHandlers = {}): RouteHandlers {
   return {
@@ -114,6 +141,12 @@ export function baseHandlers(overrides: RouteHandlers = {}): RouteHandlers {
     'settings.detectLocal': { ollama: false, lmstudio: false },
     'mcp.list': { servers: [], config: {}, keptSecrets: [] },
     'backup.status': { everyDays: 0, keep: 7, folder: '/home/me/.cairn/backups', defaultFolder: '/home/me/.cairn/backups', last: null, nextDueAt: null, running: false, lastError: null },
+    // Settings → Data's import part (test/renderer/components/import-settings.test.tsx fills these in).
+    'import.sources': { sources: [] },
+    'import.list': { batches: [] },
+    'import.status': importActivity(),
+    // Settings → Data's sync part (test/renderer/components/sync-settings.test.tsx fills it in).
+    'sync.status': syncStatus(),
     ...overrides
   }
 }

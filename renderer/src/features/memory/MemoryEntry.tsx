@@ -161,7 +161,7 @@ function Provenance({ info }: { info: MemoryEntryInfo | null }): React.JSX.Eleme
   return (
     <p className="memory-info">
       {pinned}
-      <span title={fullTime(at, locale)}>{describeMemorySource(info.source, relativeTime(at, now, locale), t)}</span>
+      <span title={fullTime(at, locale)}>{describeMemorySource(info.source, relativeTime(at, now, locale), t, info.device)}</span>
       {created !== null ? <span title={fullTime(created, locale)}>{t('memory.info.firstSaved', { when: relativeTime(created, now, locale) })}</span> : null}
       {sessionId ? (
         <button

@@ -6,6 +6,8 @@ import { useApp, useT, useUi } from '../../app/context'
 import { Notice, Spinner } from '../../components/Feedback'
 import { errorMessage } from '../../ipc/client'
 import { relativeTime, useNow } from '../../lib/time'
+import { ImportSection } from './data/ImportSection'
+import { SyncSection } from './sync/SyncSection'
 
 /** The schedules offered; a value set in config.json by hand is offered too. */
 const SCHEDULES = [0, 1, 3, 7, 30]
@@ -133,6 +135,8 @@ export function DataSection(): React.JSX.Element {
         <Spinner label={t('common.loading')} />
       )}
       {problem ? <Notice tone="error">{problem}</Notice> : null}
+      <ImportSection />
+      <SyncSection />
     </section>
   )
 }

@@ -48,7 +48,7 @@ export const TimelineEntry = memo(function TimelineEntry({ entry, now, byId }: {
           {targetLabel}
         </span>
         {/* An undo says so in its headline; a badge would repeat it. */}
-        {!isUndo ? <span className={`badge source-${entry.source}`}>{describeLedgerSource(entry.source, t)}</span> : null}
+        {!isUndo ? <span className={`badge source-${entry.source}`}>{describeLedgerSource(entry.source, t, entry.meta.device)}</span> : null}
         {entry.meta.proposalId !== undefined ? <span className="badge muted">{t('timeline.fromInbox')}</span> : null}
         {entry.revertedBy !== null ? <span className="badge muted">{t('timeline.revertedBadge')}</span> : null}
         <span className="spacer" />

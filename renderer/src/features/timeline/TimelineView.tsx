@@ -5,9 +5,10 @@ import { EmptyState, Notice } from '../../components/Feedback'
 import { Pane, PaneBody, PaneLoading } from '../../components/Pane'
 import { Icon } from '../../components/Icon'
 import { describeReviewReason, describeReviewSummary } from '../../../../shared/i18n/describe'
+import type { Translate } from '../../../../shared/i18n'
 import { ledgerSourceKeys } from '../../../../shared/i18n/describe-sources'
 import { fullTime, relativeTime, useNow } from '../../lib/time'
-import { allChanges, allSources, groupTimeline, isFiltered, type ChangeFilter, type KindFilter, type TimelineGroup } from '../../stores/timeline'
+import { allChanges, allSources, groupTimeline, isFiltered, type ChangeFilter, type KindFilter, type TimelineBatch, type TimelineGroup } from '../../stores/timeline'
 import { dayHeading, dayKey } from './day-headings'
 import { TimelineEntry } from './TimelineEntry'
 
@@ -91,7 +92,7 @@ export function TimelineView(): React.JSX.Element {
                   group.type === 'entry' ? (
                     <TimelineEntry key={group.key} entry={group.entry} now={now} byId={byId} />
                   ) : (
-                    <ReviewGroup key={group.key} reviewId={group.reviewId} review={group.review} count={group.entries.length} now={now}>
+                    <ReviewGroup key={group.key} review={group.review} batch={group.batch} count={group.entries.length} now={now}>
                       {group.entries.map((entry) => (
                         <TimelineEntry key={entry.id} entry={entry} now={now} byId={byId} />
                       ))}
@@ -138,20 +139,25 @@ function byDay(groups: TimelineGroup[]): Array<{ key: string; at: number; groups
   return days
 }
 
-/** An import's changes share the review id `import:<batch>` (no review ran), and are named as that batch. */
-const IMPORT_BATCH = /^import:(\d+)$/
+/** An import's or a sync's changes share a review id (no review ran), and are named as that batch. */
+function batchLabel(batch: TimelineBatch | null, t: Translate): string {
+  if (!batch) return t('timeline.review')
+  if (batch.kind === 'import') return t('timeline.importBatch', { id: batch.id })
+  return batch.devices.length ? t('timeline.syncBatch', { device: batch.devices.join(', ') }) : t('timeline.syncBatchUnnamed')
+}
 
-function ReviewGroup({ reviewId, review, count, now, children }: { reviewId: string; review: ReviewRun | null; count: number; now: number; children: React.ReactNode }): React.JSX.Element {
+const BATCH_ICON = { import: 'inbox', sync: 'regenerate' } as const
+
+function ReviewGroup({ review, batch, count, now, children }: { review: ReviewRun | null; batch: TimelineBatch | null; count: number; now: number; children: React.ReactNode }): React.JSX.Element {
   const t = useT()
   const locale = useLocale()
-  const at = review?.finishedAt ?? review?.startedAt ?? review?.queuedAt ?? null
-  const batch = IMPORT_BATCH.exec(reviewId)?.[1]
-  const label = batch ? t('timeline.importBatch', { id: batch }) : t('timeline.review')
+  const at = review?.finishedAt ?? review?.startedAt ?? review?.queuedAt ?? (batch?.kind === 'sync' ? batch.at : null)
+  const label = batchLabel(batch, t)
   return (
     <section className="review-group" aria-label={label}>
       <header className="review-head">
         <span className="review-icon">
-          <Icon name={batch ? 'inbox' : 'sparkle'} size={15} />
+          <Icon name={batch ? BATCH_ICON[batch.kind] : 'sparkle'} size={15} />
         </span>
         <div className="review-text">
           <div className="review-title">

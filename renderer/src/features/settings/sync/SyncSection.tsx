@@ -1,0 +1,35 @@
+import { useEffect, useId, useState } from 'react'
+import type { SyncStatus } from '../../../../../shared/ipc/contract-sync'
+import { useApp, useT } from '../../../app/context'
+import { Notice, Spinner } from '../../../components/Feedback'
+import { errorMessage } from '../../../ipc/client'
+import { SyncedPanel } from './SyncedPanel'
+import { SyncSetupForm } from './SyncSetupForm'
+
+/** Settings → Data: sync of memory and skills over git; the setup form, or the sync's state and actions (live through `sync.changed`). */
+export function SyncSection(): React.JSX.Element {
+  const t = useT()
+  const { client } = useApp()
+  const id = useId()
+  const [status, setStatus] = useState<SyncStatus | null>(null)
+  const [problem, setProblem] = useState<string | null>(null)
+
+  useEffect(() => {
+    const off = client.on('sync.changed', setStatus)
+    client.request('sync.status').then(setStatus, (error: unknown) => setProblem(errorMessage(error)))
+    return off
+  }, [client])
+
+  return (
+    <section className="field-group sync-section" aria-labelledby={`${id}-title`}>
+      <div className="field-group-head">
+        <h3 id={`${id}-title`} className="field-group-title">
+          {t('sync.title')}
+        </h3>
+        <p className="field-hint">{t('sync.lead')}</p>
+      </div>
+      {!status ? problem ? null : <Spinner label={t('common.loading')} /> : status.remote ? <SyncedPanel status={status} onStatus={setStatus} /> : <SyncSetupForm status={status} onStatus={setStatus} />}
+      {problem ? <Notice tone="error">{problem}</Notice> : null}
+    </section>
+  )
+}
