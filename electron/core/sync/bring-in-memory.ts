@@ -1,7 +1,9 @@
 import type { WriteContext } from '../../../shared/ledger'
 import type { CairnCore } from '../cairn'
 import { entryChangesBetween } from '../memory/entry-diff'
+import { separatorLineError } from '../memory/entry-ops'
 import { charCount, parseEntries } from '../memory/memory-file'
+import { scanForThreats, threatMessage } from '../security/threats'
 import type { MemoryTarget } from '../memory/types'
 import { mergeMemoryEntries, type MemoryMergeResult } from './merge-memory'
 import { fileSyncProposal } from './sync-proposals'
@@ -33,6 +35,7 @@ export async function bringInMemory(
   const base = parseEntries(texts.base ?? '')
   const theirs = parseEntries(texts.theirs ?? '')
   const limit = core.memory.read(target).usage.limit
+  const fileName = file.split('/').at(-1)!
   let merged: MemoryMergeResult | null = null
   const result = await core.memory.rewrite(
     target,
@@ -41,14 +44,20 @@ export async function bringInMemory(
       if (sameEntries(ours, base) && charCount(theirs) <= limit) {
         merged = { entries: theirs, conflicts: [], overflow: [] }
       } else merged = mergeMemoryEntries({ base, ours: [...ours], theirs, limit })
-      outcome.received = entryChangesBetween(ours, merged.entries).length
-      return merged.entries
+      // What the store would refuse (the threat scan, a `§` line) stays out alone, reported; the rest merges.
+      const kept = merged.entries.filter((entry) => {
+        const refused = ours.includes(entry) ? null : (separatorLineError(entry, fileName) ?? threatMessage(scanForThreats(entry, 'strict')))
+        if (refused) outcome.refused.push(`an entry from another device was not brought in: ${refused}`)
+        return !refused
+      })
+      outcome.received = entryChangesBetween(ours, kept).length
+      return kept
     },
     { write }
   )
   if (!result.success) {
     outcome.received = 0
-    outcome.refused.push(result.error)
+    outcome.refused = [result.error]
     return outcome
   }
   const meta = { store: target }

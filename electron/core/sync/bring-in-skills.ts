@@ -4,7 +4,8 @@ import type { WriteContext } from '../../../shared/ledger'
 import type { CairnCore } from '../cairn'
 import { writeFileAtomicText } from '../fs/atomic'
 import { readSkillFile } from '../skills/skill-dir-files'
-import { SKILL_FILE } from '../skills/skill-paths'
+import { MAX_FILE_BYTES, SKILL_FILE } from '../skills/skill-paths'
+import { symlinkBelow } from '../fs/symlinks'
 import type { SkillResult } from '../skills/skill-write-support'
 import { mergeText } from './merge-text'
 import { fileSyncProposal } from './sync-proposals'
@@ -50,7 +51,7 @@ export async function bringInSkills(core: CairnCore, changes: readonly SkillFile
   for (const change of ordered) {
     const skill = skillPathOf(change.path)
     if (skill && deleted.has(skill.dir)) continue
-    const result = skill ? await bringInSkillFile(core, change, write, outcome) : await writeLooseFile(core, change)
+    const result = skill ? await bringInSkillFile(core, change, write, outcome) : await writeLooseFile(core, change, outcome)
     if (result === 'deleted' && skill) deleted.add(skill.dir)
   }
   return outcome
@@ -120,6 +121,14 @@ async function bringInSkillFile(core: CairnCore, change: SkillFileChange, write:
   )
 }
 
+/** Why a file the store does not write (a binary, a loose file) is not written here: a link on its path, or its size. */
+function directWriteProblem(core: CairnCore, path: string, bytes: Buffer | null): string | null {
+  const link = symlinkBelow(core.paths.root, join(core.paths.root, path))
+  if (link) return `not written: ${link} is a symbolic link, and Cairn never writes through one.`
+  if (bytes && bytes.length > MAX_FILE_BYTES) return `not written: it is ${bytes.length} bytes, and a skill's file may be at most ${MAX_FILE_BYTES}.`
+  return null
+}
+
 /**
  * A binary supporting file (an image, an archive): the store writes text only, so the bytes are written
  * here and recorded as the store records binaries (base64, so a revert can put them back).
@@ -133,6 +142,11 @@ async function writeBinary(
   write: WriteContext,
   outcome: SkillsBringIn
 ): Promise<FileResult> {
+  const refused = directWriteProblem(core, path, bytes)
+  if (refused) {
+    outcome.refused.push({ file: path, reason: refused })
+    return 'refused'
+  }
   const absolute = join(core.paths.root, path)
   mkdirSync(dirname(absolute), { recursive: true })
   await writeFileAtomicText(absolute, bytes)
@@ -146,8 +160,13 @@ async function writeBinary(
 }
 
 /** A file under skills/ that belongs to no skill (a README at the top): kept as the other side has it, so the next commit does not drop it. */
-async function writeLooseFile(core: CairnCore, change: SkillFileChange): Promise<FileResult> {
+async function writeLooseFile(core: CairnCore, change: SkillFileChange, outcome: SkillsBringIn): Promise<FileResult> {
   const absolute = join(core.paths.root, change.path)
+  const refused = directWriteProblem(core, change.path, change.theirs)
+  if (refused) {
+    outcome.refused.push({ file: change.path, reason: refused })
+    return 'refused'
+  }
   if (change.theirs === null) rmSync(absolute, { force: true })
   else {
     mkdirSync(dirname(absolute), { recursive: true })

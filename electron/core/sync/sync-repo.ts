@@ -1,4 +1,4 @@
-import fs, { readFileSync } from 'node:fs'
+import fs, { lstatSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import git, { type GitAuth } from 'isomorphic-git'
 import http from 'isomorphic-git/http/node'
@@ -195,7 +195,8 @@ export class SyncRepo {
           if (path.split('/').length === 1 && !(SYNCED_ROOTS as readonly string[]).includes(path)) return null
           return fromOid !== toOid // the same subtree on both sides holds no change: not walked
         }
-        if (!isSyncedPath(path)) return null
+        // Only files: a submodule or a link in another device's tree is not something Cairn writes.
+        if (!isSyncedPath(path) || !types.every((type) => type === undefined || type === 'blob')) return null
         if (fromOid !== toOid) changes.push({ path, from: fromOid ?? null, to: toOid ?? null })
         return null
       }
@@ -234,7 +235,7 @@ export class SyncRepo {
 
 function readFileOrNull(path: string): Buffer | null {
   try {
-    return readFileSync(path)
+    return lstatSync(path).isFile() ? readFileSync(path) : null // a link is never followed
   } catch {
     return null // removed since the scan
   }

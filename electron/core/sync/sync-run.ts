@@ -57,12 +57,22 @@ export async function runSync(core: CairnCore, options: RunSyncOptions): Promise
     }
     return report
   } catch (error) {
-    const failure = error instanceof SyncError ? error : new SyncError('failed', error instanceof Error ? error.message : String(error))
+    const failure = asSyncError(error)
     if (failure.code !== 'busy' && failure.code !== 'not_set_up') {
       await writeSyncOutcome(home, config, { lastError: { at: now(), code: failure.code, message: failure.message } }).catch(() => {})
     }
     throw failure
   }
+}
+
+function asSyncError(error: unknown): SyncError {
+  if (error instanceof SyncError) return error
+  const { code, message } = error as { code?: string; message?: string }
+  // isomorphic-git refuses to read a tree entry such as `a\..\b`: another device (or someone with the token) put it there.
+  if (code === 'UnsafeFilepathError') {
+    return new SyncError('remote_rejected', `The repository holds a path Cairn will not write (${message}); nothing was brought in. Remove that path from the repository, then sync again.`)
+  }
+  return new SyncError('failed', message ?? String(error))
 }
 
 function emptyReport(at: number): SyncReport {

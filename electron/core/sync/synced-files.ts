@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeFileAtomicText } from '../fs/atomic'
 import { isSyncedPath, MEMORY_PATHS } from './synced-paths'
@@ -34,7 +34,8 @@ export class SyncedFiles {
     const files: FileStats = {}
     const note = (path: string): void => {
       try {
-        const stats = statSync(join(this.home, path))
+        // lstat: a link is never followed, so nothing outside the home can be committed through one.
+        const stats = lstatSync(join(this.home, path))
         if (stats.isFile()) files[path] = [stats.mtimeMs, stats.size]
       } catch {
         // Gone meanwhile: not there.

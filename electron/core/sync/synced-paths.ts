@@ -11,6 +11,9 @@ export function isMemoryPath(path: string): path is MemoryPath {
   return Object.hasOwn(MEMORY_PATHS, path)
 }
 
+/** Characters no synced name may hold: another device's tree must not name a path that means something else here (`a\\..`, `C:`). */
+const UNSAFE_NAME = /[\\:\u0000-\u001f]/
+
 /**
  * Whether a file (path relative to the home, `/`-separated) is synced: the two memory files, and what is
  * under skills/ except the archive, the folders the skill scanner skips, dot files and Cairn's temp files.
@@ -19,7 +22,7 @@ export function isSyncedPath(path: string): boolean {
   if (isMemoryPath(path)) return true
   const parts = path.split('/')
   if (parts[0] !== 'skills' || parts.length < 2) return parts.length === 1 && (SYNCED_ROOTS as readonly string[]).includes(path)
-  return parts.slice(1).every((part) => part !== '' && !part.startsWith('.') && !EXCLUDED_DIRS.has(part)) && !isAtomicTempName(parts.at(-1)!)
+  return parts.slice(1).every((part) => part !== '' && !part.startsWith('.') && !UNSAFE_NAME.test(part) && !EXCLUDED_DIRS.has(part)) && !isAtomicTempName(parts.at(-1)!)
 }
 
 /** Which skill a synced path belongs to: its folder (`skills/devops/deploy`), name, category and the file within. */
