@@ -133,6 +133,16 @@ export const syncConfigSchema = z.looseObject({
   everyMinutes: z.number().int().min(0).max(24 * 60).default(15)
 })
 
+/** Search by meaning (optional): an embedding model from the provider; empty = keyword search only, at no cost. */
+export const searchConfigSchema = z.looseObject({
+  /** e.g. `text-embedding-3-small`, `nomic-embed-text`; empty = off. */
+  embeddingModel: z.string().default(''),
+  /** Its own OpenAI-compatible endpoint; empty = the chat provider's. */
+  embeddingBaseURL: z.string().default(''),
+  /** Ask the model for this many dimensions (models that allow it); 0 = what it returns. */
+  embeddingDimensions: z.number().int().min(0).max(8192).default(0)
+})
+
 export const configSchema = z.looseObject({
   memory: memoryConfigSchema.prefault({}),
   skills: skillsConfigSchema.prefault({}),
@@ -145,7 +155,8 @@ export const configSchema = z.looseObject({
   mcpServers: z.record(z.string(), z.unknown()).default({}),
   mcp: mcpSettingsSchema.prefault({}),
   backup: backupConfigSchema.prefault({}),
-  sync: syncConfigSchema.prefault({})
+  sync: syncConfigSchema.prefault({}),
+  search: searchConfigSchema.prefault({})
 })
 
 export type CairnConfig = z.infer<typeof configSchema>
