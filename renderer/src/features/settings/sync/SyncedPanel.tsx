@@ -117,7 +117,7 @@ export function SyncedPanel({ status, onStatus }: Props): React.JSX.Element {
             {status.hasToken ? t('sync.changeToken') : t('sync.addToken')}
           </button>
         ) : null}
-        <button type="button" className="danger-button" onClick={() => setLeaving(true)}>
+        <button type="button" className="secondary-button" onClick={() => setLeaving(true)}>
           {t('sync.leave')}
         </button>
       </div>
