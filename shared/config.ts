@@ -130,7 +130,9 @@ export const syncConfigSchema = z.looseObject({
   /** How this device names itself in commits and on the other devices' timelines; empty = the host name. */
   deviceName: z.string().default(''),
   /** The app syncs every this many minutes while open (0 = only on start, after reviews and on demand). */
-  everyMinutes: z.number().int().min(0).max(24 * 60).default(15)
+  everyMinutes: z.number().int().min(0).max(24 * 60).default(15),
+  /** Also send a list of this device's conversations (titles, dates, what each was about) as `sessions/<device>.md`; the conversations stay here. */
+  sessionSummaries: z.boolean().default(false)
 })
 
 /** Search by meaning (optional): an embedding model from the provider; empty = keyword search only, at no cost. */

@@ -4,6 +4,7 @@ import type { CairnCore } from '../cairn'
 import { LockTimeoutError, withLock } from '../fs/lock'
 import { bringInMemory } from './bring-in-memory'
 import { bringInSkills, type SkillFileChange } from './bring-in-skills'
+import { writeSessionSummaries } from './session-summaries'
 import { pullSharedSkills, sharedLibraries } from './shared-skills'
 import { SyncRepo, type RemoteAccess } from './sync-repo'
 import { checkRemoteUrl, deviceNameOf, writeSyncOutcome } from './sync-state'
@@ -96,6 +97,7 @@ async function syncOnce(core: CairnCore, access: RemoteAccess, device: string, n
   const author = device
 
   access.onProgress?.({ phase: 'committing' })
+  if (core.config.get().sync.sessionSummaries) await writeSessionSummaries(core, device)
   let local = await repo.head(access.branch)
   const mine = await repo.commitFiles(access.branch, { parents: local ? [local] : [], message: commitMessage(device, 'changes'), author })
   report.sent = mine.paths.length

@@ -57,6 +57,7 @@ export class SyncedFiles {
       }
     }
     visit('skills')
+    visit('sessions')
     return { at, files }
   }
 

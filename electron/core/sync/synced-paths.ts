@@ -2,7 +2,7 @@ import { isAtomicTempName } from '../fs/atomic'
 import { EXCLUDED_DIRS, SKILL_FILE, SUPPORT_DIRS } from '../skills/skill-paths'
 
 /** The folders of the data home a sync carries; everything else (state.db, secrets, attachments) stays on the device. */
-export const SYNCED_ROOTS = ['memories', 'skills'] as const
+export const SYNCED_ROOTS = ['memories', 'skills', 'sessions'] as const
 
 export const MEMORY_PATHS = { 'memories/MEMORY.md': 'memory', 'memories/USER.md': 'user' } as const
 export type MemoryPath = keyof typeof MEMORY_PATHS
@@ -15,12 +15,15 @@ export function isMemoryPath(path: string): path is MemoryPath {
 const UNSAFE_NAME = /[\\:\u0000-\u001f]/
 
 /**
- * Whether a file (path relative to the home, `/`-separated) is synced: the two memory files, and what is
- * under skills/ except the archive, the folders the skill scanner skips, dot files and Cairn's temp files.
+ * Whether a file (path relative to the home, `/`-separated) is synced: the two memory files, what is
+ * under skills/ except the archive, the folders the skill scanner skips, dot files and Cairn's temp
+ * files, and the devices' conversation lists under sessions/.
  */
 export function isSyncedPath(path: string): boolean {
   if (isMemoryPath(path)) return true
   const parts = path.split('/')
+  // Each device's list of its conversations (sync.sessionSummaries): `sessions/<device>.md`, nothing deeper.
+  if (parts[0] === 'sessions') return parts.length === 2 && /^[a-z0-9][a-z0-9-]*\.md$/.test(parts[1])
   if (parts[0] !== 'skills' || parts.length < 2) return parts.length === 1 && (SYNCED_ROOTS as readonly string[]).includes(path)
   return parts.slice(1).every((part) => part !== '' && !part.startsWith('.') && !UNSAFE_NAME.test(part) && !EXCLUDED_DIRS.has(part)) && !isAtomicTempName(parts.at(-1)!)
 }

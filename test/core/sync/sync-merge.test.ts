@@ -192,3 +192,27 @@ describe('sync between two devices over a real git host', () => {
     expect(entries(laptop)).not.toContain('The user likes tabs over spaces.')
   })
 })
+
+describe('the conversation lists a sync can carry (sync.sessionSummaries)', () => {
+  it('are off by default; when on, each device sends a list of its own conversations, never the conversations', async () => {
+    const { laptop, desktop } = await twoDevices()
+    const session = laptop.core.sessions.create({ source: 'desktop', title: 'Moving the blog to fly.io' })
+    laptop.core.sessions.append(session.id, { role: 'user', content: 'How do I move my Hugo blog to fly.io with a custom domain?' })
+    laptop.core.sessions.append(session.id, { role: 'assistant', content: 'Run fly launch in the blog folder, then fly certs add.' })
+    await laptop.sync()
+    expect(existsSync(join(world.host.repoPath('team.git'), 'sessions'))).toBe(false)
+    expect(execFileSync('git', ['-C', world.host.repoPath('team.git'), 'ls-tree', '-r', '--name-only', 'main'], { encoding: 'utf8' })).not.toContain('sessions/')
+
+    await laptop.core.config.update({ sync: { sessionSummaries: true } })
+    await laptop.sync()
+    await desktop.sync()
+    const list = readFileSync(join(desktop.home, 'sessions', 'laptop.md'), 'utf8')
+    expect(list).toContain('## Moving the blog to fly.io')
+    expect(list).toContain('2 messages')
+    expect(list).toContain('How do I move my Hugo blog to fly.io with a custom domain?')
+    expect(list).not.toContain('fly certs add')
+    expect(desktop.core.sessions.list().map((record) => record.title)).not.toContain('Moving the blog to fly.io')
+    // Nothing new to list: no new commit.
+    expect((await laptop.sync()).outcome).toBe('up_to_date')
+  })
+})

@@ -14,6 +14,9 @@ describe('which files a sync carries', () => {
     expect(isSyncedPath('skills/devops/deploy/SKILL.md.cairn-123-4.tmp')).toBe(false)
     expect(isSyncedPath('state.db')).toBe(false)
     expect(isSyncedPath('attachments/a/b.png')).toBe(false)
+    expect(isSyncedPath('sessions/laptop.md')).toBe(true)
+    expect(isSyncedPath('sessions/laptop/x.md')).toBe(false)
+    expect(isSyncedPath('sessions/../state.db')).toBe(false)
   })
 
   it('names the skill a path belongs to, with or without a category', () => {
