@@ -3,11 +3,16 @@
  * general vocabulary, tool calls with JSON arguments, long tool outputs, ~3% Chinese) are ingested
  * through SessionStore into a real state.db, 100k messages and then grown to 1M. Prints JSON with the
  * ingest rate (batched per session, and one transaction per message as the live agent writes) and
- * searchSessions p50/p95 latency over natural-language queries at each size. Progress goes to stderr.
+ * searchSessions p50/p95/max latency at each size, per query class: natural-language questions (the
+ * agent's session_search) and the sidebar's as-you-type queries (every prefix of a typed query, as
+ * the 220 ms debounce can send it, limit 10, current session included). Progress goes to stderr.
  *
- *   npx tsx test/bench/search.ts [--sizes 100000,1000000] [--keep]
+ *   npx tsx test/bench/search.ts [--sizes 100000,1000000] [--keep] [--reuse DIR]
+ *
+ * --reuse DIR keeps one database per size in DIR (state-<size>.db) and measures an existing one
+ * instead of ingesting again (a 1M ingest takes minutes); ingest figures are then absent.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openStateDb } from '../../electron/core/db/state-db'
@@ -70,8 +75,15 @@ const queries = [
   'my-app.config.ts',
   'token oauth mfa audit secret password',
   'the',
-  'anything about squat recovery or injury'
+  'anything about squat recovery or injury',
+  'how did we set up node with pnpm'
 ]
+
+/** What a user types into the sidebar search; the UI sends what is typed so far, word by word. */
+const typedQueries = ['nginx 502 gateway', 'how did we set up node with pnpm', 'postgres connection pool', 'the docker compose', 'sourdough hydration']
+
+/** Every prefix of at least two characters (a fast typist sends fewer; this bounds the worst case). */
+const incrementalQueries = [...new Set(typedQueries.flatMap((typed) => [...typed].map((_, i) => typed.slice(0, i + 1)).filter((p) => p.trim().length >= 2)))]
 
 /** Deterministic PRNG (mulberry32) so every run ingests the same data. */
 function rng(seed: number): () => number {
@@ -172,34 +184,58 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
 }
 
+interface QueryClass {
+  queries: string[]
+  options: { limit: number; includeCurrent?: boolean }
+}
+
+const queryClasses: Record<string, QueryClass> = {
+  natural: { queries, options: { limit: 3 } },
+  incremental: { queries: incrementalQueries, options: { limit: 10, includeCurrent: true } }
+}
+
 function measureSearch(db: ReturnType<typeof openStateDb>, rounds: number): Record<string, unknown> {
-  for (const q of queries) searchSessions(db, q) // warm the page cache
-  const times: number[] = []
-  const perQuery = new Map<string, number[]>()
-  const empty: string[] = []
-  for (let r = 0; r < rounds; r++) {
-    for (const q of queries) {
+  const figures: Record<string, unknown> = {}
+  const everything: number[] = []
+  for (const [name, { queries: list, options }] of Object.entries(queryClasses)) {
+    // The first pass warms SQLite's page cache and the planner's term counts; it is reported apart.
+    const firstPass = list.map((q) => {
       const started = performance.now()
-      const result = searchSessions(db, q, { limit: 3 })
-      const ms = performance.now() - started
-      times.push(ms)
-      perQuery.set(q, [...(perQuery.get(q) ?? []), ms])
-      if (r === 0 && result.sessions.length === 0) empty.push(q)
+      searchSessions(db, q, options)
+      return performance.now() - started
+    })
+    const times: number[] = []
+    const perQuery = new Map<string, number[]>()
+    const empty: string[] = []
+    for (let r = 0; r < rounds; r++) {
+      for (const q of list) {
+        const started = performance.now()
+        const result = searchSessions(db, q, options)
+        const ms = performance.now() - started
+        times.push(ms)
+        perQuery.set(q, [...(perQuery.get(q) ?? []), ms])
+        if (r === 0 && result.sessions.length === 0) empty.push(q)
+      }
+    }
+    everything.push(...times)
+    figures[name] = {
+      queries: list.length,
+      runs: times.length,
+      ...latency(times),
+      firstPass: latency(firstPass),
+      slowestQueries: [...perQuery]
+        .map(([query, ms]) => ({ query, medianMs: round(ms.sort((a, b) => a - b)[Math.floor(ms.length / 2)]), maxMs: round(Math.max(...ms)) }))
+        .sort((a, b) => b.medianMs - a.medianMs)
+        .slice(0, 5),
+      queriesWithNoResult: empty
     }
   }
-  times.sort((a, b) => a - b)
-  return {
-    queries: queries.length,
-    runs: times.length,
-    p50Ms: round(percentile(times, 50)),
-    p95Ms: round(percentile(times, 95)),
-    maxMs: round(times[times.length - 1]),
-    slowestQueries: [...perQuery]
-      .map(([query, list]) => ({ query, medianMs: round(list.sort((a, b) => a - b)[Math.floor(list.length / 2)]) }))
-      .sort((a, b) => b.medianMs - a.medianMs)
-      .slice(0, 5),
-    queriesWithNoResult: empty
-  }
+  return { ...latency(everything), ...figures }
+}
+
+function latency(times: number[]): { p50Ms: number; p95Ms: number; maxMs: number } {
+  const sorted = [...times].sort((a, b) => a - b)
+  return { p50Ms: round(percentile(sorted, 50)), p95Ms: round(percentile(sorted, 95)), maxMs: round(sorted[sorted.length - 1]) }
 }
 
 function round(value: number): number {
@@ -209,11 +245,35 @@ function round(value: number): number {
 function main(): void {
   const sizesFlag = process.argv.indexOf('--sizes')
   const sizes = sizesFlag > 0 ? process.argv[sizesFlag + 1].split(',').map(Number) : [100_000, 1_000_000]
+  const reuseFlag = process.argv.indexOf('--reuse')
+  const reuseDir = reuseFlag > 0 ? process.argv[reuseFlag + 1] : null
+  if (reuseDir) mkdirSync(reuseDir, { recursive: true })
+  const kept = (size: number): string | null => (reuseDir ? join(reuseDir, `state-${size}.db`) : null)
+  const report: Record<string, unknown> = { benchmark: 'session search at scale' }
+  // Sizes already kept are measured as they are; the rest are ingested in one growing database.
+  const toIngest = sizes.filter((size) => !existsSync(kept(size) ?? ''))
+  for (const size of sizes.filter((s) => !toIngest.includes(s))) {
+    const path = kept(size) as string
+    const db = openStateDb(path)
+    try {
+      const messages = (db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n
+      process.stderr.write(`measuring search at ${messages} messages (kept ${path})\n`)
+      report[`at${size}`] = { messages, dbMegabytes: Math.round(statSync(path).size / 1e6), reused: path, search: measureSearch(db, 5) }
+      process.stderr.write(`${JSON.stringify(report[`at${size}`])}\n`)
+    } finally {
+      db.close()
+    }
+  }
+  if (toIngest.length) ingestAndMeasure(toIngest, kept, report)
+  console.log(JSON.stringify(report, null, 2))
+}
+
+function ingestAndMeasure(sizes: number[], kept: (size: number) => string | null, report: Record<string, unknown>): void {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-bench-'))
   const dbPath = join(dir, 'state.db')
   const db = openStateDb(dbPath)
   const store = new SessionStore(db)
-  const report: Record<string, unknown> = { benchmark: 'session search at scale', dbPath }
+  report.dbPath = dbPath
   try {
     // The live path: one transaction per message, as the agent appends while it talks.
     const live = store.create({ source: 'bench' })
@@ -245,8 +305,10 @@ function main(): void {
         }
       }
       db.pragma('wal_checkpoint(TRUNCATE)')
+      const keepAt = kept(target)
+      if (keepAt) copyFileSync(dbPath, keepAt)
       process.stderr.write(`measuring search at ${total} messages\n`)
-      report[`at${total}`] = {
+      report[`at${target}`] = {
         messages: total,
         averageMessageChars: Math.round(totalChars / (total - liveMessages.length)),
         ingestPerSecond: Math.round((total - before) / seconds),
@@ -254,9 +316,8 @@ function main(): void {
         dbMegabytes: Math.round(statSync(dbPath).size / 1e6),
         search: measureSearch(db, 5)
       }
-      process.stderr.write(`${JSON.stringify(report[`at${total}`])}\n`)
+      process.stderr.write(`${JSON.stringify(report[`at${target}`])}\n`)
     }
-    console.log(JSON.stringify(report, null, 2))
   } finally {
     db.close()
     if (!process.argv.includes('--keep')) rmSync(dir, { recursive: true, force: true })

@@ -1,4 +1,5 @@
 import { stopWords } from './stop-words'
+import { foldQuery, segmentedQueryPieces, unmarked } from './cjk-query'
 
 /**
  * Natural language in, FTS5 expressions out. Every term is emitted as a double-quoted FTS5 string and
@@ -57,10 +58,12 @@ export function isUnsegmented(text: string): boolean {
 
 /** Builds the FTS5 expressions for a natural-language question (or keywords, or a pasted error). */
 export function planSearch(input: string): SearchPlan {
-  const terms = extractTerms(input)
+  const terms = extractTerms(foldQuery(input))
   const words = terms.filter((t) => !isUnsegmented(t.text))
   const runs = terms.filter((t) => isUnsegmented(t.text))
-  const trigramParts = [...new Set(runs.filter((t) => [...t.text].length >= TRIGRAM_MIN_CHARS).flatMap(trigramPieces))].slice(
+  // Segmented words first (exact words, emoji, fullwidth forms: see cjk-query.ts), then substrings.
+  const segmented = segmentedQueryPieces(runs.map((t) => t.text), words.filter((t) => !t.phrase && !t.prefix).map((t) => t.text), input)
+  const trigramParts = [...new Set([...segmented, ...runs.filter((t) => [...t.text].length >= TRIGRAM_MIN_CHARS).flatMap(trigramPieces)])].slice(
     0,
     MAX_TRIGRAM_PIECES
   )
@@ -69,7 +72,7 @@ export function planSearch(input: string): SearchPlan {
     trigram: trigramParts.length ? trigramParts.map((text) => quoteTerm({ text, phrase: false, prefix: false })).join(' OR ') : null,
     like: runs.filter((t) => [...t.text].length < TRIGRAM_MIN_CHARS).map((t) => t.text),
     terms,
-    highlights: [...new Set([...terms.map((t) => t.text), ...trigramParts])]
+    highlights: [...new Set([...terms.map((t) => t.text), ...trigramParts.map(unmarked)])]
   }
 }
 
@@ -154,7 +157,8 @@ function unsegmentedTerms(word: string): Array<QueryTerm & { stop: boolean }> {
   return out
 }
 
-function quoteTerm(term: QueryTerm): string {
+/** One term as an FTS5 string (or prefix query): quoted, so no input is ever FTS5 syntax. */
+export function quoteTerm(term: QueryTerm): string {
   if (!term.prefix) return `"${term.text.replace(/"/g, '""')}"`
   return `"${stemSafePrefix(term.text).replace(/"/g, '""')}"*`
 }

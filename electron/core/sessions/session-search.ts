@@ -2,9 +2,15 @@ import type { StateDb } from '../db/state-db'
 import { holdsUnsegmented } from '../db/migrations'
 import { planSearch, type SearchPlan } from './fts-query'
 import { MATCH_CLOSE, MATCH_OPEN, markedSnippet, toView, type MessageView } from './message-view'
+import { planWords, SLICE_BUDGET, type WordPlan } from './query-planner'
+import { DOCUMENT_COUNT_CAP } from './term-stats'
+import { unmarked } from './cjk-query'
+import { fuseSessions, type SemanticCandidate } from './semantic-search'
 import type { MessageRow } from './session-store'
 
 export interface SearchOptions {
+  /** Messages found by meaning (searchByMeaning), fused with the keyword ranking conversation by conversation. */
+  meaning?: readonly SemanticCandidate[]
   /** Sessions to return: default 3, clamped to [1, 10]. */
   limit?: number
   /** Messages shown on each side of the best hit: default 2, clamped to [0, 10]. */
@@ -46,6 +52,8 @@ export const CANDIDATE_MESSAGES = 300
  */
 export const SESSION_TOP_MESSAGES = 5
 export const SESSION_SCORE_DECAY = 0.5
+/** The short-CJK LIKE scan reads at most this many of the newest messages. */
+export const LIKE_SCAN_MESSAGES = 100_000
 /** Best messages listed per session in `matches`. */
 export const SESSION_LISTED_MATCHES = 10
 /**
@@ -55,7 +63,8 @@ export const SESSION_LISTED_MATCHES = 10
  */
 export const NEIGHBOUR_SHARE = 0.25
 
-interface Candidate {
+/** A message found by one of the indexes: the unit a second ranked list (by meaning) can be fused with. */
+export interface Candidate {
   id: number
   sessionId: string
   score: number
@@ -70,23 +79,28 @@ interface SessionRow {
 }
 
 /**
- * Natural-language search over every past session: OR of the question's content words, messages
- * ranked by bm25, grouped into sessions, each returned with a marked snippet and the messages around
- * its best hit. Tool output, tool names and tool-call arguments are searched like any message, and
- * compacted messages stay findable.
+ * Natural-language search over every past session: OR of the question's distinctive words (terms in
+ * a large share of the history are dropped like stop words), messages ranked by bm25 within a
+ * bounded amount of work (query-planner.ts), grouped into sessions, each returned with a snippet
+ * marking its rarest matched term and the messages around its best hit. Tool output, tool names and
+ * tool-call arguments are searched like any message, and compacted messages stay findable.
  */
 export function searchSessions(db: StateDb, query: string, options: SearchOptions = {}): SessionSearchResult {
   const plan = planSearch(query)
-  const expression = describePlan(plan)
+  const words = planWords(db, plan.terms)
+  const expression = describePlan(plan, words)
   if (!expression) return { query: '', sessions: [] }
   const limit = clamp(options.limit, DEFAULT_SEARCH_LIMIT, 1, MAX_SEARCH_LIMIT)
   const window = clamp(options.window, DEFAULT_SEARCH_WINDOW, 0, MAX_SEARCH_WINDOW)
   const exclude = options.includeCurrent ? null : (options.currentSessionId ?? null)
 
-  const candidates = collectCandidates(db, plan, exclude)
-  const ranked = rankSessions(candidates.values()).slice(0, limit)
+  const candidates = keywordCandidates(db, plan, words, exclude)
+  const byKeyword = rankSessions(candidates, distinctiveMessages(db, words), sessionCoverage(db, words))
+  // With search by meaning on, its conversations are fused in by reciprocal rank (the keyword scores and rules stay as they are).
+  const ranked = (options.meaning?.length ? withMeaning(byKeyword, options.meaning) : byKeyword).slice(0, limit)
   const sessionRows = fetchSessions(db, ranked.map((r) => r.sessionId))
-  const terms = plan.highlights
+  const dropped = new Set(words.dropped.map((t) => t.term.text))
+  const terms = plan.highlights.filter((t) => !dropped.has(t))
   const sessions = ranked.flatMap(({ sessionId, score, messages }): SessionHit[] => {
     const session = sessionRows.get(sessionId)
     if (!session) return []
@@ -98,7 +112,7 @@ export function searchSessions(db: StateDb, query: string, options: SearchOption
         startedAt: session.started_at,
         score: round(score),
         matchMessageId: best.id,
-        snippet: snippetFor(db, plan, best, terms),
+        snippet: snippetFor(db, plan, words, best, terms),
         messages: windowAround(db, sessionId, best.id, window, terms),
         matches: messages.map((m) => ({ messageId: m.id, score: round(m.score) }))
       }
@@ -107,12 +121,16 @@ export function searchSessions(db: StateDb, query: string, options: SearchOption
   return { query: expression, sessions }
 }
 
-function describePlan(plan: SearchPlan): string {
-  return [plan.fts, plan.trigram, ...plan.like.map((t) => `"${t}"`)].filter(Boolean).join(' OR ')
+/** The expression as shown to the agent and the user: without the marks that make a segmented word a whole word. */
+function describePlan(plan: SearchPlan, words: WordPlan): string {
+  return [words.searched, plan.trigram && unmarked(plan.trigram), ...plan.like.map((t) => `"${t}"`)].filter(Boolean).join(' OR ')
 }
 
-/** Best messages from the word index, the trigram index and the short-CJK LIKE scan; scores add up. */
-function collectCandidates(db: StateDb, plan: SearchPlan, excludeSessionId: string | null): Map<number, Candidate> {
+/**
+ * Ranked message candidates (best first) from the word index, the trigram index, attached files and
+ * the short-CJK LIKE scan; a message found more than once scores the sum.
+ */
+export function keywordCandidates(db: StateDb, plan: SearchPlan, words: WordPlan, excludeSessionId: string | null): Candidate[] {
   const found = new Map<number, Candidate>()
   const add = (rows: Array<{ id: number; session_id: string; score: number }>, viaFts: boolean): void => {
     for (const row of rows) {
@@ -125,16 +143,15 @@ function collectCandidates(db: StateDb, plan: SearchPlan, excludeSessionId: stri
   }
   const notCurrent = excludeSessionId === null ? '' : 'AND rowid NOT IN (SELECT id FROM messages WHERE session_id = @exclude)'
   const params = { exclude: excludeSessionId, limit: CANDIDATE_MESSAGES }
-  if (plan.fts) {
-    add(indexCandidates(db, 'messages_fts', notCurrent, { ...params, match: plan.fts }), true)
-    add(attachmentCandidates(db, 'attachments_fts', { ...params, match: plan.fts }), false)
-  }
+  if (words.ranked) add(indexCandidates(db, 'messages_fts', notCurrent, { ...params, match: words.ranked }), true)
+  if (words.common) add(commonTermCandidates(db, words.common, excludeSessionId), true)
+  if (words.searched) add(attachmentCandidates(db, 'attachments_fts', { ...params, match: words.searched }), false)
   if (plan.trigram) {
     add(indexCandidates(db, 'messages_trigram', notCurrent, { ...params, match: plan.trigram }), false)
     add(attachmentCandidates(db, 'attachments_trigram', { ...params, match: plan.trigram }), false)
   }
   for (const term of plan.like) add(likeCandidates(db, term, excludeSessionId), false)
-  return found
+  return [...found.values()].sort((a, b) => b.score - a.score || b.id - a.id)
 }
 
 function indexCandidates(db: StateDb, table: 'messages_fts' | 'messages_trigram', notCurrent: string, params: Record<string, unknown>): Array<{ id: number; session_id: string; score: number }> {
@@ -148,6 +165,33 @@ function indexCandidates(db: StateDb, table: 'messages_fts' | 'messages_trigram'
     ) c JOIN messages m ON m.id = c.id
     WHERE m.branch_id IS NULL`
   return db.prepare(sql).all(params) as Array<{ id: number; session_id: string; score: number }>
+}
+
+/**
+ * The newest messages holding the common terms, each scored as bm25 scores a single occurrence in a
+ * message of average length (the idf of every term it holds, summed), best CANDIDATE_MESSAGES kept.
+ * Reading postings unranked from a rowid bound costs only the postings in range.
+ */
+function commonTermCandidates(db: StateDb, common: NonNullable<WordPlan['common']>, excludeSessionId: string | null): Array<{ id: number; session_id: string; score: number }> {
+  const scores = new Map<number, number>()
+  // The LIMIT bounds the read even when a term's count was underestimated (it is estimated from the
+  // newest messages, so a word frequent only long ago looks rarer than it is).
+  const postings = db
+    .prepare('SELECT rowid AS id FROM messages_fts WHERE messages_fts MATCH ? AND rowid >= CAST(? AS INTEGER) ORDER BY rowid DESC LIMIT ?')
+    .pluck()
+  for (const term of common.terms) {
+    for (const id of postings.all(term.expression, common.fromId, SLICE_BUDGET) as number[]) scores.set(id, (scores.get(id) ?? 0) + term.idf)
+  }
+  const best = [...scores].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, CANDIDATE_MESSAGES)
+  if (!best.length) return []
+  const rows = db
+    .prepare(`SELECT id, session_id FROM messages WHERE id IN (${best.map(() => '?').join(',')}) AND branch_id IS NULL AND (? IS NULL OR session_id <> ?)`)
+    .all(...best.map(([id]) => id), excludeSessionId, excludeSessionId) as Array<{ id: number; session_id: string }>
+  const sessionOf = new Map(rows.map((r) => [r.id, r.session_id]))
+  return best.flatMap(([id, score]) => {
+    const sessionId = sessionOf.get(id)
+    return sessionId === undefined ? [] : [{ id, session_id: sessionId, score }]
+  })
 }
 
 /**
@@ -169,22 +213,36 @@ function attachmentCandidates(db: StateDb, table: 'attachments_fts' | 'attachmen
 /**
  * Chinese words of one or two characters are below the trigram index's reach: scan the messages that
  * hold unsegmented script (a partial index keeps English-only messages out of the scan), newest first,
- * and score each hit like a bm25 term, by how rare the word is.
+ * and score each hit like a bm25 term, by how rare the word is. Only the newest LIKE_SCAN_MESSAGES
+ * are scanned (82 ms for the whole of a million-message history, 8 ms for its newest 100k): older
+ * ones are still found as segmented words through the trigram index.
  */
 function likeCandidates(db: StateDb, term: string, excludeSessionId: string | null): Array<{ id: number; session_id: string; score: number }> {
   const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+  const total = (db.prepare('SELECT max(id) AS n FROM messages').get() as { n: number | null }).n ?? 0
   const rows = db
     .prepare(
       `SELECT id, session_id FROM messages INDEXED BY messages_unsegmented
        WHERE ${holdsUnsegmented('content')} AND content LIKE @pattern ESCAPE '\\'
-         AND (@exclude IS NULL OR session_id <> @exclude) AND branch_id IS NULL
+         AND id > CAST(@from AS INTEGER) AND (@exclude IS NULL OR session_id <> @exclude) AND branch_id IS NULL
        ORDER BY id DESC LIMIT @limit`
     )
-    .all({ pattern, exclude: excludeSessionId, limit: CANDIDATE_MESSAGES }) as Array<{ id: number; session_id: string }>
+    .all({ pattern, exclude: excludeSessionId, limit: CANDIDATE_MESSAGES, from: Math.max(0, total - LIKE_SCAN_MESSAGES) }) as Array<{ id: number; session_id: string }>
   if (!rows.length) return []
-  const total = (db.prepare('SELECT max(id) AS n FROM messages').get() as { n: number | null }).n ?? rows.length
-  const idf = Math.log(1 + (total - rows.length + 0.5) / (rows.length + 0.5))
+  const idf = Math.log(1 + (Math.max(total, rows.length) - rows.length + 0.5) / (rows.length + 0.5))
   return rows.map((row) => ({ ...row, score: idf }))
+}
+
+/** The keyword ranking and the conversations found by meaning, fused; a conversation only meaning found shows its closest message. */
+function withMeaning(byKeyword: readonly RankedSession[], meaning: readonly SemanticCandidate[]): RankedSession[] {
+  const keyword = new Map(byKeyword.map((session) => [session.sessionId, session]))
+  return fuseSessions(byKeyword.map((session) => session.sessionId), meaning).map((fused) => ({
+    ...(keyword.get(fused.sessionId) ?? {
+      sessionId: fused.sessionId,
+      messages: [{ id: fused.meaningMessageId!, sessionId: fused.sessionId, score: fused.score, viaFts: false }]
+    }),
+    score: fused.score
+  }))
 }
 
 interface RankedSession {
@@ -194,7 +252,37 @@ interface RankedSession {
   messages: Candidate[]
 }
 
-function rankSessions(candidates: Iterable<Candidate>): RankedSession[] {
+/** Messages holding the query's distinctive term(s), when the plan ranks those first (else null). */
+function distinctiveMessages(db: StateDb, words: WordPlan): Set<number> | null {
+  if (!words.tiered || !words.distinctive) return null
+  const ids = db.prepare('SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?').pluck().all(words.distinctive, DOCUMENT_COUNT_CAP) as number[]
+  return new Set(ids)
+}
+
+/**
+ * Session-level evidence: a session also scores this share of the idf of each distinct query term it
+ * holds anywhere, so one that covers several of the question's words (a multi-part question's
+ * answer is often spread over turns) gains on one that repeats a single word.
+ */
+export const COVERAGE_WEIGHT = 0.25
+
+/**
+ * Session id → the summed idf of the distinct query terms it holds. Only when every term went to the
+ * bm25 query (their postings fit RANK_BUDGET), so the lookups stay as bounded as that query.
+ */
+function sessionCoverage(db: StateDb, words: WordPlan): Map<string, number> | null {
+  if (!words.ranked || words.common || words.kept.length < 2) return null
+  const corpus = (db.prepare('SELECT max(id) AS n FROM messages').get() as { n: number | null }).n ?? 0
+  const coverage = new Map<string, number>()
+  const sessionsOf = db.prepare('SELECT DISTINCT m.session_id FROM messages_fts f JOIN messages m ON m.id = f.rowid WHERE messages_fts MATCH ?').pluck()
+  for (const term of words.kept) {
+    const idf = Math.max(1e-6, Math.log((corpus - term.documents + 0.5) / (term.documents + 0.5)))
+    for (const id of sessionsOf.all(term.expression) as string[]) coverage.set(id, (coverage.get(id) ?? 0) + idf)
+  }
+  return coverage
+}
+
+function rankSessions(candidates: Iterable<Candidate>, distinctive: Set<number> | null = null, coverage: Map<string, number> | null = null): RankedSession[] {
   const bySession = new Map<string, Candidate[]>()
   for (const candidate of candidates) {
     const list = bySession.get(candidate.sessionId)
@@ -204,11 +292,13 @@ function rankSessions(candidates: Iterable<Candidate>): RankedSession[] {
   const ranked: RankedSession[] = []
   for (const [sessionId, list] of bySession) {
     list.sort((a, b) => b.score - a.score || a.id - b.id)
-    const score = list.slice(0, SESSION_TOP_MESSAGES).reduce((sum, m, i) => sum + m.score * SESSION_SCORE_DECAY ** i, 0)
+    const score = list.slice(0, SESSION_TOP_MESSAGES).reduce((sum, m, i) => sum + m.score * SESSION_SCORE_DECAY ** i, 0) + COVERAGE_WEIGHT * (coverage?.get(sessionId) ?? 0)
     ranked.push({ sessionId, score, messages: withNeighbourSupport(list).slice(0, SESSION_LISTED_MATCHES) })
   }
-  // Ties go to the more recent session (higher message ids were written later).
-  return ranked.sort((a, b) => b.score - a.score || b.messages[0].id - a.messages[0].id)
+  // A session holding the distinctive term first; ties go to the more recent session (higher
+  // message ids were written later).
+  const tier = (r: RankedSession): number => (distinctive && r.messages.some((m) => distinctive.has(m.id)) ? 1 : 0)
+  return ranked.sort((a, b) => tier(b) - tier(a) || b.score - a.score || b.messages[0].id - a.messages[0].id)
 }
 
 /** One session's candidates re-scored with NEIGHBOUR_SHARE of their matching neighbours, best first. */
@@ -227,18 +317,20 @@ function fetchSessions(db: StateDb, ids: string[]): Map<string, SessionRow> {
   return new Map(rows.map((r) => [r.id, r]))
 }
 
-function snippetFor(db: StateDb, plan: SearchPlan, best: Candidate, terms: string[]): string {
-  // FTS5 marks stemmed word matches best, but knows nothing of trigram or LIKE terms.
-  if (best.viaFts && plan.fts && !plan.trigram && !plan.like.length) {
+function snippetFor(db: StateDb, plan: SearchPlan, words: WordPlan, best: Candidate, terms: string[]): string {
+  // FTS5 marks stemmed word matches best, but knows nothing of trigram or LIKE terms. It marks the
+  // terms of the expression it is given: the rarest ones first, so the snippet shows what is distinctive.
+  if (best.viaFts && words.kept.length && !plan.like.length) {
     // better-sqlite3 binds JS numbers as REAL, and FTS5 silently ignores a REAL rowid constraint
     // next to MATCH (every matching row comes back): hence the CAST.
-    const row = db
-      .prepare(
-        `SELECT snippet(messages_fts, -1, '${MATCH_OPEN}', '${MATCH_CLOSE}', '…', 24) AS snippet
-         FROM messages_fts WHERE messages_fts MATCH ? AND rowid = CAST(? AS INTEGER)`
-      )
-      .get(plan.fts, best.id) as { snippet: string } | undefined
-    if (row?.snippet) return row.snippet
+    const snippet = db.prepare(
+      `SELECT snippet(messages_fts, -1, '${MATCH_OPEN}', '${MATCH_CLOSE}', '…', 24) AS snippet
+       FROM messages_fts WHERE messages_fts MATCH ? AND rowid = CAST(? AS INTEGER)`
+    )
+    for (const expression of [words.distinctive, words.kept.map((t) => t.expression).join(' OR ')]) {
+      const row = expression ? (snippet.get(expression, best.id) as { snippet: string } | undefined) : undefined
+      if (row?.snippet) return row.snippet
+    }
   }
   const message = db.prepare('SELECT content, tool_call_text FROM messages WHERE id = ?').get(best.id) as Pick<MessageRow, 'content' | 'tool_call_text'>
   const attached = db.prepare('SELECT name, text FROM message_attachments WHERE message_id = ? ORDER BY position').all(best.id) as Array<{ name: string; text: string }>

@@ -88,7 +88,8 @@ describe('searchSessions', () => {
     expect(result.sessions).toHaveLength(1)
     const hit = result.sessions[0]
     expect(hit.matchMessageId).toBe(ids[2])
-    expect(hit.snippet).toContain('>>>postgres<<<')
+    // The snippet marks the rarest terms ("postgres" is in three of eight messages, "query" in one).
+    expect(hit.snippet).toContain('>>>query<<<')
     expect(hit.snippet).toContain('>>>plan<<<')
     expect(hit.messages.map((m) => m.id)).toEqual([ids[1], ids[2], ids[3]])
     expect(hit.messages.filter((m) => m.anchor).map((m) => m.id)).toEqual([ids[2]])
