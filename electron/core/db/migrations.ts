@@ -1,3 +1,7 @@
+import type Database from 'better-sqlite3'
+import { migration14 } from './migration-14'
+import { semanticMigration } from './semantic-migration'
+
 /**
  * Versioned schema of `state.db`. Append new migrations; never edit one that has shipped.
  * Times are milliseconds since the epoch.
@@ -5,6 +9,8 @@
 export interface Migration {
   version: number
   sql: string
+  /** Runs after `sql`, in the same transaction: work SQL cannot do (segmenting old messages' text). */
+  backfill?: (db: Database.Database) => void
 }
 
 /**
@@ -381,5 +387,7 @@ export const migrations: Migration[] = [
       CREATE UNIQUE INDEX sessions_external ON sessions(source, external_id) WHERE external_id IS NOT NULL;
       CREATE INDEX sessions_import ON sessions(import_id) WHERE import_id IS NOT NULL;
     `
-  }
+  },
+  migration14(holdsUnsegmented),
+  semanticMigration
 ]

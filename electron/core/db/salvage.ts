@@ -200,8 +200,8 @@ export function rebuildSearchIndexes(db: StateDb): void {
       INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');
       INSERT INTO messages_trigram (messages_trigram) VALUES ('delete-all');
       INSERT INTO messages_trigram (rowid, body)
-      SELECT id, coalesce(content, '') || ' ' || coalesce(tool_call_text, '') FROM messages
-      WHERE ${holdsUnsegmented('content')} OR ${holdsUnsegmented('tool_call_text')};
+      SELECT id, coalesce(content, '') || ' ' || coalesce(tool_call_text, '') || coalesce(' ' || segmented, '') FROM messages
+      WHERE segmented IS NOT NULL OR ${holdsUnsegmented('content')} OR ${holdsUnsegmented('tool_call_text')};
       INSERT INTO attachments_fts (attachments_fts) VALUES ('rebuild');
       INSERT INTO attachments_trigram (attachments_trigram) VALUES ('delete-all');
       INSERT INTO attachments_trigram (rowid, body)

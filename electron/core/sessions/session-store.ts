@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Statement } from 'better-sqlite3'
 import type { StateDb } from '../db/state-db'
+import { markedWordsOf } from '../db/cjk-segment'
 import { forkAfter, showVersion, versionGroups, type VersionGroup } from './message-branches'
 import { DEFAULT_PAGE_SIZE, lastPage, MAX_PAGE_SIZE, pageAfter, pageAround, pageBefore, type MessagePage } from './message-pages'
 import { parseObject, parseToolCalls, toMessage, toSession, type MessageRow, type SessionRow } from './session-rows'
@@ -70,9 +71,9 @@ export class SessionStore {
       getSession: db.prepare('SELECT * FROM sessions WHERE id = ?'),
       insertMessage: db.prepare(
         `INSERT INTO messages (session_id, role, content, tool_calls, tool_call_text, tool_call_id, tool_name, created_at,
-           prompt_tokens, completion_tokens, cached_tokens, finish_reason, meta)
+           prompt_tokens, completion_tokens, cached_tokens, finish_reason, meta, segmented)
          VALUES (@sessionId, @role, @content, @toolCalls, @toolCallText, @toolCallId, @toolName, @createdAt,
-           @promptTokens, @completionTokens, @cachedTokens, @finishReason, @meta)`
+           @promptTokens, @completionTokens, @cachedTokens, @finishReason, @meta, @segmented)`
       ),
       bumpSession: db.prepare(
         `UPDATE sessions SET
@@ -151,7 +152,7 @@ export class SessionStore {
       rows.map((row): MessageRecord => {
         const bumped = this.statements.bumpSession.run({ sessionId, ...row })
         if (bumped.changes === 0) throw new SessionNotFoundError(sessionId)
-        const id = Number(this.statements.insertMessage.run({ sessionId, ...row }).lastInsertRowid)
+        const id = Number(this.statements.insertMessage.run({ sessionId, ...row, segmented: markedWordsOf(row.content, row.toolCallText) }).lastInsertRowid)
         return {
           id,
           sessionId,
