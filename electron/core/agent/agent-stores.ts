@@ -1,4 +1,5 @@
 import type { AttachmentStore } from '../attachments'
+import type { LearningToolOptions } from '../cairn'
 import type { SettingsStore } from '../config/config-store'
 import type { MemoryStore } from '../memory'
 import type { SessionStore } from '../sessions'
@@ -27,5 +28,5 @@ export interface ConversationStores extends PromptSources {
 
 /** A data home a chat can be opened on: the conversation's stores and the learning tools offered to the model. */
 export interface AgentHome extends ConversationStores {
-  learningTools(currentSessionId: () => string | null): ToolDef[]
+  learningTools(currentSessionId: () => string | null, options?: LearningToolOptions): ToolDef[]
 }

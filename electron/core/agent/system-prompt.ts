@@ -62,7 +62,9 @@ and load any relevant skill with skill_view(name).`
 const SESSION_SEARCH_GUIDANCE = `## Past conversations
 session_search finds earlier conversations with this user. Ask it in plain words when the user refers
 to something from before ("like last time", "the bug we fixed"). What it returns is history, not proof
-of how things are now.`
+of how things are now. To find a fact or decision in a long past conversation, pass summarize: true: each
+session found comes back as a short summary focused on your query instead of raw messages, which saves
+context. Leave it off when you need the exact words (to quote or copy them) or the hits are short.`
 
 const WORKSPACE_GUIDANCE = `## Working on the computer
 Use read_file, list_dir and search_files to look before you change anything. Reading inside the

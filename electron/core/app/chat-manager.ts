@@ -57,6 +57,8 @@ export interface ChatManagerDeps {
   workspaces: AppWorkspaces
   env?: NodeJS.ProcessEnv
   apiKey(): string | null
+  /** The key saved for `learning.baseURL`, for session_search summaries (null: the chat key or none). */
+  learningApiKey?(): string | null
   providerSettings(): ProviderSettings
   emit<K extends IpcEventName>(name: K, payload: IpcEvents[K]): void
   /**
@@ -277,6 +279,7 @@ export class ChatManager {
     const session = createAgentSession({
       core: this.app.core,
       apiKey: () => this.app.apiKey(),
+      learningApiKey: () => this.app.learningApiKey?.() ?? null,
       env: this.app.env,
       workspace,
       sessionId: sessionId ?? undefined,

@@ -12,7 +12,8 @@ const MAX_REASON_CHARS = 1000
 
 const listSchema = z.object({ category: z.string().optional().describe('Only skills in this category (e.g. "devops"), or below it.') })
 
-const searchSchema = sessionSearchSchema.omit({ include_current: true })
+// Summaries need a model the server does not have: other agents get the raw messages.
+const searchSchema = sessionSearchSchema.omit({ include_current: true, summarize: true })
 
 const proposeSchema = z.object({
   kind: z.enum(['memory', 'skill']).describe("'memory': an entry of Cairn's memory; 'skill': a whole SKILL.md (a new skill, or new text for an existing one)."),

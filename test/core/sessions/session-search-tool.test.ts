@@ -56,7 +56,7 @@ describe('session_search tool', () => {
     expect(tool.description).toMatch(/not proof/)
     expect(tool.description).toMatch(/include_current/)
     const schema = z.toJSONSchema(tool.schema, { io: 'input' }) as { properties: Record<string, unknown> }
-    expect(Object.keys(schema.properties).sort()).toEqual(['around_message_id', 'include_current', 'limit', 'query', 'session_id', 'window'])
+    expect(Object.keys(schema.properties).sort()).toEqual(['around_message_id', 'include_current', 'limit', 'query', 'session_id', 'summarize', 'window'])
   })
 
   it('search: sessions with when, anchor window and snippet, the current session left out', () => {
