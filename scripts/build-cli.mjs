@@ -21,7 +21,7 @@ await build({
   target: 'node20',
   format: 'cjs',
   // pdfjs-dist is ESM with a worker file of its own beside it: loaded from node_modules, on the first PDF only.
-  external: ['better-sqlite3', 'pdfjs-dist'],
+  external: ['better-sqlite3', 'pdfjs-dist', 'sqlite-vec'],
   banner: { js: '#!/usr/bin/env node' },
   legalComments: 'none',
   logLevel: 'warning'

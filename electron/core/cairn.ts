@@ -11,11 +11,21 @@ import { revertLedgerEntry, type RevertOptions } from './ledger/revert'
 import { MemoryStore, createMemoryTool } from './memory'
 import { MemoryPins } from './memory/memory-pins'
 import { memoryPendingJudge } from './memory/memory-reconcile'
+import type { Embedder } from './provider/embeddings'
 import { SessionStore, createSessionSearchTool } from './sessions'
+import type { SessionSummaryOptions } from './sessions/session-summaries'
 import { SkillStore, createSkillTools } from './skills'
 import { SkillFlags } from './skills/skill-flags'
 import { skillPendingJudge } from './skills/skill-reconcile'
 import type { ToolDef } from './tools/types'
+
+/** What the learning tools need from the conversation they are offered in. */
+export interface LearningToolOptions {
+  /** The model session_search's `summarize: true` runs on; without it summaries fall back to raw messages. */
+  summaries?: SessionSummaryOptions
+  /** The embedding model (`search.embeddingModel`; null when off): session_search then also finds by meaning. */
+  embedder?: () => Embedder | null
+}
 
 export interface OpenCoreOptions {
   /** Absolute data home (see resolveHome). */
@@ -114,9 +124,10 @@ export class CairnCore {
 
   /**
    * The learning tools (memory, skills, session search), filtered by the settings.
-   * `currentSessionId` lets session_search leave out (or include on request) the live session.
+   * `currentSessionId` lets session_search leave out (or include on request) the live session;
+   * `options.summaries` is the model its `summarize: true` runs on.
    */
-  learningTools(currentSessionId: () => string | null = () => null): ToolDef[] {
+  learningTools(currentSessionId: () => string | null = () => null, options: LearningToolOptions = {}): ToolDef[] {
     const config = this.config.get()
     const tools: ToolDef[] = []
     if (config.memory.enabled || config.memory.userProfileEnabled) {
@@ -130,7 +141,7 @@ export class CairnCore {
     }
     // Reading a skill in chat is using it: the view keeps the skill from going stale.
     tools.push(...createSkillTools(this.skills, { allowCreate: config.learning.allowSkillCreation, viewCountsAsUse: true, audience: 'chat' }))
-    tools.push(createSessionSearchTool(this.db, currentSessionId))
+    tools.push(createSessionSearchTool(this.db, currentSessionId, options.summaries, options.embedder))
     return tools
   }
 

@@ -14,6 +14,7 @@ export {
   parseScript,
   validateReply
 } from './script'
+export { DEFAULT_EMBEDDING_DIMENSIONS, embeddingsPath, hashedEmbedding } from './embeddings'
 export { commonPrefixLength, estimateTokens, serialisePrompt } from './usage'
 export { invalidJson, splitEvenly, splitWords } from './completion'
 export type * from './types'

@@ -1,11 +1,12 @@
 /**
- * The scripted OpenAI-compatible HTTP server. Routes `/v1/chat/completions` and `/v1/models`,
+ * The scripted OpenAI-compatible HTTP server. Routes `/v1/chat/completions`, `/v1/embeddings` and `/v1/models`,
  * checks the optional API key, records every request for assertions (and lets a test await the
  * N-th one), and shuts down cleanly even while requests hang or stream.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { answerChat, type ChatContext } from './chat'
+import { answerEmbeddings, embeddingsPath, type EmbeddingsContext } from './embeddings'
 import { openAiError, readBody, sendJson } from './http'
 import { ReplyScript } from './script'
 import type {
@@ -66,6 +67,7 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
   let toolCallCount = 0
   let completionCount = 0
 
+  const embeddings: EmbeddingsContext = { options: options.embeddings ?? {}, faults: [] }
   const chat: ChatContext = {
     script,
     cache: new PromptCache(),
@@ -126,6 +128,7 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
     if (entry.method === 'GET' && entry.path.startsWith('/v1/models/')) {
       return sendModels(res, entry, decodeURIComponent(entry.path.slice('/v1/models/'.length)))
     }
+    if (entry.method === 'POST' && entry.path === embeddingsPath) return answerEmbeddings(entry, res, embeddings)
     if (entry.method === 'POST' && entry.path === chatCompletionsPath) {
       if (!isChatRequest(entry)) {
         return fail(400, openAiError('The request body is not a JSON object. Send a chat-completions request as JSON.', 'invalid_request_error'))
@@ -135,7 +138,7 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
     return fail(
       404,
       openAiError(
-        `Unknown request URL: ${entry.method} ${entry.path}. This scripted server serves POST ${chatCompletionsPath} and GET /v1/models.`,
+        `Unknown request URL: ${entry.method} ${entry.path}. This scripted server serves POST ${chatCompletionsPath}, POST ${embeddingsPath} and GET /v1/models.`,
         'invalid_request_error',
         'unknown_url'
       )
@@ -218,6 +221,8 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
     port: address.port,
     requests,
     enqueue: (...replies: ScriptedReply[]) => script.enqueue(...replies),
+    failEmbeddings: (...faults) => embeddings.faults.push(...faults),
+    embeddingRequests: () => requests.filter((entry) => entry.method === 'POST' && entry.path === embeddingsPath),
     remainingReplies: () => script.remaining(),
     lastRequest: () => requests.at(-1),
     chatRequests,

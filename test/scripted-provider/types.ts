@@ -124,7 +124,28 @@ export interface RecordedChatRequest extends RecordedRequest {
 /** Decides a reply from the request; `undefined` falls through to rules, fallback, then echo. */
 export type RespondFunction = (request: RecordedChatRequest) => ScriptedReply | undefined | Promise<ScriptedReply | undefined>
 
+/** How `/v1/embeddings` answers (see embeddings.ts). */
+export interface EmbeddingsOptions {
+  /** Vector size when the request names none (default 64); a request's `dimensions` wins. */
+  dimensions?: number
+  /** When given, other models get a 404 `model_not_found`. */
+  models?: string[]
+  /** Inputs longer than this get a 400, as a model's context limit would. */
+  maxInputChars?: number
+  /** Answer at the default size whatever `dimensions` asks (a model that cannot shorten its vectors). */
+  ignoreDimensions?: boolean
+}
+
+/** One scripted failure of an embeddings request, taken in order before any vector is served. */
+export interface EmbeddingFault {
+  status: number
+  body?: unknown
+  headers?: Record<string, string>
+}
+
 export interface ScriptedServerOptions {
+  /** How `POST /v1/embeddings` answers. */
+  embeddings?: EmbeddingsOptions
   /** Played first, in order, one per chat request. */
   replies?: ScriptedReply[]
   respond?: RespondFunction
@@ -151,6 +172,10 @@ export interface ScriptedServer {
   /** Every request received, in arrival order. */
   requests: RecordedRequest[]
   enqueue(...replies: ScriptedReply[]): void
+  /** The next embeddings requests fail with these, one each, in order. */
+  failEmbeddings(...faults: EmbeddingFault[]): void
+  /** Embeddings requests received so far. */
+  embeddingRequests(): RecordedRequest[]
   /** Replies still waiting in the queue. */
   remainingReplies(): number
   lastRequest(): RecordedRequest | undefined

@@ -1,19 +1,31 @@
-import { searchSessions } from '../../core/sessions'
+import { createEmbedder } from '../../core/provider/embeddings'
+import { resolveProviderSettings } from '../../core/provider/provider-settings'
+import { searchByMeaning, searchSessions } from '../../core/sessions'
 import { parseCommandArgs, parseLimit } from '../args'
 import { formatTime, oneLine, printJson, UsageError } from '../io'
+import { reindexMeaning } from './search-meaning'
 import type { CliCommand } from './types'
 
 export const searchCommand: CliCommand = {
   usage: `Usage: cairn [--home DIR] search <query> [--json] [--limit N]
+       cairn [--home DIR] search --reindex-meaning
 
 Finds past conversations. Ask in plain words ("how did we fix the docker build?"); no search syntax needed.
+With search.embeddingModel set, conversations are also found by meaning.
+
+--reindex-meaning   embed the messages not embedded yet (progress on stderr; Ctrl-C stops, running it
+                    again goes on where it stopped)
 `,
   async run(ctx, args) {
-    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' }, limit: { type: 'string' } })
+    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' }, limit: { type: 'string' }, 'reindex-meaning': { type: 'boolean' } })
+    if (values['reindex-meaning']) return reindexMeaning(ctx, await ctx.core())
     const query = positionals.join(' ').trim()
     if (!query) throw new UsageError('Give something to search for.')
     const core = await ctx.core()
-    const result = searchSessions(core.db, query, { limit: parseLimit(values.limit, 5, 10), includeCurrent: true })
+    // By meaning too when search.embeddingModel is set (a failed embedding request leaves keyword results).
+    const embedder = createEmbedder(core.config.get().search, resolveProviderSettings(core.config.get(), ctx.env), null, ctx.env)
+    const meaning = await searchByMeaning(core.db, embedder, query, 50).catch(() => [])
+    const result = searchSessions(core.db, query, { limit: parseLimit(values.limit, 5, 10), includeCurrent: true, meaning })
     if (values.json) {
       printJson(ctx.io, result)
       return 0

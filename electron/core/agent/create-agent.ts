@@ -1,9 +1,10 @@
+import { createEmbedder } from '../provider/embeddings'
 import { createWorkspaceTools } from '../workspace'
 import { AgentSession, type AgentHooks } from './agent-session'
 import type { AgentHome } from './agent-stores'
 import type { HomePaths } from '../config/home'
 import { ChatProvider } from '../provider/provider'
-import { resolveProviderSettings } from '../provider/provider-settings'
+import { resolveLearningProviderSettings, resolveProviderSettings } from '../provider/provider-settings'
 import type { ToolDef } from '../tools/types'
 
 export interface CreateAgentOptions {
@@ -12,6 +13,8 @@ export interface CreateAgentOptions {
   env?: NodeJS.ProcessEnv
   /** The key from the app's encrypted store (read when each turn starts); the CLI leaves it out and uses the environment. */
   apiKey?: string | null | (() => string | null)
+  /** The key saved for `learning.baseURL` (the app's secret store), for summaries; the CLI leaves it out and uses CAIRN_LEARNING_API_KEY. */
+  learningApiKey?: () => string | null
   /**
    * The folder a new session works in (stored with it), and a resumed session that has none stored yet
    * (it is stored then). Defaults to config `agent.workspace`, then the current directory. The caller
@@ -37,13 +40,23 @@ export function createAgentSession(options: CreateAgentOptions): AgentSession {
   // does the model the conversation was switched to (`sessions.model`, read from the store each turn).
   const apiKey = options.apiKey
   let session: AgentSession | null = null
+  const chatSettings = () => resolveProviderSettings(core.config.get(), options.env ?? process.env, typeof apiKey === 'function' ? apiKey() : apiKey)
   const provider = () => {
-    const settings = resolveProviderSettings(core.config.get(), options.env ?? process.env, typeof apiKey === 'function' ? apiKey() : apiKey)
+    const settings = chatSettings()
     return new ChatProvider({ ...settings, model: conversationModel(core, session?.id ?? options.sessionId, options.model) || settings.model })
+  }
+  // session_search summaries run on the learning model, like reviews and titles; a failed one falls back to raw messages at once.
+  const summaryProvider = () => {
+    const sources = { chat: chatSettings(), learningApiKey: options.learningApiKey?.() ?? null, env: options.env ?? process.env }
+    return new ChatProvider({ ...resolveLearningProviderSettings(core.config.get().learning, sources), maxRetries: 0 })
   }
   const workspace = sessionWorkspace(options)
   const tools = [
-    ...core.learningTools(() => session?.id ?? null),
+    ...core.learningTools(() => session?.id ?? null, {
+      summaries: { provider: summaryProvider },
+      // Off (null) unless search.embeddingModel is set; resolved per search so a settings change applies.
+      embedder: () => createEmbedder(core.config.get().search, chatSettings(), null, options.env ?? process.env)
+    }),
     ...createWorkspaceTools({ workspace, protectedRoots: core.paths ? [core.paths.root] : [] }),
     ...(options.mcpTools ?? [])
   ]

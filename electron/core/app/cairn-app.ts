@@ -24,6 +24,7 @@ import { AppImports } from './import-activity'
 import { BackupSchedule } from './backup-schedule'
 import { syncHandlers } from './handlers/sync'
 import { SyncSchedule } from './sync-schedule'
+import { SemanticFilling } from './semantic-filling'
 import { memoryHandlers } from './handlers/memory'
 import { sessionHandlers } from './handlers/sessions'
 import { settingsHandlers } from './handlers/settings'
@@ -54,6 +55,8 @@ export class CairnApp implements AppContext {
   readonly backups: BackupSchedule
   readonly syncs: SyncSchedule
   readonly imports: AppImports
+  /** Search by meaning, filled in the background (nothing at all while no embedding model is set). */
+  readonly meaning: SemanticFilling
   readonly handlers: IpcHandlers
   private readonly unsubscribe: Array<() => void> = []
   /** Unused skills Cairn made go to skills/.archive once the app is up (after the constructor returns, so the window is never held up). */
@@ -85,6 +88,7 @@ export class CairnApp implements AppContext {
       workspaces: this.workspaces,
       env: options.env,
       apiKey: () => options.secrets.getApiKey(),
+      learningApiKey: () => options.secrets.getApiKey('learning'),
       providerSettings: () => this.providerSettings(),
       emit: (name, payload) => this.emit(name, payload),
       endConversation: (sessionId, cause) => this.loop.endConversation(sessionId, cause),
@@ -109,6 +113,7 @@ export class CairnApp implements AppContext {
     this.backups = new BackupSchedule({ core, version: options.version, clock: options.clock ?? systemClock, changed: (status) => this.emit('backup.changed', status) })
     this.imports = new AppImports({ core, loop: this.loop, host: this.host, env: options.env ?? process.env, changed: (activity) => this.emit('import.changed', activity), sessionsChanged: () => this.emit('sessions.changed', { sessionId: '' }) })
     this.syncs = new SyncSchedule({ core, secrets: options.secrets, host: this.host, clock: options.clock ?? systemClock, changed: (status) => this.emit('sync.changed', status), broughtIn: () => this.emit('memory.changed', {}) })
+    this.meaning = new SemanticFilling({ db: core.db, config: () => core.config.get(), chatProvider: () => this.providerSettings(), env: options.env, isIdle: () => !this.chats.anyRunning(), events: this.events, clock: options.clock ?? systemClock })
     const handlers = {
       ...appInfoHandler(this),
       ...chatHandlers(this),
@@ -163,6 +168,7 @@ export class CairnApp implements AppContext {
     await this.backups.close()
     await this.syncs.close()
     await this.imports.close()
+    await this.meaning.close()
     await this.chats.cancelAll()
     // What the open conversations taught since their last review is reviewed now, within a bound.
     const quitMs = this.options.quitReviewMs ?? QUIT_REVIEW_MS

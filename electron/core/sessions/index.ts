@@ -39,3 +39,4 @@ export {
 export type { MessageView } from './message-view'
 export { createSessionSearchTool, sessionSearchSchema, type SessionSearchArgs } from './session-search-tool'
 export { exportFormats, exportSession, exportStream, type ExportFormat, type SessionExport } from './session-export'
+export { searchByMeaning, semanticStatus, type SemanticCandidate, type SemanticStatus } from './semantic-search'

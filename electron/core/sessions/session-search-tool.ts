@@ -4,7 +4,10 @@ import { defineTool, type ToolDef } from '../tools/types'
 import type { MessageView } from './message-view'
 import { MessageNotInSessionError, readSession, recentSessions, scrollSession, type SessionHeader } from './session-browse'
 import { searchSessions, DEFAULT_SEARCH_LIMIT, type SessionHit } from './session-search'
+import { searchByMeaning } from './semantic-search'
+import type { Embedder } from '../provider/embeddings'
 import { SessionNotFoundError } from './session-store'
+import { summarizeHits, type SessionSummary, type SessionSummaryOptions } from './session-summaries'
 
 const description = `Search your earlier conversations with the user (every past session, tool output included).
 Ask in plain language, e.g. "how did we fix the 502 error on the blog server" or "user's preferred test framework". No search syntax is needed: any of the words may match, rarer words weigh more, word endings are ignored, and the best-matching sessions come first. Each result has a snippet with the matches marked >>>like this<<< and the messages around the best match. Optional: "exact phrase" in quotes, deploy* for a word prefix. Chinese, Japanese and other scripts work too.
@@ -13,6 +16,7 @@ Other shapes:
 - session_id alone: read that session (its first 20 and last 10 messages when it is long).
 - no query: list the most recent sessions.
 The current session is skipped unless include_current is true (useful for messages already summarised away).
+summarize: true returns, for each session found, a short summary of the messages around its matches focused on your query instead of the raw messages — use it to find a fact or decision in a long past conversation without reading it all. Leave it off to quote exact wording, or when the hits are short. A summary paraphrases: check exact text with session_id + around_message_id before relying on it. If a summary fails, that session's raw messages come back with a note.
 A past session records what was said then; it is not proof of how files, services or other external things are now. Check the source before relying on it.`
 
 export const sessionSearchSchema = z.object({
@@ -21,18 +25,32 @@ export const sessionSearchSchema = z.object({
   around_message_id: z.number().int().optional().describe('With session_id: show the messages around this message id.'),
   window: z.number().int().optional().describe('Messages on each side: around a search hit (default 2, max 10) or a scroll (default 5, max 20).'),
   limit: z.number().int().optional().describe(`Sessions to return (default ${DEFAULT_SEARCH_LIMIT}, max 10).`),
-  include_current: z.boolean().optional().describe('Also search the current session (default false).')
+  include_current: z.boolean().optional().describe('Also search the current session (default false).'),
+  summarize: z
+    .boolean()
+    .optional()
+    .describe('With query: a summary of each session\'s matching part, focused on the query, instead of raw messages (default false).')
 })
 
 export type SessionSearchArgs = z.infer<typeof sessionSearchSchema>
 
-/** The `session_search` tool over state.db; `getCurrentSessionId` names the session to skip by default. */
-export function createSessionSearchTool(db: StateDb, getCurrentSessionId: () => string | null): ToolDef<typeof sessionSearchSchema> {
+/**
+ * The `session_search` tool over state.db; `getCurrentSessionId` names the session to skip by default.
+ * `summaries` is the model `summarize: true` runs on; without it (MCP, `cairn tool`) summaries fall
+ * back to the raw messages with a note.
+ */
+export function createSessionSearchTool(
+  db: StateDb,
+  getCurrentSessionId: () => string | null,
+  summaries?: SessionSummaryOptions,
+  /** The embedding model of `search.embeddingModel` (null when off): sessions are then also found by meaning. */
+  embedder?: () => Embedder | null
+): ToolDef<typeof sessionSearchSchema> {
   return defineTool({
     name: 'session_search',
     description,
     schema: sessionSearchSchema,
-    run(args) {
+    run(args, ctx) {
       const currentSessionId = getCurrentSessionId()
       const includeCurrent = args.include_current ?? false
       try {
@@ -72,25 +90,15 @@ export function createSessionSearchTool(db: StateDb, getCurrentSessionId: () => 
             sessions: sessions.map((s) => ({ ...header(s), preview: s.preview }))
           }
         }
-        const result = searchSessions(db, query, { limit: args.limit, window: args.window, currentSessionId, includeCurrent })
-        if (!result.query) {
-          return {
-            success: false,
-            error: 'The query has no searchable words. Describe what you are looking for in words, or omit query to list recent sessions.'
-          }
+        const options = { limit: args.limit, window: args.window, currentSessionId, includeCurrent }
+        const model = embedder?.() ?? null
+        if (model) {
+          // A provider error costs only the meaning part: keyword results still come back.
+          return searchByMeaning(db, model, query, MEANING_CANDIDATES, { excludeSessionId: includeCurrent ? null : currentSessionId, signal: ctx?.signal })
+            .catch(() => [])
+            .then((meaning) => searchOutcome(db, query, searchSessions(db, query, { ...options, meaning }), args, summaries, currentSessionId, includeCurrent, ctx?.signal))
         }
-        return {
-          success: true,
-          mode: 'search',
-          query: result.query,
-          count: result.sessions.length,
-          sessions: result.sessions.map(hitOut),
-          ...(result.sessions.length === 0
-            ? {
-                note: `No matching sessions found${currentSessionId && !includeCurrent ? ' (the current session was skipped; pass include_current: true to search it)' : ''}. Try other words for the same thing, or omit query to list recent sessions.`
-              }
-            : {})
-        }
+        return searchOutcome(db, query, searchSessions(db, query, options), args, summaries, currentSessionId, includeCurrent, ctx?.signal)
       } catch (error) {
         if (error instanceof SessionNotFoundError) {
           return { success: false, error: `Session "${error.sessionId}" does not exist. Call session_search with no arguments to list recent sessions, or search with a query.` }
@@ -100,6 +108,49 @@ export function createSessionSearchTool(db: StateDb, getCurrentSessionId: () => 
       }
     }
   })
+}
+
+/** Messages asked of the vector index per search, before fusion by conversation. */
+const MEANING_CANDIDATES = 50
+
+/** A search's answer to the model: the sessions (summarised on request), or why there is nothing. */
+function searchOutcome(
+  db: StateDb,
+  query: string,
+  result: ReturnType<typeof searchSessions>,
+  args: SessionSearchArgs,
+  summaries: SessionSummaryOptions | undefined,
+  currentSessionId: string | null,
+  includeCurrent: boolean,
+  signal: AbortSignal | undefined
+): Record<string, unknown> | Promise<Record<string, unknown>> {
+  if (!result.query) {
+    return {
+      success: false,
+      error: 'The query has no searchable words. Describe what you are looking for in words, or omit query to list recent sessions.'
+    }
+  }
+  if (args.summarize && result.sessions.length > 0) {
+    return summarizeHits(db, query, result.sessions, summaries, signal).then((done) => ({
+      success: true,
+      mode: 'search',
+      query: result.query,
+      count: result.sessions.length,
+      sessions: result.sessions.map((hit, i) => summaryOut(hit, done[i]))
+    }))
+  }
+  return {
+    success: true,
+    mode: 'search',
+    query: result.query,
+    count: result.sessions.length,
+    sessions: result.sessions.map(hitOut),
+    ...(result.sessions.length === 0
+      ? {
+          note: `No matching sessions found${currentSessionId && !includeCurrent ? ' (the current session was skipped; pass include_current: true to search it)' : ''}. Try other words for the same thing, or omit query to list recent sessions.`
+        }
+      : {})
+  }
 }
 
 function header(session: SessionHeader): Record<string, unknown> {
@@ -122,6 +173,31 @@ function hitOut(hit: SessionHit): Record<string, unknown> {
     match_message_id: hit.matchMessageId,
     snippet: hit.snippet,
     messages: hit.messages.map(messageOut),
+    other_matches: hit.matches.slice(1, 5).map((m) => m.messageId)
+  }
+}
+
+/** A hit with its summary and what the summary covers; on failure, the raw hit with a note saying why. */
+function summaryOut(hit: SessionHit, summary: SessionSummary): Record<string, unknown> {
+  const { excerpt } = summary
+  if (!summary.ok) {
+    return { ...hitOut(hit), summary_unavailable: `${summary.message} The raw messages around the best match follow instead.` }
+  }
+  return {
+    session_id: hit.sessionId,
+    title: hit.title,
+    when: new Date(hit.startedAt).toISOString(),
+    score: hit.score,
+    match_message_id: hit.matchMessageId,
+    snippet: hit.snippet,
+    summary: summary.summary,
+    covers: {
+      messages: excerpt.messages.length,
+      first_message_id: excerpt.messages[0]?.id ?? null,
+      last_message_id: excerpt.messages.at(-1)?.id ?? null,
+      from: new Date(excerpt.from).toISOString(),
+      to: new Date(excerpt.to).toISOString()
+    },
     other_matches: hit.matches.slice(1, 5).map((m) => m.messageId)
   }
 }

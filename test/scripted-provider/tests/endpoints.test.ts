@@ -108,7 +108,7 @@ describe('models, keys and unknown models', () => {
     await start()
     const notJson = await fetch(`${server!.url}/chat/completions`, { method: 'POST', body: 'not json' })
     expect(notJson.status).toBe(400)
-    const unknown = await fetch(`${server!.url}/embeddings`, { method: 'POST', body: '{}' })
+    const unknown = await fetch(`${server!.url}/audio/speech`, { method: 'POST', body: '{}' })
     expect(unknown.status).toBe(404)
     expect(((await unknown.json()) as { error: { message: string } }).error.message).toContain('POST /v1/chat/completions')
   })

@@ -1,0 +1,131 @@
+import type { CairnConfig } from '../../../shared/config'
+import type { StateDb } from '../db/state-db'
+import type { EventBus } from '../events/event-bus'
+import { createEmbedder, type Embedder } from '../provider/embeddings'
+import { ProviderError } from '../provider/provider-errors'
+import type { ProviderSettings } from '../provider/provider-settings'
+import { fillSemanticIndex, type FillOutcome } from '../sessions/semantic-fill'
+import type { AppEvent } from './app-context'
+import type { ChatClock } from './chat-manager'
+
+/** How often the app looks for messages other processes wrote (the CLI, imports) and retries after a provider error. */
+export const SEMANTIC_CHECK_MS = 5 * 60_000
+
+/** Provider failures that may pass by themselves (after retries gave up): tried again on the next check. */
+const PASSING_FAILURES = new Set<string>(['rate_limited', 'server', 'unreachable', 'timeout', 'stream_cut'])
+
+export interface SemanticFillingDeps {
+  db: StateDb
+  config: () => CairnConfig
+  /** The chat provider as resolved now (its URL and key are the embedding defaults). */
+  chatProvider: () => ProviderSettings
+  env?: NodeJS.ProcessEnv
+  /** No chat is running: embedding waits for the user's turn to end, and pauses when the next begins. */
+  isIdle: () => boolean
+  events: EventBus<AppEvent>
+  clock: ChatClock
+  /** Test seam: another embedder than the settings' (`undefined` = from the settings). */
+  embedder?: () => Embedder | null
+  /** Test seam: where sqlite-vec is loaded from. */
+  extensionPath?: string
+}
+
+export interface SemanticFillingStatus {
+  running: boolean
+  /** How the last fill ended; null before the first. */
+  last: FillOutcome | null
+}
+
+/**
+ * The app's background filling of search by meaning: after a turn ends or a conversation changes,
+ * while no chat runs, it embeds new messages and then backfills old ones (semantic-fill.ts), never
+ * in the chat turn's path. With no embedding model set it does nothing at all: no table work, no
+ * requests. A provider error leaves what was stored and is retried at the next check (every
+ * {@link SEMANTIC_CHECK_MS}, not at every turn), except errors that only a settings change can fix
+ * (key, model, URL), which wait for one.
+ */
+export class SemanticFilling {
+  private running: Promise<void> | null = null
+  private again = false
+  private closed = false
+  private last: FillOutcome | null = null
+  /** A fill that failed in a way retrying cannot fix waits for the settings to change. */
+  private blocked = false
+  /** After a failure that may pass, nothing is tried before this time (the next check), however many turns end. */
+  private retryAt = 0
+  private readonly abort = new AbortController()
+  private readonly stop: Array<() => void>
+
+  constructor(private readonly deps: SemanticFillingDeps) {
+    this.stop = [
+      deps.events.on((event) => {
+        if (event.name === 'settings.changed') {
+          this.blocked = false
+          this.retryAt = 0
+        }
+        if (event.name === 'settings.changed' || event.name === 'sessions.changed' || (event.name === 'chat.status' && !event.payload.running)) this.notify()
+      }),
+      deps.clock.every(SEMANTIC_CHECK_MS, () => this.notify())
+    ]
+    this.notify()
+  }
+
+  status(): SemanticFillingStatus {
+    return { running: this.running !== null, last: this.last }
+  }
+
+  /** Something may need embedding: starts a fill when idle, or runs one more after the current. */
+  notify(): void {
+    if (this.closed || this.blocked || this.deps.clock.now() < this.retryAt) return
+    if (this.running) {
+      this.again = true
+      return
+    }
+    const embedder = this.embedder()
+    if (!embedder || !this.deps.isIdle()) return
+    this.running = this.fill(embedder).finally(() => {
+      this.running = null
+      if (this.again) {
+        this.again = false
+        this.notify()
+      }
+    })
+  }
+
+  /** Resolves when the fill running now (if any) has ended; for tests and quitting. */
+  async settled(): Promise<void> {
+    while (this.running) await this.running
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    for (const stop of this.stop) stop()
+    this.abort.abort()
+    await this.settled()
+  }
+
+  private embedder(): Embedder | null {
+    if (this.deps.embedder) return this.deps.embedder()
+    return createEmbedder(this.deps.config().search, this.deps.chatProvider(), null, this.deps.env ?? process.env)
+  }
+
+  private async fill(embedder: Embedder): Promise<void> {
+    // Off the caller's stack: notify() runs inside event handlers of the chat turn.
+    await Promise.resolve()
+    try {
+      this.last = await fillSemanticIndex(this.deps.db, embedder, {
+        signal: this.abort.signal,
+        keepGoing: () => !this.closed && this.deps.isIdle(),
+        extensionPath: this.deps.extensionPath
+      })
+    } catch (error) {
+      // A database error (busy, full disk): reported like a failed batch, retried on the next check.
+      this.last = { status: 'failed', embedded: 0, skipped: 0, progress: null, error: error as Error }
+    }
+    const last = this.last
+    if (last.status === 'unavailable') this.blocked = true
+    if (last.status !== 'failed') return
+    if (last.error instanceof ProviderError && !PASSING_FAILURES.has(last.error.code)) this.blocked = true
+    else this.retryAt = this.deps.clock.now() + SEMANTIC_CHECK_MS
+  }
+}
