@@ -86,5 +86,6 @@ export const enImport = {
   'import.error.other': 'Something went wrong: {message}',
   // The Inbox's words for an imported candidate memory (the other causes are in en-inbox.ts).
   'inbox.cause.imported_memory.badge': 'Imported',
-  'inbox.cause.imported_memory': 'Another agent remembered this; imported memories wait for you to approve.'
+  'inbox.cause.imported_memory': 'Another agent remembered this; imported memories wait for you to approve.',
+  'inbox.group.import': 'From import #{id}'
 } as const

@@ -56,5 +56,7 @@ export const enSync = {
   'sync.problem.remote_rejected': 'The host refused the changes: the branch may be protected, or the address is not a git repository.',
   'sync.problem.busy': 'Another sync of this data is running; try again when it has finished.',
   'sync.problem.failed': 'The sync failed: {message}',
-  'sync.lastProblem': 'The last sync {when} did not finish. {problem}'
+  'sync.lastProblem': 'The last sync {when} did not finish. {problem}',
+  'inbox.group.sync': 'From a sync with another device',
+  'inbox.group.syncFrom': 'From a sync with {device}'
 }

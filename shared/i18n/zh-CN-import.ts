@@ -87,5 +87,6 @@ export const zhCNImport: Record<keyof typeof enImport, string> = {
   'import.error.alreadyUndone': '那次导入已经撤销过了。',
   'import.error.other': '出了点问题：{message}',
   'inbox.cause.imported_memory.badge': '导入的',
-  'inbox.cause.imported_memory': '这是另一个智能体记下的；导入的记忆会先等你批准。'
+  'inbox.cause.imported_memory': '这是另一个智能体记下的；导入的记忆会先等你批准。',
+  'inbox.group.import': '来自第 {id} 次导入'
 }

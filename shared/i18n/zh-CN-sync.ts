@@ -58,5 +58,7 @@ export const zhCNSync: Record<keyof typeof enSync, string> = {
   'sync.problem.remote_rejected': '服务器拒绝了这些更改：分支可能受保护，或者该地址不是 git 仓库。',
   'sync.problem.busy': '这份数据的另一次同步正在进行；请等它结束后再试。',
   'sync.problem.failed': '同步失败：{message}',
-  'sync.lastProblem': '{when}的上次同步没有完成。{problem}'
+  'sync.lastProblem': '{when}的上次同步没有完成。{problem}',
+  'inbox.group.sync': '来自与另一台设备的同步',
+  'inbox.group.syncFrom': '来自与 {device} 的同步'
 }

@@ -231,3 +231,14 @@ describe('the Inbox', () => {
     expect(within(memory).getByText('学习模式为“询问”，因此 Cairn 每次更改前都会先问你。')).toBeTruthy()
   })
 })
+
+describe('where a group of proposals came from', () => {
+  it('names an import by its number and a sync by the other device', async () => {
+    await openInbox([
+      proposal(21, { reviewId: 'import:3', sessionId: null, cause: 'imported_memory', after: 'Uses pnpm.' }),
+      proposal(22, { reviewId: 'sync:1796155542632', sessionId: null, cause: 'sync_conflict', after: 'Deploys from main.', meta: { store: 'user', device: 'laptop' } })
+    ])
+    expect(screen.getByRole('region', { name: 'From import #3' })).toBeTruthy()
+    expect(screen.getByRole('region', { name: 'From a sync with laptop' })).toBeTruthy()
+  })
+})

@@ -3,6 +3,7 @@ import { useApp, useInbox, useLocale, useSessions, useSettings, useT } from '../
 import { EmptyState, Notice } from '../../components/Feedback'
 import { Icon } from '../../components/Icon'
 import { Pane, PaneBody, PaneLoading } from '../../components/Pane'
+import type { Translate } from '../../../../shared/i18n'
 import { describeReviewReason } from '../../../../shared/i18n/describe'
 import { mcpClientLabel } from '../../../../shared/i18n/describe-sources'
 import { mcpClientOf } from '../../../../shared/ledger-names'
@@ -207,6 +208,25 @@ function MoreProposals({ shown, total, onMore }: { shown: number; total: number;
 }
 
 /** One review's proposals under what started it: the conversation, why it ran, its own words, "Approve all". */
+/**
+ * Where a group of proposals came from: curation, another agent over MCP (`mcp:<client>` as its
+ * review), an import (`import:<id>`), a sync (`sync:<time>`, its rows naming the other device), or a
+ * review of a conversation.
+ */
+function groupHeading(group: ProposalGroup, title: string | null, t: Translate): string {
+  if (group.origin === 'curation') return t('inbox.group.curation')
+  const client = mcpClientOf(group.reviewId)
+  if (client) return t('inbox.group.mcp', { client: mcpClientLabel(client) })
+  const importId = /^import:(\d+)$/.exec(group.reviewId ?? '')?.[1]
+  if (importId) return t('inbox.group.import', { id: importId })
+  if (group.reviewId?.startsWith('sync:')) {
+    const device = (group.proposals[0].meta as { device?: string }).device
+    return device ? t('inbox.group.syncFrom', { device }) : t('inbox.group.sync')
+  }
+  if (title) return t('inbox.group.review', { title })
+  return group.sessionId ? t('inbox.group.reviewUntitled') : t('inbox.group.reviewNoSession')
+}
+
 function GroupSection({ group, now, decisions, children }: { group: ProposalGroup; now: number; decisions: Decisions; children(rationaleShown: boolean): React.ReactNode }): React.JSX.Element {
   const t = useT()
   const locale = useLocale()
@@ -217,18 +237,7 @@ function GroupSection({ group, now, decisions, children }: { group: ProposalGrou
   const rationales = new Set(group.proposals.map((p) => p.rationale))
   const shared = group.proposals.length > 1 && rationales.size === 1 ? first.rationale : null
   const approvable = group.proposals.filter((p) => !p.stale).length
-  // Another agent's suggestions over MCP carry `mcp:<client>` as their review.
-  const client = mcpClientOf(group.reviewId)
-  const heading =
-    group.origin === 'curation'
-      ? t('inbox.group.curation')
-      : client
-        ? t('inbox.group.mcp', { client: mcpClientLabel(client) })
-        : title
-          ? t('inbox.group.review', { title })
-          : group.sessionId
-            ? t('inbox.group.reviewUntitled')
-            : t('inbox.group.reviewNoSession')
+  const heading = groupHeading(group, title, t)
   const newest = Math.max(...group.proposals.map((p) => p.createdAt))
 
   return (
