@@ -3,6 +3,7 @@ import type { CairnConfig } from '../../../shared/config'
 import { cutEnd } from '../text/cut'
 import { ProviderError, toProviderError } from './provider-errors'
 import { providerProblem, resolveLearningProviderSettings, type ProviderSettings } from './provider-settings'
+import { backoffMs, sleep } from './retry-wait'
 
 /** Texts per `/v1/embeddings` request: OpenAI takes up to 2048, local servers are happier with fewer. */
 export const EMBEDDING_BATCH = 64
@@ -129,25 +130,6 @@ export function embeddableText(text: string): string {
   return trimmed ? cutEnd(trimmed, MAX_EMBED_CHARS) : ' '
 }
 
-function backoffMs(attempt: number): number {
-  const base = Math.min(8000, 500 * 2 ** (attempt - 1))
-  return Math.round(base / 2 + Math.random() * (base / 2))
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new ProviderError('cancelled', 'Cancelled.', false))
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    const onAbort = (): void => {
-      clearTimeout(timer)
-      reject(new ProviderError('cancelled', 'Cancelled.', false))
-    }
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
-}
 
 /** The embedder the settings ask for, or null when search by meaning is off (no model set). */
 export function createEmbedder(search: CairnConfig['search'], chat: ProviderSettings, embeddingApiKey?: string | null, env: NodeJS.ProcessEnv = process.env): Embedder | null {

@@ -2,6 +2,7 @@ import OpenAI from 'openai'
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
 import { ProviderError, StreamCutError, toProviderError } from './provider-errors'
 import { providerProblem, type ProviderSettings } from './provider-settings'
+import { backoffMs, sleep } from './retry-wait'
 
 export interface ModelToolCall {
   id: string
@@ -178,24 +179,4 @@ export class ChatProvider {
 
 function withAttempts(error: ProviderError, attempts: number): ProviderError {
   return new ProviderError(error.code, `${error.message} Gave up after ${attempts} attempts.`, false, error.status)
-}
-
-function backoffMs(attempt: number): number {
-  const base = Math.min(8000, 500 * 2 ** (attempt - 1))
-  return Math.round(base / 2 + Math.random() * (base / 2))
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new ProviderError('cancelled', 'Cancelled.', false))
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    const onAbort = () => {
-      clearTimeout(timer)
-      reject(new ProviderError('cancelled', 'Cancelled.', false))
-    }
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
 }
