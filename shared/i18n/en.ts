@@ -18,6 +18,7 @@ import { enList } from './en-list'
 import { enBackup } from './en-backup'
 import { enImport } from './en-import'
 import { enSync } from './en-sync'
+import { enSearch } from './en-search'
 import { enMcp } from './en-mcp'
 import { enMcpServer } from './en-mcp-server'
 
@@ -56,12 +57,6 @@ export const en = {
   'token.title': 'Open Cairn from its link',
   'token.body': 'This page needs the access link that Cairn prints when it starts in browser mode. Run this in a terminal and open the “Open:” URL it shows:',
   'token.hint': 'The link carries a private token after “#token=”. Without it this page cannot talk to Cairn.',
-
-  'search.label': 'Search conversations',
-  'search.placeholder': 'Search chats',
-  'search.searching': 'Searching…',
-  'search.none': 'No conversation mentions that.',
-  'search.results': 'Search results',
 
   'sessions.label': 'Conversations',
   'sessions.empty': 'No conversations yet. Start one on the right.',
@@ -393,7 +388,8 @@ export const en = {
   ...enMcpServer,
   ...enBackup,
   ...enImport,
-  ...enSync
+  ...enSync,
+  ...enSearch
 } as const
 
 export type MessageKey = keyof typeof en

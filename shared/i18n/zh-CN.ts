@@ -19,6 +19,7 @@ import { zhCNList } from './zh-CN-list'
 import { zhCNBackup } from './zh-CN-backup'
 import { zhCNImport } from './zh-CN-import'
 import { zhCNSync } from './zh-CN-sync'
+import { zhCNSearch } from './zh-CN-search'
 import { zhCNMcp } from './zh-CN-mcp'
 import { zhCNMcpServer } from './zh-CN-mcp-server'
 
@@ -54,12 +55,6 @@ export const zhCN: Record<MessageKey, string> = {
   'token.title': '请通过链接打开 Cairn',
   'token.body': '此页面需要 Cairn 以浏览器模式启动时打印的访问链接。在终端运行以下命令，然后打开输出中“Open:”后的网址：',
   'token.hint': '链接在“#token=”之后带有私密令牌，没有它此页面无法连接 Cairn。',
-
-  'search.label': '搜索对话',
-  'search.placeholder': '搜索对话',
-  'search.searching': '搜索中…',
-  'search.none': '没有对话提到这些内容。',
-  'search.results': '搜索结果',
 
   'sessions.label': '对话',
   'sessions.empty': '还没有对话，在右侧开始吧。',
@@ -391,5 +386,6 @@ export const zhCN: Record<MessageKey, string> = {
   ...zhCNMcpServer,
   ...zhCNBackup,
   ...zhCNImport,
-  ...zhCNSync
+  ...zhCNSync,
+  ...zhCNSearch
 }

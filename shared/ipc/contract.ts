@@ -9,6 +9,7 @@ import type { ReviewEvent } from '../review-protocol'
 import { backupRoutes, type BackupStatus } from './contract-backup'
 import { importRoutes, type ImportActivity } from './contract-import'
 import { syncRoutes, type SyncStatus } from './contract-sync'
+import { searchRoutes, type SearchUpkeep } from './contract-search'
 import { mcpRoutes } from './contract-mcp'
 import { defineRoute, type IpcSender } from './define'
 import {
@@ -303,7 +304,8 @@ export const ipcRoutes = {
   ...mcpRoutes,
   ...backupRoutes,
   ...importRoutes,
-  ...syncRoutes
+  ...syncRoutes,
+  ...searchRoutes
 }
 
 export type IpcRoutes = typeof ipcRoutes
@@ -332,6 +334,8 @@ export interface IpcEvents {
   'import.changed': ImportActivity
   /** A sync started or ended (with its outcome), or sync was set up or changed. */
   'sync.changed': SyncStatus
+  /** The word pass over older messages or the filling of search by meaning moved on, or search settings changed. */
+  'search.changed': SearchUpkeep
   /** Main asks a window to show something (tray item, quick prompt → full conversation). */
   'app.navigate': { view: 'chat' | 'timeline' | 'inbox' | 'skills' | 'memory' | 'settings'; sessionId?: string; ledgerId?: number; proposalId?: number }
 }

@@ -100,6 +100,10 @@ export function routeSamples(ctx: SampleContext): { [R in IpcRoute]: () => Route
     // Unreachable: answers ok:false (network) and puts everything back.
     'sync.setup': () => ({ remote: 'http://127.0.0.1:9/cairn-sync.git' }),
     'sync.leave': () => undefined,
+    'search.status': () => undefined,
+    // Off (no embedding model): both answer with the status, and nothing is embedded.
+    'search.fillMeaning': () => undefined,
+    'search.pauseMeaning': () => undefined,
     'chat.reloadTools': () => ({ sessionId }),
     'chat.attach': () => ({ sessionId }),
     'chat.approve': () => ({ sessionId, requestId: 'no-such-request', allow: false }),

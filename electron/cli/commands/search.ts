@@ -4,21 +4,27 @@ import { searchByMeaning, searchSessions } from '../../core/sessions'
 import { parseCommandArgs, parseLimit } from '../args'
 import { formatTime, oneLine, printJson, UsageError } from '../io'
 import { reindexMeaning } from './search-meaning'
+import { reindexWords } from './search-words'
 import type { CliCommand } from './types'
 
 export const searchCommand: CliCommand = {
   usage: `Usage: cairn [--home DIR] search <query> [--json] [--limit N]
        cairn [--home DIR] search --reindex-meaning
+       cairn [--home DIR] search --reindex-words
 
 Finds past conversations. Ask in plain words ("how did we fix the docker build?"); no search syntax needed.
 With search.embeddingModel set, conversations are also found by meaning.
 
 --reindex-meaning   embed the messages not embedded yet (progress on stderr; Ctrl-C stops, running it
                     again goes on where it stopped)
+--reindex-words     index by word the Chinese/Japanese messages written before Cairn kept their words
+                    (the app does it when idle; until then they are found by longer phrases only;
+                    progress on stderr, Ctrl-C stops, running it again goes on)
 `,
   async run(ctx, args) {
-    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' }, limit: { type: 'string' }, 'reindex-meaning': { type: 'boolean' } })
+    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' }, limit: { type: 'string' }, 'reindex-meaning': { type: 'boolean' }, 'reindex-words': { type: 'boolean' } })
     if (values['reindex-meaning']) return reindexMeaning(ctx, await ctx.core())
+    if (values['reindex-words']) return reindexWords(ctx, await ctx.core())
     const query = positionals.join(' ').trim()
     if (!query) throw new UsageError('Give something to search for.')
     const core = await ctx.core()

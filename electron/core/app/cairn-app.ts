@@ -25,6 +25,8 @@ import { BackupSchedule } from './backup-schedule'
 import { syncHandlers } from './handlers/sync'
 import { SyncSchedule } from './sync-schedule'
 import { SemanticFilling } from './semantic-filling'
+import { SearchUpkeep } from './search-upkeep'
+import { searchHandlers } from './handlers/search'
 import { memoryHandlers } from './handlers/memory'
 import { sessionHandlers } from './handlers/sessions'
 import { settingsHandlers } from './handlers/settings'
@@ -57,6 +59,8 @@ export class CairnApp implements AppContext {
   readonly imports: AppImports
   /** Search by meaning, filled in the background (nothing at all while no embedding model is set). */
   readonly meaning: SemanticFilling
+  /** Settings → Search: the word pass over older messages (run here when idle) and the state of search by meaning. */
+  readonly searchUpkeep: SearchUpkeep
   readonly handlers: IpcHandlers
   private readonly unsubscribe: Array<() => void> = []
   /** Unused skills Cairn made go to skills/.archive once the app is up (after the constructor returns, so the window is never held up). */
@@ -113,7 +117,8 @@ export class CairnApp implements AppContext {
     this.backups = new BackupSchedule({ core, version: options.version, clock: options.clock ?? systemClock, changed: (status) => this.emit('backup.changed', status) })
     this.imports = new AppImports({ core, loop: this.loop, host: this.host, env: options.env ?? process.env, changed: (activity) => this.emit('import.changed', activity), sessionsChanged: () => this.emit('sessions.changed', { sessionId: '' }) })
     this.syncs = new SyncSchedule({ core, secrets: options.secrets, host: this.host, clock: options.clock ?? systemClock, changed: (status) => this.emit('sync.changed', status), broughtIn: () => this.emit('memory.changed', {}) })
-    this.meaning = new SemanticFilling({ db: core.db, config: () => core.config.get(), chatProvider: () => this.providerSettings(), env: options.env, isIdle: () => !this.chats.anyRunning(), events: this.events, clock: options.clock ?? systemClock })
+    this.meaning = new SemanticFilling({ db: core.db, config: () => core.config.get(), chatProvider: () => this.providerSettings(), env: options.env, isIdle: () => !this.chats.anyRunning(), events: this.events, clock: options.clock ?? systemClock, changed: (what) => this.searchUpkeep?.emit(what === 'state') })
+    this.searchUpkeep = new SearchUpkeep({ db: core.db, config: () => core.config.get(), chatProvider: () => this.providerSettings(), env: options.env, isIdle: () => !this.chats.anyRunning(), events: this.events, clock: options.clock ?? systemClock, meaning: this.meaning, changed: (status) => this.emit('search.changed', status) })
     const handlers = {
       ...appInfoHandler(this),
       ...chatHandlers(this),
@@ -129,7 +134,8 @@ export class CairnApp implements AppContext {
       ...mcpHandlers(this),
       ...backupHandlers(this),
       ...syncHandlers(this),
-      ...importHandlers(this)
+      ...importHandlers(this),
+      ...searchHandlers(this)
     }
     // A missing handler fails the assignment below; an extra one (a route the contract does not
     // declare) fails this line, since spreads escape TypeScript's excess-property check.
@@ -168,6 +174,7 @@ export class CairnApp implements AppContext {
     await this.backups.close()
     await this.syncs.close()
     await this.imports.close()
+    await this.searchUpkeep.close()
     await this.meaning.close()
     await this.chats.cancelAll()
     // What the open conversations taught since their last review is reviewed now, within a bound.

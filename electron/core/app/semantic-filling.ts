@@ -5,11 +5,15 @@ import { createEmbedder, type Embedder } from '../provider/embeddings'
 import { ProviderError } from '../provider/provider-errors'
 import type { ProviderSettings } from '../provider/provider-settings'
 import { fillSemanticIndex, type FillOutcome } from '../sessions/semantic-fill'
+import type { IndexProgress } from '../sessions/semantic-index'
 import type { AppEvent } from './app-context'
 import type { ChatClock } from './chat-manager'
 
 /** How often the app looks for messages other processes wrote (the CLI, imports) and retries after a provider error. */
 export const SEMANTIC_CHECK_MS = 5 * 60_000
+
+/** After Settings → Search last asked, fills count their progress (a scan of messages) this long. */
+const WATCH_MS = 10 * 60_000
 
 /** Provider failures that may pass by themselves (after retries gave up): tried again on the next check. */
 const PASSING_FAILURES = new Set<string>(['rate_limited', 'server', 'unreachable', 'timeout', 'stream_cut'])
@@ -28,6 +32,8 @@ export interface SemanticFillingDeps {
   embedder?: () => Embedder | null
   /** Test seam: where sqlite-vec is loaded from. */
   extensionPath?: string
+  /** A fill started or ended, or it was paused or resumed (`state`); or it moved on while someone watches (`progress`). */
+  changed?: (what: 'state' | 'progress') => void
 }
 
 export interface SemanticFillingStatus {
@@ -53,7 +59,13 @@ export class SemanticFilling {
   private blocked = false
   /** After a failure that may pass, nothing is tried before this time (the next check), however many turns end. */
   private retryAt = 0
-  private readonly abort = new AbortController()
+  /** The fill running now's signal: pausing or closing stops it after the batch in flight. */
+  private abort: AbortController | null = null
+  /** The user paused the backfill; only "Fill now" (or a restart) resumes it. */
+  private pausedByUser = false
+  /** Until when someone (Settings → Search) watches: fills count and report their progress. */
+  private watchedUntil = 0
+  private counted: IndexProgress | null = null
   private readonly stop: Array<() => void>
 
   constructor(private readonly deps: SemanticFillingDeps) {
@@ -74,9 +86,41 @@ export class SemanticFilling {
     return { running: this.running !== null, last: this.last }
   }
 
+  paused(): boolean {
+    return this.pausedByUser
+  }
+
+  /** Messages handled of all that can be embedded, as the last watched fill counted them; null when not counted. */
+  progress(): IndexProgress | null {
+    return this.counted
+  }
+
+  /** Settings → Search is open: fills in the next {@link WATCH_MS} count their progress (a scan each) and report it. */
+  watch(): void {
+    this.watchedUntil = this.deps.clock.now() + WATCH_MS
+  }
+
+  /** "Fill now": clears a pause and a failure's wait, and fills once no chat runs. */
+  fillNow(): void {
+    this.pausedByUser = false
+    this.blocked = false
+    this.retryAt = 0
+    this.watch()
+    this.notify()
+    this.deps.changed?.('state')
+  }
+
+  /** "Pause": stops the fill after the batch in flight; nothing is embedded until {@link fillNow}. */
+  pause(): void {
+    this.pausedByUser = true
+    this.again = false
+    this.abort?.abort()
+    this.deps.changed?.('state')
+  }
+
   /** Something may need embedding: starts a fill when idle, or runs one more after the current. */
   notify(): void {
-    if (this.closed || this.blocked || this.deps.clock.now() < this.retryAt) return
+    if (this.closed || this.pausedByUser || this.blocked || this.deps.clock.now() < this.retryAt) return
     if (this.running) {
       this.again = true
       return
@@ -85,6 +129,7 @@ export class SemanticFilling {
     if (!embedder || !this.deps.isIdle()) return
     this.running = this.fill(embedder).finally(() => {
       this.running = null
+      this.deps.changed?.('state')
       if (this.again) {
         this.again = false
         this.notify()
@@ -100,7 +145,7 @@ export class SemanticFilling {
   async close(): Promise<void> {
     this.closed = true
     for (const stop of this.stop) stop()
-    this.abort.abort()
+    this.abort?.abort()
     await this.settled()
   }
 
@@ -112,17 +157,29 @@ export class SemanticFilling {
   private async fill(embedder: Embedder): Promise<void> {
     // Off the caller's stack: notify() runs inside event handlers of the chat turn.
     await Promise.resolve()
+    const abort = new AbortController()
+    this.abort = abort
+    const watched = this.deps.clock.now() < this.watchedUntil
+    this.deps.changed?.('state')
     try {
       this.last = await fillSemanticIndex(this.deps.db, embedder, {
-        signal: this.abort.signal,
-        keepGoing: () => !this.closed && this.deps.isIdle(),
-        extensionPath: this.deps.extensionPath
+        signal: abort.signal,
+        keepGoing: () => !this.closed && !this.pausedByUser && this.deps.isIdle(),
+        extensionPath: this.deps.extensionPath,
+        countProgress: watched,
+        onProgress: (progress) => {
+          this.counted = progress
+          this.deps.changed?.('progress')
+        }
       })
     } catch (error) {
       // A database error (busy, full disk): reported like a failed batch, retried on the next check.
       this.last = { status: 'failed', embedded: 0, skipped: 0, progress: null, error: error as Error }
+    } finally {
+      this.abort = null
     }
     const last = this.last
+    if (last.status !== 'unavailable' && last.progress) this.counted = last.progress
     if (last.status === 'unavailable') this.blocked = true
     if (last.status !== 'failed') return
     if (last.error instanceof ProviderError && !PASSING_FAILURES.has(last.error.code)) this.blocked = true

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3'
 import { holdsUnsegmented } from './migrations'
 import { salvagePages, type TableSalvage } from './salvage-pages'
+import { queueSegmentBacklog } from './segment-backlog'
 
 export type { TableSalvage } from './salvage-pages'
 import type { StateDb } from './state-db'
@@ -75,7 +76,11 @@ export function salvageInto(damagedPath: string, fresh: StateDb, options: { nati
     if (sqliteError !== null || [...tables.values()].some((t) => t.unreadable > 0)) {
       pagesScanned = salvagePages(damagedPath, fresh, tables)
     }
-    fresh.transaction(() => repairReferences(fresh))()
+    fresh.transaction(() => {
+      repairReferences(fresh)
+      // Copied messages still waiting for their Chinese/Japanese words get them from the background pass.
+      queueSegmentBacklog(fresh)
+    })()
   } finally {
     fresh.pragma('foreign_keys = ON')
   }

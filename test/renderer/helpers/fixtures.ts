@@ -7,6 +7,7 @@ import { normalizeLedgerMeta, type LedgerEntry, type LedgerKind } from '../../..
 import type { ReviewSummary } from '../../../shared/review-outcome'
 import type { RouteHandlers } from './fake-transport'
 import type { SyncStatus } from '../../../shared/ipc/contract-sync'
+import type { SearchUpkeep } from '../../../shared/ipc/contract-search'
 
 export const NOW = Date.UTC(2026, 5, 15, 12, 0, 0)
 
@@ -131,6 +132,14 @@ export function syncStatus(overrides: Partial<SyncStatus> = {}): SyncStatus {
   return { remote: '', branch: 'main', deviceName: 'studio', hostName: 'studio', everyMinutes: 15, hasToken: false, running: false, phase: null, lastSync: null, lastError: null, lastReport: null, waitingInInbox: 0, ...overrides }
 }
 
+/** Settings → Search; by default every message indexed by word and search by meaning off. */
+export function searchUpkeep(meaning: Partial<SearchUpkeep['meaning']> = {}, words: Partial<SearchUpkeep['words']> = {}): SearchUpkeep {
+  return {
+    words: { backlog: null, running: false, ...words },
+    meaning: { state: 'off', settings: { model: '', baseURL: '', dimensions: 0 }, endpoint: '', unavailable: null, index: null, filling: false, paused: false, progress: null, lastError: null, ...meaning }
+  }
+}
+
 /** What a freshly started app asks for, answered with a ready-to-chat setup. */
 export function baseHandlers(overrides: RouteHandlers = {}): RouteHandlers {
   return {
@@ -147,6 +156,8 @@ export function baseHandlers(overrides: RouteHandlers = {}): RouteHandlers {
     'import.status': importActivity(),
     // Settings → Data's sync part (test/renderer/components/sync-settings.test.tsx fills it in).
     'sync.status': syncStatus(),
+    // Settings → Search (test/renderer/components/search-settings.test.tsx fills it in).
+    'search.status': searchUpkeep(),
     ...overrides
   }
 }

@@ -9,6 +9,7 @@ import { InstructionsSection } from './InstructionsSection'
 import { LearningSection } from './LearningSection'
 import { McpSection } from './mcp/McpSection'
 import { ProviderSection } from './ProviderSection'
+import { SearchSection } from './search/SearchSection'
 import { ShortcutField } from './ShortcutField'
 
 export function SettingsView(): React.JSX.Element {
@@ -33,6 +34,7 @@ export function SettingsView(): React.JSX.Element {
             <InstructionsSection />
             <LearningSection />
             <McpSection />
+            <SearchSection />
             <DataSection />
             <AppearanceSection />
             <AboutSection />
