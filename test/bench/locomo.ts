@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url'
 import { openStateDb, type StateDb } from '../../electron/core/db/state-db'
 import { SessionStore } from '../../electron/core/sessions/session-store'
 import { searchSessions } from '../../electron/core/sessions/session-search'
+import { planSearch, quoteTerm } from '../../electron/core/sessions/fts-query'
 import { categoryNames, loadLocomo, turnLine, type LocomoConversation, type LocomoQuestion } from './locomo-data'
 
 export const KS = [1, 3, 5, 10] as const
@@ -27,6 +28,8 @@ export interface QuestionOutcome {
   /** Fraction of evidence turns among the top 5 / top 10 hit messages. */
   turnFrac5: number
   turnFrac10: number
+  /** Every gold session holds a word of the question that not every session holds (see reachableByWords). */
+  reachable: boolean
 }
 
 export interface RecallFigures {
@@ -35,6 +38,8 @@ export interface RecallFigures {
   all: Record<string, number>
   turnFrac5: number
   turnFrac10: number
+  /** Share of questions whose every gold session keyword search could place at all: the ceiling of all@k. */
+  allReachableByWords: number
 }
 
 export interface IngestedConversation {
@@ -88,7 +93,24 @@ export function askQuestion(ingested: IngestedConversation, question: LocomoQues
     // The date line opening each session is a message but not a dialogue turn.
     .filter((id): id is string => id !== undefined)
   const frac = (k: number): number => question.evidence.filter((id) => turns.slice(0, k).includes(id)).length / question.evidence.length
-  return { category: question.category, goldRanks, turnFrac5: frac(5), turnFrac10: frac(10) }
+  return { category: question.category, goldRanks, turnFrac5: frac(5), turnFrac10: frac(10), reachable: reachableByWords(ingested, question.question, question.goldSessions) }
+}
+
+/**
+ * Whether keyword search could place every gold session at all: each must hold a term of the question
+ * (as the word index matches it: stemmed) that some session of the conversation lacks. A gold session
+ * holding only terms every session holds (the speakers' names) cannot be told apart by words, so this
+ * is a ceiling on all@k for any keyword ranking, independent of how it scores.
+ */
+export function reachableByWords(ingested: IngestedConversation, question: string, goldSessions: number[]): boolean {
+  const sessionsWith = ingested.db.prepare(
+    `SELECT DISTINCT m.session_id AS id FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid WHERE messages_fts MATCH ?`
+  )
+  const all = ingested.sessionNumbers.size
+  const telling = planSearch(question)
+    .terms.map((term) => new Set((sessionsWith.all(quoteTerm(term)) as Array<{ id: string }>).map((row) => ingested.sessionNumbers.get(row.id))))
+    .filter((holders) => holders.size > 0 && holders.size < all)
+  return goldSessions.every((n) => telling.some((holders) => holders.has(n)))
 }
 
 export function summarise(outcomes: QuestionOutcome[]): RecallFigures {
@@ -101,7 +123,7 @@ export function summarise(outcomes: QuestionOutcome[]): RecallFigures {
     all[`@${k}`] = share((o) => o.goldRanks.every((r) => r <= k))
   }
   const mean = (pick: (o: QuestionOutcome) => number): number => (n ? round(outcomes.reduce((s, o) => s + pick(o), 0) / n) : 0)
-  return { n, any, all, turnFrac5: mean((o) => o.turnFrac5), turnFrac10: mean((o) => o.turnFrac10) }
+  return { n, any, all, turnFrac5: mean((o) => o.turnFrac5), turnFrac10: mean((o) => o.turnFrac10), allReachableByWords: share((o) => o.reachable) }
 }
 
 export function runLocomo(conversations: LocomoConversation[]): QuestionOutcome[] {
