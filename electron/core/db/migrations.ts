@@ -1,6 +1,6 @@
-import type Database from 'better-sqlite3'
 import { migration14 } from './migration-14'
 import { semanticMigration } from './semantic-migration'
+import { vocabMigration } from './vocab-migration'
 
 /**
  * Versioned schema of `state.db`. Append new migrations; never edit one that has shipped.
@@ -9,8 +9,6 @@ import { semanticMigration } from './semantic-migration'
 export interface Migration {
   version: number
   sql: string
-  /** Runs after `sql`, in the same transaction: work SQL cannot do (segmenting old messages' text). */
-  backfill?: (db: Database.Database) => void
 }
 
 /**
@@ -389,5 +387,6 @@ export const migrations: Migration[] = [
     `
   },
   migration14(holdsUnsegmented),
-  semanticMigration
+  semanticMigration,
+  vocabMigration
 ]

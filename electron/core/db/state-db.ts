@@ -109,7 +109,6 @@ export function migrate(db: StateDb): number {
       const current = db.pragma('user_version', { simple: true }) as number
       if (current >= migration.version) return
       db.exec(migration.sql)
-      migration.backfill?.(db)
       db.pragma(`user_version = ${migration.version}`)
     })
     apply.immediate()

@@ -168,7 +168,7 @@ export function quoteTerm(term: QueryTerm): string {
  * "deploi", which no longer prefixes "deployment" → "deploy"). Dropping that letter keeps the
  * prefix a prefix of every stem the user meant.
  */
-function stemSafePrefix(text: string): string {
+export function stemSafePrefix(text: string): string {
   return [...text].length > 3 && /[ye]$/i.test(text) ? text.slice(0, -1) : text
 }
 

@@ -59,17 +59,19 @@ export interface WordPlan {
   common: { terms: Array<PlannedTerm & { idf: number }>; fromId: number } | null
   /** OR of the rarest kept term(s), for the snippet: what is distinctive is what gets marked. */
   distinctive: string | null
+  /** The expressions `distinctive` ORs. */
+  distinctiveTerms: string[]
   /** Sessions holding `distinctive` rank first: it is RARITY_GAP times rarer than the other terms, which are common. */
   tiered: boolean
   /** OR of every term not stop-word-like, in query order, matching or not (attachments are indexed apart). */
   searched: string | null
 }
 
-/** Words (not unsegmented runs) of `terms`, planned against this database's term counts. */
-export function planWords(db: StateDb, terms: QueryTerm[]): WordPlan {
+/** Words (not unsegmented runs) of `terms`, planned against this database's term counts (`known` ones as given). */
+export function planWords(db: StateDb, terms: QueryTerm[], known?: ReadonlyMap<string, number>): WordPlan {
   const words = terms.filter((t) => !isUnsegmented(t.text))
   const expressions = words.map(quoteTerm)
-  const stats = termStats(db, expressions)
+  const stats = termStats(db, expressions, known)
   const planned = words
     .map((term, i): PlannedTerm => ({ term, expression: expressions[i], documents: stats.documents.get(expressions[i]) ?? 0 }))
     .sort((a, b) => a.documents - b.documents)
@@ -83,7 +85,7 @@ export function planWords(db: StateDb, terms: QueryTerm[]): WordPlan {
   if (kept.length === 0 && contentWord) [kept, dropped] = [[contentWord], dropped.filter((t) => t !== contentWord)]
   const notDropped = expressions.filter((e) => !dropped.some((d) => d.expression === e))
   const searched = notDropped.length ? notDropped.join(' OR ') : null
-  if (!kept.length) return { kept, dropped, ranked: null, common: null, distinctive: null, tiered: false, searched }
+  if (!kept.length) return { kept, dropped, ranked: null, common: null, distinctive: null, distinctiveTerms: [], tiered: false, searched }
 
   const rare: PlannedTerm[] = []
   let rarePostings = 0
@@ -108,6 +110,7 @@ export function planWords(db: StateDb, terms: QueryTerm[]): WordPlan {
     ranked: rare.length ? orOf(rare) : null,
     common: common.length ? { terms: common.map((t) => ({ ...t, idf: idf(stats.corpus, t.documents) })), fromId } : null,
     distinctive: orOf(distinctive),
+    distinctiveTerms: distinctive.map((t) => t.expression),
     tiered,
     searched
   }

@@ -3,6 +3,7 @@ import { holdsUnsegmented } from '../db/migrations'
 import { planSearch, type SearchPlan } from './fts-query'
 import { MATCH_CLOSE, MATCH_OPEN, markedSnippet, toView, type MessageView } from './message-view'
 import { planWords, SLICE_BUDGET, type WordPlan } from './query-planner'
+import { withCompletions } from './prefix-completion'
 import { DOCUMENT_COUNT_CAP } from './term-stats'
 import { unmarked } from './cjk-query'
 import { fuseSessions, type SemanticCandidate } from './semantic-search'
@@ -18,6 +19,12 @@ export interface SearchOptions {
   currentSessionId?: string | null
   /** Search the current session too (excluded by default: it is usually already in context). */
   includeCurrent?: boolean
+  /**
+   * The query is being typed (the sidebar's search-as-you-type): its last word, when nothing follows
+   * it, is also searched through its likeliest completions ("pnp" finds "pnpm"; prefix-completion.ts).
+   * Off by default: the agent's session_search and `cairn search` match whole words.
+   */
+  prefixLastWord?: boolean
 }
 
 export interface SessionHit {
@@ -70,7 +77,14 @@ export interface Candidate {
   score: number
   /** Found through the word index, so FTS5 `snippet()` can mark it. */
   viaFts: boolean
+  /**
+   * The word-index expressions it is known to hold, when it was found only by the common-term lookup:
+   * the snippet is asked for those, as a term a message lacks costs a seek of its postings.
+   */
+  holds?: string[]
 }
+
+type FoundRow = { id: number; session_id: string; score: number; holds?: string[] }
 
 interface SessionRow {
   id: string
@@ -86,8 +100,8 @@ interface SessionRow {
  * tool-call arguments are searched like any message, and compacted messages stay findable.
  */
 export function searchSessions(db: StateDb, query: string, options: SearchOptions = {}): SessionSearchResult {
-  const plan = planSearch(query)
-  const words = planWords(db, plan.terms)
+  const { plan, known } = options.prefixLastWord ? withCompletions(db, query, planSearch(query)) : { plan: planSearch(query), known: undefined }
+  const words = planWords(db, plan.terms, known)
   const expression = describePlan(plan, words)
   if (!expression) return { query: '', sessions: [] }
   const limit = clamp(options.limit, DEFAULT_SEARCH_LIMIT, 1, MAX_SEARCH_LIMIT)
@@ -132,13 +146,15 @@ function describePlan(plan: SearchPlan, words: WordPlan): string {
  */
 export function keywordCandidates(db: StateDb, plan: SearchPlan, words: WordPlan, excludeSessionId: string | null): Candidate[] {
   const found = new Map<number, Candidate>()
-  const add = (rows: Array<{ id: number; session_id: string; score: number }>, viaFts: boolean): void => {
+  const add = (rows: FoundRow[], viaFts: boolean): void => {
     for (const row of rows) {
       const seen = found.get(row.id)
       if (seen) {
         seen.score += row.score
         seen.viaFts ||= viaFts
-      } else found.set(row.id, { id: row.id, sessionId: row.session_id, score: row.score, viaFts })
+        // Found by another index too: what else it holds is not known.
+        seen.holds = undefined
+      } else found.set(row.id, { id: row.id, sessionId: row.session_id, score: row.score, viaFts, holds: row.holds })
     }
   }
   const notCurrent = excludeSessionId === null ? '' : 'AND rowid NOT IN (SELECT id FROM messages WHERE session_id = @exclude)'
@@ -172,15 +188,21 @@ function indexCandidates(db: StateDb, table: 'messages_fts' | 'messages_trigram'
  * message of average length (the idf of every term it holds, summed), best CANDIDATE_MESSAGES kept.
  * Reading postings unranked from a rowid bound costs only the postings in range.
  */
-function commonTermCandidates(db: StateDb, common: NonNullable<WordPlan['common']>, excludeSessionId: string | null): Array<{ id: number; session_id: string; score: number }> {
+function commonTermCandidates(db: StateDb, common: NonNullable<WordPlan['common']>, excludeSessionId: string | null): FoundRow[] {
   const scores = new Map<number, number>()
+  const holds = new Map<number, string[]>()
   // The LIMIT bounds the read even when a term's count was underestimated (it is estimated from the
   // newest messages, so a word frequent only long ago looks rarer than it is).
   const postings = db
     .prepare('SELECT rowid AS id FROM messages_fts WHERE messages_fts MATCH ? AND rowid >= CAST(? AS INTEGER) ORDER BY rowid DESC LIMIT ?')
     .pluck()
   for (const term of common.terms) {
-    for (const id of postings.all(term.expression, common.fromId, SLICE_BUDGET) as number[]) scores.set(id, (scores.get(id) ?? 0) + term.idf)
+    for (const id of postings.all(term.expression, common.fromId, SLICE_BUDGET) as number[]) {
+      scores.set(id, (scores.get(id) ?? 0) + term.idf)
+      const held = holds.get(id)
+      if (held) held.push(term.expression)
+      else holds.set(id, [term.expression])
+    }
   }
   const best = [...scores].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, CANDIDATE_MESSAGES)
   if (!best.length) return []
@@ -190,7 +212,7 @@ function commonTermCandidates(db: StateDb, common: NonNullable<WordPlan['common'
   const sessionOf = new Map(rows.map((r) => [r.id, r.session_id]))
   return best.flatMap(([id, score]) => {
     const sessionId = sessionOf.get(id)
-    return sessionId === undefined ? [] : [{ id, session_id: sessionId, score }]
+    return sessionId === undefined ? [] : [{ id, session_id: sessionId, score, holds: holds.get(id) }]
   })
 }
 
@@ -327,7 +349,13 @@ function snippetFor(db: StateDb, plan: SearchPlan, words: WordPlan, best: Candid
       `SELECT snippet(messages_fts, -1, '${MATCH_OPEN}', '${MATCH_CLOSE}', '…', 24) AS snippet
        FROM messages_fts WHERE messages_fts MATCH ? AND rowid = CAST(? AS INTEGER)`
     )
-    for (const expression of [words.distinctive, words.kept.map((t) => t.expression).join(' OR ')]) {
+    // A message found by the common terms holds only those named in `holds` (rarest first); each
+    // term the snippet is asked for costs a seek of its postings in every index segment, so two.
+    const distinctive = new Set(words.distinctiveTerms)
+    const expressions = best.holds
+      ? [best.holds.filter((e) => distinctive.has(e)).slice(0, 2).join(' OR '), best.holds.slice(0, 2).join(' OR ')]
+      : [words.distinctive, words.kept.map((t) => t.expression).join(' OR ')]
+    for (const expression of expressions) {
       const row = expression ? (snippet.get(expression, best.id) as { snippet: string } | undefined) : undefined
       if (row?.snippet) return row.snippet
     }

@@ -45,8 +45,11 @@ interface CachedCounts {
 
 const caches = new WeakMap<StateDb, CachedCounts>()
 
-/** The corpus size and each expression's capped document count, from a per-database cache. */
-export function termStats(db: StateDb, expressions: string[]): TermStats {
+/**
+ * The corpus size and each expression's capped document count, from a per-database cache. `known`
+ * counts (a completion's, read from the vocabulary) are taken as they are.
+ */
+export function termStats(db: StateDb, expressions: string[], known?: ReadonlyMap<string, number>): TermStats {
   const corpus = (db.prepare('SELECT max(id) AS n FROM messages').get() as { n: number | null }).n ?? 0
   let cache = caches.get(db)
   if (!cache || corpus > cache.corpus * (1 + STATS_STALE_SHARE) + STATS_STALE_MESSAGES || corpus < cache.corpus) {
@@ -59,7 +62,7 @@ export function termStats(db: StateDb, expressions: string[]): TermStats {
   // The CAST: better-sqlite3 binds numbers as REAL, and FTS5 ignores a REAL rowid bound next to MATCH.
   const recent = db.prepare('SELECT count(*) AS n FROM messages_fts WHERE messages_fts MATCH ? AND rowid > CAST(? AS INTEGER)')
   for (const expression of expressions) {
-    let n = cache.counts.get(expression)
+    let n = known?.get(expression) ?? cache.counts.get(expression)
     if (n === undefined) {
       n = (count.get(expression, DOCUMENT_COUNT_CAP) as { n: number }).n
       if (n >= DOCUMENT_COUNT_CAP && corpus > SAMPLE_MESSAGES) {
