@@ -1,5 +1,5 @@
-import type { AgentEvent } from '../../../shared/agent-events'
-import type { MessageRecord, SessionStore } from '../sessions'
+import type { AgentEvent, TurnUsage } from '../../../shared/agent-events'
+import type { MessageRecord, NewMessage, SessionStore } from '../sessions'
 import { cutMiddle } from '../text/cut'
 import { runTool } from '../tools/run-tool'
 import { recordToolOutput, type ToolContext, type ToolDef } from '../tools/types'
@@ -13,6 +13,8 @@ export interface ToolCallOutcome {
   ok: boolean
   content: string
   record: MessageRecord
+  /** Tokens the tool spent on model calls of its own (session_search's summaries); null when none were reported. */
+  usage: TurnUsage | null
 }
 
 export interface ExecuteOptions {
@@ -36,7 +38,8 @@ export async function executeToolCalls(calls: ModelToolCall[], options: ExecuteO
       const started = Date.now()
       options.emit({ type: 'tool_call_started', sessionId: options.sessionId, turnId: options.turnId, callId: call.id, name: call.name, arguments: call.arguments })
       let result: unknown
-      const context = options.context(call)
+      const spent = new ToolSpend()
+      const context: ToolContext = { ...options.context(call), recordUsage: (usage, model) => spent.add(usage, model) }
       if (options.signal?.aborted) {
         result = { success: false, error: 'Cancelled by the user before this tool ran.' }
       } else {
@@ -49,7 +52,8 @@ export async function executeToolCalls(calls: ModelToolCall[], options: ExecuteO
       const content = capResult(typeof result === 'string' ? result : JSON.stringify(result))
       // What the model now knows: a later fetch_url this turn whose address carries it must ask.
       recordToolOutput(context.turn, content, argumentStrings(call.arguments))
-      const record = options.sessions.append(options.sessionId, { role: 'tool', content, toolCallId: call.id, toolName: call.name })
+      // The tokens are kept with the result, under the model that spent them, so the session's totals count them.
+      const record = options.sessions.append(options.sessionId, { role: 'tool', content, toolCallId: call.id, toolName: call.name, ...spent.messageFields() })
       options.emit({
         type: 'tool_call_finished',
         sessionId: options.sessionId,
@@ -61,9 +65,37 @@ export async function executeToolCalls(calls: ModelToolCall[], options: ExecuteO
         durationMs: Date.now() - started,
         messageId: record.id
       })
-      return { call, ok, content, record }
+      return { call, ok, content, record, usage: spent.total() }
     })
   )
+}
+
+/** What one tool call spent on model calls, by model. */
+class ToolSpend {
+  private readonly byModel = new Map<string, TurnUsage>()
+
+  add(usage: TurnUsage, model: string): void {
+    const sum = this.byModel.get(model) ?? { promptTokens: 0, completionTokens: 0, cachedTokens: 0 }
+    this.byModel.set(model, sumUsage(sum, usage))
+  }
+
+  total(): TurnUsage | null {
+    if (!this.byModel.size) return null
+    return [...this.byModel.values()].reduce(sumUsage, { promptTokens: 0, completionTokens: 0, cachedTokens: 0 })
+  }
+
+  /** The tool message's token columns and the model they belong to (`meta.model`, as on answers; `usageByModel` when several). */
+  messageFields(): Pick<NewMessage, 'promptTokens' | 'completionTokens' | 'cachedTokens' | 'meta'> {
+    const total = this.total()
+    if (!total) return {}
+    const models = [...this.byModel.keys()]
+    const meta = models.length === 1 ? { model: models[0] } : { usageByModel: Object.fromEntries(this.byModel) }
+    return { ...total, meta }
+  }
+}
+
+function sumUsage(a: TurnUsage, b: TurnUsage): TurnUsage {
+  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, cachedTokens: a.cachedTokens + b.cachedTokens }
 }
 
 /** Every string in a call's arguments (JSON text or an object), for telling an echo from data. */

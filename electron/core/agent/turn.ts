@@ -17,6 +17,7 @@ export interface TurnSummary {
   answer: string
   iterations: number
   toolCalls: Array<{ name: string; ok: boolean; arguments: string }>
+  /** The chat model's calls plus what tools spent on model calls of their own (session_search summaries). */
   usage: TurnUsage
 }
 
@@ -50,8 +51,12 @@ export class TurnProgress {
     this.usage.cachedTokens += usage.cachedTokens
   }
 
+  /** Records the calls, and counts what the tools spent on model calls of their own into the turn's usage. */
   addToolOutcomes(outcomes: ToolCallOutcome[]): void {
-    for (const { call, ok } of outcomes) this.toolCalls.push({ name: call.name, ok, arguments: call.arguments })
+    for (const { call, ok, usage } of outcomes) {
+      this.toolCalls.push({ name: call.name, ok, arguments: call.arguments })
+      if (usage) this.addUsage(usage)
+    }
   }
 
   summary(): TurnSummary {

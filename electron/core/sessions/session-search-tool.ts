@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { StateDb } from '../db/state-db'
-import { defineTool, type ToolDef } from '../tools/types'
+import { defineTool, type ToolContext, type ToolDef } from '../tools/types'
 import type { MessageView } from './message-view'
 import { MessageNotInSessionError, readSession, recentSessions, scrollSession, type SessionHeader } from './session-browse'
 import { searchSessions, DEFAULT_SEARCH_LIMIT, type SessionHit } from './session-search'
@@ -96,9 +96,9 @@ export function createSessionSearchTool(
           // A provider error costs only the meaning part: keyword results still come back.
           return searchByMeaning(db, model, query, MEANING_CANDIDATES, { excludeSessionId: includeCurrent ? null : currentSessionId, signal: ctx?.signal })
             .catch(() => [])
-            .then((meaning) => searchOutcome(db, query, searchSessions(db, query, { ...options, meaning }), args, summaries, currentSessionId, includeCurrent, ctx?.signal))
+            .then((meaning) => searchOutcome(db, query, searchSessions(db, query, { ...options, meaning }), args, summaries, currentSessionId, includeCurrent, ctx))
         }
-        return searchOutcome(db, query, searchSessions(db, query, options), args, summaries, currentSessionId, includeCurrent, ctx?.signal)
+        return searchOutcome(db, query, searchSessions(db, query, options), args, summaries, currentSessionId, includeCurrent, ctx)
       } catch (error) {
         if (error instanceof SessionNotFoundError) {
           return { success: false, error: `Session "${error.sessionId}" does not exist. Call session_search with no arguments to list recent sessions, or search with a query.` }
@@ -122,7 +122,7 @@ function searchOutcome(
   summaries: SessionSummaryOptions | undefined,
   currentSessionId: string | null,
   includeCurrent: boolean,
-  signal: AbortSignal | undefined
+  ctx: Pick<ToolContext, 'signal' | 'recordUsage'> | undefined
 ): Record<string, unknown> | Promise<Record<string, unknown>> {
   if (!result.query) {
     return {
@@ -131,7 +131,8 @@ function searchOutcome(
     }
   }
   if (args.summarize && result.sessions.length > 0) {
-    return summarizeHits(db, query, result.sessions, summaries, signal).then((done) => ({
+    // The summaries' tokens are the turn's too: they count into its usage under the summary model.
+    return summarizeHits(db, query, result.sessions, summaries, { signal: ctx?.signal, onUsage: ctx?.recordUsage }).then((done) => ({
       success: true,
       mode: 'search',
       query: result.query,

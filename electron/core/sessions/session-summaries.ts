@@ -26,7 +26,12 @@ export interface SessionSummaryOptions {
   timeoutMs?: number
   budgetChars?: number
   concurrency?: number
-  /** Told the tokens of each summary that came back. */
+}
+
+/** What one search's summaries are bound to: the tool call's cancel signal and where their tokens are counted. */
+export interface SummaryCall {
+  signal?: AbortSignal
+  /** Told the tokens of each summary that came back, as the provider reported them (never for a failed request). */
   onUsage?: (usage: TokenUsage, model: string) => void
 }
 
@@ -39,7 +44,7 @@ export type SessionSummary =
 
 /**
  * Summarises each hit's excerpt focused on `query`, all sessions at once (at most `concurrency`), the
- * whole call bounded by `timeoutMs` and `signal`. Never throws for a session: a failure is that
+ * whole call bounded by `timeoutMs` and `call.signal`. Never throws for a session: a failure is that
  * session's result, so its raw messages can be shown instead.
  */
 export async function summarizeHits(
@@ -47,8 +52,9 @@ export async function summarizeHits(
   query: string,
   hits: SessionHit[],
   options: SessionSummaryOptions | undefined,
-  signal?: AbortSignal
+  call: SummaryCall = {}
 ): Promise<SessionSummary[]> {
+  const { signal } = call
   const excerpts = hits.map((hit) => excerptForHit(db, hit, options?.budgetChars ?? SUMMARY_BUDGET_CHARS))
   if (!options) {
     const message = 'No model is available to summarise with here.'
@@ -74,7 +80,8 @@ export async function summarizeHits(
         maxTokens: SUMMARY_MAX_TOKENS,
         signal: bounded
       })
-      if (result.usage) options.onUsage?.(result.usage, provider.settings.model)
+      // An empty summary still cost its tokens.
+      if (result.usage) call.onUsage?.(result.usage, provider.settings.model)
       const summary = result.content.trim()
       if (!summary) return { ok: false, excerpt, failure: 'empty', message: 'The model returned an empty summary.' }
       return { ok: true, excerpt, summary }

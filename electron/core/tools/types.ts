@@ -42,7 +42,7 @@ function unescapeJson(text: string): string {
   })
 }
 
-import type { ApprovalRequest } from '../../../shared/agent-events'
+import type { ApprovalRequest, TurnUsage } from '../../../shared/agent-events'
 
 /**
  * Who a tool is offered to: the chat's model, with a user to ask, or the background review, which
@@ -74,6 +74,11 @@ export interface ToolContext {
    * Absent means nobody can approve, so tools that need approval must refuse.
    */
   approve?: (request: ApprovalRequest) => Promise<boolean>
+  /**
+   * Counts tokens the tool spent on model calls of its own (session_search's summaries) into the
+   * turn's usage, under the model that spent them. Absent (MCP, `cairn tool`): nobody keeps count.
+   */
+  recordUsage?: (usage: TurnUsage, model: string) => void
 }
 
 /**

@@ -23,7 +23,7 @@ export interface UserItem {
   compacted?: boolean
 }
 
-/** What the model calls of one turn cost, as the provider reported them. */
+/** What the model calls of one turn cost, as the provider reported them (with the ones its tools made, e.g. search summaries). */
 export interface AnswerUsage {
   promptTokens: number
   completionTokens: number
@@ -143,6 +143,7 @@ function buildPlain(messages: DisplayMessage[]): ChatItem[] {
         }
         break
       case 'tool': {
+        turn.add(message)
         const at = message.toolCallId ? toolIndex.get(message.toolCallId) : undefined
         const finished = { result: message.content, ok: resultLooksOk(message.content) }
         if (at !== undefined) items[at] = { ...(items[at] as ToolItem), ...finished }

@@ -126,6 +126,22 @@ describe('session_search summarize: true', () => {
     expect(others.map((s: Result) => s.summary)).toEqual(['Recap.', 'Recap.'])
   })
 
+  it('tells the tool context the tokens of each summary that came back, under the summary model, and nothing for a failed one', async () => {
+    seedDeploys()
+    respond = (request) =>
+      sessionOf(request) === 's_api'
+        ? { fault: { type: 'http', status: 500 } }
+        : { text: 'Recap.', usage: { prompt_tokens: sessionOf(request) === 's_blog' ? 600 : 500, completion_tokens: 30, cached_tokens: 5 } }
+    const reported: Array<[number, number, number, string]> = []
+    const recordUsage: ToolContext['recordUsage'] = (usage, model) => reported.push([usage.promptTokens, usage.completionTokens, usage.cachedTokens, model])
+    await search({ query: 'deploy to fly', summarize: true }, { provider }, { recordUsage })
+
+    expect(reported.sort()).toEqual([
+      [500, 30, 5, 'small-model'],
+      [600, 30, 5, 'small-model']
+    ])
+  })
+
   it('falls back when the summaries take longer than the timeout', async () => {
     seedDeploys()
     respond = () => ({ delayMs: 3000, text: 'Too late.' })

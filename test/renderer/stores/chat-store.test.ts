@@ -238,6 +238,16 @@ describe('buildItems', () => {
     expect(items[0]).toMatchObject({ kind: 'compacted', items: [{ kind: 'user' }, { kind: 'assistant' }] })
     expect(items[3]).toMatchObject({ kind: 'tool', name: 'read_file', result: '{"success":false,"error":"not found"}', ok: false })
   })
+
+  it("counts the tokens a tool spent on its own model calls (search summaries) into the turn's answer, under the answer's model", () => {
+    const items = buildItems([
+      message('user', 'How did we fix the 502?'),
+      message('assistant', '', { model: 'gpt-chat', usage: { promptTokens: 1000, completionTokens: 20, cachedTokens: 100 }, toolCalls: [{ id: 'c1', name: 'session_search', arguments: '{}' }] }),
+      message('tool', '{"success":true}', { toolCallId: 'c1', toolName: 'session_search', usage: { promptTokens: 1400, completionTokens: 90, cachedTokens: 0 } }),
+      message('assistant', 'Port 8080.', { model: 'gpt-chat', usage: { promptTokens: 1100, completionTokens: 10, cachedTokens: 900 } })
+    ])
+    expect(items.at(-1)).toMatchObject({ kind: 'assistant', model: 'gpt-chat', usage: { promptTokens: 3500, completionTokens: 120, cachedTokens: 1000 } })
+  })
 })
 
 describe('refresh after a turn', () => {

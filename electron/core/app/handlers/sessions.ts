@@ -50,7 +50,7 @@ export function sessionHandlers(app: AppContext): Pick<
       return { messages: withVersions(page.messages.map(toDisplayMessage), sessions().versions(sessionId)), hasOlder: page.hasOlder, hasNewer: page.hasNewer }
     },
     'sessions.search': async ({ query, limit }) => {
-      const result = searchSessions(app.core.db, query, { limit, includeCurrent: true })
+      const result = searchSessions(app.core.db, query, { limit, includeCurrent: true, prefixLastWord: true })
       return {
         query: result.query,
         hits: result.sessions.map((hit) => ({
@@ -180,6 +180,8 @@ export function toDisplayMessage(m: MessageRecord): DisplayMessage {
     compacted: m.compacted,
     hint,
     ...(m.role === 'assistant' ? answerFacts(m) : {}),
+    // A tool's own model calls (session_search summaries) count into its turn's tokens; their model is not the answer's.
+    ...(m.role === 'tool' && tokensOf(m) ? { usage: tokensOf(m) } : {}),
     ...(m.role === 'user' && m.meta?.attachments ? { attachments: attachmentViews(m.meta) } : {})
   }
 }
@@ -187,9 +189,11 @@ export function toDisplayMessage(m: MessageRecord): DisplayMessage {
 /** Which model wrote an answer and what its call cost, for the answer's details. */
 function answerFacts(m: MessageRecord): Pick<DisplayMessage, 'model' | 'usage'> {
   const model = typeof m.meta?.model === 'string' ? m.meta.model : null
-  const usage =
-    m.promptTokens === null && m.completionTokens === null
-      ? null
-      : { promptTokens: m.promptTokens ?? 0, completionTokens: m.completionTokens ?? 0, cachedTokens: m.cachedTokens ?? 0 }
-  return { model, usage }
+  return { model, usage: tokensOf(m) }
+}
+
+/** The tokens stored with a message, as the provider reported them (null: none reported). */
+function tokensOf(m: MessageRecord): DisplayMessage['usage'] {
+  if (m.promptTokens === null && m.completionTokens === null) return null
+  return { promptTokens: m.promptTokens ?? 0, completionTokens: m.completionTokens ?? 0, cachedTokens: m.cachedTokens ?? 0 }
 }
