@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { searchCommand } from '../../electron/cli/commands/search'
 import { reindexMeaning } from '../../electron/cli/commands/search-meaning'
 import type { CliContext } from '../../electron/cli/commands/types'
 import { CairnCore } from '../../electron/core/cairn'
@@ -70,5 +71,20 @@ describe('cairn search --reindex-meaning', () => {
     expect(readIndexState(core.db)).toMatchObject({ embedded: 0 })
     expect(await reindexMeaning(ctx(), core)).toBe(0)
     expect(readIndexState(core.db)).toMatchObject({ embedded: 2 })
+  })
+})
+
+describe('cairn search with search by meaning on', () => {
+  it('marks the conversations found only by meaning, and not the ones holding the words', async () => {
+    await core.config.update({ search: { embeddingModel: 'embed-a' } })
+    conversation('birds', 'what bird is on the feeder?', 'A kingfisher: the blue back gives it away.')
+    conversation('bread', 'my sourdough starter is sluggish', 'Feed it rye flour twice a day.')
+    expect(await reindexMeaning(ctx(), core)).toBe(0)
+    out = ''
+    expect(await searchCommand.run(ctx(), ['kingfisher'])).toBe(0)
+    const lines = out.split('\n').filter((line) => /^\d+\. /.test(line))
+    expect(lines).toHaveLength(2)
+    expect(lines.find((line) => line.includes('session birds'))).not.toContain('by meaning')
+    expect(lines.find((line) => line.includes('session bread'))).toContain('(by meaning: none of your words)')
   })
 })

@@ -41,7 +41,8 @@ With search.embeddingModel set, conversations are also found by meaning.
       return 0
     }
     result.sessions.forEach((hit, i) => {
-      ctx.io.out(`${i + 1}. ${hit.title ? `"${oneLine(hit.title, 60)}"  ` : ''}session ${hit.sessionId}  ${formatTime(hit.startedAt)}\n`)
+      const byMeaning = hit.foundBy === 'meaning' ? '  (by meaning: none of your words)' : ''
+      ctx.io.out(`${i + 1}. ${hit.title ? `"${oneLine(hit.title, 60)}"  ` : ''}session ${hit.sessionId}  ${formatTime(hit.startedAt)}${byMeaning}\n`)
       ctx.io.out(`   ${oneLine(hit.snippet, 160)}\n`)
     })
     return 0

@@ -174,8 +174,14 @@ function hitOut(hit: SessionHit): Record<string, unknown> {
     match_message_id: hit.matchMessageId,
     snippet: hit.snippet,
     messages: hit.messages.map(messageOut),
-    other_matches: hit.matches.slice(1, 5).map((m) => m.messageId)
+    other_matches: hit.matches.slice(1, 5).map((m) => m.messageId),
+    ...foundByOut(hit)
   }
+}
+
+/** Said only when search by meaning took part: a conversation with none of the query's words is one to read with care. */
+function foundByOut(hit: SessionHit): Record<string, unknown> {
+  return hit.foundBy === 'words' ? {} : { found_by: hit.foundBy === 'meaning' ? 'meaning only (none of the query words)' : 'words and meaning' }
 }
 
 /** A hit with its summary and what the summary covers; on failure, the raw hit with a note saying why. */
@@ -192,6 +198,7 @@ function summaryOut(hit: SessionHit, summary: SessionSummary): Record<string, un
     match_message_id: hit.matchMessageId,
     snippet: hit.snippet,
     summary: summary.summary,
+    ...foundByOut(hit),
     covers: {
       messages: excerpt.messages.length,
       first_message_id: excerpt.messages[0]?.id ?? null,

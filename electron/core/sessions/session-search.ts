@@ -38,7 +38,11 @@ export interface SessionHit {
   messages: MessageView[]
   /** The session's best-matching messages (best first), for scrolling to other hits. */
   matches: Array<{ messageId: number; score: number }>
+  /** Which search found it: its words, its meaning (search by meaning on, no word of the query in it) or both. */
+  foundBy: FoundBy
 }
+
+export type FoundBy = 'words' | 'meaning' | 'both'
 
 export interface SessionSearchResult {
   /** The FTS expression(s) used, e.g. `"deploy" OR "fly" OR "blog"`; '' when nothing was searchable. */
@@ -115,7 +119,7 @@ export function searchSessions(db: StateDb, query: string, options: SearchOption
   const sessionRows = fetchSessions(db, ranked.map((r) => r.sessionId))
   const dropped = new Set(words.dropped.map((t) => t.term.text))
   const terms = plan.highlights.filter((t) => !dropped.has(t))
-  const sessions = ranked.flatMap(({ sessionId, score, messages }): SessionHit[] => {
+  const sessions = ranked.flatMap(({ sessionId, score, messages, foundBy }): SessionHit[] => {
     const session = sessionRows.get(sessionId)
     if (!session) return []
     const best = messages[0]
@@ -128,7 +132,8 @@ export function searchSessions(db: StateDb, query: string, options: SearchOption
         matchMessageId: best.id,
         snippet: snippetFor(db, plan, words, best, terms),
         messages: windowAround(db, sessionId, best.id, window, terms),
-        matches: messages.map((m) => ({ messageId: m.id, score: round(m.score) }))
+        matches: messages.map((m) => ({ messageId: m.id, score: round(m.score) })),
+        foundBy: foundBy ?? 'words'
       }
     ]
   })
@@ -263,13 +268,16 @@ function withMeaning(byKeyword: readonly RankedSession[], meaning: readonly Sema
       sessionId: fused.sessionId,
       messages: [{ id: fused.meaningMessageId!, sessionId: fused.sessionId, score: fused.score, viaFts: false }]
     }),
-    score: fused.score
+    score: fused.score,
+    foundBy: fused.keywordRank === null ? 'meaning' : fused.meaningRank === null ? 'words' : 'both'
   }))
 }
 
 interface RankedSession {
   sessionId: string
   score: number
+  /** Set by the fusion with meaning; absent = words. */
+  foundBy?: FoundBy
   /** Best first, at most SESSION_LISTED_MATCHES. */
   messages: Candidate[]
 }

@@ -54,5 +54,9 @@ describe('keyword search fused with search by meaning', () => {
     const fused = searchSessions(db, 'postgres connection', { limit: 5, meaning: byMeaning })
     expect(fused.sessions[0].sessionId).toBe(both.sessionId)
     expect(fused.sessions.map((hit) => hit.sessionId)).toEqual(expect.arrayContaining([keywordOnly.sessionId, meaningOnly.sessionId]))
+    // Each says which search found it, so a conversation holding none of the words can be told apart.
+    const foundBy = new Map(fused.sessions.map((hit) => [hit.sessionId, hit.foundBy]))
+    expect([foundBy.get(both.sessionId), foundBy.get(keywordOnly.sessionId), foundBy.get(meaningOnly.sessionId)]).toEqual(['both', 'words', 'meaning'])
+    expect(searchSessions(db, 'postgres connection', { limit: 5 }).sessions.every((hit) => hit.foundBy === 'words')).toBe(true)
   })
 })
