@@ -85,6 +85,6 @@ describe('cairn search with search by meaning on', () => {
     const lines = out.split('\n').filter((line) => /^\d+\. /.test(line))
     expect(lines).toHaveLength(2)
     expect(lines.find((line) => line.includes('session birds'))).not.toContain('by meaning')
-    expect(lines.find((line) => line.includes('session bread'))).toContain('(by meaning: none of your words)')
+    expect(lines.find((line) => line.includes('session bread'))).toContain('(found by meaning, not by your words)')
   })
 })

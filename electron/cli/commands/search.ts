@@ -41,7 +41,7 @@ With search.embeddingModel set, conversations are also found by meaning.
       return 0
     }
     result.sessions.forEach((hit, i) => {
-      const byMeaning = hit.foundBy === 'meaning' ? '  (by meaning: none of your words)' : ''
+      const byMeaning = hit.foundBy === 'meaning' ? '  (found by meaning, not by your words)' : ''
       ctx.io.out(`${i + 1}. ${hit.title ? `"${oneLine(hit.title, 60)}"  ` : ''}session ${hit.sessionId}  ${formatTime(hit.startedAt)}${byMeaning}\n`)
       ctx.io.out(`   ${oneLine(hit.snippet, 160)}\n`)
     })

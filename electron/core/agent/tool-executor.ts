@@ -76,7 +76,9 @@ class ToolSpend {
 
   add(usage: TurnUsage, model: string): void {
     const sum = this.byModel.get(model) ?? { promptTokens: 0, completionTokens: 0, cachedTokens: 0 }
-    this.byModel.set(model, sumUsage(sum, usage))
+    // Some servers report fractions or junk; the store takes whole counts only, and a tool's result must never fail to save.
+    const whole = (n: number): number => (Number.isFinite(n) && n > 0 ? Math.round(n) : 0)
+    this.byModel.set(model, sumUsage(sum, { promptTokens: whole(usage.promptTokens), completionTokens: whole(usage.completionTokens), cachedTokens: whole(usage.cachedTokens) }))
   }
 
   total(): TurnUsage | null {

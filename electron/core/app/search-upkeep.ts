@@ -85,7 +85,11 @@ export class SearchUpkeep {
     const at = this.deps.clock.now()
     if (!now && at - this.lastEmitAt < PROGRESS_EVERY_MS) return
     this.lastEmitAt = at
-    this.deps.changed(this.status())
+    try {
+      this.deps.changed(this.status())
+    } catch {
+      // The status reads the database: a disk error must not stop a fill, the word pass or quitting; Settings asks again.
+    }
   }
 
   /** Resolves when the word pass running now (if any) has stopped; for tests and quitting. */
@@ -119,6 +123,7 @@ export class SearchUpkeep {
       if (this.backlog === null) return false
       this.emit(true)
       const outcome = await segmentBacklog(this.deps.db, {
+        known: this.backlog,
         signal: this.abort.signal,
         batchSize: this.deps.wordBatchSize,
         keepGoing: () => !this.closed && this.deps.isIdle(),

@@ -112,9 +112,9 @@ export class SemanticFilling {
 
   /** "Pause": stops the fill after the batch in flight; nothing is embedded until {@link fillNow}. */
   pause(): void {
+    // No abort: the batch in flight is paid for, so it is stored; keepGoing() stops the fill after it.
     this.pausedByUser = true
     this.again = false
-    this.abort?.abort()
     this.deps.changed?.('state')
   }
 

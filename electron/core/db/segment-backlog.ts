@@ -9,6 +9,8 @@ import type { StateDb } from './state-db'
 
 /** Messages segmented per transaction: a cancel or a crash loses at most this many, and the write lock is held a few tens of ms. */
 export const SEGMENT_BATCH = 100
+/** …or fewer, once their text reaches this many characters (segmentation costs by the character). */
+export const SEGMENT_BATCH_CHARS = 200_000
 
 /** Messages that may hold words the word index cannot see: anything but ASCII (the same test the store uses). */
 const CANDIDATE = `segmented IS NULL AND (length(CAST(content AS BLOB)) > length(content) OR length(CAST(tool_call_text AS BLOB)) > length(tool_call_text))`
@@ -27,6 +29,11 @@ export interface SegmentOptions {
   keepGoing?: () => boolean
   /** After each batch. */
   onProgress?: (progress: SegmentProgress) => void
+  /**
+   * Where the backlog stood when the caller last looked (e.g. the app's previous pass): counting it
+   * again reads the text of every message left (about a second at a million messages).
+   */
+  known?: SegmentProgress | null
 }
 
 export interface SegmentOutcome {
@@ -73,7 +80,7 @@ export function segmentProgress(db: StateDb): SegmentProgress | null {
  */
 export async function segmentBacklog(db: StateDb, options: SegmentOptions = {}): Promise<SegmentOutcome> {
   const size = Math.max(1, Math.floor(options.batchSize ?? SEGMENT_BATCH))
-  const start = segmentProgress(db)
+  const start = options.known === undefined ? segmentProgress(db) : options.known
   if (!start) return { status: 'done', segmented: 0, progress: { done: 0, total: 0 } }
   const page = db.prepare(
     `SELECT id, content, tool_call_text AS toolCallText FROM messages WHERE id > ? AND id <= ? AND ${CANDIDATE} ORDER BY id LIMIT ?`
@@ -86,13 +93,20 @@ export async function segmentBacklog(db: StateDb, options: SegmentOptions = {}):
     if (!row) return { segmented: 0, done: 0, finished: true }
     const rows = page.all(row.afterId, row.throughId, size) as Array<{ id: number; content: string | null; toolCallText: string | null }>
     let segmented = 0
+    let handled = 0
+    let chars = 0
     for (const message of rows) {
       const words = markedWordsOf(message.content, message.toolCallText)
       if (words) segmented += write.run(words, message.id).changes
+      handled++
+      chars += (message.content?.length ?? 0) + (message.toolCallText?.length ?? 0)
+      // Long tool output or imported pages: the batch ends early, so it holds the write lock no longer than a hundred chat messages would.
+      if (chars >= SEGMENT_BATCH_CHARS) break
     }
-    if (rows.length < size) finish.run()
-    else advance.run(rows[rows.length - 1].id, rows.length)
-    return { segmented, done: row.done + rows.length, finished: rows.length < size }
+    const finished = handled === rows.length && rows.length < size
+    if (finished) finish.run()
+    else advance.run(rows[handled - 1].id, handled)
+    return { segmented, done: row.done + handled, finished }
   })
   const total = start.total
   let segmented = 0

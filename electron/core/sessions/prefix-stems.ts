@@ -28,8 +28,10 @@ export function spellStems(db: StateDb, stems: readonly string[]): Map<string, s
   if (unknown.length) {
     const candidates = unknown.flatMap((stem) => STEM_SPELLINGS.map((ending) => `${stem}${ending}`))
     const stemmed = porterStems(db, candidates)
+    // Without the tokenizer each stem stands for itself, for this call only: the next call tries again.
+    if (!stemmed) return new Map(stems.map((stem) => [stem, spellings.has(stem) ? (spellings.get(stem) ?? null) : stem]))
     for (const stem of unknown) {
-      const spelling = stemmed ? (STEM_SPELLINGS.map((ending) => `${stem}${ending}`).find((word) => stemmed.get(word) === stem) ?? null) : stem
+      const spelling = STEM_SPELLINGS.map((ending) => `${stem}${ending}`).find((word) => stemmed.get(word) === stem) ?? null
       if (spellings.size >= REMEMBERED_SPELLINGS) spellings.delete(spellings.keys().next().value as string)
       spellings.set(stem, spelling)
     }
@@ -40,8 +42,11 @@ export function spellStems(db: StateDb, stems: readonly string[]): Map<string, s
 /** The porter stem of one word (the one being typed: asked for at every keystroke, so remembered). */
 export function stemOf(db: StateDb, word: string): string | null {
   if (!typedStems.has(word)) {
+    const stemmed = porterStems(db, [word])
+    // A failure is not remembered: the next keystroke tries again.
+    if (!stemmed) return null
     if (typedStems.size >= REMEMBERED_SPELLINGS) typedStems.delete(typedStems.keys().next().value as string)
-    typedStems.set(word, porterStems(db, [word])?.get(word) ?? null)
+    typedStems.set(word, stemmed.get(word) ?? null)
   }
   return typedStems.get(word) ?? null
 }
@@ -54,7 +59,8 @@ export function porterStems(db: StateDb, words: readonly string[]): Map<string, 
         CREATE VIRTUAL TABLE IF NOT EXISTS temp.porter_words USING fts5(word, tokenize='porter unicode61 remove_diacritics 2');
         CREATE VIRTUAL TABLE IF NOT EXISTS temp.porter_stems USING fts5vocab(temp, porter_words, instance);
       `)
-      ready.add(db)
+      // Made inside a transaction, the tables go if it rolls back: then they are made again next time.
+      if (!db.inTransaction) ready.add(db)
     }
     const found = new Map<string, string>()
     const stem = db.transaction(() => {

@@ -179,9 +179,9 @@ function hitOut(hit: SessionHit): Record<string, unknown> {
   }
 }
 
-/** Said only when search by meaning took part: a conversation with none of the query's words is one to read with care. */
+/** Said only when search by meaning took part: a conversation no keyword matched is one to read with care. */
 function foundByOut(hit: SessionHit): Record<string, unknown> {
-  return hit.foundBy === 'words' ? {} : { found_by: hit.foundBy === 'meaning' ? 'meaning only (none of the query words)' : 'words and meaning' }
+  return hit.foundBy === 'words' ? {} : { found_by: hit.foundBy === 'meaning' ? 'meaning only (not among the keyword matches)' : 'words and meaning' }
 }
 
 /** A hit with its summary and what the summary covers; on failure, the raw hit with a note saying why. */

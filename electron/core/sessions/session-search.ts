@@ -4,7 +4,7 @@ import { planSearch, type SearchPlan } from './fts-query'
 import { MATCH_CLOSE, MATCH_OPEN, markedSnippet, toView, type MessageView } from './message-view'
 import { planWords, SLICE_BUDGET, type WordPlan } from './query-planner'
 import { withCompletions } from './prefix-completion'
-import { DOCUMENT_COUNT_CAP } from './term-stats'
+import { COVERAGE_WEIGHT, distinctiveMessages, sessionCoverage } from './session-evidence'
 import { unmarked } from './cjk-query'
 import { fuseSessions, type SemanticCandidate } from './semantic-search'
 import type { MessageRow } from './session-store'
@@ -38,7 +38,11 @@ export interface SessionHit {
   messages: MessageView[]
   /** The session's best-matching messages (best first), for scrolling to other hits. */
   matches: Array<{ messageId: number; score: number }>
-  /** Which search found it: its words, its meaning (search by meaning on, no word of the query in it) or both. */
+  /**
+   * Which search found it: its words, its meaning, or both. `meaning` means it was not among the
+   * keyword matches, which are bounded (common words are read from the newest messages only), so an
+   * older conversation may still hold some of the words.
+   */
   foundBy: FoundBy
 }
 
@@ -280,36 +284,6 @@ interface RankedSession {
   foundBy?: FoundBy
   /** Best first, at most SESSION_LISTED_MATCHES. */
   messages: Candidate[]
-}
-
-/** Messages holding the query's distinctive term(s), when the plan ranks those first (else null). */
-function distinctiveMessages(db: StateDb, words: WordPlan): Set<number> | null {
-  if (!words.tiered || !words.distinctive) return null
-  const ids = db.prepare('SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?').pluck().all(words.distinctive, DOCUMENT_COUNT_CAP) as number[]
-  return new Set(ids)
-}
-
-/**
- * Session-level evidence: a session also scores this share of the idf of each distinct query term it
- * holds anywhere, so one that covers several of the question's words (a multi-part question's
- * answer is often spread over turns) gains on one that repeats a single word.
- */
-export const COVERAGE_WEIGHT = 0.25
-
-/**
- * Session id → the summed idf of the distinct query terms it holds. Only when every term went to the
- * bm25 query (their postings fit RANK_BUDGET), so the lookups stay as bounded as that query.
- */
-function sessionCoverage(db: StateDb, words: WordPlan): Map<string, number> | null {
-  if (!words.ranked || words.common || words.kept.length < 2) return null
-  const corpus = (db.prepare('SELECT max(id) AS n FROM messages').get() as { n: number | null }).n ?? 0
-  const coverage = new Map<string, number>()
-  const sessionsOf = db.prepare('SELECT DISTINCT m.session_id FROM messages_fts f JOIN messages m ON m.id = f.rowid WHERE messages_fts MATCH ?').pluck()
-  for (const term of words.kept) {
-    const idf = Math.max(1e-6, Math.log((corpus - term.documents + 0.5) / (term.documents + 0.5)))
-    for (const id of sessionsOf.all(term.expression) as string[]) coverage.set(id, (coverage.get(id) ?? 0) + idf)
-  }
-  return coverage
 }
 
 function rankSessions(candidates: Iterable<Candidate>, distinctive: Set<number> | null = null, coverage: Map<string, number> | null = null): RankedSession[] {

@@ -68,6 +68,12 @@ describe('tokens a tool spends on model calls of its own', () => {
     })
   })
 
+  it('are saved as whole counts when a server reports fractions or junk, so the tool result is never lost', async () => {
+    const outcome = await run(spending([['small-model', 300.6, Number.NaN], ['small-model', -5, 10.2]]))
+    expect(outcome.record).toMatchObject({ content: '{"success":true}', promptTokens: 301, completionTokens: 10 })
+    expect(store.messages('s1').filter((m) => m.role === 'tool')).toHaveLength(1)
+  })
+
   it('leave a tool that spends nothing as it was', async () => {
     const outcome = await run(spending([]))
     expect(outcome.usage).toBeNull()

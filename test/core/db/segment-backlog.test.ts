@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WORD_MARK } from '../../../electron/core/db/cjk-segment'
 import { segmentBacklog, segmentProgress, type SegmentProgress } from '../../../electron/core/db/segment-backlog'
@@ -142,6 +143,24 @@ describe('segmentBacklog (the background pass)', () => {
     expect(holdingWord(db, '批准')).toEqual(['merge'])
     expect(holdingWord(db, '冲突')).toEqual([])
     expect(holdingWord(db, '部署')).toEqual(['deploy', 'during'])
+  })
+})
+
+describe('batches', () => {
+  it('end early when their text is long, so one batch of long tool output never holds the write lock for long', async () => {
+    const path = schema13File()
+    const raw = new Database(path)
+    const long = raw.prepare("INSERT INTO messages (session_id, role, content, created_at) VALUES ('kimono', 'tool', ?, 99)")
+    for (let i = 0; i < 3; i++) long.run('部署日志'.repeat(30_000))
+    raw.close()
+    const db = openDb(path)
+    const steps: SegmentProgress[] = []
+    const outcome = await segmentBacklog(db, { onProgress: (p) => steps.push(p) })
+    expect(outcome.status).toBe('done')
+    // 8 short messages and 3 of 120,000 characters: the limit of 100 messages alone would make it one batch.
+    expect(steps.length).toBe(2)
+    expect(steps.at(-1)).toEqual({ done: BACKLOG + 3, total: BACKLOG + 3 })
+    expect(holdingWord(db, '和服')).toEqual(['kimono'])
   })
 })
 

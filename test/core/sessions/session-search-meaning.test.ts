@@ -43,7 +43,7 @@ describe('session_search with search by meaning on', () => {
 
     const withMeaning = await search('fly deploy', embedder())
     const foundBy = Object.fromEntries(withMeaning.sessions.map((s) => [s.session_id, s.found_by]))
-    expect(foundBy).toEqual({ exact: 'words and meaning', related: 'meaning only (none of the query words)' })
+    expect(foundBy).toEqual({ exact: 'words and meaning', related: 'meaning only (not among the keyword matches)' })
 
     const keywordOnly = await search('fly deploy', null)
     expect(keywordOnly.sessions.map((s) => [s.session_id, s.found_by])).toEqual([['exact', undefined]])

@@ -65,7 +65,7 @@ function WordIndex({ status, count }: { status: SearchUpkeep; count: FormatCount
         </h3>
         <p className="field-hint">{t('search.words.hint')}</p>
       </div>
-      <div className="search-state" aria-live="polite">
+      <div className="search-state">
         <span>{line.text}</span>
         {line.ratio !== null ? <progress aria-label={t('search.words.title')} max={1} value={line.ratio} /> : null}
       </div>
@@ -81,6 +81,8 @@ function Meaning({ status, store, count }: { status: SearchUpkeep; store: Search
   const line = meaningLine(meaning, t, count)
   const error = meaningErrorText(meaning, t)
   const on = meaning.state !== 'off' && meaning.state !== 'unavailable'
+  const fillBlocked = acting || (meaning.filling && !meaning.paused)
+  const pauseBlocked = acting || meaning.paused
   return (
     <section className="field-group" aria-labelledby={`${id}-title`}>
       <div className="field-group-head">
@@ -89,7 +91,7 @@ function Meaning({ status, store, count }: { status: SearchUpkeep; store: Search
         </h3>
         <p className="field-hint">{t('search.meaning.hint')}</p>
       </div>
-      <div className="search-state" aria-live="polite">
+      <div className="search-state">
         <span>{line.text}</span>
         {line.ratio !== null ? <progress aria-label={t('search.meaning.title')} max={1} value={line.ratio} /> : null}
         {on && meaning.paused ? <span className="field-hint">{t('search.meaning.paused')}</span> : null}
@@ -98,13 +100,15 @@ function Meaning({ status, store, count }: { status: SearchUpkeep; store: Search
       {on && error ? <Notice tone="warn">{error}</Notice> : null}
       {on ? (
         <div className="card-actions">
-          <button type="button" className="secondary-button" disabled={acting || (meaning.filling && !meaning.paused)} onClick={() => void store.getState().fillMeaning()}>
+          {/* aria-disabled, not disabled: the button just pressed keeps the keyboard focus. */}
+          <button type="button" className="secondary-button" aria-disabled={fillBlocked || undefined} onClick={() => fillBlocked || void store.getState().fillMeaning()}>
             {t('search.meaning.fill')}
           </button>
-          <button type="button" className="ghost-button" disabled={acting || meaning.paused} onClick={() => void store.getState().pauseMeaning()}>
+          <button type="button" className="ghost-button" aria-disabled={pauseBlocked || undefined} onClick={() => pauseBlocked || void store.getState().pauseMeaning()}>
             {t('search.meaning.pause')}
           </button>
-          {meaning.filling ? <Spinner label={line.text} /> : null}
+          {/* A fixed label: the counter beside it changes several times a second and would be read out each time. */}
+          {meaning.filling ? <Spinner label={t('search.meaning.fillingUncounted', { model: meaning.settings.model })} /> : null}
         </div>
       ) : null}
     </section>
