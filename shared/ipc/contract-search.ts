@@ -39,6 +39,8 @@ export const meaningSchema = z.object({
   filling: z.boolean(),
   /** The user paused the backfill: nothing is embedded until "Fill now" (or a restart). */
   paused: z.boolean(),
+  /** "Fill now" was pressed during a chat: filling starts when it ends. */
+  waiting: z.boolean(),
   /** Messages handled (embedded or skipped) of all that can be embedded; null until counted. */
   progress: progressSchema.nullable(),
   /** The last fill's failure; null once one succeeds. */

@@ -161,6 +161,7 @@ export class SearchUpkeep {
       index: status.state === 'ready' ? { model: status.model, dimensions: status.dimensions, embedded: status.embedded, skipped: status.skipped } : null,
       filling: filling.status().running,
       paused: filling.paused(),
+      waiting: filling.waiting(),
       progress: status.state === 'off' ? null : filling.progress(),
       lastError: error
         ? error instanceof ProviderError

@@ -63,6 +63,7 @@ export class SemanticFilling {
   private abort: AbortController | null = null
   /** The user paused the backfill; only "Fill now" (or a restart) resumes it. */
   private pausedByUser = false
+  private waitingForIdle = false
   /** Until when someone (Settings → Search) watches: fills count and report their progress. */
   private watchedUntil = 0
   private counted: IndexProgress | null = null
@@ -90,6 +91,11 @@ export class SemanticFilling {
     return this.pausedByUser
   }
 
+  /** "Fill now" was pressed while a chat runs: the fill starts when the turn ends. */
+  waiting(): boolean {
+    return this.waitingForIdle && !this.running
+  }
+
   /** Messages handled of all that can be embedded, as the last watched fill counted them; null when not counted. */
   progress(): IndexProgress | null {
     return this.counted
@@ -106,6 +112,7 @@ export class SemanticFilling {
     this.blocked = false
     this.retryAt = 0
     this.watch()
+    this.waitingForIdle = !this.deps.isIdle() && this.embedder() !== null
     this.notify()
     this.deps.changed?.('state')
   }
@@ -127,6 +134,7 @@ export class SemanticFilling {
     }
     const embedder = this.embedder()
     if (!embedder || !this.deps.isIdle()) return
+    this.waitingForIdle = false
     this.running = this.fill(embedder).finally(() => {
       this.running = null
       this.deps.changed?.('state')

@@ -74,11 +74,28 @@ describe('the word pass in the app', () => {
 })
 
 describe('Settings → Search routes', () => {
+  it('"Fill now" during a chat says the fill waits for it, and the fill starts once the chat ends', async () => {
+    const { db, events, idle } = upkeepOnOldHistory()
+    const clock = new TestClock()
+    const config = () => configSchema.parse({ search: { embeddingModel: 'embed-a' } })
+    // Nothing listens on port 9: the fill that starts fails at once, which is all this needs.
+    const meaning = new SemanticFilling({ db, config, chatProvider: () => ({ baseURL: 'http://127.0.0.1:9/v1', model: 'm', apiKey: null, maxRetries: 0, requestTimeoutMs: 1000 }) as never, env: {}, isIdle: () => idle.now, events, clock })
+    cleanup.push(() => meaning.close())
+    meaning.fillNow()
+    expect(meaning.waiting()).toBe(true)
+    expect(meaning.status().running).toBe(false)
+    idle.now = true
+    events.emit({ name: 'chat.status', payload: { sessionId: 's', running: false } })
+    expect(meaning.waiting()).toBe(false)
+    expect(meaning.status().running).toBe(true)
+    await meaning.settled()
+  })
+
   it('says search by meaning is off, fills nothing when asked, and has no word backlog on a new home', async () => {
     fx = await appFixture()
     const status = await fx.ok('search.status')
     expect(status.words).toEqual({ backlog: null, running: false })
-    expect(status.meaning).toMatchObject({ state: 'off', settings: { model: '', baseURL: '', dimensions: 0 }, endpoint: '', filling: false, paused: false, index: null, lastError: null })
+    expect(status.meaning).toMatchObject({ state: 'off', settings: { model: '', baseURL: '', dimensions: 0 }, endpoint: '', filling: false, paused: false, waiting: false, index: null, lastError: null })
     expect((await fx.ok('search.fillMeaning')).meaning).toMatchObject({ state: 'off', filling: false })
     await fx.app.meaning.settled()
     expect(fx.server.requests).toEqual([])

@@ -60,6 +60,9 @@ describe('Settings → Search', () => {
     fireEvent.click(within(part()).getByRole('button', { name: 'Fill now' }))
     await settle()
     expect(bridge.callsTo('search.fillMeaning')).toHaveLength(1)
+    // Pressed during a chat: it says why nothing moves yet.
+    act(() => bridge.emit('search.changed', searchUpkeep({ ...on, index: ready.meaning.index, waiting: true })))
+    expect(within(part()).getByText('Embedding waits while a chat is running.')).toBeTruthy()
 
     act(() => bridge.emit('search.changed', searchUpkeep({ ...on, index: ready.meaning.index, lastError: { code: 'unreachable', message: 'connect ECONNREFUSED', status: null } })))
     expect(within(part()).getByText('Cannot reach http://localhost:11434/v1. It is tried again in a few minutes.')).toBeTruthy()

@@ -136,7 +136,7 @@ export function syncStatus(overrides: Partial<SyncStatus> = {}): SyncStatus {
 export function searchUpkeep(meaning: Partial<SearchUpkeep['meaning']> = {}, words: Partial<SearchUpkeep['words']> = {}): SearchUpkeep {
   return {
     words: { backlog: null, running: false, ...words },
-    meaning: { state: 'off', settings: { model: '', baseURL: '', dimensions: 0 }, endpoint: '', unavailable: null, index: null, filling: false, paused: false, progress: null, lastError: null, ...meaning }
+    meaning: { state: 'off', settings: { model: '', baseURL: '', dimensions: 0 }, endpoint: '', unavailable: null, index: null, filling: false, paused: false, waiting: false, progress: null, lastError: null, ...meaning }
   }
 }
 

@@ -95,6 +95,7 @@ function Meaning({ status, store, count }: { status: SearchUpkeep; store: Search
         <span>{line.text}</span>
         {line.ratio !== null ? <progress aria-label={t('search.meaning.title')} max={1} value={line.ratio} /> : null}
         {on && meaning.paused ? <span className="field-hint">{t('search.meaning.paused')}</span> : null}
+        {on && meaning.waiting && !meaning.paused ? <span className="field-hint">{t('search.meaning.waiting')}</span> : null}
       </div>
       {meaning.state === 'off' ? <p className="field-hint">{t('search.meaning.offHow')}</p> : <MeaningSettings meaning={meaning} />}
       {on && error ? <Notice tone="warn">{error}</Notice> : null}
