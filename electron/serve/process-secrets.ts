@@ -3,19 +3,20 @@ import type { ApiKeyWhich, SecretStore } from '../core/app/app-context'
 
 /**
  * Browser mode and tests: the key comes from CAIRN_API_KEY / OPENAI_API_KEY (the learning key from
- * CAIRN_LEARNING_API_KEY), or is entered in the UI and kept only in this process (never written to
+ * CAIRN_LEARNING_API_KEY, the embedding key from CAIRN_EMBEDDING_API_KEY), or is entered in the UI and kept only in this process (never written to
  * disk in plain text; the desktop app encrypts it). Named secrets (an MCP server's `${secret:NAME}`
  * values, the sync token) likewise: entered ones in memory, else `CAIRN_SECRET_<NAME>` (see {@link secretEnvName};
  * the sync token also `CAIRN_SYNC_TOKEN`).
  */
 export class ProcessSecretStore implements SecretStore {
-  private readonly entered: Record<ApiKeyWhich, string | null> = { chat: null, learning: null }
+  private readonly entered: Record<ApiKeyWhich, string | null> = { chat: null, learning: null, embedding: null }
   private readonly enteredSecrets = new Map<string, string>()
 
   constructor(private readonly env: NodeJS.ProcessEnv = process.env) {}
 
   getApiKey(which: ApiKeyWhich = 'chat'): string | null {
     if (which === 'learning') return this.entered.learning ?? this.env.CAIRN_LEARNING_API_KEY ?? null
+    if (which === 'embedding') return this.entered.embedding ?? this.env.CAIRN_EMBEDDING_API_KEY ?? null
     return this.entered.chat ?? this.env.CAIRN_API_KEY ?? this.env.OPENAI_API_KEY ?? null
   }
 

@@ -262,7 +262,7 @@ export const en = {
   'settings.key.storage.env': 'from an environment variable',
   'settings.key.storage.none': 'not stored',
   'settings.key.warnBasicText': 'No system keyring was found, so the key is saved in a file that is obfuscated but not encrypted. Install a keyring (GNOME Keyring or KWallet) to protect it.',
-  'settings.key.warnMemory': 'In browser mode a key entered here is not saved: it lasts until “cairn serve” stops. Set CAIRN_API_KEY to keep one.',
+  'settings.key.warnMemory': 'In browser mode a key entered here is not saved: it lasts until “cairn serve” stops. Set {variable} to keep one.',
 
   'settings.learning.title': 'Learning',
   'settings.learning.lead': 'After conversations, a background review decides what is worth remembering and which procedures to keep as skills.',

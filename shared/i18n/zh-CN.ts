@@ -260,7 +260,7 @@ export const zhCN: Record<MessageKey, string> = {
   'settings.key.storage.env': '来自环境变量',
   'settings.key.storage.none': '未保存',
   'settings.key.warnBasicText': '未找到系统密钥环，密钥只做了混淆而没有加密。安装 GNOME Keyring 或 KWallet 可以保护它。',
-  'settings.key.warnMemory': '浏览器模式下在此输入的密钥不会被保存，“cairn serve”停止后即失效。如需保留，请设置 CAIRN_API_KEY。',
+  'settings.key.warnMemory': '浏览器模式下在此输入的密钥不会被保存，“cairn serve”停止后即失效。如需保留，请设置 {variable}。',
 
   'settings.learning.title': '学习',
   'settings.learning.lead': '对话结束后，后台回顾会判断哪些内容值得记住、哪些做法值得保存为技能。',

@@ -51,10 +51,30 @@ export type MeaningInfo = z.infer<typeof meaningSchema>
 export const searchUpkeepSchema = z.object({ words: wordIndexSchema, meaning: meaningSchema })
 export type SearchUpkeep = z.infer<typeof searchUpkeepSchema>
 
+/** Settings → Search's "Test": the embedding settings being edited (each left out = as saved), and a key typed but not saved yet. */
+export const embeddingTestInputSchema = z
+  .object({
+    model: z.string().max(500).optional(),
+    baseURL: z.string().max(2000).optional(),
+    dimensions: count.max(8192).optional(),
+    apiKey: z.string().max(1000).optional()
+  })
+  .optional()
+export type EmbeddingTestInput = z.infer<typeof embeddingTestInputSchema>
+
+/** One short text embedded with those settings: the vector's size, or why it failed (as data: the renderer words it by code). */
+export const embeddingTestSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), endpoint: z.string(), model: z.string(), dimensions: count }),
+  z.object({ ok: z.literal(false), endpoint: z.string(), model: z.string(), code: z.enum(connectionFailureCodes), message: z.string(), status: z.number().int().nullable() })
+])
+export type EmbeddingTest = z.infer<typeof embeddingTestSchema>
+
 export const searchRoutes = {
   'search.status': defineRoute({ input: z.void(), output: searchUpkeepSchema }),
   /** Fills search by meaning now (clears a pause and a failure's wait); it starts once no chat runs. While off it fills nothing, and the status says so. */
   'search.fillMeaning': defineRoute({ input: z.void(), output: searchUpkeepSchema }),
   /** Stops the fill after the batch in flight and keeps it paused until "Fill now". */
-  'search.pauseMeaning': defineRoute({ input: z.void(), output: searchUpkeepSchema })
+  'search.pauseMeaning': defineRoute({ input: z.void(), output: searchUpkeepSchema }),
+  /** Embeds one short text with the settings being edited (nothing is saved or indexed). */
+  'search.testEmbedding': defineRoute({ input: embeddingTestInputSchema, output: embeddingTestSchema })
 }

@@ -271,9 +271,9 @@ export const ipcRoutes = {
   // Read by every window at start (theme, language); changing settings belongs to the main window.
   'settings.get': defineRoute({ input: z.void(), output: settingsViewSchema, quickWindow: true }),
   'settings.update': defineRoute({ input: z.object({ patch: configPatchSchema }), output: settingsViewSchema }),
-  /** `which`: the chat provider's key (default) or the key for `learning.baseURL`. */
+  /** `which`: the chat provider's key (default), the key for `learning.baseURL`, or the key for `search.embeddingBaseURL`. */
   'settings.setApiKey': defineRoute({
-    input: z.object({ apiKey: text(1000).nullable(), which: z.enum(['chat', 'learning']).default('chat') }),
+    input: z.object({ apiKey: text(1000).nullable(), which: z.enum(['chat', 'learning', 'embedding']).default('chat') }),
     output: settingsViewSchema
   }),
   'settings.testConnection': defineRoute({

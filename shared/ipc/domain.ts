@@ -235,7 +235,9 @@ export const settingsViewSchema = z.object({
   /** Where the key lives: the OS keyring, Electron's plaintext fallback (warn), this process only, an env var, nowhere. */
   keyStorage: keyStorageSchema,
   /** The key for `learning.baseURL` (reviews on their own endpoint), shown the same way; absent where there is none to set. */
-  learningKey: z.object({ hasApiKey: z.boolean(), keyHint: z.string().nullable(), keyStorage: keyStorageSchema }).optional()
+  learningKey: z.object({ hasApiKey: z.boolean(), keyHint: z.string().nullable(), keyStorage: keyStorageSchema }).optional(),
+  /** The key for `search.embeddingBaseURL` (an embedding server of its own), shown the same way. */
+  embeddingKey: z.object({ hasApiKey: z.boolean(), keyHint: z.string().nullable(), keyStorage: keyStorageSchema }).optional()
 })
 export type SettingsView = z.infer<typeof settingsViewSchema>
 

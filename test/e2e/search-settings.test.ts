@@ -36,7 +36,7 @@ describe('Settings → Search (browser mode)', () => {
     await part.scrollIntoViewIfNeeded()
     await part.getByText('Up to date: every message is indexed by word.').waitFor()
     await part.getByText('Search by meaning is off.').waitFor()
-    await part.getByText(/set search\.embeddingModel in config\.json/).waitFor()
+    await part.getByText(/enter an embedding model below/).waitFor()
     expect(e2e.pageErrors).toEqual([])
 
     const db = openStateDb(join(e2e.home, 'state.db'), { readonly: true })

@@ -104,6 +104,8 @@ export function routeSamples(ctx: SampleContext): { [R in IpcRoute]: () => Route
     // Off (no embedding model): both answer with the status, and nothing is embedded.
     'search.fillMeaning': () => undefined,
     'search.pauseMeaning': () => undefined,
+    // Nothing listens on port 9: answers ok:false (unreachable) at once.
+    'search.testEmbedding': () => ({ model: 'nomic-embed-text', baseURL: 'http://127.0.0.1:9/v1', dimensions: 0 }),
     'chat.reloadTools': () => ({ sessionId }),
     'chat.attach': () => ({ sessionId }),
     'chat.approve': () => ({ sessionId, requestId: 'no-such-request', allow: false }),

@@ -106,3 +106,29 @@ describe('API key storage', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600)
   })
 })
+
+describe('the embedding key', () => {
+  it('is kept apart from the chat and learning keys, encrypted, and survives a restart', async () => {
+    const file = join(home(), 'secrets.json')
+    const store = new KeyringSecretStore(file, keyring(), { platform: 'linux' })
+    await store.setApiKey(KEY)
+    await store.setApiKey('sk-embed-1234', 'embedding')
+    const text = readFileSync(file, 'utf8')
+    expect(text).not.toContain('sk-embed-1234')
+    expect(Object.keys(JSON.parse(text))).toEqual(expect.arrayContaining(['apiKey', 'embeddingApiKey']))
+    const restarted = new KeyringSecretStore(file, keyring(), { platform: 'linux' })
+    expect(restarted.getApiKey('embedding')).toBe('sk-embed-1234')
+    expect(restarted.getApiKey('learning')).toBeNull()
+    await restarted.setApiKey(null, 'embedding')
+    expect(restarted.getApiKey('embedding')).toBeNull()
+    expect(restarted.getApiKey()).toBe(KEY)
+  })
+
+  it('without a keyring names CAIRN_EMBEDDING_API_KEY as the way to avoid entering it again', async () => {
+    const problems: string[] = []
+    const store = new KeyringSecretStore(join(home(), 'secrets.json'), keyring({ available: false }), { onProblem: (message) => problems.push(message) })
+    await store.setApiKey('sk-embed-1234', 'embedding')
+    expect(store.storage('embedding')).toBe('memory')
+    expect(problems[0]).toMatch(/embedding API key.*CAIRN_EMBEDDING_API_KEY/)
+  })
+})

@@ -12,4 +12,15 @@ describe('browser mode and CLI secrets', () => {
     expect(store.getSecret('mcp.github.env.GITHUB_TOKEN')).toBe('from-env')
     expect(store.getSecret('mcp.none')).toBeNull()
   })
+
+  it('keeps the embedding key apart: CAIRN_EMBEDDING_API_KEY, or one entered in the UI, never the chat key', async () => {
+    const store = new ProcessSecretStore({ CAIRN_API_KEY: 'sk-chat', CAIRN_EMBEDDING_API_KEY: 'sk-embed-env' })
+    expect(store.getApiKey('embedding')).toBe('sk-embed-env')
+    expect(store.storage('embedding')).toBe('env')
+    await store.setApiKey('sk-embed-typed', 'embedding')
+    expect(store.getApiKey('embedding')).toBe('sk-embed-typed')
+    expect(store.storage('embedding')).toBe('memory')
+    expect(store.getApiKey()).toBe('sk-chat')
+    expect(new ProcessSecretStore({ CAIRN_API_KEY: 'sk-chat' }).getApiKey('embedding')).toBeNull()
+  })
 })

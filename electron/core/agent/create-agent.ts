@@ -15,6 +15,8 @@ export interface CreateAgentOptions {
   apiKey?: string | null | (() => string | null)
   /** The key saved for `learning.baseURL` (the app's secret store), for summaries; the CLI leaves it out and uses CAIRN_LEARNING_API_KEY. */
   learningApiKey?: () => string | null
+  /** The key saved for `search.embeddingBaseURL` (the app's secret store); the CLI leaves it out and uses CAIRN_EMBEDDING_API_KEY. */
+  embeddingApiKey?: () => string | null
   /**
    * The folder a new session works in (stored with it), and a resumed session that has none stored yet
    * (it is stored then). Defaults to config `agent.workspace`, then the current directory. The caller
@@ -55,7 +57,7 @@ export function createAgentSession(options: CreateAgentOptions): AgentSession {
     ...core.learningTools(() => session?.id ?? null, {
       summaries: { provider: summaryProvider },
       // Off (null) unless search.embeddingModel is set; resolved per search so a settings change applies.
-      embedder: () => createEmbedder(core.config.get().search, chatSettings(), null, options.env ?? process.env)
+      embedder: () => createEmbedder(core.config.get().search, chatSettings(), options.embeddingApiKey?.() ?? null, options.env ?? process.env)
     }),
     ...createWorkspaceTools({ workspace, protectedRoots: core.paths ? [core.paths.root] : [] }),
     ...(options.mcpTools ?? [])

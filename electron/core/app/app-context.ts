@@ -9,8 +9,8 @@ import type { ProviderSettings } from '../provider/provider-settings'
 import type { ChatClock, ChatManager } from './chat-manager'
 import type { AppWorkspaces } from './workspaces'
 
-/** Which key: the chat provider's, or the one for `learning.baseURL` (reviews on their own endpoint). */
-export type ApiKeyWhich = 'chat' | 'learning'
+/** Which key: the chat provider's, the one for `learning.baseURL` (reviews on their own endpoint), or the one for `search.embeddingBaseURL`. */
+export type ApiKeyWhich = 'chat' | 'learning' | 'embedding'
 
 /** Where the provider API keys live: the OS keyring in the app, the process in browser mode. `which` defaults to `chat`. */
 export interface SecretStore {

@@ -93,6 +93,7 @@ export class CairnApp implements AppContext {
       env: options.env,
       apiKey: () => options.secrets.getApiKey(),
       learningApiKey: () => options.secrets.getApiKey('learning'),
+      embeddingApiKey: () => options.secrets.getApiKey('embedding'),
       providerSettings: () => this.providerSettings(),
       emit: (name, payload) => this.emit(name, payload),
       endConversation: (sessionId, cause) => this.loop.endConversation(sessionId, cause),
@@ -117,8 +118,8 @@ export class CairnApp implements AppContext {
     this.backups = new BackupSchedule({ core, version: options.version, clock: options.clock ?? systemClock, changed: (status) => this.emit('backup.changed', status) })
     this.imports = new AppImports({ core, loop: this.loop, host: this.host, env: options.env ?? process.env, changed: (activity) => this.emit('import.changed', activity), sessionsChanged: () => this.emit('sessions.changed', { sessionId: '' }) })
     this.syncs = new SyncSchedule({ core, secrets: options.secrets, host: this.host, clock: options.clock ?? systemClock, changed: (status) => this.emit('sync.changed', status), broughtIn: () => this.emit('memory.changed', {}) })
-    this.meaning = new SemanticFilling({ db: core.db, config: () => core.config.get(), chatProvider: () => this.providerSettings(), env: options.env, isIdle: () => !this.chats.anyRunning(), events: this.events, clock: options.clock ?? systemClock, changed: (what) => this.searchUpkeep?.emit(what === 'state') })
-    this.searchUpkeep = new SearchUpkeep({ db: core.db, config: () => core.config.get(), chatProvider: () => this.providerSettings(), env: options.env, isIdle: () => !this.chats.anyRunning(), events: this.events, clock: options.clock ?? systemClock, meaning: this.meaning, changed: (status) => this.emit('search.changed', status) })
+    this.meaning = new SemanticFilling({ db: core.db, config: () => core.config.get(), chatProvider: () => this.providerSettings(), embeddingApiKey: () => options.secrets.getApiKey('embedding'), env: options.env, isIdle: () => !this.chats.anyRunning(), events: this.events, clock: options.clock ?? systemClock, changed: (what) => this.searchUpkeep?.emit(what === 'state') })
+    this.searchUpkeep = new SearchUpkeep({ db: core.db, config: () => core.config.get(), chatProvider: () => this.providerSettings(), embeddingApiKey: () => options.secrets.getApiKey('embedding'), env: options.env, isIdle: () => !this.chats.anyRunning(), events: this.events, clock: options.clock ?? systemClock, meaning: this.meaning, changed: (status) => this.emit('search.changed', status) })
     const handlers = {
       ...appInfoHandler(this),
       ...chatHandlers(this),

@@ -59,6 +59,8 @@ export interface ChatManagerDeps {
   apiKey(): string | null
   /** The key saved for `learning.baseURL`, for session_search summaries (null: the chat key or none). */
   learningApiKey?(): string | null
+  /** The key saved for `search.embeddingBaseURL`, for session_search by meaning. */
+  embeddingApiKey?(): string | null
   providerSettings(): ProviderSettings
   emit<K extends IpcEventName>(name: K, payload: IpcEvents[K]): void
   /**
@@ -280,6 +282,7 @@ export class ChatManager {
       core: this.app.core,
       apiKey: () => this.app.apiKey(),
       learningApiKey: () => this.app.learningApiKey?.() ?? null,
+      embeddingApiKey: () => this.app.embeddingApiKey?.() ?? null,
       env: this.app.env,
       workspace,
       sessionId: sessionId ?? undefined,

@@ -18,6 +18,8 @@ export interface SearchUpkeepDeps {
   db: StateDb
   config: () => CairnConfig
   chatProvider: () => ProviderSettings
+  /** The key saved for `search.embeddingBaseURL` (null: CAIRN_EMBEDDING_API_KEY, else none). */
+  embeddingApiKey?: () => string | null
   env?: NodeJS.ProcessEnv
   /** No chat is running: the word pass runs between turns and stops when one begins. */
   isIdle: () => boolean
@@ -148,7 +150,7 @@ export class SearchUpkeep {
 
   private meaning(): MeaningInfo {
     const { search } = this.deps.config()
-    const embedder = createEmbedder(search, this.deps.chatProvider(), null, this.deps.env ?? process.env)
+    const embedder = createEmbedder(search, this.deps.chatProvider(), this.deps.embeddingApiKey?.() ?? null, this.deps.env ?? process.env)
     const status = semanticStatus(this.deps.db, embedder, this.deps.extensionPath)
     const filling = this.deps.meaning
     const last = filling.status().last

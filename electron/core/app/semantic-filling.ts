@@ -23,6 +23,8 @@ export interface SemanticFillingDeps {
   config: () => CairnConfig
   /** The chat provider as resolved now (its URL and key are the embedding defaults). */
   chatProvider: () => ProviderSettings
+  /** The key saved for `search.embeddingBaseURL` (null: CAIRN_EMBEDDING_API_KEY, else none). */
+  embeddingApiKey?: () => string | null
   env?: NodeJS.ProcessEnv
   /** No chat is running: embedding waits for the user's turn to end, and pauses when the next begins. */
   isIdle: () => boolean
@@ -159,7 +161,7 @@ export class SemanticFilling {
 
   private embedder(): Embedder | null {
     if (this.deps.embedder) return this.deps.embedder()
-    return createEmbedder(this.deps.config().search, this.deps.chatProvider(), null, this.deps.env ?? process.env)
+    return createEmbedder(this.deps.config().search, this.deps.chatProvider(), this.deps.embeddingApiKey?.() ?? null, this.deps.env ?? process.env)
   }
 
   private async fill(embedder: Embedder): Promise<void> {

@@ -24,19 +24,22 @@ const secretsFileSchema = z.looseObject({
   version: z.literal(1),
   apiKey: storedKeySchema.optional(),
   learningApiKey: storedKeySchema.optional(),
+  embeddingApiKey: storedKeySchema.optional(),
   /** Named secrets (an MCP server's `${secret:NAME}` env and header values), each encrypted like the keys. */
   secrets: z.record(z.string(), storedKeySchema).optional()
 })
 type SecretsFile = z.infer<typeof secretsFileSchema>
 
 /** Where each key lives in `secrets.json`. */
-const FIELD: Record<ApiKeyWhich, 'apiKey' | 'learningApiKey'> = { chat: 'apiKey', learning: 'learningApiKey' }
-const LABEL: Record<ApiKeyWhich, string> = { chat: 'API key', learning: 'learning API key' }
+const FIELD: Record<ApiKeyWhich, 'apiKey' | 'learningApiKey' | 'embeddingApiKey'> = { chat: 'apiKey', learning: 'learningApiKey', embedding: 'embeddingApiKey' }
+const LABEL: Record<ApiKeyWhich, string> = { chat: 'API key', learning: 'learning API key', embedding: 'embedding API key' }
+/** The variable that saves entering a key each session when there is no keyring. */
+const VARIABLE: Record<ApiKeyWhich, string> = { chat: 'CAIRN_API_KEY', learning: 'CAIRN_LEARNING_API_KEY', embedding: 'CAIRN_EMBEDDING_API_KEY' }
 
 const OWNER_ONLY = 0o600
 
 /**
- * The provider API keys (the chat provider's, and one for `learning.baseURL`), encrypted by the OS
+ * The provider API keys (the chat provider's, one for `learning.baseURL`, one for `search.embeddingBaseURL`), encrypted by the OS
  * keyring (safeStorage) and kept as base64 ciphertext in `secrets.json` (mode 0600) next to, never
  * inside, `config.json`. The plain keys live only in this process: the renderer sees whether there is
  * one and its last four characters. When the system has no keyring at all, a key is kept in memory
@@ -44,8 +47,8 @@ const OWNER_ONLY = 0o600
  * env and header values) are kept the same way, in the file's `secrets` map.
  */
 export class KeyringSecretStore implements SecretStore {
-  private readonly sessionKeys: Record<ApiKeyWhich, string | null> = { chat: null, learning: null }
-  private readonly decrypted: Record<ApiKeyWhich, { ciphertext: string; plain: string } | null> = { chat: null, learning: null }
+  private readonly sessionKeys: Record<ApiKeyWhich, string | null> = { chat: null, learning: null, embedding: null }
+  private readonly decrypted: Record<ApiKeyWhich, { ciphertext: string; plain: string } | null> = { chat: null, learning: null, embedding: null }
   /** Named secrets: kept for this session when there is no keyring, and decrypted ones by their ciphertext. */
   private readonly sessionSecrets = new Map<string, string>()
   private readonly decryptedSecrets = new Map<string, { ciphertext: string; plain: string }>()
@@ -88,8 +91,7 @@ export class KeyringSecretStore implements SecretStore {
     }
     if (!this.keyring.isEncryptionAvailable()) {
       this.sessionKeys[which] = key
-      const variable = which === 'chat' ? 'CAIRN_API_KEY' : 'CAIRN_LEARNING_API_KEY'
-      this.problem(`This system offers no keyring to encrypt the ${LABEL[which]}, so Cairn keeps it for this session only. Set ${variable} to avoid entering it each time.`)
+      this.problem(`This system offers no keyring to encrypt the ${LABEL[which]}, so Cairn keeps it for this session only. Set ${VARIABLE[which]} to avoid entering it each time.`)
       return
     }
     const ciphertext = this.keyring.encryptString(key).toString('base64')

@@ -23,8 +23,8 @@ export interface SettingsState {
   loadInfo(): Promise<void>
   loadLearning(): Promise<void>
   update(patch: ConfigPatch): Promise<boolean>
-  /** `which`: the chat key (default) or the key for `learning.baseURL`. */
-  setApiKey(apiKey: string | null, which?: 'chat' | 'learning'): Promise<boolean>
+  /** `which`: the chat key (default), the key for `learning.baseURL`, or the key for `search.embeddingBaseURL`. */
+  setApiKey(apiKey: string | null, which?: 'chat' | 'learning' | 'embedding'): Promise<boolean>
   testConnection(input: { preset?: string; baseURL?: string; model?: string; apiKey?: string }): Promise<ConnectionTest>
   detectLocal(): Promise<void>
   resumeLearning(): Promise<void>
@@ -93,7 +93,7 @@ export function createSettingsStore(client: CairnClient): SettingsStore {
     async setApiKey(apiKey, which = 'chat') {
       set({ saving: true, saveError: null })
       try {
-        const view = await client.request('settings.setApiKey', { apiKey, ...(which === 'learning' ? { which } : {}) })
+        const view = await client.request('settings.setApiKey', { apiKey, ...(which !== 'chat' ? { which } : {}) })
         set({ view, saving: false })
         void get().loadInfo()
         return true

@@ -8,19 +8,19 @@ import { ConfigError } from '../../config/config-store'
 import type { AppContext } from '../app-context'
 
 export function settingsHandlers(app: AppContext): Pick<IpcHandlers, 'settings.get' | 'settings.update' | 'settings.setApiKey' | 'settings.testConnection' | 'settings.detectLocal'> {
+  const keyView = (which: 'learning' | 'embedding'): NonNullable<SettingsView['learningKey']> => {
+    const key = app.options.secrets.getApiKey(which)
+    return { hasApiKey: Boolean(key), keyHint: key ? key.slice(-4) : null, keyStorage: key ? app.options.secrets.storage(which) : 'none' }
+  }
   const view = (): SettingsView => {
     const key = app.options.secrets.getApiKey()
-    const learningKey = app.options.secrets.getApiKey('learning')
     return {
       config: app.core.config.get(),
       hasApiKey: Boolean(key),
       keyHint: key ? key.slice(-4) : null,
       keyStorage: key ? app.options.secrets.storage() : 'none',
-      learningKey: {
-        hasApiKey: Boolean(learningKey),
-        keyHint: learningKey ? learningKey.slice(-4) : null,
-        keyStorage: learningKey ? app.options.secrets.storage('learning') : 'none'
-      }
+      learningKey: keyView('learning'),
+      embeddingKey: keyView('embedding')
     }
   }
   return {

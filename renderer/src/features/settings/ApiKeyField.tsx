@@ -12,13 +12,16 @@ export function ApiKeyField({
   onDraft,
   onSubmit,
   needed,
-  which = 'chat'
+  which = 'chat',
+  label
 }: {
   draft: string
   onDraft(value: string): void
   onSubmit(): void
   needed: boolean
-  which?: 'chat' | 'learning'
+  which?: 'chat' | 'learning' | 'embedding'
+  /** In place of the chat or learning key's label (Settings → Search names the embedding key). */
+  label?: string
 }): React.JSX.Element {
   const t = useT()
   const id = useId()
@@ -26,7 +29,7 @@ export function ApiKeyField({
   const view = useSettings((s) => s.view)
   const browserMode = useSettings((s) => s.info?.mode === 'browser')
   const [busy, setBusy] = useState(false)
-  const key = which === 'learning' ? view?.learningKey : view
+  const key = which === 'learning' ? view?.learningKey : which === 'embedding' ? view?.embeddingKey : view
   if (!key) return <></>
   const storage = key.keyStorage
 
@@ -39,7 +42,7 @@ export function ApiKeyField({
   return (
     <div className="field">
       <label className="field-label" htmlFor={id}>
-        {which === 'learning' ? t('settings.key.learningLabel') : t('settings.key.label')}
+        {label ?? (which === 'learning' ? t('settings.key.learningLabel') : t('settings.key.label'))}
       </label>
       <div className="input-row">
         <input
@@ -78,7 +81,10 @@ export function ApiKeyField({
         )}
       </div>
       {key.hasApiKey && storage === 'basic_text' ? <Notice tone="warn">{t('settings.key.warnBasicText')}</Notice> : null}
-      {storage === 'memory' || (browserMode && !key.hasApiKey) ? <Notice tone="warn">{t('settings.key.warnMemory')}</Notice> : null}
+      {storage === 'memory' || (browserMode && !key.hasApiKey) ? <Notice tone="warn">{t('settings.key.warnMemory', { variable: KEY_VARIABLES[which] })}</Notice> : null}
     </div>
   )
 }
+
+/** The variable that keeps each key across restarts in browser mode (and without a keyring). */
+const KEY_VARIABLES = { chat: 'CAIRN_API_KEY', learning: 'CAIRN_LEARNING_API_KEY', embedding: 'CAIRN_EMBEDDING_API_KEY' } as const

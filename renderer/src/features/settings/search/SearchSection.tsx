@@ -1,17 +1,18 @@
 import { useEffect, useId, useMemo } from 'react'
 import { useStore } from 'zustand'
 import { localeOf } from '../../../../../shared/i18n'
-import type { MeaningInfo, SearchUpkeep } from '../../../../../shared/ipc/contract-search'
-import { useApp, useT, useUi } from '../../../app/context'
+import type { SearchUpkeep } from '../../../../../shared/ipc/contract-search'
+import { useApp, useSettings, useT, useUi } from '../../../app/context'
 import { Notice, Spinner } from '../../../components/Feedback'
 import { createSearchUpkeepStore, type SearchUpkeepStore } from '../../../stores/search-upkeep'
+import { EmbeddingFields } from './EmbeddingFields'
 import { meaningErrorText, meaningLine, wordIndexLine, type FormatCount } from './search-words'
 import './search.css'
 
 /**
  * Settings → Search: how far the word index for Chinese/Japanese is (older messages are indexed in
- * the background) and where search by meaning stands, with "Fill now" and "Pause" for its backfill.
- * Live through `search.changed`.
+ * the background) and where search by meaning stands, with "Fill now" and "Pause" for its backfill,
+ * and its settings to edit and test (EmbeddingFields). Live through `search.changed`.
  */
 export function SearchSection(): React.JSX.Element {
   const t = useT()
@@ -78,6 +79,8 @@ function Meaning({ status, store, count }: { status: SearchUpkeep; store: Search
   const id = useId()
   const acting = useStore(store, (s) => s.acting)
   const meaning = status.meaning
+  // The fields start from the saved settings once Settings has loaded them.
+  const search = useSettings((s) => s.view?.config.search)
   const line = meaningLine(meaning, t, count)
   const error = meaningErrorText(meaning, t)
   const on = meaning.state !== 'off' && meaning.state !== 'unavailable'
@@ -97,7 +100,8 @@ function Meaning({ status, store, count }: { status: SearchUpkeep; store: Search
         {on && meaning.paused ? <span className="field-hint">{t('search.meaning.paused')}</span> : null}
         {on && meaning.waiting && !meaning.paused ? <span className="field-hint">{t('search.meaning.waiting')}</span> : null}
       </div>
-      {meaning.state === 'off' ? <p className="field-hint">{t('search.meaning.offHow')}</p> : <MeaningSettings meaning={meaning} />}
+      {meaning.state === 'off' ? <p className="field-hint">{t('search.meaning.offHow')}</p> : null}
+      {search ? <EmbeddingFields search={search} /> : null}
       {on && error ? <Notice tone="warn">{error}</Notice> : null}
       {on ? (
         <div className="card-actions">
@@ -113,27 +117,5 @@ function Meaning({ status, store, count }: { status: SearchUpkeep; store: Search
         </div>
       ) : null}
     </section>
-  )
-}
-
-/** The embedding settings as set (read-only here: they live in config.json, which says where). */
-function MeaningSettings({ meaning }: { meaning: MeaningInfo }): React.JSX.Element {
-  const t = useT()
-  return (
-    <>
-      <dl className="about-list search-settings">
-        <dt>{t('search.meaning.model')}</dt>
-        <dd>
-          <code>{meaning.settings.model}</code>
-        </dd>
-        <dt>{t('search.meaning.endpoint')}</dt>
-        <dd>
-          <code>{meaning.endpoint}</code>
-        </dd>
-        <dt>{t('search.meaning.dimensions')}</dt>
-        <dd>{meaning.settings.dimensions > 0 ? meaning.settings.dimensions : t('search.meaning.dimensionsAuto')}</dd>
-      </dl>
-      <p className="field-hint">{t('search.meaning.setIn')}</p>
-    </>
   )
 }

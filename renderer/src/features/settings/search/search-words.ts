@@ -1,5 +1,5 @@
 import type { Translate } from '../../../../../shared/i18n'
-import type { MeaningInfo, WordIndexInfo } from '../../../../../shared/ipc/contract-search'
+import type { EmbeddingTest, MeaningInfo, WordIndexInfo } from '../../../../../shared/ipc/contract-search'
 
 /** A count as the user's locale writes it (12,000 / 12,000). */
 export type FormatCount = (value: number) => string
@@ -39,5 +39,33 @@ export function meaningLine(meaning: MeaningInfo, t: Translate, count: FormatCou
 export function meaningErrorText(meaning: MeaningInfo, t: Translate): string | null {
   const error = meaning.lastError
   if (!error) return null
-  return t(`search.meaning.error.${error.code}`, { endpoint: meaning.endpoint, model: meaning.settings.model, status: error.status ?? '?', message: error.message })
+  const reason = t(`search.meaning.error.${error.code}`, { endpoint: meaning.endpoint, model: meaning.settings.model, status: error.status ?? '?', message: error.message })
+  // What happens next, for the background fill only (a Test's result says just what went wrong).
+  const next = RETRIED.has(error.code) ? t('search.meaning.retryLater') : USER_FIXES.has(error.code) ? t('search.meaning.fixThenFill') : null
+  if (!next) return reason
+  // Chinese sentences follow each other without a space.
+  return /[。！？]$/.test(reason) ? `${reason}${next}` : `${reason} ${next}`
+}
+
+/** Failures the fill retries by itself at its next check (app/semantic-filling.ts), and ones only a change of settings fixes. */
+const RETRIED = new Set(['unreachable', 'timeout', 'rate_limited', 'server', 'stream_cut', 'database'])
+const USER_FIXES = new Set(['auth', 'model_not_found'])
+
+/** The most dimensions `search.embeddingDimensions` takes (shared/config.ts). */
+const MAX_DIMENSIONS = 8192
+
+/** Dimensions as typed: a whole number from 0 to {@link MAX_DIMENSIONS} (empty reads as 0), else null. */
+export function parseDimensions(typed: string): number | null {
+  const trimmed = typed.trim()
+  if (!trimmed) return 0
+  if (!/^\d+$/.test(trimmed)) return null
+  const value = Number(trimmed)
+  return value <= MAX_DIMENSIONS ? value : null
+}
+
+/** What "Test" found, in the user's words: the failure by its code, as the fill's are worded. */
+export function embeddingTestText(test: EmbeddingTest | { ok: false; code: 'request_failed'; message: string }, t: Translate): string {
+  if (test.ok) return t('search.meaning.testOk', { model: test.model, endpoint: test.endpoint, dimensions: test.dimensions })
+  if (test.code === 'request_failed') return t('search.meaning.testFailed', { message: test.message })
+  return t(`search.meaning.error.${test.code}`, { endpoint: test.endpoint, model: test.model, status: test.status ?? '?', message: test.message })
 }
