@@ -119,7 +119,7 @@ export class CairnApp implements AppContext {
     this.imports = new AppImports({ core, loop: this.loop, host: this.host, env: options.env ?? process.env, changed: (activity) => this.emit('import.changed', activity), sessionsChanged: () => this.emit('sessions.changed', { sessionId: '' }) })
     this.syncs = new SyncSchedule({ core, secrets: options.secrets, host: this.host, clock: options.clock ?? systemClock, changed: (status) => this.emit('sync.changed', status), broughtIn: () => this.emit('memory.changed', {}) })
     this.meaning = new SemanticFilling({ db: core.db, config: () => core.config.get(), chatProvider: () => this.providerSettings(), embeddingApiKey: () => options.secrets.getApiKey('embedding'), env: options.env, isIdle: () => !this.chats.anyRunning(), events: this.events, clock: options.clock ?? systemClock, changed: (what) => this.searchUpkeep?.emit(what === 'state') })
-    this.searchUpkeep = new SearchUpkeep({ db: core.db, config: () => core.config.get(), chatProvider: () => this.providerSettings(), embeddingApiKey: () => options.secrets.getApiKey('embedding'), env: options.env, isIdle: () => !this.chats.anyRunning(), events: this.events, clock: options.clock ?? systemClock, meaning: this.meaning, changed: (status) => this.emit('search.changed', status) })
+    this.searchUpkeep = new SearchUpkeep({ db: core.db, config: () => core.config.get(), isIdle: () => !this.chats.anyRunning(), events: this.events, clock: options.clock ?? systemClock, meaning: this.meaning, changed: (status) => this.emit('search.changed', status) })
     const handlers = {
       ...appInfoHandler(this),
       ...chatHandlers(this),

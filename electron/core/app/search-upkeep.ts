@@ -1,35 +1,18 @@
-import type { CairnConfig } from '../../../shared/config'
 import type { MeaningInfo, SearchUpkeep as SearchUpkeepInfo, WordIndexInfo } from '../../../shared/ipc/contract-search'
 import { segmentBacklog, segmentProgress, type SegmentProgress } from '../db/segment-backlog'
-import type { StateDb } from '../db/state-db'
-import type { EventBus } from '../events/event-bus'
-import { createEmbedder } from '../provider/embeddings'
 import { ProviderError } from '../provider/provider-errors'
-import type { ProviderSettings } from '../provider/provider-settings'
 import { semanticStatus } from '../sessions/semantic-search'
-import type { AppEvent } from './app-context'
-import type { ChatClock } from './chat-manager'
-import { SEMANTIC_CHECK_MS, type SemanticFilling } from './semantic-filling'
+import { SEMANTIC_CHECK_MS, type SemanticFilling, type SemanticFillingDeps } from './semantic-filling'
 
 /** Progress events are at most this often (a start, an end or a pause always goes at once). */
 const PROGRESS_EVERY_MS = 250
 
-export interface SearchUpkeepDeps {
-  db: StateDb
-  config: () => CairnConfig
-  chatProvider: () => ProviderSettings
-  /** The key saved for `search.embeddingBaseURL` (null: CAIRN_EMBEDDING_API_KEY, else none). */
-  embeddingApiKey?: () => string | null
-  env?: NodeJS.ProcessEnv
+/** The app's pieces it needs: the same as search by meaning's filling, whose state it reports and steers. */
+export interface SearchUpkeepDeps extends Pick<SemanticFillingDeps, 'db' | 'config' | 'events' | 'clock' | 'extensionPath'> {
   /** No chat is running: the word pass runs between turns and stops when one begins. */
   isIdle: () => boolean
-  events: EventBus<AppEvent>
-  clock: ChatClock
-  /** The app's filling of search by meaning, whose state this reports and steers. */
   meaning: SemanticFilling
   changed: (status: SearchUpkeepInfo) => void
-  /** Test seam: where sqlite-vec is loaded from. */
-  extensionPath?: string
   /** Test seam: messages per batch of the word pass. */
   wordBatchSize?: number
 }
@@ -150,7 +133,7 @@ export class SearchUpkeep {
 
   private meaning(): MeaningInfo {
     const { search } = this.deps.config()
-    const embedder = createEmbedder(search, this.deps.chatProvider(), this.deps.embeddingApiKey?.() ?? null, this.deps.env ?? process.env)
+    const embedder = this.deps.meaning.embedder()
     const status = semanticStatus(this.deps.db, embedder, this.deps.extensionPath)
     const filling = this.deps.meaning
     const last = filling.status().last

@@ -159,7 +159,8 @@ export class SemanticFilling {
     await this.settled()
   }
 
-  private embedder(): Embedder | null {
+  /** The embedder the settings ask for now (null: search by meaning is off), with the saved embedding key. */
+  embedder(): Embedder | null {
     if (this.deps.embedder) return this.deps.embedder()
     return createEmbedder(this.deps.config().search, this.deps.chatProvider(), this.deps.embeddingApiKey?.() ?? null, this.deps.env ?? process.env)
   }

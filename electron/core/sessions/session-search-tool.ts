@@ -165,14 +165,21 @@ function header(session: SessionHeader): Record<string, unknown> {
   }
 }
 
-function hitOut(hit: SessionHit): Record<string, unknown> {
+/** What every hit says first, raw or summarised: which conversation, when, how well it matched, where. */
+function hitHead(hit: SessionHit): Record<string, unknown> {
   return {
     session_id: hit.sessionId,
     title: hit.title,
     when: new Date(hit.startedAt).toISOString(),
     score: hit.score,
     match_message_id: hit.matchMessageId,
-    snippet: hit.snippet,
+    snippet: hit.snippet
+  }
+}
+
+function hitOut(hit: SessionHit): Record<string, unknown> {
+  return {
+    ...hitHead(hit),
     messages: hit.messages.map(messageOut),
     other_matches: hit.matches.slice(1, 5).map((m) => m.messageId),
     ...foundByOut(hit)
@@ -191,12 +198,7 @@ function summaryOut(hit: SessionHit, summary: SessionSummary): Record<string, un
     return { ...hitOut(hit), summary_unavailable: `${summary.message} The raw messages around the best match follow instead.` }
   }
   return {
-    session_id: hit.sessionId,
-    title: hit.title,
-    when: new Date(hit.startedAt).toISOString(),
-    score: hit.score,
-    match_message_id: hit.matchMessageId,
-    snippet: hit.snippet,
+    ...hitHead(hit),
     summary: summary.summary,
     ...foundByOut(hit),
     covers: {
