@@ -1,7 +1,5 @@
-import { CairnCore } from '../core/cairn'
-import { ConfigError } from '../core/config/config-store'
+import type { CairnCore } from '../core/cairn'
 import { homePaths, resolveHome } from '../core/config/home'
-import { asCorruptDatabaseError } from '../core/db/corrupt'
 import { CliFailure, processIO, UsageError, type CliIO } from './io'
 import { commands, usageText } from './commands'
 import type { CliContext } from './commands/types'
@@ -34,8 +32,8 @@ export async function runCli(argv: string[], io: CliIO = processIO, env: NodeJS.
     io.out(usageText)
     return name ? 0 : 2
   }
-  const command = commands[name]
-  if (!command) return usage(io, `Unknown command "${name}".`)
+  if (!Object.hasOwn(commands, name)) return usage(io, `Unknown command "${name}".`)
+  const command = await commands[name]()
   if (args.includes('--help') || args.includes('-h')) {
     io.out(command.usage)
     return 0
@@ -47,6 +45,8 @@ export async function runCli(argv: string[], io: CliIO = processIO, env: NodeJS.
     env,
     home: resolveHome(homeArg, env),
     async core(options) {
+      // Loaded here, not at the top: commands that never open the data home start without the core.
+      const { CairnCore } = await import('../core/cairn')
       opened ??= await CairnCore.open({ home: ctx.home, watchSkills: options?.watchSkills })
       return opened
     }
@@ -56,6 +56,7 @@ export async function runCli(argv: string[], io: CliIO = processIO, env: NodeJS.
   } catch (error) {
     if (error instanceof UsageError) return usage(io, error.message, command.usage)
     // A damaged state.db, met at open or by any query later: one line naming `cairn doctor`.
+    const [{ asCorruptDatabaseError }, { ConfigError }] = await Promise.all([import('../core/db/corrupt'), import('../core/config/config-store')])
     const corrupt = asCorruptDatabaseError(error, homePaths(ctx.home).stateDb)
     if (error instanceof CliFailure || error instanceof ConfigError || corrupt) {
       io.err(`cairn: ${(corrupt ?? (error as Error)).message}\n`)

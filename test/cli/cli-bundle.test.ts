@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -48,6 +48,21 @@ describe('the bundled cairn command', () => {
     const run = await runBuiltCairn(bundle, ['--help'], { cwd: folder })
     expect(run.code).toBe(0)
     expect(run.stdout).toMatch(/^Cairn: a desktop assistant/)
+  })
+
+  it('loads a command\'s code only when that command runs, so --help starts at once', () => {
+    // What `cairn --help` reads: the launcher, the entry and what the entry imports statically.
+    const loaded = new Set<string>()
+    const visit = (file: string) => {
+      if (loaded.has(file)) return
+      loaded.add(file)
+      for (const match of readFileSync(join(outdir, file), 'utf8').matchAll(/(?:from|import)\s*"\.\/([^"]+)"/g)) visit(match[1])
+    }
+    visit('cli.mjs')
+    const bytes = [...loaded].reduce((sum, file) => sum + statSync(join(outdir, file)).size, 0)
+    // The whole CLI is megabytes (core, MCP SDK, isomorphic-git); its start needs a few KB of it.
+    expect(bytes).toBeLessThan(64 * 1024)
+    expect(readFileSync(join(outdir, 'cairn.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/)
   })
 
   it('works in the folder it is started in and learns through its own bundled review worker', async () => {

@@ -1,42 +1,29 @@
-import { backupCommand } from './backup'
-import { chatCommand } from './chat'
-import { curateCommand } from './curate'
-import { doctorCommand } from './doctor'
-import { importCommand } from './import'
-import { inboxCommand } from './inbox'
-import { mcpCommand } from './mcp'
-import { memoryCommand } from './memory'
-import { revertCommand } from './revert'
-import { restoreCommand } from './restore'
-import { reviewCommand } from './review'
-import { searchCommand } from './search'
-import { serveCommand } from './serve'
-import { sessionsCommand } from './sessions'
-import { skillsCommand } from './skills'
-import { syncCommand } from './sync'
-import { timelineCommand } from './timeline'
-import { toolCommand } from './tool'
 import type { CliCommand } from './types'
 
-export const commands: Record<string, CliCommand> = {
-  chat: chatCommand,
-  sessions: sessionsCommand,
-  serve: serveCommand,
-  tool: toolCommand,
-  skills: skillsCommand,
-  memory: memoryCommand,
-  search: searchCommand,
-  timeline: timelineCommand,
-  revert: revertCommand,
-  review: reviewCommand,
-  inbox: inboxCommand,
-  curate: curateCommand,
-  doctor: doctorCommand,
-  mcp: mcpCommand,
-  backup: backupCommand,
-  restore: restoreCommand,
-  import: importCommand,
-  sync: syncCommand
+/**
+ * Each command's code, loaded when that command runs: `cairn --help` and a typo answer without
+ * loading the core, the MCP SDK, isomorphic-git or the markdown renderer (the bundle is split by
+ * command, scripts/build-cli.mjs).
+ */
+export const commands: Record<string, () => Promise<CliCommand>> = {
+  chat: async () => (await import('./chat')).chatCommand,
+  sessions: async () => (await import('./sessions')).sessionsCommand,
+  serve: async () => (await import('./serve')).serveCommand,
+  tool: async () => (await import('./tool')).toolCommand,
+  skills: async () => (await import('./skills')).skillsCommand,
+  memory: async () => (await import('./memory')).memoryCommand,
+  search: async () => (await import('./search')).searchCommand,
+  timeline: async () => (await import('./timeline')).timelineCommand,
+  revert: async () => (await import('./revert')).revertCommand,
+  review: async () => (await import('./review')).reviewCommand,
+  inbox: async () => (await import('./inbox')).inboxCommand,
+  curate: async () => (await import('./curate')).curateCommand,
+  doctor: async () => (await import('./doctor')).doctorCommand,
+  mcp: async () => (await import('./mcp')).mcpCommand,
+  backup: async () => (await import('./backup')).backupCommand,
+  restore: async () => (await import('./restore')).restoreCommand,
+  import: async () => (await import('./import')).importCommand,
+  sync: async () => (await import('./sync')).syncCommand
 }
 
 export const usageText = `Cairn: a desktop assistant that learns from every conversation.
