@@ -4,14 +4,20 @@ import react from '@vitejs/plugin-react'
 
 // The package stays CommonJS so the sandboxed preload can be a CJS bundle (toolchain.md §2).
 export default defineConfig({
-  // Main: everything in `dependencies` stays external (shipped in node_modules); the review worker is
-  // a standalone chunk via `?modulePath` (electron/main/review/utility-spawner.ts), never a second
-  // input, so it cannot end up requiring the main entry (toolchain.md §2).
+  // Main: every pure-JS package (a devDependency) is bundled in; only `dependencies` stay external and
+  // ship in node_modules (better-sqlite3, sqlite-vec, pdfjs-dist: native or loading files beside them).
+  // The review worker is a standalone chunk via `?modulePath` (electron/main/review/utility-spawner.ts),
+  // never a second input, so it cannot end up requiring the main entry (toolchain.md §2).
   main: {
     build: {
       rollupOptions: {
         input: { index: resolve(__dirname, 'electron/main/index.ts') },
-        external: ['better-sqlite3']
+        external: ['better-sqlite3'],
+        onwarn(warning, warn) {
+          // gray-matter's JavaScript front-matter engine uses eval; Cairn never selects it (skill-file.ts).
+          if (warning.code === 'EVAL' && /node_modules[\\/]gray-matter[\\/]/.test(warning.id ?? '')) return
+          warn(warning)
+        }
       }
     }
   },

@@ -46,8 +46,9 @@ export function diagnose(output, tools) {
   if (NETWORK.test(output)) {
     // node-gyp words a failed header download as a paragraph about proxies and hides the error code.
     if (/network connectivity/i.test(output) && !NETWORK_CODE.test(output)) return { cause: 'network', detail: "Electron's headers could not be downloaded" }
-    // The line with the error code says most ("getaddrinfo ENOTFOUND github.com", not "fetch failed").
-    return { cause: 'network', detail: evidence(output, NETWORK_CODE.test(output) ? NETWORK_CODE : NETWORK) }
+    // The error code says most ("getaddrinfo ENOTFOUND github.com", not "fetch failed").
+    const coded = /(?:\b(?:getaddrinfo|connect|read|write) )?\b(?:ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|UND_ERR_CONNECT_TIMEOUT)\b(?: [\w.:[\]-]+)?/.exec(output)
+    return { cause: 'network', detail: coded ? coded[0] : evidence(output, NETWORK) }
   }
   if (HTTP_STATUS.test(output)) return { cause: 'download', detail: evidence(output, HTTP_STATUS) }
   const missing = tools ? missingTools(tools) : ''

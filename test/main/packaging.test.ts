@@ -24,13 +24,31 @@ describe('electron-builder.yml', () => {
     expect(validate(config), JSON.stringify(validate.errors)).toBe(true)
   })
 
-  it('ships the build in an asar with the native module unpacked and rebuilt for Electron', () => {
+  it('ships the built app in an asar with the native module unpacked and rebuilt for Electron', () => {
     expect(config).toMatchObject({ appId: expect.any(String), productName: 'Cairn', asar: true, npmRebuild: true })
-    expect(config.files).toEqual(expect.arrayContaining(['out/**', 'package.json']))
+    expect(config.files).toEqual(expect.arrayContaining(['out/main/**', 'out/preload/**', 'out/renderer/**', 'package.json']))
+    // The CLI bundle needs the checkout's node_modules: it is not part of the desktop app.
+    expect(config.files).not.toContain('out/**')
     expect(config.asarUnpack).toEqual(expect.arrayContaining(['**/*.node', 'node_modules/better-sqlite3/**']))
     expect(config.linux.target).toEqual(['AppImage', 'deb'])
-    expect(config.mac.target).toEqual(['dmg'])
+    expect(config.mac.target).toEqual(['dmg', 'zip'])
     expect(config.win.target).toEqual(['nsis'])
+  })
+
+  it('has what each target needs: an author with an e-mail and a homepage (deb), a Linux maintainer and category', () => {
+    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'))
+    expect(pkg.author).toEqual({ name: expect.any(String), email: expect.stringMatching(/^[^@\s]+@[^@\s]+\.[a-z]+$/) })
+    expect(pkg.homepage).toMatch(/^https:\/\//)
+    expect(config.linux.maintainer).toMatch(/<[^@\s]+@[^@\s]+>/)
+    expect(config.linux.category).toBe('Utility')
+    expect(pkg.scripts.package).toBe('node scripts/package.mjs')
+  })
+
+  it('ships only what cannot be bundled: the runtime dependencies are the native and file-loading packages', () => {
+    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'))
+    expect(Object.keys(pkg.dependencies).sort()).toEqual(['better-sqlite3', 'pdfjs-dist', 'sqlite-vec'])
+    // What scripts/electron-native.mjs loads is declared, not borrowed from electron-builder's tree.
+    expect(pkg.devDependencies).toMatchObject({ '@electron/rebuild': expect.any(String), 'node-abi': expect.any(String) })
   })
 
   it('points at icons that exist: a large app icon and 1x/2x tray images', () => {
