@@ -66,7 +66,7 @@ export async function startChatMcp(core: CairnCore, env: NodeJS.ProcessEnv, io: 
   const manager = new McpManager({
     servers: () => core.config.get().mcpServers,
     settings: () => core.config.get().mcp,
-    logDir: join(core.paths.root, 'logs', 'mcp'),
+    logDir: join(core.paths.logsDir, 'mcp'),
     resolveSecret: (name) => secrets.getSecret(name),
     env,
     clientVersion: appVersion()

@@ -7,9 +7,9 @@ import { translator } from '../../shared/i18n'
 import { IpcError } from '../../shared/ipc/define'
 import { CairnApp } from '../core/app/cairn-app'
 import { CairnCore } from '../core/cairn'
-import { resolveHome } from '../core/config/home'
+import { homePaths, resolveHome } from '../core/config/home'
 import { installIpcBridge } from './ipc/bridge'
-import { log } from './log'
+import { log, logToFile } from './log'
 import { resolveNativeBinding } from './native'
 import { utilityReviewSpawner } from './review/utility-spawner'
 import { openSettings, openShellStore } from './settings/open-settings'
@@ -17,11 +17,14 @@ import { showStartFailure, startError } from './start-error'
 import { electronKeyring } from './settings/os-keyring'
 import { KeyringSecretStore } from './settings/secrets'
 import { filePicker, folderPicker } from './shell/folder-picker'
+import { adoptLoginShellPath } from './shell/login-path'
 import { openFolder } from './shell/open-folder'
 import { QuickPromptShortcut } from './shell/shortcut'
 import { CairnTray } from './shell/tray'
+import { trayIsShown } from './shell/tray-presence'
 import { appOrigin } from './windows/app-origin'
 import { AppWindows } from './windows/app-windows'
+import { quickPlacement } from './windows/quick-placement'
 import { hardenSession, openExternalSafely } from './windows/hardening'
 
 /** Everything started for one run of the app, and how to stop it. */
@@ -71,6 +74,10 @@ export async function openShell(): Promise<RunningShell> {
 
 async function start(undo: Array<[string, () => unknown]>): Promise<Omit<RunningShell, 'stop'>> {
   const home = resolveHome(null, process.env)
+  logToFile(homePaths(home).mainLog)
+  log.info(`Cairn ${app.getVersion()} starting (Electron ${process.versions.electron ?? 'stand-in'}, ${process.platform}-${process.arch}${app.isPackaged ? ', packaged' : ''}), data home ${home}`)
+  // Asked now, awaited before anything can start a command or an MCP server.
+  const loginPath = adoptLoginShellPath({ platform: process.platform, packaged: app.isPackaged }, process.env)
   const settings = openSettings(home)
   undo.push(['settings', () => settings.close()])
 
@@ -89,9 +96,18 @@ async function start(undo: Array<[string, () => unknown]>): Promise<Omit<Running
     origin,
     preload: join(__dirname, '..', 'preload', 'index.js'),
     shellState: openShellStore(app.getPath('userData')),
-    icon: process.platform === 'linux' ? appIcon : undefined
+    icon: process.platform === 'linux' ? appIcon : undefined,
+    quickPlacement: quickPlacement(process.platform, process.env, app.commandLine.getSwitchValue('ozone-platform')),
+    // Closing the main window ends the app unless a tray really shows it is still there (macOS keeps
+    // the app in the Dock, as Mac apps do); the hidden quick prompt must not keep it alive unseen.
+    onMainClosed: () => {
+      if (process.platform !== 'darwin' && !windows.keepRunningInTray) app.quit()
+    }
   })
   undo.push(['windows', () => windows.prepareToQuit()])
+
+  const shellPath = await loginPath
+  if (shellPath) log.info(shellPath.adopted ? `PATH taken from the login shell (${shellPath.shell})` : `could not read the login shell's PATH (${shellPath.shell}); commands see the launch PATH`)
 
   const cairn = new CairnApp({
     core,
@@ -124,7 +140,9 @@ async function start(undo: Array<[string, () => unknown]>): Promise<Omit<Running
     app: cairn,
     origin,
     windowKind: (id) => windows.kindOf(id),
-    broadcast: (name, payload) => windows.broadcast(name, payload)
+    broadcast: (name, payload) => windows.broadcast(name, payload),
+    // A packaged app runs in production mode: answers are not checked against the contract unless asked.
+    checkOutputs: !app.isPackaged || process.env.CAIRN_CHECK_OUTPUTS === '1'
   })
   undo.push(['ipc', stopBridge])
   windows.start()
@@ -145,7 +163,12 @@ async function start(undo: Array<[string, () => unknown]>): Promise<Omit<Running
     shortcut: () => shortcut.current(),
     quit: () => app.quit()
   })
-  windows.keepRunningInTray = tray.start()
+  if (tray.start()) {
+    void trayIsShown(process.platform).then((shown) => {
+      windows.keepRunningInTray = shown
+      if (!shown) log.info('no system tray is shown on this desktop: closing the window quits Cairn')
+    })
+  }
   undo.push(['tray', () => tray.destroy()])
 
   // The CLI or an editor changed config.json: tell the windows (our own updates announce themselves).
@@ -173,8 +196,14 @@ export function runCairn(): void {
   let shell: RunningShell | null = null
   let phase: 'starting' | 'running' | 'stopping' | 'stopped' = 'starting'
 
-  app.on('second-instance', () => shell?.windows.showMain())
-  app.on('activate', () => shell?.windows.showMain())
+  // Only a running shell shows its window: while quitting, the IPC bridge is gone, and a window
+  // opened then would be a page that cannot answer.
+  app.on('second-instance', () => {
+    if (phase === 'running') shell?.windows.showMain()
+  })
+  app.on('activate', () => {
+    if (phase === 'running') shell?.windows.showMain()
+  })
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin' && !shell?.windows.keepRunningInTray) app.quit()
   })

@@ -25,6 +25,8 @@ import {
 } from '../../shared/review-protocol'
 import type { DistributiveOmit } from '../../shared/type-utils'
 import { issueLines } from '../../shared/zod-issues'
+import { homePaths } from '../core/config/home'
+import { LogFile, logLine } from '../core/fs/log-file'
 import { ChatProvider } from '../core/provider/provider'
 import { ProviderError } from '../core/provider/provider-errors'
 import { CairnCore } from '../core/cairn'
@@ -49,6 +51,12 @@ let detached = false
 let core: CairnCore | null = null
 /** How the review ended, once reported: whatever happens after (a failing close, a late timer) changes nothing. */
 let reported: 'done' | 'failed' | null = null
+/** `<home>/logs/review.log`, once the start message says which home. */
+let logFile: LogFile | null = null
+
+function logLineOf(level: 'info' | 'error', message: string, error?: unknown): void {
+  logFile?.append(logLine(level, `[review ${reviewId || '?'} pid ${process.pid}] ${message}`, error))
+}
 
 function send(message: Outgoing): Promise<void> {
   return channel.send({ protocol: REVIEW_PROTOCOL, version: REVIEW_PROTOCOL_VERSION, reviewId, ...message })
@@ -138,6 +146,9 @@ async function review(start: StartMessage, controller: AbortController): Promise
   try {
     // A wrong path must not quietly create a second, empty data home.
     if (!existsSync(join(start.home, 'state.db'))) throw new MissingHomeError(start.home)
+    // Only a home that exists gets a log (it must not be created by logging).
+    logFile = new LogFile(homePaths(start.home).reviewLog)
+    logLineOf('info', `started for session ${start.job.sessionId}${detached ? ' (detached)' : ''}`)
     core = await CairnCore.open({ home: start.home, nativeBinding: start.nativeBinding })
     const preset: ProviderPreset = (providerPresets as readonly string[]).includes(start.provider.preset)
       ? (start.provider.preset as ProviderPreset)
@@ -182,6 +193,7 @@ async function review(start: StartMessage, controller: AbortController): Promise
 async function reportDone(outcome: ReviewOutcome): Promise<void> {
   if (reported) return
   reported = 'done'
+  logLineOf('info', `done: ${outcome.entries.length} change(s), ${outcome.proposals?.length ?? 0} proposal(s), ${outcome.toolCalls} tool call(s) in ${outcome.iterations} model call(s)`)
   const recorded = ownRow((runs) => runs.finished(reviewId, outcome))
   await send({ type: 'done', outcome, recorded })
 }
@@ -193,6 +205,7 @@ async function reportDone(outcome: ReviewOutcome): Promise<void> {
 async function reportError(code: string, message: string, status: ReviewFailureStatus | null): Promise<void> {
   if (reported) return
   reported = 'failed'
+  logLineOf('error', `${status ?? 'stopped'} (${code}): ${message}`)
   const recorded = status !== null && ownRow((runs) => runs.failed(reviewId, status, message))
   await send({ type: 'error', code, message, recorded })
 }
@@ -215,6 +228,7 @@ function ownRow(write: (runs: ReviewRuns) => void): boolean {
 function crash(reason: unknown): void {
   const error = reason instanceof Error ? reason : new Error(String(reason))
   process.stderr.write(`review worker: ${error.stack ?? error.message}\n`)
+  logLineOf('error', 'crashed', error)
   const fallback = setTimeout(() => process.exit(WORKER_EXIT.uncaught), 500)
   void reportError('uncaught', `The review worker crashed: ${error.message}`, 'crashed').finally(() => {
     clearTimeout(fallback)

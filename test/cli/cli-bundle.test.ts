@@ -77,5 +77,9 @@ describe('the bundled cairn command', () => {
     expect(run.stderr).toMatch(/💾 User profile updated\n {3}Remembered: Prefers green tea\.\n/)
     expect(run.code).toBe(0)
     expect(readFileSync(join(home, 'memories', 'USER.md'), 'utf8')).toBe('Prefers green tea.')
+    // The review worker keeps its own log under the data home (cairn doctor names it).
+    const log = readFileSync(join(home, 'logs', 'review.log'), 'utf8')
+    expect(log).toMatch(/ INFO \[review \S+ pid \d+\] started for session \S+/)
+    expect(log).toMatch(/ INFO \[review \S+ pid \d+\] done: 1 change\(s\), 0 proposal\(s\), 1 tool call\(s\) in 2 model call\(s\)/)
   })
 })

@@ -137,6 +137,21 @@ describe('cairn doctor on a home without damage', () => {
     expect(doctor.stdout).toContain('No problems found.')
   }, 30_000)
 
+  it('names the log files, saying which have nothing in them yet', async () => {
+    const { home } = await seeded()
+    mkdirSync(join(home, 'logs'), { recursive: true })
+    writeFileSync(join(home, 'logs', 'main.log'), '2026-12-05T10:00:00.000Z INFO Cairn starting\n')
+    const doctor = await cairn(home, 'doctor')
+    expect(doctor.stdout).toContain(`the app      ${join(home, 'logs', 'main.log')}\n`)
+    expect(doctor.stdout).toContain(`reviews      ${join(home, 'logs', 'review.log')} (nothing written yet)\n`)
+    const report = JSON.parse((await cairn(home, 'doctor', '--json')).stdout)
+    expect(report.logs).toEqual({
+      main: { path: join(home, 'logs', 'main.log'), exists: true },
+      review: { path: join(home, 'logs', 'review.log'), exists: false },
+      mcp: { path: join(home, 'logs', 'mcp'), exists: false }
+    })
+  }, 30_000)
+
   it('a stale lock and an orphan temp file: reported with what to do, removed by --repair', async () => {
     const { home } = await seeded()
     const hourAgo = (Date.now() - 3_600_000) / 1000

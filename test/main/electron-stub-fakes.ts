@@ -160,6 +160,8 @@ export class FakeBrowserWindow extends EventEmitter {
 
 export interface MenuItemTemplate {
   label?: string
+  role?: string
+  accelerator?: string
   type?: string
   checked?: boolean
   enabled?: boolean
@@ -231,6 +233,13 @@ export class FakeUtilityProcess extends EventEmitter {
 }
 
 export class FakeApp extends EventEmitter {
+  /** Switches as Electron parses them from the command line (`--ozone-platform=x11`). */
+  readonly switches = new Map<string, string>()
+  readonly commandLine = {
+    getSwitchValue: (name: string) => this.switches.get(name) ?? '',
+    hasSwitch: (name: string) => this.switches.has(name),
+    appendSwitch: (name: string, value = '') => void this.switches.set(name, value)
+  }
   readonly quits: number[] = []
   readonly exits: number[] = []
   relaunches = 0
@@ -303,6 +312,10 @@ export const stubState = {
   openDialogs: [] as Array<{ parent: unknown; options: Record<string, unknown> }>,
   openDialogAnswer: { canceled: true, filePaths: [] as string[] },
   openedExternally: [] as string[],
+  /** Every application menu set, last one current. */
+  applicationMenus: [] as MenuItemTemplate[][],
+  /** Context menus popped up, with the window they belong to. */
+  popups: [] as Array<{ template: MenuItemTemplate[]; window: unknown }>,
   images: [] as string[],
   exposed: [] as Array<{ key: string; api: Record<string, unknown> }>,
   rendererInvokes: [] as Array<{ channel: string; args: unknown[] }>,

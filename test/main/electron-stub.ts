@@ -37,7 +37,13 @@ export function installElectronStub(options: StubOptions): ElectronStub {
     app,
     BrowserWindow: FakeBrowserWindow,
     Tray: FakeTray,
-    Menu: { buildFromTemplate: (template: MenuItemTemplate[]) => ({ template }), setApplicationMenu: () => {} },
+    Menu: {
+      buildFromTemplate: (template: MenuItemTemplate[]) => ({
+        template,
+        popup: (options: { window?: unknown } = {}) => stubState.popups.push({ template, window: options.window })
+      }),
+      setApplicationMenu: (menu: { template: MenuItemTemplate[] } | null) => stubState.applicationMenus.push(menu?.template ?? [])
+    },
     nativeImage: {
       createFromPath: (path: string) => {
         stubState.images.push(path)

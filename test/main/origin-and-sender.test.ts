@@ -107,7 +107,8 @@ describe('routes a window may call, through the IPC bridge', () => {
       app: fx.app,
       origin: built,
       windowKind: (id: number) => (id === MAIN ? 'main' : id === QUICK ? 'quick' : null),
-      broadcast: () => {}
+      broadcast: () => {},
+      checkOutputs: true
     } as const
     ask = (contentsId, name, route, input) => {
       const event = { sender: { id: contentsId, getType: () => 'window' }, senderFrame: { url: page(name), parent: null } }

@@ -29,7 +29,7 @@ async function boot(home: string, stub: { messageBoxAnswer?: number } = {}): Pro
     ['--import', 'tsx', join(__dirname, 'fixtures', 'boot-shell.ts'), build.mainEntry, userData, REPO_ROOT, JSON.stringify(stub)],
     { cwd: REPO_ROOT, env, timeout: 60_000 }
   )
-  return JSON.parse(stdout.trim().split('\n').at(-1)!) as BootReport
+  return JSON.parse(stdout.split('\n').findLast((line) => line.startsWith('{'))!) as BootReport
 }
 
 beforeAll(async () => {

@@ -7,6 +7,9 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { buildShell, REPO_ROOT, type ShellBuild } from './build-shell'
 
 interface BootReport {
+  windowsAtStart: number
+  shownWhileQuitting: number
+  quickWindow: Record<string, unknown> | null
   dialogs: Array<{ title: string; content: string }>
   exits: number[]
   quits: number
@@ -24,15 +27,17 @@ function tempDir(prefix = 'cairn-'): string {
 }
 
 /** Boots the built main process under the stub in a child process (real process, real files). */
-async function boot(home: string, options: Record<string, unknown> = {}): Promise<BootReport> {
-  const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_HOME: home }
-  for (const key of ['ELECTRON_RENDERER_URL', 'CAIRN_SQLITE_BINDING', 'CAIRN_BASE_URL', 'CAIRN_MODEL']) delete env[key]
+async function boot(home: string, options: Record<string, unknown> = {}, extraEnv: NodeJS.ProcessEnv = {}): Promise<BootReport> {
+  const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_HOME: home, HOME: tempDir('cairn-user-') }
+  for (const key of ['ELECTRON_RENDERER_URL', 'CAIRN_SQLITE_BINDING', 'CAIRN_BASE_URL', 'CAIRN_MODEL', 'XDG_SESSION_TYPE', 'WAYLAND_DISPLAY']) delete env[key]
+  Object.assign(env, extraEnv)
   const { stdout } = await promisify(execFile)(
     process.execPath,
     ['--import', 'tsx', join(__dirname, 'fixtures', 'boot-shell.ts'), build.mainEntry, tempDir('cairn-userdata-'), REPO_ROOT, JSON.stringify(options)],
     { cwd: REPO_ROOT, env, timeout: 60_000 }
   )
-  return JSON.parse(stdout.trim().split('\n').at(-1)!) as BootReport
+  // The report is the one JSON line; the shell's own log lines may come after it.
+  return JSON.parse(stdout.split('\n').findLast((line) => line.startsWith('{'))!) as BootReport
 }
 
 beforeAll(async () => {
@@ -80,5 +85,35 @@ describe('starting the app', () => {
     const report = await boot(home)
     expect(report).toMatchObject({ dialogs: [], exits: [], windows: 2, handlers: ['cairn:request'] })
     expect(JSON.parse(readFileSync(join(home, 'config.json'), 'utf8'))).toEqual({})
+  })
+
+  it('writes its log under the data home, where cairn doctor points', async () => {
+    const home = tempDir()
+    await boot(home)
+    const logged = readFileSync(join(home, 'logs', 'main.log'), 'utf8')
+    expect(logged).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z INFO Cairn 0\.0\.0-smoke starting \(.+\), data home /m)
+  })
+})
+
+describe('behaving like a desktop app', () => {
+  it('quits when the main window is closed and no tray shows it is still running (the hidden quick prompt does not keep it alive)', async () => {
+    const report = await boot(tempDir(), { then: 'closeMain' })
+    expect(report.windowsAtStart).toBe(2)
+    expect(report.quits).toBeGreaterThanOrEqual(1)
+    expect(report.dialogs).toEqual([])
+  })
+
+  it('opens no window while quitting, when the Dock icon is clicked or Cairn is started again', async () => {
+    const report = await boot(tempDir(), { then: 'activateWhileQuitting' })
+    expect(report.quits).toBe(1)
+    expect(report.windows).toBe(report.windowsAtStart)
+    expect(report.shownWhileQuitting).toBe(0)
+  })
+
+  it('on Wayland opens the quick prompt without asking to stay on top (it cannot)', async () => {
+    const wayland = await boot(tempDir(), {}, { XDG_SESSION_TYPE: 'wayland' })
+    expect(wayland.quickWindow).toMatchObject({ alwaysOnTop: false })
+    const forcedX11 = await boot(tempDir(), { switches: { 'ozone-platform': 'x11' } }, { XDG_SESSION_TYPE: 'wayland' })
+    expect(forcedX11.quickWindow).toMatchObject({ alwaysOnTop: true })
   })
 })

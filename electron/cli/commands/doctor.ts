@@ -57,6 +57,10 @@ function printReport(io: CliIO, report: DoctorReport): void {
     for (const line of finding.details) io.out(`${' '.repeat(23)}${line}\n`)
     if (finding.advice && finding.status !== 'ok') io.out(`${' '.repeat(21)}→ ${finding.advice}\n`)
   }
+  io.out('\nLogs (what the app, the background reviews and MCP servers wrote, when something went wrong):\n')
+  for (const [label, log] of [['the app', report.logs.main], ['reviews', report.logs.review], ['MCP servers', report.logs.mcp]] as const) {
+    io.out(`  ${label.padEnd(12)} ${log.path}${log.exists ? '' : ' (nothing written yet)'}\n`)
+  }
   const problems = report.findings.filter((finding) => finding.status === 'problem')
   if (problems.length === 0) {
     io.out('\nNo problems found.\n')

@@ -63,7 +63,7 @@ async function withManager<T>(ctx: CliContext, use: (manager: McpManager, startW
   const manager = new McpManager({
     servers: () => core.config.get().mcpServers,
     settings: () => core.config.get().mcp,
-    logDir: join(core.paths.root, 'logs', 'mcp'),
+    logDir: join(core.paths.logsDir, 'mcp'),
     resolveSecret: (name) => secrets.getSecret(name),
     env: ctx.env,
     clientVersion: appVersion()

@@ -80,7 +80,7 @@ export class CairnApp implements AppContext {
     this.mcp = new McpManager({
       servers: () => core.config.get().mcpServers,
       settings: () => core.config.get().mcp,
-      logDir: join(core.paths.root, 'logs', 'mcp'),
+      logDir: join(core.paths.logsDir, 'mcp'),
       resolveSecret: (name) => options.secrets.getSecret?.(name) ?? null,
       env: options.env,
       clientVersion: options.version

@@ -9,7 +9,15 @@ import { issueLines } from '../../../shared/zod-issues'
  * sender may call it (the transport says who sent it), parses the input with the route's schema, runs
  * the handler, and always answers with an envelope.
  */
-export async function dispatch(handlers: IpcHandlers, route: unknown, input: unknown, ctx: IpcContext): Promise<IpcResult<unknown>> {
+export interface DispatchOptions {
+  /**
+   * Check each answer against the route's output schema: catches contract drift in development and
+   * tests (the default outside NODE_ENV=production); a packaged app turns it off (hot path).
+   */
+  checkOutputs?: boolean
+}
+
+export async function dispatch(handlers: IpcHandlers, route: unknown, input: unknown, ctx: IpcContext, options: DispatchOptions = {}): Promise<IpcResult<unknown>> {
   if (typeof route !== 'string' || !Object.hasOwn(ipcRoutes, route)) {
     return { ok: false, error: { code: 'ROUTE_NOT_FOUND', message: `Unknown request "${String(route).slice(0, 100)}".` } }
   }
@@ -28,7 +36,7 @@ export async function dispatch(handlers: IpcHandlers, route: unknown, input: unk
   try {
     const handler = handlers[name] as (input: unknown, ctx: IpcContext) => Promise<unknown>
     const data = await handler(parsed.data, ctx)
-    if (checkOutputs) {
+    if (options.checkOutputs ?? checkOutputsByDefault) {
       const checked = def.output.safeParse(data)
       if (!checked.success) throw new Error(`the answer to ${name} broke the contract: ${describeIssues(checked.error)}`)
     }
@@ -39,8 +47,7 @@ export async function dispatch(handlers: IpcHandlers, route: unknown, input: unk
   }
 }
 
-// Outputs come from our own code; checking them catches contract drift in development and tests.
-const checkOutputs = process.env.NODE_ENV !== 'production'
+const checkOutputsByDefault = process.env.NODE_ENV !== 'production'
 
 function describeIssues(error: z.ZodError): string {
   return issueLines(error, { root: 'input', max: 5 }).join('; ')

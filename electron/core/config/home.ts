@@ -15,6 +15,10 @@ export interface HomePaths {
   locksDir: string
   /** Team skill libraries (`skills.shared`), one git copy each, read as a read-only skill root. */
   sharedSkillsDir: string
+  /** Logs: the app's main process, the background reviews, and one per MCP server (in `mcp/`). */
+  logsDir: string
+  mainLog: string
+  reviewLog: string
 }
 
 /** `--home DIR`, else `CAIRN_HOME`, else `~/.cairn`. */
@@ -40,7 +44,10 @@ export function homePaths(root: string): HomePaths {
     stateDb: join(root, 'state.db'),
     configFile: join(root, 'config.json'),
     locksDir: join(root, '.locks'),
-    sharedSkillsDir: join(root, 'shared-skills')
+    sharedSkillsDir: join(root, 'shared-skills'),
+    logsDir: join(root, 'logs'),
+    mainLog: join(root, 'logs', 'main.log'),
+    reviewLog: join(root, 'logs', 'review.log')
   }
 }
 

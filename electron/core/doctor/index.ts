@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { CairnCore } from '../cairn'
 import { homePaths } from '../config/home'
@@ -30,7 +31,13 @@ export function runDoctor(home: string, options: DoctorOptions = {}): DoctorRepo
   const config = checkConfig(paths)
   const database = checkDatabase(paths, options)
   const findings: Finding[] = [database.finding, ledgerFinding(paths, database.state, options), checkLocks(paths, now), checkTempFiles(paths, now), checkSkills(paths, config.extraDirs), config.finding]
-  return { home: paths.root, healthy: findings.every((finding) => finding.status !== 'problem'), findings }
+  return { home: paths.root, healthy: findings.every((finding) => finding.status !== 'problem'), findings, logs: logsOf(paths) }
+}
+
+/** Where to look when something went wrong: each log and whether anything was written to it yet. */
+function logsOf(paths: ReturnType<typeof homePaths>): DoctorReport['logs'] {
+  const entry = (path: string) => ({ path, exists: existsSync(path) })
+  return { main: entry(paths.mainLog), review: entry(paths.reviewLog), mcp: entry(join(paths.logsDir, 'mcp')) }
 }
 
 function ledgerFinding(paths: ReturnType<typeof homePaths>, state: string, options: DoctorOptions): Finding {

@@ -23,6 +23,8 @@ export interface DoctorReport {
   /** No finding is a problem. */
   healthy: boolean
   findings: Finding[]
+  /** The app's main process, the background reviews, the MCP servers (a folder of one log each). */
+  logs: Record<'main' | 'review' | 'mcp', { path: string; exists: boolean }>
 }
 
 /** One thing `--repair` did (or could not do). */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { LogFile } from '../fs/log-file'
 import { redactSecrets } from './server-env'
 import { sanitizeNamePart } from './tool-names'
 
@@ -23,9 +24,11 @@ export class McpServerLog {
   private cutLine = false
   private secrets: readonly string[] = []
   private writeFailed = false
+  private readonly file: LogFile
 
-  constructor(private readonly dir: string, server: string) {
+  constructor(dir: string, server: string) {
     this.path = join(dir, logFileName(server))
+    this.file = new LogFile(this.path, { maxBytes: MCP_LOG_MAX_BYTES, keep: 1 })
   }
 
   /** The secret values the server was started with (replaced in every later line). */
@@ -91,16 +94,13 @@ export class McpServerLog {
     const line = `${new Date().toISOString()} ${cut}`
     this.tail.push(line)
     if (this.tail.length > TAIL_LINES) this.tail.shift()
-    try {
-      mkdirSync(this.dir, { recursive: true })
-      if (existsSync(this.path) && statSync(this.path).size > MCP_LOG_MAX_BYTES) renameSync(this.path, `${this.path}.1`)
-      appendFileSync(this.path, line + '\n')
+    if (this.file.append(line)) {
       this.writeFailed = false
-    } catch (error) {
-      // The tail still shows it; say once per failure spell why the file does not.
-      if (!this.writeFailed) console.error(`cairn: could not write the MCP log ${this.path}:`, (error as Error).message)
-      this.writeFailed = true
+      return
     }
+    // The tail still shows it; say once per failure spell that the file does not.
+    if (!this.writeFailed) console.error(`cairn: could not write the MCP log ${this.path}`)
+    this.writeFailed = true
   }
 }
 

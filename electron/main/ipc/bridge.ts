@@ -14,6 +14,8 @@ export interface IpcBridgeOptions {
   windowKind(webContentsId: number): WindowKind | null
   /** Sends one event to every live window. */
   broadcast(name: string, payload: unknown): void
+  /** Check answers against the contract (development); off in a packaged app (see productionMode). */
+  checkOutputs: boolean
 }
 
 /**
@@ -39,7 +41,7 @@ export async function answerRequest(options: IpcBridgeOptions, event: IpcMainInv
       log.warn(`refused IPC request "${name}": ${verdict.reason}`)
       return { ok: false, error: { code: 'FORBIDDEN_SENDER', message: `Cairn refused the request "${name}": it was ${verdict.reason}.` } }
     }
-    return await dispatch(options.app.handlers, route, input, { sender: verdict.kind })
+    return await dispatch(options.app.handlers, route, input, { sender: verdict.kind }, { checkOutputs: options.checkOutputs })
   } catch (error) {
     log.error(`IPC request "${name}" failed`, error)
     return { ok: false, error: { code: 'INTERNAL', message: (error as Error)?.message ?? String(error) } }

@@ -7,8 +7,8 @@ export interface OpenDialog {
 
 export interface FolderPickerOptions {
   dialog: OpenDialog
-  /** The window the picker belongs to (the main window: it asked). */
-  parent(): BrowserWindow
+  /** The window the picker belongs to (the main window: it asked); null while the app quits. */
+  parent(): BrowserWindow | null
   /** The picker's title, in the user's language. */
   title(): string
 }
@@ -20,7 +20,9 @@ export interface FolderPickerOptions {
  */
 export function folderPicker(options: FolderPickerOptions): (request: { defaultPath?: string }) => Promise<string | null> {
   return async ({ defaultPath }) => {
-    const result = await options.dialog.showOpenDialog(options.parent(), {
+    const parent = options.parent()
+    if (!parent) return null
+    const result = await options.dialog.showOpenDialog(parent, {
       title: options.title(),
       properties: ['openDirectory', 'createDirectory'],
       ...(defaultPath ? { defaultPath } : {})
@@ -36,7 +38,9 @@ export function folderPicker(options: FolderPickerOptions): (request: { defaultP
  */
 export function filePicker(options: FolderPickerOptions): (request: { defaultPath?: string; filters?: Array<{ name: string; extensions: string[] }> }) => Promise<string | null> {
   return async ({ defaultPath, filters }) => {
-    const result = await options.dialog.showOpenDialog(options.parent(), {
+    const parent = options.parent()
+    if (!parent) return null
+    const result = await options.dialog.showOpenDialog(parent, {
       title: options.title(),
       properties: ['openFile'],
       ...(filters ? { filters } : {}),

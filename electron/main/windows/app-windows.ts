@@ -6,7 +6,7 @@ import type { ShellStore } from '../settings/shell-store'
 import type { AppOrigin } from './app-origin'
 import { sendWhenLoaded } from './load-page'
 import { createMainWindow, rememberPlace } from './main-window'
-import { createQuickWindow, showQuickWindow } from './quick-window'
+import { createQuickWindow, showQuickWindow, type QuickPlacement } from './quick-window'
 
 export interface AppWindowsOptions {
   origin: AppOrigin
@@ -14,6 +14,10 @@ export interface AppWindowsOptions {
   /** Where the main window's place is remembered. */
   shellState: ShellStore
   icon?: string
+  /** How the quick prompt may be placed (Wayland gives no cursor position and no always-on-top). */
+  quickPlacement?: QuickPlacement
+  /** The main window was really closed (not hidden to the tray): the shell decides whether to quit. */
+  onMainClosed?(): void
 }
 
 type Navigation = IpcEvents['app.navigate']
@@ -37,7 +41,9 @@ export class AppWindows {
     this.ensureQuick()
   }
 
-  showMain(): BrowserWindow {
+  /** Shows (or reopens) the main window; null once the app is quitting, when no window may open again. */
+  showMain(): BrowserWindow | null {
+    if (this.quitting) return null
     const window = this.ensureMain()
     if (window.isMinimized()) window.restore()
     window.show()
@@ -48,27 +54,37 @@ export class AppWindows {
   /** Shows the main window, on a conversation when one is given (the quick prompt's "open in Cairn"). */
   openMain(sessionId?: string): void {
     const window = this.showMain()
-    if (sessionId) this.navigate(window, { view: 'chat', sessionId })
+    if (window && sessionId) this.navigate(window, { view: 'chat', sessionId })
   }
 
   /** Shows the main window on the timeline, at one ledger row (the tray's "Recently learned"). */
   openTimeline(ledgerId?: number): void {
-    this.navigate(this.showMain(), { view: 'timeline', ...(ledgerId !== undefined ? { ledgerId } : {}) })
+    const window = this.showMain()
+    if (window) this.navigate(window, { view: 'timeline', ...(ledgerId !== undefined ? { ledgerId } : {}) })
   }
 
   /** Shows the main window on the Inbox (the tray's "Inbox, N waiting"). */
   openInbox(): void {
-    this.navigate(this.showMain(), { view: 'inbox' })
+    const window = this.showMain()
+    if (window) this.navigate(window, { view: 'inbox' })
+  }
+
+  /** Shows the main window on one view (the application menu's Settings and New chat). */
+  openView(navigation: Navigation): void {
+    const window = this.showMain()
+    if (window) this.navigate(window, navigation)
   }
 
   toggleQuick(): void {
+    if (this.quitting) return
     const window = this.ensureQuick()
     if (window.isVisible() && window.isFocused()) window.hide()
-    else showQuickWindow(window)
+    else showQuickWindow(window, this.options.quickPlacement)
   }
 
   showQuick(): void {
-    showQuickWindow(this.ensureQuick())
+    if (this.quitting) return
+    showQuickWindow(this.ensureQuick(), this.options.quickPlacement)
   }
 
   hideQuick(): void {
@@ -116,6 +132,8 @@ export class AppWindows {
     })
     window.on('closed', () => {
       if (this.main === window) this.main = null
+      // The hidden quick prompt would keep 'window-all-closed' from ever firing: say so here instead.
+      if (!this.quitting) this.options.onMainClosed?.()
     })
     this.main = window
     return window
@@ -123,7 +141,7 @@ export class AppWindows {
 
   private ensureQuick(): BrowserWindow {
     if (live(this.quick)) return this.quick
-    const window = createQuickWindow({ origin: this.options.origin, preload: this.options.preload })
+    const window = createQuickWindow({ origin: this.options.origin, preload: this.options.preload, placement: this.options.quickPlacement })
     window.on('closed', () => {
       if (this.quick === window) this.quick = null
     })

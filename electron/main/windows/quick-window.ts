@@ -2,16 +2,21 @@ import { BrowserWindow, screen } from 'electron'
 import type { AppOrigin } from './app-origin'
 import { hardenWebContents, secureWebPreferences } from './hardening'
 import { loadPage } from './load-page'
+import { EVERYWHERE, type QuickPlacement } from './quick-placement'
+
+export type { QuickPlacement } from './quick-placement'
 
 export interface QuickWindowOptions {
   origin: AppOrigin
   preload: string
+  placement?: QuickPlacement
 }
 
 const SIZE = { width: 560, height: 420 }
 
 /** The quick prompt: small, frameless, above other windows, out of the taskbar; hidden when it loses focus. */
 export function createQuickWindow(options: QuickWindowOptions): BrowserWindow {
+  const placement = options.placement ?? EVERYWHERE
   const window = new BrowserWindow({
     ...SIZE,
     useContentSize: true,
@@ -21,13 +26,17 @@ export function createQuickWindow(options: QuickWindowOptions): BrowserWindow {
     minimizable: false,
     maximizable: false,
     fullscreenable: false,
-    alwaysOnTop: true,
+    alwaysOnTop: placement.staysOnTop,
     skipTaskbar: true,
     title: 'Cairn quick prompt',
     webPreferences: secureWebPreferences(options.preload)
   })
-  window.setAlwaysOnTop(true, 'floating')
-  window.setVisibleOnAllWorkspaces(true, { visibleOnFullScreen: true })
+  if (placement.staysOnTop) {
+    window.setAlwaysOnTop(true, 'floating')
+    // skipTransformProcessType: without it macOS turns the app into a foreground app and back each
+    // time, which hides the window and flashes the Dock icon.
+    window.setVisibleOnAllWorkspaces(true, { visibleOnFullScreen: true, skipTransformProcessType: true })
+  }
   hardenWebContents(window.webContents, options.origin)
   window.on('blur', () => {
     if (!window.webContents.isDevToolsOpened()) window.hide()
@@ -36,9 +45,10 @@ export function createQuickWindow(options: QuickWindowOptions): BrowserWindow {
   return window
 }
 
-/** Centres the window on the display under the mouse pointer, then shows and focuses it. */
-export function showQuickWindow(window: BrowserWindow): void {
-  const area = screen.getDisplayNearestPoint(screen.getCursorScreenPoint()).workArea
+/** Centres the window on the display under the pointer (or the primary one where that is unknown), then shows and focuses it. */
+export function showQuickWindow(window: BrowserWindow, placement: QuickPlacement = EVERYWHERE): void {
+  const display = placement.followsPointer ? screen.getDisplayNearestPoint(screen.getCursorScreenPoint()) : screen.getPrimaryDisplay()
+  const area = display.workArea
   const [width, height] = window.getSize()
   window.setBounds({
     x: Math.round(area.x + (area.width - width) / 2),

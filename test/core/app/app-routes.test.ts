@@ -30,6 +30,13 @@ describe('the request router', () => {
     }
   })
 
+  it('checks answers against the contract unless told not to (a packaged app, where it is the hot path)', async () => {
+    const drifted = { 'app.info': async () => ({ version: 42 }) } as unknown as Parameters<typeof dispatch>[0]
+    const checked = await dispatch(drifted, 'app.info', undefined, { sender: 'browser' }, { checkOutputs: true })
+    expect(checked).toMatchObject({ ok: false, error: { code: 'INTERNAL', message: expect.stringContaining('the answer to app.info broke the contract') } })
+    expect(await dispatch(drifted, 'app.info', undefined, { sender: 'browser' }, { checkOutputs: false })).toEqual({ ok: true, data: { version: 42 } })
+  })
+
   it('validates every input and says which field is wrong', async () => {
     fx = await appFixture()
     const result = await fx.call('memory.add', { target: 'everyone', content: 'x' } as never)
