@@ -18,6 +18,7 @@ import { electronKeyring } from './settings/os-keyring'
 import { KeyringSecretStore } from './settings/secrets'
 import { filePicker, folderPicker } from './shell/folder-picker'
 import { adoptLoginShellPath } from './shell/login-path'
+import { attachContextMenu, installAppMenu } from './shell/menus'
 import { openFolder } from './shell/open-folder'
 import { QuickPromptShortcut } from './shell/shortcut'
 import { CairnTray } from './shell/tray'
@@ -91,6 +92,7 @@ async function start(undo: Array<[string, () => unknown]>): Promise<Omit<Running
   )
   undo.push(['core', () => core.close()])
 
+  const language = () => translator(core.config.get().ui.language)
   const origin = appOrigin(join(__dirname, '..', 'renderer'))
   const windows = new AppWindows({
     origin,
@@ -102,7 +104,8 @@ async function start(undo: Array<[string, () => unknown]>): Promise<Omit<Running
     // the app in the Dock, as Mac apps do); the hidden quick prompt must not keep it alive unseen.
     onMainClosed: () => {
       if (process.platform !== 'darwin' && !windows.keepRunningInTray) app.quit()
-    }
+    },
+    onWindowCreated: (window) => attachContextMenu(window, language)
   })
   undo.push(['windows', () => windows.prepareToQuit()])
 
@@ -123,9 +126,9 @@ async function start(undo: Array<[string, () => unknown]>): Promise<Omit<Running
       pickFolder: folderPicker({
         dialog,
         parent: () => windows.showMain(),
-        title: () => translator(core.config.get().ui.language)('workspace.pickTitle')
+        title: () => language()('workspace.pickTitle')
       }),
-      pickFile: filePicker({ dialog, parent: () => windows.showMain(), title: () => translator(core.config.get().ui.language)('import.pickTitle') }),
+      pickFile: filePicker({ dialog, parent: () => windows.showMain(), title: () => language()('import.pickTitle') }),
       openPath: openFolder
     },
     version: app.getVersion(),
@@ -135,6 +138,13 @@ async function start(undo: Array<[string, () => unknown]>): Promise<Omit<Running
   })
   undo.push(['app', () => cairn.close()])
 
+  const appMenu = installAppMenu({
+    platform: process.platform,
+    packaged: app.isPackaged,
+    appName: app.getName(),
+    t: language,
+    actions: { openSettings: () => windows.openView({ view: 'settings' }), newChat: () => windows.openView({ view: 'chat', newChat: true }) }
+  })
   hardenSession(session.defaultSession, origin)
   const stopBridge = installIpcBridge({
     app: cairn,
@@ -177,7 +187,9 @@ async function start(undo: Array<[string, () => unknown]>): Promise<Omit<Running
   undo.push([
     'settings events',
     cairn.events.on((event) => {
-      if (event.name === 'settings.changed') applyShortcut(event.payload.config.ui.shortcut)
+      if (event.name !== 'settings.changed') return
+      applyShortcut(event.payload.config.ui.shortcut)
+      appMenu.refresh()
     })
   ])
   return { windows }

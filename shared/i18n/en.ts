@@ -21,6 +21,7 @@ import { enSync } from './en-sync'
 import { enSearch } from './en-search'
 import { enMcp } from './en-mcp'
 import { enMcpServer } from './en-mcp-server'
+import { enMenu } from './en-menu'
 
 /**
  * Every UI string, English. `{name}` is filled from params; `{count|one|other}` picks a word by count.
@@ -389,7 +390,8 @@ export const en = {
   ...enBackup,
   ...enImport,
   ...enSync,
-  ...enSearch
+  ...enSearch,
+  ...enMenu
 } as const
 
 export type MessageKey = keyof typeof en

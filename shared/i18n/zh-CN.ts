@@ -22,6 +22,7 @@ import { zhCNSync } from './zh-CN-sync'
 import { zhCNSearch } from './zh-CN-search'
 import { zhCNMcp } from './zh-CN-mcp'
 import { zhCNMcpServer } from './zh-CN-mcp-server'
+import { zhCNMenu } from './zh-CN-menu'
 
 /** 简体中文. Every key of the English dictionary must be here (the type checks it). */
 export const zhCN: Record<MessageKey, string> = {
@@ -387,5 +388,6 @@ export const zhCN: Record<MessageKey, string> = {
   ...zhCNBackup,
   ...zhCNImport,
   ...zhCNSync,
-  ...zhCNSearch
+  ...zhCNSearch,
+  ...zhCNMenu
 }

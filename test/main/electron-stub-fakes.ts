@@ -46,8 +46,15 @@ export class FakeWebContents extends EventEmitter {
     super()
   }
 
+  readonly replacedWords: string[] = []
+  readonly session = { dictionary: [] as string[], addWordToSpellCheckerDictionary: (word: string) => this.session.dictionary.push(word) > 0 }
+
   send(channel: string, ...args: unknown[]): void {
     this.sent.push({ channel, args: structuredClone(args) })
+  }
+
+  replaceMisspelling(word: string): void {
+    this.replacedWords.push(word)
   }
 
   setWindowOpenHandler(handler: (details: { url: string }) => { action: string }): void {
@@ -312,6 +319,7 @@ export const stubState = {
   openDialogs: [] as Array<{ parent: unknown; options: Record<string, unknown> }>,
   openDialogAnswer: { canceled: true, filePaths: [] as string[] },
   openedExternally: [] as string[],
+  clipboard: [] as string[],
   /** Every application menu set, last one current. */
   applicationMenus: [] as MenuItemTemplate[][],
   /** Context menus popped up, with the window they belong to. */

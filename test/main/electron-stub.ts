@@ -121,6 +121,7 @@ export function installElectronStub(options: StubOptions): ElectronStub {
         on: (event: string, listener: (...args: unknown[]) => void) => stubState.session.events.on(event, listener)
       }
     },
+    clipboard: { writeText: (text: string) => stubState.clipboard.push(text) },
     shell: {
       openExternal: async (url: string) => {
         stubState.openedExternally.push(url)

@@ -319,6 +319,30 @@ describe('the built shell', () => {
     expect([...stubState.shortcuts.registered.keys()]).toEqual(['Alt+Shift+C'])
   })
 
+  it('has an application menu and a text context menu, both in the user\'s language; the menu\'s New chat opens one', async () => {
+    const roles = (menu: any[] | undefined, top: string) => menu?.find((item) => item.label === top)?.submenu?.map((item: any) => item.role).filter(Boolean)
+    expect(roles(stubState.applicationMenus.at(-1), 'Edit')).toEqual(expect.arrayContaining(['undo', 'redo', 'cut', 'copy', 'paste', 'selectAll']))
+    expect(roles(stubState.applicationMenus.at(-1), 'View')).toEqual(expect.arrayContaining(['zoomIn', 'zoomOut', 'resetZoom', 'toggleDevTools']))
+    const contents = mainWindow().webContents
+    const field = { isEditable: true, selectionText: '', linkURL: '', misspelledWord: 'recieve', dictionarySuggestions: ['receive'], editFlags: { canUndo: false, canRedo: false, canCut: false, canCopy: false, canPaste: true, canSelectAll: true } }
+    contents.emit('context-menu', {}, field)
+    const popup = stubState.popups.at(-1)!
+    expect(popup.window).toBe(mainWindow())
+    popup.template.find((item) => item.label === 'receive')!.click!({ checked: false })
+    expect(contents.replacedWords).toEqual(['receive'])
+    expect(popup.template.find((item) => item.role === 'paste')).toMatchObject({ enabled: true })
+
+    await ok('settings.update', { patch: { ui: { language: 'zh-CN' } } })
+    await until(() => stubState.applicationMenus.at(-1)?.some((item) => item.label === '编辑') ?? false, 'the menu to follow the language')
+    contents.emit('context-menu', {}, { ...field, misspelledWord: '', isEditable: false, selectionText: 'some text' })
+    expect(stubState.popups.at(-1)!.template).toEqual([{ role: 'copy', label: '复制' }])
+    await ok('settings.update', { patch: { ui: { language: 'en' } } })
+
+    const fileMenu = stubState.applicationMenus.at(-1)!.find((item) => item.label === 'File')!
+    fileMenu.submenu!.find((item) => item.label === 'New chat')!.click!({ checked: false })
+    expect(events('app.navigate')).toContainEqual({ view: 'chat', newChat: true })
+  })
+
   it('picks up settings the CLI writes to config.json while the app runs', async () => {
     await new ConfigStore(join(home, 'config.json')).update({ ui: { theme: 'light' } })
     expect((await ok('settings.get')).config.ui.theme).toBe('light')

@@ -18,6 +18,8 @@ export interface AppWindowsOptions {
   quickPlacement?: QuickPlacement
   /** The main window was really closed (not hidden to the tray): the shell decides whether to quit. */
   onMainClosed?(): void
+  /** Each new window, for what the shell adds to every page (its context menu). */
+  onWindowCreated?(window: BrowserWindow): void
 }
 
 type Navigation = IpcEvents['app.navigate']
@@ -130,6 +132,7 @@ export class AppWindows {
       icon: this.options.icon,
       hideOnClose: () => this.keepRunningInTray && !this.quitting
     })
+    this.options.onWindowCreated?.(window)
     window.on('closed', () => {
       if (this.main === window) this.main = null
       // The hidden quick prompt would keep 'window-all-closed' from ever firing: say so here instead.
@@ -142,6 +145,7 @@ export class AppWindows {
   private ensureQuick(): BrowserWindow {
     if (live(this.quick)) return this.quick
     const window = createQuickWindow({ origin: this.options.origin, preload: this.options.preload, placement: this.options.quickPlacement })
+    this.options.onWindowCreated?.(window)
     window.on('closed', () => {
       if (this.quick === window) this.quick = null
     })

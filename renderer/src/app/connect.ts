@@ -5,6 +5,7 @@ import { describeReviewSummary } from '../../../shared/i18n/describe'
 import type { ReviewOutcome } from '../../../shared/review-outcome'
 import { familyOf } from '../stores/timeline'
 import type { AppState } from './app-state'
+import { startNewChat } from './shortcuts-actions'
 
 /**
  * Routes main's events into the stores, and loads what every screen needs at start. Returns a
@@ -85,7 +86,8 @@ export function connectApp(app: AppState): () => void {
       ui.getState().setTheme(config.ui.theme)
       ui.getState().setLanguage(config.ui.language)
     }),
-    client.on('app.navigate', ({ view, sessionId, ledgerId, proposalId }) => {
+    client.on('app.navigate', ({ view, sessionId, ledgerId, proposalId, newChat }) => {
+      if (view === 'chat' && newChat) return startNewChat(app)
       ui.getState().navigate(view)
       if (view === 'chat' && sessionId) void chat.getState().openSession(sessionId)
       if (view === 'timeline') void timeline.getState().load()

@@ -75,4 +75,15 @@ describe('window chrome', () => {
     await settle()
     expect(screen.getByRole('heading', { name: 'Memory' })).toBeTruthy()
   })
+
+  it('opens an empty conversation when the application menu asks for a new chat', async () => {
+    const harness = await renderApp({ 'memory.get': { memory: memoryView([], 0, 100), user: memoryView([], 0, 100) } })
+    act(() => harness.bridge.emit('app.navigate', { view: 'memory' }))
+    await settle()
+    act(() => harness.app.chat.setState({ sessionId: 'open-one' }))
+    act(() => harness.bridge.emit('app.navigate', { view: 'chat', newChat: true }))
+    await settle()
+    expect(harness.app.ui.getState().view).toBe('chat')
+    expect(harness.app.chat.getState().sessionId).toBeNull()
+  })
 })
