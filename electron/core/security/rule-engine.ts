@@ -75,7 +75,7 @@ interface Hits {
   readonly ends: number[]
 }
 
-interface Endpoints {
+export interface Endpoints {
   /** Where the partial match ends, ascending. */
   readonly ends: number[]
   /** Where the partial match that ends there starts (the earliest one). */
@@ -134,17 +134,27 @@ export class ChainMatcher {
 
   /** Offset where the leftmost match of `rule` starts, or -1. */
   firstMatch(rule: Chain): number {
+    const { origins } = this.matches(rule)
+    if (origins.length === 0) return -1
+    let first = origins[0]
+    for (const origin of origins) if (origin < first) first = origin
+    return first
+  }
+
+  /**
+   * Every place `rule` matches: each offset where a match can end (ascending), with the earliest
+   * offset where a match ending there starts. Same cost as `firstMatch`.
+   */
+  matches(rule: Chain): Endpoints {
     // A cheap presence test first: a repeated early term ("ignore ignore …") is never collected when a later one is missing.
-    if (!rule.terms.every((term) => this.occurs(term))) return -1
+    if (!rule.terms.every((term) => this.occurs(term))) return { ends: [], origins: [] }
     const termHits = rule.terms.map((term) => this.hitsOf(term))
     let endpoints: Endpoints = { ends: termHits[0].ends, origins: termHits[0].starts }
     for (let i = 1; i < termHits.length; i++) {
       endpoints = this.link(endpoints, rule.gaps[i - 1], termHits[i])
-      if (endpoints.ends.length === 0) return -1
+      if (endpoints.ends.length === 0) break
     }
-    let first = endpoints.origins[0]
-    for (const origin of endpoints.origins) if (origin < first) first = origin
-    return first
+    return endpoints
   }
 
   private occurs(term: RegExp): boolean {

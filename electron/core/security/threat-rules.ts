@@ -1,7 +1,10 @@
-import { chain, chars, words, type Chain } from './rule-engine'
+import { approvalRules } from './approval-rules'
+import { exfilRules } from './exfil-rules'
+import { remoteCodeRules } from './remote-code-rules'
+import { chain, chars, words } from './rule-engine'
+import { rule, type ThreatRule } from './threat-types'
 
-export type ThreatScope = 'all' | 'context' | 'strict'
-export type ThreatCategory = 'injection' | 'role_hijack' | 'c2' | 'exfiltration' | 'persistence' | 'secret' | 'invisible'
+export type { ThreatCategory, ThreatRule, ThreatScope } from './threat-types'
 
 /**
  * The threat rules: Hermes's 36 patterns (tools/threat_patterns.py) with the same ids, scopes and
@@ -13,13 +16,10 @@ export type ThreatCategory = 'injection' | 'role_hijack' | 'c2' | 'exfiltration'
  * ("concat x.env" is not "cat"); `cat > .env` / `cat <<EOF` heredoc writes are not reads of secrets;
  * Cairn's own paths (`~/.cairn/.env`, `.cairn/config.json`) replace Hermes's; CAIRN joins the agent
  * environment variables an attacker would unset.
+ *
+ * Cairn's own rules follow Hermes's: exfiltration said in plain words (exfil-rules.ts), commands that
+ * fetch and run remote code (remote-code-rules.ts) and instructions to skip approvals (approval-rules.ts).
  */
-export interface ThreatRule {
-  readonly id: string
-  readonly category: ThreatCategory
-  readonly scope: ThreatScope
-  readonly chain: Chain
-}
 
 /** `(?:\w+\s+){0,8}` in Hermes: at most eight filler words between two key words. */
 const filler = words(8)
@@ -29,15 +29,11 @@ const modifyVerb = /\b(?:update|modify|edit|write|change|append|add\s+to)/
 const secretVariable = /\$\{?\w*(?:key|token|secret|password|credential)s?\b/
 const homeDir = /(?:\$home|\$\{home\}|~)\//
 
-function rule(id: string, category: ThreatCategory, scope: ThreatScope, ruleChain: Chain): ThreatRule {
-  return { id, category, scope, chain: ruleChain }
-}
-
 function path(...parts: readonly RegExp[]): RegExp {
   return new RegExp(parts.map((part) => part.source).join(''))
 }
 
-export const threatRules: readonly ThreatRule[] = [
+const hermesRules: readonly ThreatRule[] = [
   // Classic prompt injection
   rule('prompt_injection', 'injection', 'all',
     chain(/\bignore/, filler, /\b(?:previous|all|above|prior)/, filler, /\binstructions/)),
@@ -48,7 +44,7 @@ export const threatRules: readonly ThreatRule[] = [
     chain(/\bact\s+as\s+(?:if|though)/, filler, /\byou/, filler, /\b(?:have\s+no|don't\s+have)/, filler,
       /\b(?:restrictions|limits|rules)/)),
   rule('html_comment_injection', 'injection', 'all',
-    chain(/<!--/, chars(512, '>'), /(?<![a-z])(?:ignore|override|system|secret|hidden)(?![a-z])/, chars(512, '>'), /-->/)),
+    chain(/<!--/, chars(512, '>'), /(?<![a-z-])(?:ignore|override|system|secret|hidden)(?![a-z-])/, chars(512, '>'), /-->/)),
   rule('hidden_div', 'injection', 'all',
     chain(/<\s*div\s+style\s*=\s*["']/, chars(2048, '>'), /display\s*:\s*none/)),
   rule('translate_execute', 'injection', 'all',
@@ -108,3 +104,5 @@ export const threatRules: readonly ThreatRule[] = [
   rule('hardcoded_secret', 'secret', 'strict',
     chain(/(?:api[_-]?key|token|secret|password)\s*[=:]\s*["'][a-z0-9+/=_-]{20}/))
 ]
+
+export const threatRules: readonly ThreatRule[] = [...hermesRules, ...exfilRules, ...remoteCodeRules, ...approvalRules]

@@ -36,6 +36,14 @@ describe('ChainMatcher', () => {
     }
   })
 
+  it('lists every match end with its earliest start, and agrees with firstMatch', () => {
+    const rule = chain(/\bsend/, words(2), /\bto\s+x/)
+    const matcher = new ChainMatcher('send it to x. send send to x. to x')
+    expect(matcher.matches(rule)).toEqual({ ends: [12, 28], origins: [0, 14] })
+    expect(matcher.firstMatch(rule)).toBe(0)
+    expect(new ChainMatcher('nothing here').matches(rule)).toEqual({ ends: [], origins: [] })
+  })
+
   it('counts non-ASCII letters as filler words, like Python', () => {
     const rule = chain(/\bignore/, words(2), /\bprevious/)
     expect(new ChainMatcher('ignore les précédentes previous').firstMatch(rule)).toBe(0)
