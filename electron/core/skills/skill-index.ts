@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs'
 import { basename, dirname, join, relative, sep } from 'node:path'
-import { findInvisibleCharacters, invisibleTextMessage } from '../security/invisible-text'
-import { scanForThreats } from '../security/threats'
 import { readSkillLenient } from './skill-file'
 import {
   EXCLUDED_DIRS,
@@ -12,6 +10,7 @@ import {
   isSupportDir,
   toPosixRelative
 } from './skill-paths'
+import { screenSkill } from './skill-screening'
 
 export interface SkillRoot {
   path: string
@@ -46,14 +45,6 @@ export type SkillChangeType = 'add' | 'change' | 'unlink'
 interface Entry extends SkillSummary {
   rootIndex: number
   relPath: string
-}
-
-/** Warnings for text that looks like an attack; loading never blocks on them (the write path does). */
-export function threatWarnings(text: string): string[] {
-  const findings = scanForThreats(text, 'context')
-  if (findings.length === 0) return []
-  const ids = [...new Set(findings.map((finding) => `${finding.id} (${finding.category})`))]
-  return [`content matches threat patterns: ${ids.join(', ')}; read it with care before following it`]
 }
 
 function fingerprint(text: string): string {
@@ -218,11 +209,11 @@ export class SkillIndex {
       this.skipped.set(skillMd, { path: skillMd, severity: 'skipped', reason: parsed.reason })
       return false
     }
-    // Invisible characters (Unicode tags and the like) can spell instructions no reader sees: a
-    // skill carrying them never reaches the index, the prompt or skill_view, as memory is blocked at load.
-    const hidden = findInvisibleCharacters(text.replace(/^\uFEFF/, ''))
-    if (hidden.length > 0) {
-      this.skipped.set(skillMd, { path: skillMd, severity: 'skipped', reason: invisibleTextMessage(hidden) })
+    // Invisible characters anywhere, and injection-like text in a read-only root, keep the skill out of
+    // the index, the prompt, the hints and skill_view (see screenSkill); the watcher re-reads it here too.
+    const screening = screenSkill(text.replace(/^\uFEFF/, ''), parsed.frontmatter, root.readOnly)
+    if (screening.skip !== null) {
+      this.skipped.set(skillMd, { path: skillMd, severity: 'skipped', reason: screening.skip })
       return false
     }
     const relPath = toPosixRelative(root.path, dir)
@@ -234,7 +225,7 @@ export class SkillIndex {
       path: skillMd,
       root: root.path,
       readOnly: root.readOnly,
-      warnings: [...parsed.warnings, ...threatWarnings(text.replace(/^\uFEFF/, ''))],
+      warnings: [...parsed.warnings, ...screening.warnings],
       frontmatterName: parsed.frontmatterName !== null && parsed.frontmatterName !== name ? parsed.frontmatterName : null,
       ...mcpToolsOf(parsed.frontmatter),
       rootIndex,

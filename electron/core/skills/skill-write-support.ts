@@ -3,11 +3,12 @@ import { basename, dirname, join } from 'node:path'
 import type { WriteContext } from '../../../shared/ledger'
 import { withLock } from '../fs/lock'
 import type { ChangeRecorder } from '../ledger/recorder'
-import { scanForThreats, threatMessage, type ThreatCategory, type ThreatFinding } from '../security/threats'
+import { scanForThreats, threatMessage, type ThreatFinding } from '../security/threats'
 import type { ToolContext, TurnState } from '../tools/types'
 import { normalizationNote, normalizeSkillMarkdown, specProblems, type SpecIssue } from './agent-skills-spec'
 import type { SkillChangeType, SkillIndex, SkillSummary } from './skill-index'
 import { EXCLUDED_DIRS, MAX_SCAN_DEPTH, SKILL_FILE, toPosixRelative } from './skill-paths'
+import { BLOCKING } from './skill-screening'
 import type { SkillUsageStore } from './skill-usage'
 
 /** Hermes-shaped result of a skill action: JSON-serialisable, failures say what to send next. */
@@ -108,9 +109,6 @@ export function readOnlyError(skill: SkillSummary): SkillFailure {
       'To adapt it, create your own skill under a different name with action=\'create\' (copy what you need from skill_view).'
   )
 }
-
-/** Threat categories that refuse a skill write; the others only warn (deployment skills name tokens). */
-const BLOCKING: ReadonlySet<ThreatCategory> = new Set(['injection', 'role_hijack', 'c2', 'invisible'])
 
 /**
  * Scans what a write would leave on disk. Only findings the write adds count: text that was already
