@@ -23,10 +23,19 @@ export type ReviewKind = z.infer<typeof reviewKindSchema>
 export const reviewMessageSchema = z.object({
   role: z.enum(['user', 'assistant', 'tool', 'summary', 'heading']),
   content: z.string(),
-  /** For assistant messages: the tool calls it made, as `name(arguments)`. */
-  toolCalls: z.array(z.object({ name: z.string(), arguments: z.string() })).optional(),
+  /** For assistant messages: the tool calls it made, as `name(arguments)`, with the call's id when known. */
+  toolCalls: z.array(z.object({ id: z.string().optional(), name: z.string(), arguments: z.string() })).optional(),
   /** For tool messages: which tool produced this result. */
-  toolName: z.string().optional()
+  toolName: z.string().optional(),
+  /** For user and tool messages: the stored message's id (provenance; not shown to the review model). */
+  messageId: z.number().int().optional(),
+  /** For tool messages: the id of the tool call this result answers (provenance; not shown to the review model). */
+  toolCallId: z.string().optional(),
+  /**
+   * For summary messages: a digest of turns an earlier review saw, one `USER: …`, `ASSISTANT…: …` or
+   * `SUMMARY: …` line per message (see review-snapshot.ts), which the transcript marks line by line.
+   */
+  digest: z.boolean().optional()
 })
 export type ReviewMessage = z.infer<typeof reviewMessageSchema>
 

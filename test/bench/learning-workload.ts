@@ -106,8 +106,8 @@ function reviewReply(request: RecordedChatRequest, counter: { skills: number }):
     return { text: 'Saved.' }
   }
   const transcript = textOf(messages[1]?.content)
-  const fresh = transcript.includes(`## ${NEW_PART_HEADING}`) ? transcript.slice(transcript.indexOf(`## ${NEW_PART_HEADING}`)) : transcript
-  const stated = [...fresh.matchAll(/### User\n((?:I prefer|No, that's wrong)[^\n]*)/g)].map((m) => m[1]).slice(0, 3)
+  const fresh = transcript.includes(`]] ${NEW_PART_HEADING}`) ? transcript.slice(transcript.indexOf(`]] ${NEW_PART_HEADING}`)) : transcript
+  const stated = [...fresh.matchAll(/\[\[user ⟨[0-9a-f]+⟩\]\]\n((?:I prefer|No, that's wrong)[^\n]*)/g)].map((m) => m[1]).slice(0, 3)
   if (stated.length) {
     return { toolCalls: [{ name: 'memory', arguments: { target: 'user', operations: stated.map((text) => ({ action: 'add', content: `Said: ${text}` })) } }] }
   }

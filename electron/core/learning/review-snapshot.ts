@@ -7,23 +7,31 @@ import { userWords } from '../sessions/stored-messages'
 export const MAX_CALL_ARGUMENT_CHARS = 1_500
 /** Longest tool result kept (head and tail, the middle is cut). */
 export const MAX_TOOL_RESULT_CHARS = 2_000
-/** Rough per-message overhead of the transcript rendering (role header, separators). */
-const MESSAGE_OVERHEAD = 20
+/** Rough per-message overhead of the transcript rendering (the marked role header, separators). */
+const MESSAGE_OVERHEAD = 30
+/** A tool result is quoted line by line in the transcript (`> `). */
+const QUOTE_CHARS = 2
 
 function toReviewMessage(record: MessageRecord): ReviewMessage | null {
   switch (record.role) {
     case 'user':
-      return { role: 'user', content: userWords(record) }
+      return { role: 'user', content: userWords(record), messageId: record.id }
     case 'summary':
       return record.content ? { role: 'summary', content: record.content } : null
     case 'tool':
       return {
         role: 'tool',
         content: cutMiddle(record.content ?? '', MAX_TOOL_RESULT_CHARS),
-        ...(record.toolName ? { toolName: record.toolName } : {})
+        ...(record.toolName ? { toolName: record.toolName } : {}),
+        messageId: record.id,
+        ...(record.toolCallId ? { toolCallId: record.toolCallId } : {})
       }
     case 'assistant': {
-      const calls = (record.toolCalls ?? []).map((call) => ({ name: call.name, arguments: cutEnd(call.arguments, MAX_CALL_ARGUMENT_CHARS) }))
+      const calls = (record.toolCalls ?? []).map((call) => ({
+        ...(call.id ? { id: call.id } : {}),
+        name: call.name,
+        arguments: cutEnd(call.arguments, MAX_CALL_ARGUMENT_CHARS)
+      }))
       if (!record.content && calls.length === 0) return null
       return { role: 'assistant', content: record.content ?? '', ...(calls.length ? { toolCalls: calls } : {}) }
     }
@@ -39,7 +47,8 @@ export function reviewMessageSize(message: ReviewMessage): number {
 
 function sizeOf(message: ReviewMessage): number {
   const calls = (message.toolCalls ?? []).reduce((sum, call) => sum + call.name.length + call.arguments.length + 4, 0)
-  return message.content.length + calls + MESSAGE_OVERHEAD
+  const quotes = message.role === 'tool' ? QUOTE_CHARS * message.content.split('\n').length : 0
+  return message.content.length + calls + quotes + MESSAGE_OVERHEAD
 }
 
 /** Longest transcript a review gets, in characters (~15k tokens): a cheaper learning model's window fits it. */
@@ -73,7 +82,12 @@ export function toReviewMessages(records: MessageRecord[], maxChars = MAX_TRANSC
   return [{ role: 'heading', content: DIGEST_HEADING }, digest, { role: 'heading', content: NEW_PART_HEADING }, ...kept]
 }
 
-/** Older turns in a line each, newest kept when they do not all fit in `maxChars`; null when there is nothing to say. */
+/**
+ * Older turns in a line each, newest kept when they do not all fit in `maxChars`; null when there is
+ * nothing to say. Every line is one message with its whitespace folded, so no message's text can start
+ * a line of its own: the transcript (review-prompts.ts) marks each line by its `USER`, `ASSISTANT` or
+ * `SUMMARY` prefix, which only this function writes.
+ */
 function digestOf(records: MessageRecord[], maxChars: number): ReviewMessage | null {
   const lines: string[] = []
   for (const record of records) {
@@ -94,7 +108,7 @@ function digestOf(records: MessageRecord[], maxChars: number): ReviewMessage | n
   }
   if (kept.length === 0) return null
   if (kept.length < lines.length) kept.unshift(`(${lines.length - kept.length} earlier lines left out)`)
-  return { role: 'summary', content: kept.join('\n') }
+  return { role: 'summary', content: kept.join('\n'), digest: true }
 }
 
 function recentWithin(records: MessageRecord[], maxChars: number): ReviewMessage[] {

@@ -97,7 +97,8 @@ describe('the memory counter across conversations', () => {
     const requests = fx.server.chatRequests().filter(isReviewRequest)
     expect(requests).toHaveLength(1)
     const text = reviewUserText(requests[0])
-    for (const said of ['### User\nOur office is in Lisbon.', '### User\nI prefer tabs over spaces.', '### User\nI prefer dark themes as well.']) expect(text).toContain(said)
+    const mark = /This transcript's mark is ⟨([0-9a-f]+)⟩/.exec(text)![1]
+    for (const said of ['Our office is in Lisbon.', 'I prefer tabs over spaces.', 'I prefer dark themes as well.']) expect(text).toContain(`[[user ⟨${mark}⟩]]\n${said}`)
     expect(readProgress(fx.core.sessions.get(other)!).reviewedThrough).toBeGreaterThan(0)
   })
 

@@ -158,7 +158,7 @@ describe('review prompts', () => {
     })
     expect(text.match(/<\/transcript>/g)).toHaveLength(1)
     expect(text).toMatch(/Why this review runs: the user corrected the assistant\./)
-    expect(renderTranscript([{ role: 'assistant', content: '', toolCalls: [{ name: 'memory', arguments: '{}' }] }])).toBe('### Assistant\n→ called memory({})')
+    expect(renderTranscript([{ role: 'assistant', content: '', toolCalls: [{ name: 'memory', arguments: '{}' }] }], 'a3f9c1')).toBe('[[assistant ⟨a3f9c1⟩]]\n→ called memory({})')
   })
 
   it('parses skill outcome lines only for the skills that were used', () => {
