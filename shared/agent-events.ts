@@ -16,7 +16,8 @@ export type TurnEndReason = 'completed' | 'cancelled' | 'failed' | 'max_iteratio
  * outside the workspace or fetches a URL.
  */
 export interface ApprovalRequest {
-  kind: 'command' | 'write' | 'read' | 'fetch' | 'mcp'
+  /** `learn`: the chat's own memory or skill tool would change something the user owns (a pinned entry, their skill): asked every time, never remembered. */
+  kind: 'command' | 'write' | 'read' | 'fetch' | 'mcp' | 'learn'
   tool: string
   /** One line for the prompt, e.g. "Run `npm test` in ~/project". */
   summary: string
@@ -58,6 +59,8 @@ export interface ApprovalRequest {
   /** MCP tools: the server (its name in config.json) and the server's own name of the tool; `preview` holds the arguments. */
   server?: string
   mcpTool?: string
+  /** `learn`: what the change touches that is the user's, and which memory file or skill; `preview` holds the diff. */
+  learn?: { cause: 'pinned_entry' | 'user_skill' | 'imported_skill' | 'pinned_skill'; store?: 'memory' | 'user'; skill?: string; removes?: boolean }
 }
 
 export type AgentEvent =

@@ -2,6 +2,8 @@
  * The ledger's vocabulary without zod, so the renderer can name rows (which skill, which memory
  * file) without bundling the schemas; shared/ledger.ts builds its schemas from these.
  */
+import { normalizeDangers, type ContentDanger } from './dangers'
+import { normalizeProvenance, type Provenance } from './provenance'
 
 /** Changes to one entry of MEMORY.md or USER.md (a row holds that entry's text). */
 export const memoryKinds = ['memory.add', 'memory.replace', 'memory.remove'] as const
@@ -58,7 +60,15 @@ export const memoryStores = ['memory', 'user'] as const
 export type MemoryStoreName = (typeof memoryStores)[number]
 
 /** `meta` of a memory row. */
-export interface MemoryMeta {
+/** What every row's meta may say about the content: where it came from, and what dangerous it adds (skills). */
+export interface ContentMeta {
+  /** Where the content came from (rows and proposals since provenance was kept; older ones have none). */
+  provenance?: Provenance
+  /** What the change adds that could hurt if followed (why it was only proposed); absent when nothing. */
+  dangers?: ContentDanger[]
+}
+
+export interface MemoryMeta extends ContentMeta {
   store: MemoryStoreName
   /** The id of the row a revert undid (only on rows with source `revert`). */
   revertOf?: number
@@ -69,7 +79,7 @@ export interface MemoryMeta {
 }
 
 /** `meta` every skill row carries (skill.patch and skill.edit carry nothing more). */
-export interface SkillMeta {
+export interface SkillMeta extends ContentMeta {
   /** The skill's name (its folder). */
   skill: string
   /** The folders between `skills/` and the skill's folder, e.g. `devops`; null at the top level. */
@@ -154,10 +164,14 @@ export function memoryStoreOfTarget(target: string): MemoryStoreName {
 export function normalizeLedgerMeta<K extends LedgerKind>(kind: K, target: string, raw: unknown): LedgerMeta<K>
 export function normalizeLedgerMeta(kind: LedgerKind, target: string, raw: unknown): LedgerMeta {
   const meta = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>
+  const provenance = normalizeProvenance(meta.provenance)
+  const dangers = normalizeDangers(meta.dangers)
   const revert = {
     ...(Number.isInteger(meta.revertOf) ? { revertOf: meta.revertOf as number } : {}),
     ...(Number.isInteger(meta.proposalId) ? { proposalId: meta.proposalId as number } : {}),
-    ...(typeof meta.device === 'string' && meta.device ? { device: meta.device } : {})
+    ...(typeof meta.device === 'string' && meta.device ? { device: meta.device } : {}),
+    ...(provenance ? { provenance } : {}),
+    ...(dangers.length ? { dangers } : {})
   }
   if (isMemoryKind(kind)) {
     const store = memoryStores.includes(meta.store as MemoryStoreName) ? (meta.store as MemoryStoreName) : memoryStoreOfTarget(target)

@@ -18,6 +18,8 @@ import {
   type SkillKind,
   type SkillMeta
 } from './ledger-names'
+import { dangerCodes, type ContentDanger } from './dangers'
+import { provenanceOrigins, readSourceKinds, type Provenance } from './provenance'
 import type { DistributiveOmit } from './type-utils'
 
 export * from './ledger-names'
@@ -28,11 +30,17 @@ const revertOf = z.number().int().optional()
 const proposalId = z.number().int().optional()
 /** The other device a sync brought the change from. */
 const device = z.string().optional()
+const readSourceSchema = z.object({ kind: z.enum(readSourceKinds), label: z.string(), tool: z.string().optional(), callId: z.string().optional() })
+/** Where the content came from (see shared/provenance.ts). */
+export const provenanceSchema = z.object({ origin: z.enum(provenanceOrigins), sources: z.array(readSourceSchema).optional(), evidence: z.array(z.string()).optional() })
+const provenance = provenanceSchema.optional()
+/** What the change adds that could hurt if followed (see shared/dangers.ts). */
+const dangers = z.array(z.object({ code: z.enum(dangerCodes), detail: z.string() })).optional()
 
 /** The fields are described on MemoryMeta, SkillMeta and its per-kind extensions (shared/ledger-names.ts). */
-export const memoryMetaSchema = z.object({ store: z.enum(memoryStores), revertOf, proposalId, device }) satisfies z.ZodType<MemoryMeta>
+export const memoryMetaSchema = z.object({ store: z.enum(memoryStores), revertOf, proposalId, device, provenance, dangers }) satisfies z.ZodType<MemoryMeta>
 
-const skillMetaFields = { skill: z.string(), category: z.string().nullable(), revertOf, proposalId, device }
+const skillMetaFields = { skill: z.string(), category: z.string().nullable(), revertOf, proposalId, device, provenance, dangers }
 export const skillMetaSchema = z.object(skillMetaFields) satisfies z.ZodType<SkillMeta>
 export const skillCreateMetaSchema = z.object({ ...skillMetaFields, restoredFrom: z.string().optional() }) satisfies z.ZodType<SkillCreateMeta>
 export const skillDeleteMetaSchema = z.object({
@@ -88,6 +96,19 @@ export interface WriteContext {
   reviewId?: string | null
   /** For source `sync`: the device whose change this brings in; kept in the row's `meta.device`. */
   device?: string
+  /** Where the written content came from; kept in the row's `meta.provenance`. */
+  provenance?: Provenance
+  /** What the change adds that could hurt if followed (a staged change's reason); kept in `meta.dangers`. */
+  dangers?: ContentDanger[]
+}
+
+/** What a write's context adds to its row's `meta`: the device a sync brought it from, provenance, dangers. */
+export function contextMeta(ctx: WriteContext): Record<string, unknown> {
+  return {
+    ...(ctx.device ? { device: ctx.device } : {}),
+    ...(ctx.provenance ? { provenance: ctx.provenance } : {}),
+    ...(ctx.dangers?.length ? { dangers: ctx.dangers } : {})
+  }
 }
 
 interface ChangeFields {

@@ -26,7 +26,10 @@ export type ProposalOrigin = (typeof proposalOrigins)[number]
  * (`suggested`, its `learning_propose` tool: never applied without the user). Another agent's memory
  * imported as a candidate always waits (`imported_memory`, e.g. Claude Code's memories). A sync files the other
  * device's side of a conflict it could not merge (`sync_conflict`) and what no longer fit after a merge
- * (`sync_overflow`).
+ * (`sync_overflow`). Whoever writes it, content that came from what Cairn read rather than from the user
+ * (`untrusted_source`, see shared/provenance.ts), a skill change that adds something dangerous
+ * (`dangerous_content`, shared/dangers.ts), and the chat's own learning while learning is off
+ * (`learning_off`) always wait.
  */
 export const proposalCauses = [
   'ask_mode',
@@ -40,7 +43,10 @@ export const proposalCauses = [
   'import_overflow',
   'imported_memory',
   'sync_conflict',
-  'sync_overflow'
+  'sync_overflow',
+  'untrusted_source',
+  'dangerous_content',
+  'learning_off'
 ] as const
 export type ProposalCause = (typeof proposalCauses)[number]
 

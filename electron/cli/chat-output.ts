@@ -111,7 +111,9 @@ function prefixLabel(prefix: string): string {
 export async function askApproval(io: CliIO, event: Extract<AgentEvent, { type: 'approval_needed' }>, ask?: AskLine): Promise<ApprovalDecision> {
   // Writes, commands, reads outside the workspace and fetches alike: nobody to ask means no.
   if (!process.stdin.isTTY) {
-    io.err(`cairn: ${event.summary} needs approval, but there is no terminal to ask. Re-run with --yes to allow it.\n`)
+    // A change to what the user owns is theirs to allow each time: --yes does not cover it.
+    const how = event.kind === 'learn' ? 'Only you can allow it, at a terminal; nothing was changed.' : 'Re-run with --yes to allow it.'
+    io.err(`cairn: ${event.summary} needs approval, but there is no terminal to ask. ${how}\n`)
     return { allow: false }
   }
   if (event.preview) io.err(`\n${event.preview}\n`)

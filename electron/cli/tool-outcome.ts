@@ -44,6 +44,12 @@ export function toolOutcome(name: string, ok: boolean, result: string): string {
     }
     case 'fetch_url':
       return typeof parsed.title === 'string' ? ellipsize(parsed.title, 80) : ''
+    case 'memory':
+    case 'skill_manage': {
+      // Held back by the learning policy: it waits for the user, who should know where to find it.
+      const ids = Array.isArray(parsed.proposal_ids) ? parsed.proposal_ids.filter((id): id is number => typeof id === 'number') : []
+      return ids.length ? `held back for your approval (cairn inbox show ${ids.join(', ')})` : ''
+    }
     default:
       return ''
   }

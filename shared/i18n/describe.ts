@@ -143,9 +143,13 @@ export function describeRevertFailure(failure: { code?: RevertErrorCode | null; 
  * and what the write does (lines added and removed when the preview is a whole diff).
  */
 export function describeApproval(
-  request: Pick<ApprovalRequest, 'kind' | 'tool' | 'command' | 'cwd' | 'path' | 'preview' | 'host' | 'url' | 'server' | 'mcpTool'>,
+  request: Pick<ApprovalRequest, 'kind' | 'tool' | 'command' | 'cwd' | 'path' | 'preview' | 'host' | 'url' | 'server' | 'mcpTool' | 'learn'>,
   t: Translate
 ): string {
+  if (request.kind === 'learn' && request.learn) {
+    const { cause, skill, store, removes } = request.learn
+    return t(removes ? `approval.learn.${cause}.remove` : `approval.learn.${cause}`, { name: skill ?? '', store: store ? t(`memory.${store}.title`) : '' })
+  }
   if (request.kind === 'mcp') return t('approval.mcpUse', { tool: visibleMcpName(request.mcpTool ?? request.tool), server: visibleMcpName(request.server ?? '') })
   if (request.kind === 'read') {
     const path = request.path ?? ''

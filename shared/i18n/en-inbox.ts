@@ -71,7 +71,7 @@ export const enInbox = {
   'inbox.editLabel': 'Your version (approved instead of the proposal)',
   'inbox.editHint': 'Ctrl+Enter approves, Esc cancels.',
   'inbox.approveEdited': 'Approve my version',
-  'inbox.approveAll': 'Approve all from this review ({count})',
+  'inbox.approveAll': 'Approve all {count} in this group',
   'inbox.approved': 'Approved: {what}.',
   'inbox.approvedEdited': 'Approved with your edits: {what}.',
   'inbox.rejected': 'Rejected: {what}. Cairn will not propose it again.',

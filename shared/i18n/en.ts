@@ -22,6 +22,7 @@ import { enSearch } from './en-search'
 import { enMcp } from './en-mcp'
 import { enMcpServer } from './en-mcp-server'
 import { enMenu } from './en-menu'
+import { enProvenance } from './en-provenance'
 
 /**
  * Every UI string, English. `{name}` is filled from params; `{count|one|other}` picks a word by count.
@@ -391,7 +392,8 @@ export const en = {
   ...enImport,
   ...enSync,
   ...enSearch,
-  ...enMenu
+  ...enMenu,
+  ...enProvenance
 } as const
 
 export type MessageKey = keyof typeof en

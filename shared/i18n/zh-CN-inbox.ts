@@ -69,7 +69,7 @@ export const zhCNInbox: Record<keyof typeof enInbox, string> = {
   'inbox.editLabel': '你的版本（代替建议的内容被批准）',
   'inbox.editHint': 'Ctrl+Enter 批准，Esc 取消。',
   'inbox.approveEdited': '批准我的版本',
-  'inbox.approveAll': '批准此次回顾的全部更改（{count}）',
+  'inbox.approveAll': '批准这一组的全部 {count} 项更改',
   'inbox.approved': '已批准：{what}。',
   'inbox.approvedEdited': '已按你的修改批准：{what}。',
   'inbox.rejected': '已拒绝：{what}。Cairn 不会再提出这项更改。',

@@ -23,6 +23,7 @@ import { zhCNSearch } from './zh-CN-search'
 import { zhCNMcp } from './zh-CN-mcp'
 import { zhCNMcpServer } from './zh-CN-mcp-server'
 import { zhCNMenu } from './zh-CN-menu'
+import { zhCNProvenance } from './zh-CN-provenance'
 
 /** 简体中文. Every key of the English dictionary must be here (the type checks it). */
 export const zhCN: Record<MessageKey, string> = {
@@ -389,5 +390,6 @@ export const zhCN: Record<MessageKey, string> = {
   ...zhCNImport,
   ...zhCNSync,
   ...zhCNSearch,
-  ...zhCNMenu
+  ...zhCNMenu,
+  ...zhCNProvenance
 }

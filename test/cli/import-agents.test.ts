@@ -31,7 +31,7 @@ describe('cairn import openclaw|claude-code', () => {
     expect(run.stdout).toContain(`Imported ${workspace} as import #1:\n`)
     expect(run.stdout).toContain('Undo it all with: cairn import undo 1\n')
     const listed = await cairn(home, ['list'])
-    expect(listed.stdout).toMatch(/ {2}openclaw {2}.+ {2}10 memory entries, 5 skills, 3 daily notes, \d+ problems\n$/)
+    expect(listed.stdout).toMatch(/ {2}openclaw {2}.+ {2}10 memory entries, 4 skills, 3 daily notes, \d+ problems\n$/)
     const undone = await cairn(home, ['undo', '1'])
     expect(undone.code).toBe(0)
     expect(undone.stdout).toContain('3 conversations deleted')

@@ -25,7 +25,7 @@ describe('cairn import', () => {
     expect(dry.stderr).toBe('')
     expect(dry.code).toBe(0)
     expect(dry.stdout).toContain(`Dry run: nothing was changed. Importing ${hermes} would bring in:\n`)
-    expect(dry.stdout).toContain('  skills: 7 created (6 supporting files, 2 with their usage figures), 0 already the same, 0 proposed (a different skill of that name exists), 1 refused\n')
+    expect(dry.stdout).toContain('  skills: 6 created (6 supporting files, 2 with their usage figures), 0 already the same, 1 proposed (a different skill of that name exists, or it adds a download, an address or a credentials path), 1 refused\n')
     expect(dry.stdout).toContain('  memories/MEMORY.md:13: entry not imported: ')
     expect(dry.stdout).toContain('  skills/broken/half-written/SKILL.md')
 
@@ -39,7 +39,7 @@ describe('cairn import', () => {
     expect(search.stdout).toContain('Fixing the flaky invoice test')
 
     const listed = await cairn(home, ['list'])
-    expect(listed.stdout).toMatch(/^#1 {2}\d{4}-\d\d-\d\d \d\d:\d\d {2}hermes {2}.+ {2}\d+ memory entries, 7 skills, 3 conversations, \d+ problems\n$/)
+    expect(listed.stdout).toMatch(/^#1 {2}\d{4}-\d\d-\d\d \d\d:\d\d {2}hermes {2}.+ {2}\d+ memory entries, 6 skills, 3 conversations, \d+ problems\n$/)
 
     const undone = await cairn(home, ['undo', '1'])
     expect(undone.stderr).toBe('')

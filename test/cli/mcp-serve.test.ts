@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { CairnCore } from '../../electron/core/cairn'
 import { ConfigStore } from '../../electron/core/config/config-store'
+import { ProposalStore } from '../../electron/core/ledger/proposals'
 import { runCairn } from '../helpers/run-cli'
 import { skillText } from '../helpers/skill-env'
 
@@ -23,6 +24,7 @@ beforeEach(async () => {
   emptyHome = mkdtempSync(join(tmpdir(), 'cairn-mcp-serve-user-'))
   const core = await CairnCore.open({ home })
   await core.skills.create({ name: 'deploy-blog', category: 'devops', content: skillText('deploy-blog', 'Deploy the blog') }, { source: 'user' })
+  await core.memory.add('memory', 'The deploy key is in 1Password', { write: { source: 'user' } })
   await core.close()
 })
 afterEach(() => {
@@ -44,9 +46,8 @@ describe('cairn mcp serve (stdio)', () => {
         const result = await client.callTool({ name, arguments: args })
         return { isError: result.isError === true, json: JSON.parse(text(result)) }
       }
-      expect(await call('memory_add', { target: 'memory', content: 'The blog lives in ~/src/blog' })).toMatchObject({ isError: false, json: { success: true } })
-      expect(await call('memory_replace', { target: 'memory', old_text: '~/src/blog', content: 'The blog lives in ~/code/blog' })).toMatchObject({ isError: false })
-      expect((await call('memory_read', { target: 'memory' })).json.entries).toEqual(['The blog lives in ~/code/blog'])
+      expect(await call('memory_add', { target: 'memory', content: 'The blog lives in ~/code/blog' })).toMatchObject({ isError: false, json: { success: true, proposed: true } })
+      expect((await call('memory_read', { target: 'memory' })).json.entries).toEqual(['The deploy key is in 1Password'])
       expect((await call('skills_list', {})).json.skills).toEqual([{ name: 'deploy-blog', category: 'devops', description: 'Deploy the blog' }])
       expect((await call('skill_view', { name: 'deploy-blog' })).json.content).toBe(skillText('deploy-blog', 'Deploy the blog'))
       expect((await call('session_search', {})).json).toMatchObject({ success: true, mode: 'recent', count: 0 })
@@ -58,17 +59,18 @@ describe('cairn mcp serve (stdio)', () => {
       const { resources } = await client.listResources()
       expect(resources.map((resource) => resource.uri).sort()).toEqual(['memory://snapshot', 'skill://deploy-blog'])
       const snapshot = await client.readResource({ uri: 'memory://snapshot' })
-      expect((snapshot.contents[0] as { text: string }).text).toContain('~/code/blog')
+      expect((snapshot.contents[0] as { text: string }).text).toContain('1Password')
     } finally {
       await client.close()
     }
     expect(stderr).toMatch(/Cairn MCP server \(stdio\)/)
-    expect(readFileSync(join(home, 'memories', 'MEMORY.md'), 'utf8')).toContain('~/code/blog')
+    expect(readFileSync(join(home, 'memories', 'MEMORY.md'), 'utf8')).not.toContain('~/code/blog')
     const core = await CairnCore.open({ home })
     try {
-      expect(core.ledger.list({ limit: 5, kinds: ['memory.add', 'memory.replace'] }).map((row) => [row.kind, row.source])).toEqual([
-        ['memory.replace', 'mcp:claude-code'],
-        ['memory.add', 'mcp:claude-code']
+      // What another agent writes waits in the Inbox under that agent's name.
+      expect(new ProposalStore(core.db).list({ states: ['pending'] }).map((proposal) => [proposal.kind, proposal.reviewId, proposal.cause])).toEqual([
+        ['memory.add', 'mcp:claude-code', 'suggested'],
+        ['memory.add', 'mcp:claude-code', 'untrusted_source']
       ])
     } finally {
       await core.close()
@@ -87,8 +89,8 @@ describe('cairn mcp serve (stdio)', () => {
     }
     const core = await CairnCore.open({ home })
     try {
-      expect(core.memory.read('memory').entries).toEqual([])
-      expect(core.ledger.list({ limit: 5, kinds: ['memory.add'] })).toEqual([])
+      expect(core.memory.read('memory').entries).toEqual(['The deploy key is in 1Password'])
+      expect(core.ledger.list({ limit: 5, kinds: ['memory.add'] }).map((row) => row.source)).toEqual(['user'])
     } finally {
       await core.close()
     }
@@ -129,7 +131,7 @@ describe('cairn mcp serve --http', () => {
     }
     const core = await CairnCore.open({ home })
     try {
-      expect(core.ledger.list({ limit: 1 })[0]).toMatchObject({ kind: 'memory.add', source: 'mcp:claude-desktop' })
+      expect(new ProposalStore(core.db).list({ states: ['pending'] })[0]).toMatchObject({ kind: 'memory.add', reviewId: 'mcp:claude-desktop' })
     } finally {
       await core.close()
     }

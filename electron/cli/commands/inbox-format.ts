@@ -2,6 +2,8 @@ import { createTwoFilesPatch } from 'diff'
 import { isMemoryKind } from '../../../shared/ledger'
 import type { Proposal, ProposalCause } from '../../../shared/proposals'
 import { formatAge } from '../../core/doctor/locks'
+import { translator } from '../../../shared/i18n'
+import { describeDangers, describeProvenance, describeProvenanceEvidence } from '../../../shared/i18n/describe-provenance'
 import { oneLine } from '../io'
 
 /** The English words `cairn inbox` uses for why a change waits. */
@@ -17,7 +19,10 @@ export const CAUSE_WORDS: Record<ProposalCause, string> = {
   import_overflow: 'imported, over the limit',
   imported_memory: 'imported memory',
   sync_conflict: 'synced, changed on both devices',
-  sync_overflow: 'synced, over the limit'
+  sync_overflow: 'synced, over the limit',
+  untrusted_source: 'read, not said by you',
+  dangerous_content: 'risky change',
+  learning_off: 'learning is off'
 }
 
 /** One line saying what a proposal would change, e.g. `Profile: add "Prefers pnpm"`, `Skill "deploy": patch SKILL.md`. */
@@ -89,6 +94,13 @@ export function proposalDiff(proposal: Proposal, colour: boolean): string {
     .join('\n')
 }
 
+/** Who proposed it: the chat itself (held back there), another agent, or a review of a conversation. */
+function proposedBy(proposal: Proposal): string {
+  const conversation = proposal.sessionId ? ` of conversation ${proposal.sessionId}` : ''
+  if (proposal.reviewId?.startsWith('chat:')) return ` by the chat, in conversation ${proposal.sessionId ?? proposal.reviewId.slice(5)}`
+  return `${proposal.reviewId ? ` by review ${proposal.reviewId}` : ''}${conversation}`
+}
+
 /** `cairn inbox show`: what, why, from which review, the reviewer's words, then the diff. */
 export function proposalDetail(proposal: Proposal, colour: boolean, now = Date.now()): string {
   const state = proposal.state === 'pending' ? (proposal.stale ? 'pending, STALE: its target changed since it was proposed' : 'pending') : proposal.state
@@ -97,8 +109,15 @@ export function proposalDetail(proposal: Proposal, colour: boolean, now = Date.n
     `What:     ${describeTarget(proposal, 100)}`,
     `Target:   ${proposal.target}`,
     `Why:      ${CAUSE_WORDS[proposal.cause]}`,
-    `Proposed: ${ageOf(proposal.createdAt, now)}${proposal.reviewId ? ` by review ${proposal.reviewId}` : ''}${proposal.sessionId ? ` of conversation ${proposal.sessionId}` : ''}`
+    `Proposed: ${ageOf(proposal.createdAt, now)}${proposedBy(proposal)}`
   ]
+  // Where the content came from and what it adds that could hurt, in the words the app uses.
+  const t = translator('en')
+  const origin = describeProvenance(proposal.meta.provenance, t)
+  if (origin) lines.push(`Source:   ${oneLine(origin, 200)}`)
+  const evidence = describeProvenanceEvidence(proposal.meta.provenance, t)
+  if (evidence) lines.push(`          ${oneLine(evidence, 200)}`)
+  for (const danger of describeDangers(proposal.meta.dangers, t)) lines.push(`Risk:     ${oneLine(danger, 200)}`)
   if (proposal.rationale) lines.push(`Reviewer: ${oneLine(proposal.rationale, 200)}`)
   if (proposal.editedAfter !== null) lines.push('Approved with your own text (shown as the after side).')
   const shown = proposal.editedAfter !== null ? { ...proposal, after: proposal.editedAfter } : proposal

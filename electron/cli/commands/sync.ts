@@ -129,10 +129,13 @@ function printReport(io: CliIO, report: SyncReport): void {
   if (report.sent) lines.push(`  sent: ${plural(report.sent, 'changed file')}`)
   if (report.received) lines.push(`  came in: ${plural(report.received, 'change')}${report.devices.length ? ` from ${report.devices.join(', ')}` : ''} (on the timeline; cairn timeline)`)
   for (const conflict of report.conflicts) {
+    const inbox = conflict.proposalId ? ` (#${conflict.proposalId})` : ''
     lines.push(
-      conflict.resolution === 'proposal'
-        ? `  conflict in ${conflict.file}: this device's version kept, the other waits in the Inbox${conflict.proposalId ? ` (#${conflict.proposalId})` : ''}`
-        : `  conflict in ${conflict.file}: changed here and removed or changed as a binary there; this device's version kept (the other is in the sync history)`
+      conflict.resolution === 'held_back'
+        ? `  held back ${conflict.file}: the other version adds something that could hurt if followed; it waits in the Inbox${inbox}`
+        : conflict.resolution === 'proposal'
+          ? `  conflict in ${conflict.file}: this device's version kept, the other waits in the Inbox${inbox}`
+          : `  conflict in ${conflict.file}: changed here and removed or changed as a binary there; this device's version kept (the other is in the sync history)`
     )
   }
   if (report.overflow) lines.push(`  ${plural(report.overflow, 'memory entry', 'memory entries')} did not fit after the merge: waiting in the Inbox (cairn inbox)`)

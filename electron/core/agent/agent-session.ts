@@ -2,7 +2,7 @@ import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/reso
 import type { AgentEvent, ApprovalDecision } from '../../../shared/agent-events'
 import { EventBus } from '../events/event-bus'
 import { modelStep, type ModelStep } from '../provider/model-step'
-import type { ChatProvider, ModelToolCall } from '../provider/provider'
+import { resolveProvider, type ChatProvider, type ModelToolCall } from '../provider/provider'
 import { attachmentsToResend, userMessageMeta, type SavedAttachment } from '../attachments'
 import { estimatePromptTokens } from '../provider/tokens'
 import type { MessageRecord, SessionRecord } from '../sessions'
@@ -14,6 +14,7 @@ import type { ConversationStores } from './agent-stores'
 import { chatApprovals, type ApprovalBroker } from './approvals'
 import { planCompression, summarizeMiddle } from './compression'
 import { toChatMessages } from './history'
+import { LiveEvidence } from '../staging/conversation-evidence'
 import { composeSystemPrompt, indexSkills, mcpPromptInfo } from './prompt-context'
 import { formatSkillHint, relevantSkills } from './skill-hints'
 import { executeToolCalls } from './tool-executor'
@@ -62,6 +63,7 @@ export class AgentSession {
   private readonly tools: Map<string, ToolDef>
   private readonly toolSchemas: ChatCompletionTool[]
   private history: MessageRecord[]
+  private readonly liveEvidence = new LiveEvidence() // what was said and read: where learned content came from
   private running: AbortController | null = null
   /** Id of the running (or last) turn, stamped on every event. */
   private turnId = ''
@@ -308,6 +310,7 @@ export class AgentSession {
       signal,
       context: (call) => ({
         write: { source: 'agent', sessionId: this.id },
+        evidence: this.liveEvidence.update(this.history),
         turn: turn.toolState,
         signal,
         workspace: this.options.workspace,
@@ -390,8 +393,4 @@ export class AgentSession {
   private emit(event: TurnEvent): void {
     this.events.emit({ ...event, sessionId: this.id, turnId: this.turnId } as AgentEvent)
   }
-}
-
-function resolveProvider(provider: ChatProvider | (() => ChatProvider)): ChatProvider {
-  return typeof provider === 'function' ? provider() : provider
 }

@@ -6,6 +6,10 @@ import type { SessionStore } from '../sessions'
 import type { SkillStore } from '../skills'
 import type { SkillFlags } from '../skills/skill-flags'
 import type { ToolDef } from '../tools/types'
+import type { HomePaths } from '../config/home'
+import type { StateDb } from '../db/state-db'
+import type { Ledger } from '../ledger/ledger'
+import type { MemoryPins } from '../memory/memory-pins'
 
 // The parts of the data home the agent uses, so it depends on these stores rather than on all of CairnCore.
 
@@ -26,7 +30,23 @@ export interface ConversationStores extends PromptSources {
   attachments?: Pick<AttachmentStore, 'index' | 'contentsOf'>
 }
 
+/**
+ * What the chat's learning gate (learning-gate.ts) reads beside the stores: who made each skill (the
+ * ledger), pins and flags, the proposals table, the data home (its scratch copies live in `tmp/`).
+ */
+export interface LearningGateSources {
+  ledger: Pick<Ledger, 'forSkill'>
+  skillFlags: Pick<SkillFlags, 'get' | 'disabled'>
+  memoryPins: Pick<MemoryPins, 'list' | 'isPinned'>
+  db: StateDb
+  paths: Pick<HomePaths, 'root'>
+  nativeBinding?: string
+}
+
 /** A data home a chat can be opened on: the conversation's stores and the learning tools offered to the model. */
-export interface AgentHome extends ConversationStores {
+export interface AgentHome extends ConversationStores, LearningGateSources {
+  memory: MemoryStore
+  skills: SkillStore
+  skillFlags: Pick<SkillFlags, 'get' | 'disabled'>
   learningTools(currentSessionId: () => string | null, options?: LearningToolOptions): ToolDef[]
 }

@@ -62,7 +62,8 @@ export class ApprovalBroker {
   constructor(private readonly options: ApprovalBrokerOptions) {}
 
   async request(request: ApprovalRequest, signal?: AbortSignal, callId?: string): Promise<boolean> {
-    if (this.options.autoApprove || this.granted(request)) return true
+    // A change to what the user owns is theirs to allow, every time: `--yes` and earlier grants do not cover it.
+    if (request.kind !== 'learn' && (this.options.autoApprove || this.granted(request))) return true
     if (signal?.aborted) return false
     const requestId = randomUUID()
     // Outside the workspace a prefix grants nothing, so none is offered.
@@ -202,7 +203,7 @@ export class ApprovalBroker {
  */
 function offeredScopes(pending: PendingApproval): ApprovalScope[] {
   const { request, prefix } = pending
-  if (request.outsideWorkspace) return ['once']
+  if (request.outsideWorkspace || request.kind === 'learn') return ['once']
   if (request.kind === 'command') {
     if (!prefix) return ['once']
     return request.scopes ?? ['once', 'session', 'prefix']
@@ -261,6 +262,7 @@ export function chatApprovals(options: { settings: SettingsStore; autoApprove?: 
         outsideWorkspace: request.outsideWorkspace,
         server: request.server,
         mcpTool: request.mcpTool,
+        learn: request.learn,
         prefix,
         scopes
       }),

@@ -2,14 +2,17 @@ import { createEmbedder } from '../provider/embeddings'
 import { createWorkspaceTools } from '../workspace'
 import { AgentSession, type AgentHooks } from './agent-session'
 import type { AgentHome } from './agent-stores'
-import type { HomePaths } from '../config/home'
+import { gateLearningTools, type ChatLearningDeps } from './learning-gate'
+import { ProposalStore } from '../ledger/proposals'
+import { createMemoryTool } from '../memory'
+import { createSkillTools } from '../skills'
 import { ChatProvider } from '../provider/provider'
 import { resolveLearningProviderSettings, resolveProviderSettings } from '../provider/provider-settings'
 import type { ToolDef } from '../tools/types'
 
 export interface CreateAgentOptions {
   /** The data home's stores and learning tools (a CairnCore fits); with `paths`, the file tools never write inside its root. */
-  core: AgentHome & { readonly paths?: Pick<HomePaths, 'root'> }
+  core: AgentHome
   env?: NodeJS.ProcessEnv
   /** The key from the app's encrypted store (read when each turn starts); the CLI leaves it out and uses the environment. */
   apiKey?: string | null | (() => string | null)
@@ -33,6 +36,8 @@ export interface CreateAgentOptions {
   hooks?: AgentHooks
   /** The MCP tools this conversation keeps for its whole life (McpManager.conversationTools(): a snapshot). */
   mcpTools?: ToolDef[]
+  /** Told when the chat's own memory or skill tool made Inbox proposals (the app announces inbox.changed). */
+  onProposed?: (ids: number[]) => void
 }
 
 /** Wires a chat session the same way for the CLI, the app and browser mode. */
@@ -53,13 +58,16 @@ export function createAgentSession(options: CreateAgentOptions): AgentSession {
     return new ChatProvider({ ...resolveLearningProviderSettings(core.config.get().learning, sources), maxRetries: 0 })
   }
   const workspace = sessionWorkspace(options)
-  const tools = [
-    ...core.learningTools(() => session?.id ?? null, {
+  const currentSession = () => session?.id ?? null
+  const learningTools = core.learningTools(currentSession, {
       summaries: { provider: summaryProvider },
       // Off (null) unless search.embeddingModel is set; resolved per search so a settings change applies.
       embedder: () => createEmbedder(core.config.get().search, chatSettings(), options.embeddingApiKey?.() ?? null, options.env ?? process.env)
-    }),
-    ...createWorkspaceTools({ workspace, protectedRoots: core.paths ? [core.paths.root] : [] }),
+  })
+  const tools = [
+    // The chat's memory and skill writes go through the one learning policy (learning-gate.ts).
+    ...gateLearningTools(learningTools, chatLearningDeps(core, options.onProposed), currentSession),
+    ...createWorkspaceTools({ workspace, protectedRoots: [core.paths.root] }),
     ...(options.mcpTools ?? [])
   ]
   session = AgentSession.open({
@@ -73,6 +81,34 @@ export function createAgentSession(options: CreateAgentOptions): AgentSession {
     hooks: options.hooks
   })
   return session
+}
+
+/** What the learning gate needs of the data home, and the chat's own learning tools over a scratch copy. */
+function chatLearningDeps(core: AgentHome, onProposed: ((ids: number[]) => void) | undefined): ChatLearningDeps {
+  return {
+    memory: core.memory,
+    skills: core.skills,
+    protection: { ledger: core.ledger, skills: core.skills, skillFlags: core.skillFlags, memoryPins: core.memoryPins },
+    memoryPins: core.memoryPins,
+    proposals: new ProposalStore(core.db),
+    mode: () => {
+      const { learning } = core.config.get()
+      return learning.enabled ? learning.mode : 'off'
+    },
+    dataHome: core.paths.root,
+    nativeBinding: core.nativeBinding,
+    memoryLimits: () => {
+      const { memoryCharLimit, userCharLimit } = core.config.get().memory
+      return { memory: memoryCharLimit, user: userCharLimit }
+    },
+    makeTools: (stores) => {
+      const config = core.config.get()
+      const memory = createMemoryTool(stores.memory, { enabled: config.memory.enabled, userProfileEnabled: config.memory.userProfileEnabled, audience: 'chat' }) as ToolDef
+      const skills = createSkillTools(stores.skills, { allowCreate: config.learning.allowSkillCreation, viewCountsAsUse: false, audience: 'chat' })
+      return new Map([memory, ...skills].map((tool) => [tool.name, tool]))
+    },
+    onProposed
+  }
 }
 
 /** The model this conversation answers with: the one stored with it (none: the configured one); a session not made yet starts on the one asked for. */

@@ -8,6 +8,7 @@ import { findProviderProblem, providerProblemText } from '../provider/provider-s
 import type { IpcEventName, IpcEvents } from '../../../shared/ipc/contract'
 import type { SessionEndCause } from '../../../shared/review-reasons'
 import type { CairnCore } from '../cairn'
+import { ProposalStore } from '../ledger/proposals'
 import type { ProviderSettings } from '../provider/provider-settings'
 import type { ToolDef } from '../tools/types'
 import type { McpManager } from '../mcp/mcp-manager'
@@ -291,7 +292,9 @@ export class ChatManager {
       source: `${this.app.mode === 'desktop' ? 'desktop' : 'browser'}${origin === 'quick' ? '-quick' : ''}`,
       hooks: this.app.hooks,
       // Fixed for the life of this live conversation, so its prompt and tools stay byte-identical.
-      mcpTools: this.mcpTools()
+      mcpTools: this.mcpTools(),
+      // What the chat's own memory or skill tool could only propose shows in the Inbox at once.
+      onProposed: () => this.app.emit('inbox.changed', { pending: new ProposalStore(this.app.core.db).pending().count })
     })
     const chat: LiveChat = { session, workspace, buffer: [], running: false, done: Promise.resolve(), lastActiveAt: 0, idleEnded: false, toolsStale: false }
     session.events.on((event) => {

@@ -6,6 +6,7 @@ import { separatorLineError } from '../memory/entry-ops'
 import { charCount, ENTRY_DELIMITER, textLength } from '../memory/memory-file'
 import type { MemoryTarget } from '../memory/types'
 import { scanForThreats, threatMessage } from '../security/threats'
+import { importProvenance } from './skill-import'
 import { isNearDuplicate } from '../text/entry-similarity'
 import type { ProposalCause } from '../../../shared/proposals'
 import type { ImportCounts, ImportProblem } from './types'
@@ -164,14 +165,14 @@ export async function applyMemoryPlan(core: CairnCore, plan: MemoryPlan, reviewI
     const result = await core.memory.applyBatch(
       plan.target,
       plan.add.map((content) => ({ action: 'add', content })),
-      { write: { source: 'import', reviewId } }
+      { write: { source: 'import', reviewId, provenance: importProvenance(reviewId) } }
     )
     if (result.success) counts.memory.added += plan.add.length
     else problems.push({ file: plan.file, message: `its entries could not be added to Cairn's memory: ${result.error}` })
   }
   const proposals = new ProposalStore(core.db)
   for (const { text, cause, rationale } of plan.propose) {
-    const change = { kind: 'memory.add' as const, target: cairnMemoryFile(plan.target), before: null, after: text, meta: { store: plan.target } }
+    const change = { kind: 'memory.add' as const, target: cairnMemoryFile(plan.target), before: null, after: text, meta: { store: plan.target, provenance: importProvenance(reviewId) } }
     if (proposals.findIdentical(change, ['pending', 'rejected'])) continue
     // No review ran: like another agent's suggestion over MCP, it waits under the batch's id.
     proposals.add({ origin: 'review', reviewId, sessionId: null, ...change, reasons: [], cause, rationale })

@@ -1,7 +1,11 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 import type { CairnCore } from '../cairn'
+import type { ContentDanger } from '../../../shared/dangers'
+import type { ProposalCause } from '../../../shared/proposals'
+import type { Provenance } from '../../../shared/provenance'
 import { ProposalStore } from '../ledger/proposals'
+import { skillChangeDangers } from '../security/skill-dangers'
 import { normalizeSkillMarkdown, specNameError } from '../skills/agent-skills-spec'
 import { validateSkillContent } from '../skills/skill-file'
 import { EXCLUDED_DIRS, isSupportDir, MAX_SCAN_DEPTH, SKILL_FILE, SUPPORT_DIRS } from '../skills/skill-paths'
@@ -99,7 +103,8 @@ export type SkillPlan =
   /** `shadowReadOnly`: the skill is one Cairn already reads from a read-only root; the copy shadows it. */
   | { action: 'create'; skill: SourceSkill; content: string; shadowReadOnly?: boolean }
   | { action: 'identical'; skill: SourceSkill }
-  | { action: 'propose'; skill: SourceSkill; target: string; before: string; after: string }
+  /** `before` null: a new skill that only waits because of what it adds (`dangers`). */
+  | { action: 'propose'; skill: SourceSkill; target: string; before: string | null; after: string; cause: ProposalCause; dangers?: ContentDanger[] }
   | { action: 'refuse'; skill: SourceSkill; problem: ImportProblem }
 
 /**
@@ -122,6 +127,9 @@ export function planSkill(core: CairnCore, skill: SourceSkill): SkillPlan {
     if (invalid) return { action: 'refuse', skill, problem: { file, ...lineOf(invalid), message: `not imported: ${invalid}` } }
     const prepared = prepareSkillMd(content, skill.name)
     if (!prepared.ok) return { action: 'refuse', skill, problem: { file, message: `not imported: ${prepared.result.error}` } }
+    // An import is the user bringing their own skills in, but what could hurt if followed still waits (ledger/learning-policy.ts).
+    const dangers = skillChangeDangers(null, content)
+    if (dangers.length) return { action: 'propose', skill, target: newSkillTarget(skill), before: null, after: content, cause: 'dangerous_content', dangers }
     return readHere ? { action: 'create', skill, content, shadowReadOnly: true } : { action: 'create', skill, content }
   }
   const current = readText(existing.path)
@@ -129,7 +137,19 @@ export function planSkill(core: CairnCore, skill: SourceSkill): SkillPlan {
   if (existing.readOnly || current === null) {
     return { action: 'refuse', skill, problem: { file, message: `not imported: Cairn already has a skill named '${skill.name}' at ${existing.path}, which it cannot change.` } }
   }
-  return { action: 'propose', skill, target: posix(relative(core.paths.root, existing.path)), before: current, after: normalized }
+  const dangers = skillChangeDangers(current, normalized)
+  const target = posix(relative(core.paths.root, existing.path))
+  return { action: 'propose', skill, target, before: current, after: normalized, cause: dangers.length ? 'dangerous_content' : 'imported_skill', ...(dangers.length ? { dangers } : {}) }
+}
+
+/** Where a new skill's SKILL.md goes in the data home, as ledger rows and proposals name it. */
+function newSkillTarget(skill: SourceSkill): string {
+  return ['skills', ...(skill.category ? [skill.category] : []), skill.name, SKILL_FILE].join('/')
+}
+
+/** Where imported content came from: the import batch (`import:<id>` is its review id). */
+export function importProvenance(reviewId: string): Provenance {
+  return { origin: 'read', sources: [{ kind: 'import', label: `#${reviewId.replace(/^import:/, '')}` }] }
 }
 
 function sameFile(a: string, b: string): boolean {
@@ -151,7 +171,8 @@ export function lineOf(message: string): { line?: number } {
 
 /** Carries out one plan with the batch's attribution (source `import`, grouped under `reviewId`); true when it created the skill. */
 export async function applySkillPlan(core: CairnCore, plan: SkillPlan, reviewId: string, counts: ImportCounts, problems: ImportProblem[]): Promise<boolean> {
-  const write = { source: 'import' as const, reviewId }
+  const provenance = importProvenance(reviewId)
+  const write = { source: 'import' as const, reviewId, provenance }
   switch (plan.action) {
     case 'identical':
       counts.skills.identical++
@@ -162,10 +183,14 @@ export async function applySkillPlan(core: CairnCore, plan: SkillPlan, reviewId:
       return false
     case 'propose': {
       const proposals = new ProposalStore(core.db)
-      const change = { kind: 'skill.edit' as const, target: plan.target, before: plan.before, after: plan.after, meta: { skill: plan.skill.name } }
+      const meta = { skill: plan.skill.name, ...(plan.before === null ? { category: plan.skill.category } : {}), provenance, ...(plan.dangers ? { dangers: plan.dangers } : {}) }
+      const change = { kind: plan.before === null ? ('skill.create' as const) : ('skill.edit' as const), target: plan.target, before: plan.before, after: plan.after, meta }
       if (proposals.findIdentical(change, ['pending', 'rejected'])) return false
-      proposals.add({ origin: 'review', reviewId, sessionId: null, ...change, reasons: [], cause: 'imported_skill', rationale: `Imported version of ${plan.skill.folder}` })
+      proposals.add({ origin: 'review', reviewId, sessionId: null, ...change, reasons: [], cause: plan.cause, rationale: `Imported version of ${plan.skill.folder}` })
       counts.skills.proposed++
+      if (plan.before === null && supportFiles(plan.skill).files.length) {
+        problems.push({ file: plan.skill.folder, message: 'its supporting files were not imported: the skill waits in the Inbox; import again after approving it.' })
+      }
       return false
     }
     case 'create': {

@@ -25,9 +25,15 @@ import { rejectedProposalsText } from './rejected-proposals'
 import { ReviewPolicy, reviewTools } from './review-policy'
 import { parseSkillOutcomes, reviewSystemPrompt, reviewUserMessage } from './review-prompts'
 import { summarizeReview } from './review-summary'
-import { ReviewStaging, type LearningStores } from './staging'
-import { recordProposals } from './staging-proposals'
-import { removeStagingLeftovers } from './staging-stores'
+import { ReviewStaging, type LearningStores } from '../staging/staging'
+import { recordProposals } from '../staging/staging-proposals'
+import { removeStagingLeftovers } from '../staging/staging-stores'
+import { conversationEvidence, evidenceMessagesOf } from '../staging/conversation-evidence'
+import { judgeLearnedCall, type LearnedCallJudgement } from '../staging/learned-content'
+import { decideLearnedWrite, type LearnedWriter } from '../ledger/learning-policy'
+import type { MessageRecord } from '../sessions'
+import type { ProposalCause } from '../../../shared/proposals'
+import type { ProvenanceEvidence } from '../text/provenance-evidence'
 
 /** Longest tool result the review model gets back (skills_list over a big library is long). */
 export const MAX_REVIEW_TOOL_RESULT_CHARS = 50_000
@@ -56,6 +62,11 @@ export interface ReviewDeps {
   proposals: Pick<ProposalStore, 'add' | 'findIdentical' | 'list'>
   /** The library at a glance, for a curation pass. */
   curationOverview: () => CurationOverview
+  /**
+   * The reviewed conversation's messages in full (the transcript cuts long tool results), the evidence
+   * of where what the review saves came from; absent or empty: the transcript alone.
+   */
+  sessionMessages?: (sessionId: string) => MessageRecord[]
 }
 
 /** The {@link ReviewDeps} of an open core. */
@@ -79,7 +90,8 @@ export function reviewDepsOf(core: CairnCore): ReviewDeps {
     skillFlags: core.skillFlags,
     memoryPins: core.memoryPins,
     proposals: new ProposalStore(core.db),
-    curationOverview: () => curationOverview(core)
+    curationOverview: () => curationOverview(core),
+    sessionMessages: (sessionId) => core.sessions.messages(sessionId, { includeCompacted: true })
   }
 }
 
@@ -192,17 +204,24 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
     // What the provider reported over every call, for the timeline's tokens per review.
     const usage = { promptTokens: 0, completionTokens: 0, reported: false }
 
+    const evidence = curation ? conversationEvidence([]) : reviewEvidence(deps, job)
     const runCall = async (call: ModelToolCall): Promise<unknown> => {
-      const admission = policy.admit(call.name, argumentsOf(call))
+      const args = argumentsOf(call)
+      const admission = policy.admit(call.name, args)
       if ('refusal' in admission) {
         if (admission.refusal.rule === 'whitelist') refusedCalls.push(call.name)
         return admission.refusal.result
       }
-      const choice = staging.choose(call.name, argumentsOf(call), admission.tool)
+      // Where the content came from and what it adds decide, for every writer alike, whether it may
+      // only be proposed (ledger/learning-policy.ts); the rows carry both.
+      const judged = judgeLearnedCall(call.name, args, { skills: deps.skills, evidence })
+      const forced = judged ? contentCause(judged, curation ? 'curation' : 'review', mode) : undefined
+      const choice = staging.choose(call.name, args, admission.tool, forced)
       if ('refusal' in choice) return choice.refusal
       options.onProgress?.('tool', call.name)
       const rowsBefore = staging.rows().length
-      const result = await runTool(choice.tool, call.arguments, context)
+      const callContext: ToolContext = judged ? { ...context, write: { ...context.write, provenance: judged.provenance, dangers: judged.dangers } } : context
+      const result = await runTool(choice.tool, call.arguments, callContext)
       policy.ran(call.name, result)
       return staging.present(result, choice.staged, rowsBefore)
     }
@@ -264,4 +283,33 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
     staging.close()
     unsubscribe()
   }
+}
+
+/**
+ * The evidence of a reviewed conversation: its stored messages in full (tool results uncut) when the
+ * data home has them, and the transcript (which may add other conversations' user turns).
+ */
+function reviewEvidence(deps: ReviewDeps, job: ReviewJob): ProvenanceEvidence {
+  let records: MessageRecord[] = []
+  try {
+    records = job.sessionId && deps.sessionMessages ? deps.sessionMessages(job.sessionId) : []
+  } catch {
+    records = [] // a conversation deleted meanwhile: the transcript is all there is
+  }
+  if (records.length === 0) return conversationEvidence(job.messages)
+  // The transcript's tool results are cut copies of the stored ones; its user turns may add other conversations'.
+  return conversationEvidence(
+    job.messages.filter((message) => message.role === 'user'),
+    conversationEvidence(evidenceMessagesOf(records))
+  )
+}
+
+/**
+ * The cause a call's content alone forces (it came from what was read, or adds something dangerous),
+ * as the one policy decides it; undefined when the content is no reason to wait (the mode and the
+ * user's pins and skills still are: ReviewStaging applies those).
+ */
+function contentCause(judged: LearnedCallJudgement, writer: LearnedWriter, mode: LearningMode): ProposalCause | undefined {
+  const decision = decideLearnedWrite({ writer, mode, provenance: judged.provenance, dangers: judged.dangers, protectedTarget: null })
+  return decision.action === 'propose' && (decision.cause === 'untrusted_source' || decision.cause === 'dangerous_content') ? decision.cause : undefined
 }

@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3'
 import { hostname } from 'node:os'
-import { kindWithMeta, normalizeLedgerMeta, skillNameOf, type LearnedChange, type LedgerEntry, type LedgerKind, type LedgerSource, type WriteContext } from '../../../shared/ledger'
+import { contextMeta, kindWithMeta, normalizeLedgerMeta, skillNameOf, type LearnedChange, type LedgerEntry, type LedgerKind, type LedgerSource, type WriteContext } from '../../../shared/ledger'
 import type { StateDb } from '../db/state-db'
 import type { BatchChangeRecorder, PendingChanges, PendingRecorder } from './recorder'
 
@@ -129,7 +129,7 @@ export class Ledger implements BatchChangeRecorder, PendingRecorder {
       reviewId: ctx.reviewId ?? null,
       before: change.before,
       after: change.after,
-      meta: JSON.stringify(normalizeLedgerMeta(change.kind, change.target, ctx.device ? { ...change.meta, device: ctx.device } : change.meta)),
+      meta: JSON.stringify(normalizeLedgerMeta(change.kind, change.target, { ...change.meta, ...contextMeta(ctx) })),
       state,
       writer: state === 'pending' ? writerId() : null
     })

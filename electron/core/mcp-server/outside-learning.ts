@@ -2,7 +2,11 @@ import type { LearningMode } from '../../../shared/config'
 import type { McpSource } from '../../../shared/ledger'
 import type { ProposalCause } from '../../../shared/proposals'
 import type { CairnCore } from '../cairn'
-import { touchesPinnedEntry } from '../learning/staging-protection'
+import type { Provenance } from '../../../shared/provenance'
+import { mcpClientOf } from '../../../shared/ledger-names'
+import { decideLearnedWrite } from '../ledger/learning-policy'
+import { skillChangeDangers } from '../security/skill-dangers'
+import { touchesPinnedEntry } from '../staging/staging-protection'
 import { ProposalStore } from '../ledger/proposals'
 import { findEntry, trimmedText } from '../memory/entry-ops'
 import { runMemoryTool, type MemoryToolResult } from '../memory/memory-tool'
@@ -36,7 +40,10 @@ const WAITS_BECAUSE: Record<ProposalCause, string> = {
   import_overflow: 'Imported entries over the limit wait for the user, so',
   imported_memory: "Another agent's imported memories wait for the user, so",
   sync_conflict: 'Conflicts between devices wait for the user, so',
-  sync_overflow: 'Synced entries over the limit wait for the user, so'
+  sync_overflow: 'Synced entries over the limit wait for the user, so',
+  untrusted_source: "What another agent writes is not the user's own words, so",
+  dangerous_content: 'The change adds something that could hurt if followed, so',
+  learning_off: 'Learning is off, so'
 }
 
 /**
@@ -71,16 +78,26 @@ export class OutsideLearning {
   async memoryAdd(source: McpSource, target: MemoryTarget, content: string): Promise<OutsideResult> {
     const refused = this.refusal(target)
     if (refused) return refused
-    if (this.mode() === 'ask') return this.suggestEntry(source, target, content, null, 'ask_mode', null)
-    return this.runMemory(source, { action: 'add', target, content })
+    return this.write(source, target, content, null)
   }
 
   async memoryReplace(source: McpSource, target: MemoryTarget, oldText: string, content: string): Promise<OutsideResult> {
     const refused = this.refusal(target)
     if (refused) return refused
-    if (this.mode() === 'ask') return this.suggestEntry(source, target, content, oldText, 'ask_mode', null)
-    if (this.touchesPinned(target, oldText)) return this.suggestEntry(source, target, content, oldText, 'pinned_entry', null)
-    return this.runMemory(source, { action: 'replace', target, old_text: oldText, content })
+    return this.write(source, target, content, oldText)
+  }
+
+  /**
+   * A memory write under the one learning policy (ledger/learning-policy.ts): what another agent writes
+   * is not the user's own words (it may have read anything), so it waits in the Inbox, in every mode.
+   */
+  private write(source: McpSource, target: MemoryTarget, content: string, oldText: string | null): Promise<OutsideResult> | OutsideResult {
+    const provenance = agentProvenance(source)
+    const protectedTarget = oldText !== null && this.touchesPinned(target, oldText) ? 'pinned_entry' : null
+    const decision = decideLearnedWrite({ writer: 'mcp', mode: this.mode(), provenance, dangers: [], protectedTarget })
+    if (decision.action === 'refuse') return { success: false, error: OFF_MESSAGE }
+    if (decision.action === 'propose' || decision.action === 'ask') return this.suggestEntry(source, target, content, oldText, decision.cause, null)
+    return this.runMemory(source, oldText === null ? { action: 'add', target, content } : { action: 'replace', target, old_text: oldText, content })
   }
 
   /** `learning_propose`: always a proposal, never applied here, whatever the mode (except `off`, which takes nothing). */
@@ -93,7 +110,11 @@ export class OutsideLearning {
     }
     const change = proposedSkillChange(this.core, suggestion)
     if (!change.ok) return change.result
-    return this.record(source, change.change, change.protection ?? 'suggested', reason)
+    const before = change.change.before
+    const after = change.change.after
+    const dangers = after === null ? [] : skillChangeDangers(before, after)
+    const meta = { ...change.change.meta, provenance: agentProvenance(source), ...(dangers.length ? { dangers } : {}) }
+    return this.record(source, { ...change.change, meta }, dangers.length ? 'dangerous_content' : (change.protection ?? 'suggested'), reason)
   }
 
   private refusal(target: MemoryTarget): OutsideResult | null {
@@ -109,7 +130,7 @@ export class OutsideLearning {
   private runMemory(source: McpSource, args: Parameters<typeof runMemoryTool>[2]): Promise<MemoryToolResult> {
     const { memory } = this.core.config.get()
     const options = { enabled: memory.enabled, userProfileEnabled: memory.userProfileEnabled, audience: 'review' as const }
-    return runMemoryTool(this.core.memory, options, args, { write: { source }, turn: newTurnState() })
+    return runMemoryTool(this.core.memory, options, args, { write: { source, provenance: agentProvenance(source) }, turn: newTurnState() })
   }
 
   /**
@@ -129,7 +150,7 @@ export class OutsideLearning {
     }
     if (oldText === null) {
       if (entries.includes(text)) return { success: true, proposed: false, message: `${memoryFileName(target)} already holds that entry: nothing to do.` }
-      return this.record(source, { kind: 'memory.add', target: file, before: null, after: text, meta: { store: target } }, cause, reason)
+      return this.record(source, { kind: 'memory.add', target: file, before: null, after: text, meta: { store: target, provenance: agentProvenance(source) } }, cause, reason)
     }
     const needle = trimmedText(oldText)
     if (!needle) return { success: false, error: 'old_text is empty: pass a short unique part of the entry to replace (memory_read lists them).' }
@@ -141,7 +162,7 @@ export class OutsideLearning {
     const before = entries[match.index]
     if (before === text) return { success: true, proposed: false, message: 'That entry already reads so: nothing to do.' }
     const pinned = this.core.memoryPins.isPinned(target, before)
-    return this.record(source, { kind: 'memory.replace', target: file, before, after: text, meta: { store: target } }, pinned ? 'pinned_entry' : cause, reason)
+    return this.record(source, { kind: 'memory.replace', target: file, before, after: text, meta: { store: target, provenance: agentProvenance(source) } }, pinned ? 'pinned_entry' : cause, reason)
   }
 
   /** Stores the proposal, unless the same change already waits or the user rejected it before. */
@@ -159,4 +180,9 @@ export class OutsideLearning {
       message: `${WAITS_BECAUSE[cause]} the change was not applied: it waits in Cairn's Inbox as proposal #${proposal.id} for the user to approve or reject.`
     }
   }
+}
+
+/** Where another agent's write comes from: that agent, over MCP (its own sources are not known here). */
+function agentProvenance(source: McpSource): Provenance {
+  return { origin: 'read', sources: [{ kind: 'agent', label: mcpClientOf(source) ?? source }] }
 }

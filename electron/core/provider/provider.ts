@@ -180,3 +180,8 @@ export class ChatProvider {
 function withAttempts(error: ProviderError, attempts: number): ProviderError {
   return new ProviderError(error.code, `${error.message} Gave up after ${attempts} attempts.`, false, error.status)
 }
+
+/** A provider given as is, or made when needed (settings changed in between apply). */
+export function resolveProvider(provider: ChatProvider | (() => ChatProvider)): ChatProvider {
+  return typeof provider === 'function' ? provider() : provider
+}

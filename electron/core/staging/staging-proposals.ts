@@ -92,12 +92,31 @@ export function recordProposals(input: RecordProposalsInput): number[] {
       after: change.after,
       meta: change.meta,
       reasons: input.job.reasons,
-      cause: pinned ? 'pinned_entry' : input.causeOf(change.owner),
+      cause: causeFor(change.meta, pinned ? 'pinned_entry' : input.causeOf(change.owner)),
       rationale
     }
     ids.push(input.proposals.add(proposal).id)
   }
   return ids
+}
+
+/** What the user owns: named before what the content came from (the Inbox still shows its source). */
+const PROTECTED: ReadonlySet<ProposalCause> = new Set(['pinned_entry', 'user_skill', 'imported_skill', 'pinned_skill'])
+
+function causeFor(meta: LedgerEntry['meta'], staged: ProposalCause): ProposalCause {
+  const content = contentCause(meta)
+  if (content === 'dangerous_content') return content
+  return content && !PROTECTED.has(staged) ? content : staged
+}
+
+/**
+ * The cause a change's own content gives it, whatever staged its file: something dangerous, always;
+ * content from what was read, unless a reason about what the user owns says more.
+ */
+function contentCause(meta: LedgerEntry['meta']): ProposalCause | null {
+  const content = meta as { dangers?: unknown[]; provenance?: { origin?: string } } | null
+  if (content?.dangers?.length) return 'dangerous_content'
+  return content?.provenance?.origin === 'read' ? 'untrusted_source' : null
 }
 
 const MAX_RATIONALE_CHARS = 1000

@@ -1,6 +1,6 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
-import { kindWithMeta, type LearnedChange, type LedgerEntry, type WriteContext } from '../../../shared/ledger'
+import { contextMeta, kindWithMeta, type LearnedChange, type LedgerEntry, type WriteContext } from '../../../shared/ledger'
 import { openStateDb, type StateDb } from '../db/state-db'
 import type { BatchChangeRecorder } from '../ledger/recorder'
 import { MemoryStore } from '../memory'
@@ -10,6 +10,10 @@ import { SkillStore, type SkillSummary } from '../skills'
 /** Folder under the data home that holds each review's scratch copy while it runs. */
 export const STAGING_DIR = 'tmp'
 const SCRATCH_PREFIX = 'review-'
+/** A chat's scratch copy (one proposal being prepared): never a review's, so a review starting elsewhere leaves it alone. */
+export const CHAT_SCRATCH_PREFIX = 'chat-'
+/** A chat's scratch copy lives for one tool call; one older than this was left by a killed process. */
+const CHAT_SCRATCH_STALE_MS = 60 * 60 * 1000
 const MEMORY_FILES: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md' }
 
 /**
@@ -35,7 +39,7 @@ export class CollectingRecorder implements BatchChangeRecorder {
         before: change.before,
         after: change.after,
         revertedBy: null,
-        ...kindWithMeta(change.kind, change.target, change.meta)
+        ...kindWithMeta(change.kind, change.target, { ...change.meta, ...contextMeta(ctx) })
       }
       this.collected.push(row)
       return row
@@ -55,6 +59,8 @@ export interface StagingStoresOptions {
   reviewId: string
   memoryLimits: () => MemoryLimits
   nativeBinding?: string
+  /** The scratch folder's prefix under `tmp/` (default `review-`; a chat uses {@link CHAT_SCRATCH_PREFIX}). */
+  scratchPrefix?: string
 }
 
 /**
@@ -71,7 +77,7 @@ export class StagingStores {
   private readonly db: StateDb
 
   constructor(private readonly options: StagingStoresOptions) {
-    this.root = join(options.dataHome, STAGING_DIR, `${SCRATCH_PREFIX}${safeId(options.reviewId)}`)
+    this.root = join(options.dataHome, STAGING_DIR, `${options.scratchPrefix ?? SCRATCH_PREFIX}${safeId(options.reviewId)}`)
     rmSync(this.root, { recursive: true, force: true })
     mkdirSync(join(this.root, 'memories'), { recursive: true })
     mkdirSync(join(this.root, '.locks'), { recursive: true })
@@ -137,7 +143,8 @@ export function removeStagingLeftovers(dataHome: string): string[] {
     return []
   }
   const removed: string[] = []
-  for (const name of names.filter((entry) => entry.startsWith(SCRATCH_PREFIX))) {
+  const leftover = (name: string) => name.startsWith(SCRATCH_PREFIX) || (name.startsWith(CHAT_SCRATCH_PREFIX) && olderThan(join(dir, name), CHAT_SCRATCH_STALE_MS))
+  for (const name of names.filter(leftover)) {
     try {
       rmSync(join(dir, name), { recursive: true, force: true })
       removed.push(join(dir, name))
@@ -146,6 +153,14 @@ export function removeStagingLeftovers(dataHome: string): string[] {
     }
   }
   return removed
+}
+
+function olderThan(path: string, ms: number): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs > ms
+  } catch {
+    return false
+  }
 }
 
 /** A review id as a folder name (ids are UUIDs; anything else is made safe). */

@@ -30,6 +30,8 @@ export interface ReviewStagingOptions {
   /** Builds the review's tools over the staging stores, exactly as over the real ones. */
   makeTools: (stores: LearningStores) => ReadonlyMap<string, ToolDef>
   protection: ProtectionDeps
+  /** The scratch folder's prefix (see StagingStores). */
+  scratchPrefix?: string
 }
 
 /** Where one call runs: the real tool, the staging tool (its change becomes a proposal), or a refusal. */
@@ -58,11 +60,15 @@ export class ReviewStaging {
     get: (name) => (this.skillCauses.has(name) ? this.stores?.skills.get(name) : null) ?? this.options.real.skills.get(name)
   }
 
-  /** Picks where the admitted `tool` runs for this call, staging its target first when needed. */
-  choose(name: string, args: Record<string, unknown>, tool: ToolDef): StagingChoice {
-    if (name === 'memory') return this.chooseMemory(args, tool)
+  /**
+   * Picks where the admitted `tool` runs for this call, staging its target first when needed.
+   * `forced`: the change must be a proposal whatever the mode and target (its content came from what
+   * was read, or it adds something dangerous: see ledger/learning-policy.ts).
+   */
+  choose(name: string, args: Record<string, unknown>, tool: ToolDef, forced?: ProposalCause): StagingChoice {
+    if (name === 'memory') return this.chooseMemory(args, tool, forced)
     if (name === 'skill_view') return this.chooseView(args, tool)
-    if (name === 'skill_manage') return this.chooseManage(args, tool)
+    if (name === 'skill_manage') return this.chooseManage(args, tool, forced)
     return { tool, staged: false }
   }
 
@@ -97,8 +103,8 @@ export class ReviewStaging {
 
   private staging(): { stores: StagingStores; tools: ReadonlyMap<string, ToolDef> } {
     if (!this.stores) {
-      const { dataHome, reviewId, nativeBinding, memoryLimits } = this.options
-      this.stores = new StagingStores({ dataHome, reviewId, nativeBinding, memoryLimits })
+      const { dataHome, reviewId, nativeBinding, memoryLimits, scratchPrefix } = this.options
+      this.stores = new StagingStores({ dataHome, reviewId, nativeBinding, memoryLimits, scratchPrefix })
       this.tools = this.options.makeTools({ memory: this.stores.memory, skills: this.stores.skills })
     }
     return { stores: this.stores, tools: this.tools! }
@@ -110,22 +116,30 @@ export class ReviewStaging {
     return { tool, staged: true }
   }
 
-  private chooseMemory(args: Record<string, unknown>, tool: ToolDef): StagingChoice {
+  private chooseMemory(args: Record<string, unknown>, tool: ToolDef, forced?: ProposalCause): StagingChoice {
     const target = args.target
     if (!isMemoryTarget(target)) return { tool, staged: false } // the tool explains the mistake
-    if (this.memoryCauses.has(target)) return this.staged('memory')
     const isRead = args.action === 'read' && !(Array.isArray(args.operations) && args.operations.length > 0)
-    if (isRead) return { tool, staged: false }
     const needles = memoryNeedles(args)
-    const cause: ProposalCause | null = touchesPinnedEntry(this.options.protection, target, needles)
-      ? 'pinned_entry'
-      : this.options.mode === 'ask'
-        ? 'ask_mode'
-        : null
+    if (this.memoryCauses.has(target)) {
+      // A plain add beside a held-back change still lands under auto: what the user said is not held
+      // back because something read went into the same file first. Reads, replaces and removes work
+      // on the copy (they may pick what was staged).
+      const cleanAdd = !isRead && needles.length === 0 && !forced && this.options.mode === 'auto'
+      return cleanAdd ? { tool, staged: false } : this.staged('memory')
+    }
+    if (isRead) return { tool, staged: false }
+    const cause: ProposalCause | null =
+      forced ??
+      (touchesPinnedEntry(this.options.protection, target, needles)
+        ? 'pinned_entry'
+        : this.options.mode === 'ask'
+          ? 'ask_mode'
+          : null)
     if (!cause) return { tool, staged: false }
     // From here the whole file goes to the copy, so the review's later reads and replaces see what it
-    // staged (a replace of its own new text chains onto the proposal); under auto this holds back the
-    // file's other changes of this review too, as proposals, rather than split the file in two.
+    // staged (a replace of its own new text chains onto the proposal); under auto the file's later
+    // replaces and removes in this review are held back too, as proposals, rather than split the file.
     this.staging().stores.copyMemory(target)
     this.memoryCauses.set(target, cause)
     return this.staged('memory')
@@ -137,22 +151,22 @@ export class ReviewStaging {
     return staged && this.skillCauses.has(staged.name) ? this.staged('skill_view') : { tool, staged: false }
   }
 
-  private chooseManage(args: Record<string, unknown>, tool: ToolDef): StagingChoice {
+  private chooseManage(args: Record<string, unknown>, tool: ToolDef, forced?: ProposalCause): StagingChoice {
     const name = args.name
     if (typeof name !== 'string') return { tool, staged: false }
     if (args.action === 'delete') this.copyAbsorber(args.absorbed_into)
     if (this.skillCauses.has(name)) return this.staged('skill_manage')
     const real = this.options.real.skills
     const skill = real.get(name)
-    if (skill && !skill.readOnly) return this.stageExisting(skill, tool, args)
+    if (skill && !skill.readOnly) return this.stageExisting(skill, tool, args, forced)
     // A read-only root's skill: the real store refuses every write to it, as it always did.
-    if (skill || this.options.mode !== 'ask' || args.action !== 'create') return { tool, staged: false }
+    if (skill || (this.options.mode !== 'ask' && !forced) || args.action !== 'create') return { tool, staged: false }
     const existing = findSkillDirsOnDisk(real.skillsDir, name)[0]
     if (existing) {
       return { refusal: fail(`A skill named '${name}' already exists at ${existing}. Use action='patch' or action='edit' to change it, or choose another name.`) }
     }
     this.staging()
-    this.skillCauses.set(name, 'ask_mode')
+    this.skillCauses.set(name, forced ?? 'ask_mode')
     return this.staged('skill_manage')
   }
 
@@ -172,11 +186,11 @@ export class ReviewStaging {
     }
   }
 
-  private stageExisting(skill: SkillSummary, tool: ToolDef, args: Record<string, unknown>): StagingChoice {
+  private stageExisting(skill: SkillSummary, tool: ToolDef, args: Record<string, unknown>, forced?: ProposalCause): StagingChoice {
     const protection = skillProtection(this.options.protection, skill)
     if (protection === 'read_only') return { tool, staged: false }
     const handEdited = protection === null && supportFileEditedByHand(this.options.dataHome, this.options.protection, skill, args)
-    const cause: ProposalCause | null = protection ?? (handEdited ? 'user_skill' : this.options.mode === 'ask' ? 'ask_mode' : null)
+    const cause: ProposalCause | null = forced ?? protection ?? (handEdited ? 'user_skill' : this.options.mode === 'ask' ? 'ask_mode' : null)
     if (!cause) return { tool, staged: false }
     try {
       this.staging().stores.copySkill(skill, this.options.real.skills.skillsDir)

@@ -7,6 +7,7 @@ import { readSkillFile } from '../skills/skill-dir-files'
 import { MAX_FILE_BYTES, SKILL_FILE } from '../skills/skill-paths'
 import { symlinkBelow } from '../fs/symlinks'
 import type { SkillResult } from '../skills/skill-write-support'
+import { skillChangeDangers } from '../security/skill-dangers'
 import { mergeText } from './merge-text'
 import { fileSyncProposal } from './sync-proposals'
 import { skillPathOf } from './synced-paths'
@@ -89,6 +90,13 @@ async function bringInSkillFile(core: CairnCore, change: SkillFileChange, write:
   }
   const propose = (kind: 'skill.edit' | 'skill.create' | 'skill.file_write', after: string): FileResult =>
     conflict('proposal', fileSyncProposal(core.db, write, { kind, target: change.path, before: ours, after, meta: { skill: skill.name, category: skill.category }, cause: 'sync_conflict' }))
+  // What could hurt if followed waits in the Inbox, whoever wrote it (ledger/learning-policy.ts): the other device may be compromised too.
+  const guarded = (kind: 'skill.edit' | 'skill.create' | 'skill.file_write', after: string, run: () => Promise<SkillResult>): Promise<FileResult> | FileResult => {
+    const dangers = skillChangeDangers(ours, after)
+    if (dangers.length === 0) return apply(run)
+    const meta = { skill: skill.name, category: skill.category, dangers }
+    return conflict('held_back', fileSyncProposal(core.db, write, { kind, target: change.path, before: ours, after, meta, cause: 'dangerous_content' }))
+  }
 
   // Removed on the other side.
   if (theirs === null) {
@@ -100,7 +108,7 @@ async function bringInSkillFile(core: CairnCore, change: SkillFileChange, write:
   if (ours === null) {
     if (base !== null) return theirs === base ? 'unchanged' : isMd ? propose('skill.create', theirs) : conflict('kept_local')
     if (binary) return writeBinary(core, change.path, change.theirs!, null, skill, write, outcome)
-    return apply(() =>
+    return guarded(isMd ? 'skill.create' : 'skill.file_write', theirs, () =>
       isMd
         ? core.skills.create({ name: skill.name, category: skill.category, content: theirs }, write)
         : core.skills.writeFile({ name: skill.name, file_path: skill.file, file_content: theirs }, write)
@@ -116,7 +124,7 @@ async function bringInSkillFile(core: CairnCore, change: SkillFileChange, write:
     if (next === ours) return 'unchanged'
   }
   if (binary || local.kind === 'binary') return writeBinary(core, change.path, change.theirs!, local.kind === 'binary' ? local.buffer : null, skill, write, outcome)
-  return apply(() =>
+  return guarded(isMd ? 'skill.edit' : 'skill.file_write', next, () =>
     isMd ? core.skills.edit({ name: skill.name, content: next }, write) : core.skills.writeFile({ name: skill.name, file_path: skill.file, file_content: next }, write)
   )
 }

@@ -4,7 +4,8 @@ import type { StateDb } from '../db/state-db'
 import { ProposalStore } from '../ledger/proposals'
 
 /** The rationale the Inbox shows (in English, like a review's own words; the cause's badge and sentence are translated). */
-const RATIONALE: Record<'sync_conflict' | 'sync_overflow', (device: string) => string> = {
+const RATIONALE: Record<SyncProposal['cause'], (device: string) => string> = {
+  dangerous_content: (device) => `${device} changed this in a way that could hurt if an assistant followed it, so the sync kept this device's version and put ${device}'s here. Look at it before you approve.`,
   sync_conflict: (device) => `This device and ${device} changed this in different ways, so the sync kept this device's version and put ${device}'s here. Approve to take it instead.`,
   sync_overflow: (device) => `This came from ${device}, but after the merge it did not fit under the memory file's limit, so it waits here instead of being cut. Make room (or shorten it), then approve.`
 }
@@ -15,7 +16,7 @@ export interface SyncProposal {
   before: string | null
   after: string | null
   meta: Record<string, unknown>
-  cause: 'sync_conflict' | 'sync_overflow'
+  cause: 'sync_conflict' | 'sync_overflow' | 'dangerous_content'
 }
 
 /**
@@ -34,7 +35,7 @@ export function fileSyncProposal(db: StateDb, write: WriteContext, proposal: Syn
     target: proposal.target,
     before: proposal.before,
     after: proposal.after,
-    meta: { ...proposal.meta, ...(write.device ? { device: write.device } : {}) },
+    meta: { ...proposal.meta, ...(write.device ? { device: write.device } : {}), ...(write.provenance ? { provenance: write.provenance } : {}) },
     reasons: [],
     cause,
     rationale: RATIONALE[proposal.cause](write.device || 'another device')

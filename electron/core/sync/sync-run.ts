@@ -115,7 +115,8 @@ async function syncOnce(core: CairnCore, access: RemoteAccess, device: string, n
       const devices = await repo.authorsSince(base, remote)
       for (const name of devices) if (!report.devices.includes(name)) report.devices.push(name)
       access.onProgress?.({ phase: 'merging' })
-      const write: WriteContext = { source: 'sync', reviewId: report.syncId, device: devices.join(', ') || 'another device' }
+      const from = devices.join(', ') || 'another device'
+      const write: WriteContext = { source: 'sync', reviewId: report.syncId, device: from, provenance: { origin: 'read', sources: [{ kind: 'sync', label: from }] } }
       const broughtIn = await bringIn(core, repo, base, remote, write, report)
       const fastForward = local === null || base === local
       if (fastForward) {

@@ -45,8 +45,12 @@ export type SyncOutcome =
 export interface SyncConflict {
   /** Relative to the data home, e.g. `skills/devops/deploy/SKILL.md`. */
   file: string
-  /** `proposal`: the other version waits in the Inbox; `kept_local`: a binary file changed on both sides, this device's kept (the other is in the history). */
-  resolution: 'proposal' | 'kept_local'
+  /**
+   * `proposal`: the other version waits in the Inbox; `kept_local`: a binary file changed on both sides,
+   * this device's kept (the other is in the history); `held_back`: the other version adds something that
+   * could hurt if followed (a remote script run, a new address, a credentials path), so it waits in the Inbox.
+   */
+  resolution: 'proposal' | 'kept_local' | 'held_back'
   proposalId?: number
 }
 

@@ -43,6 +43,7 @@ function unescapeJson(text: string): string {
 }
 
 import type { ApprovalRequest, TurnUsage } from '../../../shared/agent-events'
+import type { ProvenanceEvidence } from '../text/provenance-evidence'
 
 /**
  * Who a tool is offered to: the chat's model, with a user to ask, or the background review, which
@@ -79,6 +80,11 @@ export interface ToolContext {
    * turn's usage, under the model that spent them. Absent (MCP, `cairn tool`): nobody keeps count.
    */
   recordUsage?: (usage: TurnUsage, model: string) => void
+  /**
+   * What the conversation so far says and read, to tell where a learned change's content came from
+   * (the chat's memory and skill tools). Absent outside a conversation (`cairn tool`: the user typed it).
+   */
+  evidence?: ProvenanceEvidence
 }
 
 /**

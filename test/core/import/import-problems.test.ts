@@ -29,7 +29,7 @@ describe('cairn import hermes: what is malformed is reported and the rest still 
     const problem = report.problems.find((entry) => entry.file === 'skills/broken/half-written/SKILL.md')
     expect(problem?.message).toMatch(/^not imported: /)
     expect(core.skills.get('half-written')).toBeNull()
-    expect(report.counts.skills).toMatchObject({ created: 7, refused: 1 })
+    expect(report.counts.skills).toMatchObject({ created: 6, proposed: 1, refused: 1 })
   })
 
   it('reports a state.db that is not a database, and still imports memory and skills', async () => {
@@ -39,7 +39,7 @@ describe('cairn import hermes: what is malformed is reported and the rest still 
     expect(report.problems).toContainEqual(expect.objectContaining({ file: 'state.db', message: expect.stringMatching(/could not be opened as a SQLite database/) }))
     expect(report.counts.sessions.added).toBe(0)
     expect(report.counts.memory.added).toBeGreaterThan(0)
-    expect(report.counts.skills.created).toBe(7)
+    expect(report.counts.skills.created).toBe(6)
     expect(new ImportBatches(core.db).get(report.importId!)!.problems).toEqual(report.problems)
   })
 

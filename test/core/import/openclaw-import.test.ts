@@ -10,7 +10,9 @@ import { skillOrigin } from '../../../electron/core/skills/skill-items'
 import { openClawWorkspace } from './agent-homes'
 import { CAIRN_MEMORY, CAIRN_USER, cairnHome, filesOf, tempDir } from './hermes-home'
 
-const IMPORTED_SKILLS = ['apple-reminders', 'gh-triage', 'gif-search', 'obsidian', 'weather-brief']
+const IMPORTED_SKILLS = ['apple-reminders', 'gh-triage', 'obsidian', 'weather-brief']
+/** Calls tenor.googleapis.com: a network destination, so it waits in the Inbox (ledger/learning-policy.ts). */
+const RISKY_SKILL = 'gif-search'
 
 const cores: CairnCore[] = []
 const dirs: string[] = []
@@ -65,8 +67,10 @@ describe('cairn import openclaw: an OpenClaw workspace comes in as one batch', (
     }
 
     // Skills from skills/, .agents/skills/ and ~/.openclaw/skills; the workspace's own copy wins a name.
-    expect(report.counts.skills).toMatchObject({ created: IMPORTED_SKILLS.length, refused: 1 })
+    expect(report.counts.skills).toMatchObject({ created: IMPORTED_SKILLS.length, proposed: 1, refused: 1 })
     expect(core.skills.list().map((skill) => skill.name).sort()).toEqual(IMPORTED_SKILLS)
+    const [risky] = new ProposalStore(core.db).list({ states: ['pending'] })
+    expect(risky).toMatchObject({ kind: 'skill.create', before: null, cause: 'dangerous_content', meta: { skill: RISKY_SKILL, dangers: [{ code: 'network_destination', detail: 'tenor.googleapis.com' }] } })
     for (const name of IMPORTED_SKILLS) {
       const skill = core.skills.get(name)!
       expect(specIssues(readFileSync(skill.path, 'utf8'), name), name).toEqual([])
@@ -102,7 +106,7 @@ describe('cairn import openclaw: an OpenClaw workspace comes in as one batch', (
     const second = await importOpenClaw(core, { path: workspace })
     expect(visibleState(core, home)).toEqual(before)
     expect(second.counts.memory).toMatchObject({ added: 0, proposed: 0, duplicates: 12 })
-    expect(second.counts.skills).toMatchObject({ created: 0, identical: IMPORTED_SKILLS.length })
+    expect(second.counts.skills).toMatchObject({ created: 0, identical: IMPORTED_SKILLS.length, proposed: 0 })
     expect(second.counts.sessions).toEqual({ added: 0, existing: 3, messages: 0 })
     expect(core.ledger.list({ reviewId: `import:${second.importId}` })).toEqual([])
   })
@@ -136,7 +140,7 @@ describe('cairn import openclaw: an OpenClaw workspace comes in as one batch', (
 
     const memory = core.memory.read('memory')
     expect(memory.usage.current).toBeLessThanOrEqual(300)
-    const waiting = new ProposalStore(core.db).list({ states: ['pending'] })
+    const waiting = new ProposalStore(core.db).list({ states: ['pending'] }).filter((proposal) => proposal.kind.startsWith('memory.'))
     expect(waiting.length).toBe(report.counts.memory.proposed)
     expect(waiting.length).toBeGreaterThan(0)
     expect(new Set(waiting.map((proposal) => [proposal.cause, proposal.target].join(' ')))).toEqual(new Set(['import_overflow memories/MEMORY.md']))

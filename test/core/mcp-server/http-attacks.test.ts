@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
+import { ProposalStore } from '../../../electron/core/ledger/proposals'
 import { callTool, openMcpFixture, TOKEN, type McpFixture } from './mcp-fixture'
 
 let fx: McpFixture
@@ -130,8 +131,8 @@ describe('the HTTP server under attack', () => {
     await callTool(long, 'memory_add', { target: 'memory', content: 'Lints with eslint' })
     const unnamed = await fx.connect('\u0000\u0001 --- \u200b')
     await callTool(unnamed, 'memory_add', { target: 'memory', content: 'Deploys on Fridays' })
-    const sources = fx.core.ledger.list({ limit: 5 }).map((row) => row.source)
-    expect(sources).toEqual(['mcp:unknown', `mcp:${'a'.repeat(40)}`, 'mcp:evil-31magent-edoc'])
+    const sources = new ProposalStore(fx.core.db).list({ states: ['pending'] }).map((proposal) => proposal.reviewId)
+    expect(sources.sort()).toEqual([`mcp:${'a'.repeat(40)}`, 'mcp:evil-31magent-edoc', 'mcp:unknown'])
     for (const source of sources) expect(source).toMatch(/^mcp:[a-z0-9-]{1,40}$/)
   })
 

@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ProposalStore } from '../../../electron/core/ledger/proposals'
 import { callTool, openMcpFixture, TOKEN, type McpFixture } from './mcp-fixture'
 
 let fx: McpFixture
@@ -86,6 +87,7 @@ describe('sessions', () => {
     const cursor = await fx.connect('Cursor')
     await callTool(code, 'memory_add', { target: 'memory', content: 'Uses Postgres 16' })
     await callTool(cursor, 'memory_add', { target: 'memory', content: 'Lints with eslint' })
-    expect(fx.core.ledger.list({ limit: 5 }).map((row) => row.source)).toEqual(['mcp:cursor', 'mcp:claude-code'])
+    const sources = new ProposalStore(fx.core.db).list({ states: ['pending'] }).map((proposal) => proposal.reviewId)
+    expect(sources.sort()).toEqual(['mcp:claude-code', 'mcp:cursor'])
   })
 })

@@ -24,11 +24,17 @@ const pending = () => new ProposalStore(fx.core.db).list({ states: ['pending'] }
 const setMode = (mode: 'auto' | 'ask' | 'off') => fx.core.config.update({ learning: { mode } })
 
 describe('memory writes from another agent over MCP', () => {
-  it('under auto, memory_add lands in MEMORY.md and on the timeline as the client', async () => {
+  it('under auto, memory_add waits in the Inbox as the client\'s (another agent may have read anything), and approving it lands it', async () => {
     const client = await fx.connect('Claude Code')
     const answer = await callTool(client, 'memory_add', { target: 'memory', content: 'The blog deploys with `make deploy` from ~/src/blog' })
     expect(answer.isError).toBe(false)
-    expect(answer.json).toMatchObject({ success: true, target: 'memory' })
+    expect(answer.json).toMatchObject({ success: true, proposed: true })
+    expect(answer.json.message).toMatch(/not the user's own words.*Inbox/)
+    expect(readMemoryFile()).toBe('')
+    const [proposal] = pending()
+    expect(proposal).toMatchObject({ kind: 'memory.add', cause: 'untrusted_source', reviewId: 'mcp:claude-code', meta: { provenance: { origin: 'read', sources: [{ kind: 'agent', label: 'claude-code' }] } } })
+
+    expect((await new Inbox(fx.core).approve(proposal.id)).ok).toBe(true)
     expect(memoryFile()).toContain('The blog deploys with `make deploy` from ~/src/blog')
     const [row] = fx.core.ledger.list({ limit: 5 })
     expect(row).toMatchObject({ kind: 'memory.add', source: 'mcp:claude-code', after: 'The blog deploys with `make deploy` from ~/src/blog' })
@@ -43,11 +49,11 @@ describe('memory writes from another agent over MCP', () => {
     const answer = await callTool(client, 'memory_add', { target: 'user', content: 'Prefers pnpm over npm' })
     expect(answer.isError).toBe(false)
     expect(answer.json).toMatchObject({ success: true, proposed: true })
-    expect(answer.json.message).toMatch(/Ask.*Inbox.*#\d+/)
+    expect(answer.json.message).toMatch(/Inbox.*#\d+/)
     expect(readMemoryFile()).toBe('')
     expect(fx.core.memory.read('user').entries).toEqual([])
     const [proposal] = pending()
-    expect(proposal).toMatchObject({ kind: 'memory.add', target: 'memories/USER.md', after: 'Prefers pnpm over npm', cause: 'ask_mode', reviewId: 'mcp:cursor', sessionId: null })
+    expect(proposal).toMatchObject({ kind: 'memory.add', target: 'memories/USER.md', after: 'Prefers pnpm over npm', cause: 'untrusted_source', reviewId: 'mcp:cursor', sessionId: null })
     expect(fx.core.ledger.list({ limit: 5 })).toEqual([])
 
     // Approving it records the change as the client's, through the same stores.
@@ -77,22 +83,22 @@ describe('memory writes from another agent over MCP', () => {
     expect(read.json.stores[0]).toMatchObject({ success: true, target: 'memory', entries: ['Uses fish as the shell'] })
   })
 
-  it('memory_replace uses substring old_text, and a pinned entry only ever gets a proposal', async () => {
+  it('memory_replace picks by substring old_text and proposes; a pinned entry\'s proposal says it is pinned', async () => {
     await fx.core.memory.add('memory', 'The staging host is stg-1.internal', { write: { source: 'user' } })
     await fx.core.memory.add('memory', 'Builds run on Node 20', { write: { source: 'user' } })
     fx.core.memoryPins.set('memory', 'Builds run on Node 20', true)
     const client = await fx.connect('Codex')
 
     const replaced = await callTool(client, 'memory_replace', { target: 'memory', old_text: 'stg-1', content: 'The staging host is stg-2.internal' })
-    expect(replaced.json).toMatchObject({ success: true })
-    expect(fx.core.memory.read('memory').entries).toEqual(['The staging host is stg-2.internal', 'Builds run on Node 20'])
-    expect(fx.core.ledger.list({ limit: 1 })[0]).toMatchObject({ kind: 'memory.replace', source: 'mcp:codex', before: 'The staging host is stg-1.internal' })
+    expect(replaced.json).toMatchObject({ success: true, proposed: true })
+    expect(pending()[0]).toMatchObject({ kind: 'memory.replace', before: 'The staging host is stg-1.internal', after: 'The staging host is stg-2.internal', cause: 'untrusted_source' })
+    expect(fx.core.memory.read('memory').entries).toEqual(['The staging host is stg-1.internal', 'Builds run on Node 20'])
 
     const pinned = await callTool(client, 'memory_replace', { target: 'memory', old_text: 'Node 20', content: 'Builds run on Node 22' })
     expect(pinned.json).toMatchObject({ success: true, proposed: true })
     expect(pinned.json.message).toMatch(/pinned/)
     expect(fx.core.memory.read('memory').entries).toContain('Builds run on Node 20')
-    expect(pending()[0]).toMatchObject({ kind: 'memory.replace', before: 'Builds run on Node 20', after: 'Builds run on Node 22', cause: 'pinned_entry', reviewId: 'mcp:codex' })
+    expect(pending().find((p) => p.before === 'Builds run on Node 20')).toMatchObject({ kind: 'memory.replace', before: 'Builds run on Node 20', after: 'Builds run on Node 22', cause: 'pinned_entry', reviewId: 'mcp:codex' })
 
     const missing = await callTool(client, 'memory_replace', { target: 'memory', old_text: 'no such text', content: 'x' })
     expect(missing.isError).toBe(true)

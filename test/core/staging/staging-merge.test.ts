@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { LedgerEntry } from '../../../shared/ledger'
-import { mergeStagedRows } from '../../../electron/core/learning/staging-proposals'
+import { mergeStagedRows } from '../../../electron/core/staging/staging-proposals'
 
 const row = (id: number, fields: Partial<LedgerEntry> & Pick<LedgerEntry, 'kind'>): LedgerEntry =>
   ({

@@ -62,7 +62,7 @@ describe('Settings → Data → Import', () => {
     expect(bridge.callsTo('import.preview')).toEqual([{ source: 'hermes', path: HERMES }])
     expect(within(part).getByText('Memory entries: 4 added, 1 waiting in the Inbox (over the limit), 2 duplicates left out, 0 refused.')).toBeTruthy()
     expect(
-      within(part).getByText('Skills: 3 new (2 supporting files, 2 with their usage figures), 0 waiting in the Inbox (a different skill of that name exists), 0 already here, 1 refused.')
+      within(part).getByText('Skills: 3 new (2 supporting files, 2 with their usage figures), 0 waiting in the Inbox (a different skill of that name exists, or it adds a download, an address or a credentials path), 0 already here, 1 refused.')
     ).toBeTruthy()
     expect(within(part).getByText('Conversations: 3 (17 messages), 0 imported before.')).toBeTruthy()
     expect(within(part).getByText('skills/broken/half-written/SKILL.md:3')).toBeTruthy()

@@ -151,7 +151,7 @@ describe('the Inbox', () => {
 
   it('approves everything one review proposed at once, and leaves the other groups alone', async () => {
     const harness = await openInbox()
-    fireEvent.click(screen.getByRole('button', { name: 'Approve all from this review (2)' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Approve all 2 in this group' }))
     await settle()
     expect(harness.bridge.callsTo('inbox.approveAll')).toEqual([{ reviewId: 'rv1' }])
     expect(screen.queryByRole('region', { name: /From the conversation/ })).toBeNull()

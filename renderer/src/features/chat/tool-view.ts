@@ -60,7 +60,8 @@ const SKILL_ACTIONS: Record<string, string> = { create: 'create', edit: 'edit', 
  * "Edited notes.md", "Read package.json". Unknown tools get "Used {name}".
  */
 export function toolTitle(item: ToolItem, state: ToolState, t: Translate): string {
-  const tense = state === 'done' ? 'done' : 'intent'
+  // A held-back change was not made: its title says what it asks to do.
+  const tense = state === 'done' && !heldBack(item.result) ? 'done' : 'intent'
   const args = parseFields(item.arguments)
   const say = (key: string, params?: Params) => t(`tools.${tense}.${key}` as MessageKey, params)
   const path = str(args, 'path')
@@ -144,9 +145,18 @@ export function toolSummary(item: ToolItem, t: Translate): string {
       return oneLine(str(args, 'query') ?? '')
     case 'fetch_url':
       return str(result, 'title') ?? ''
+    case 'memory':
+    case 'skill_manage':
+      return heldBack(item.result) ? t('tools.heldBack') : ''
     default:
       return ''
   }
+}
+
+/** A memory or skill change the learning policy held back: it became a proposal in the Inbox. */
+export function heldBack(result: string | null): boolean {
+  const ids = parseFields(result).proposal_ids
+  return Array.isArray(ids) && ids.length > 0
 }
 
 function oneLine(text: string): string {

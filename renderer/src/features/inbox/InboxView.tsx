@@ -207,11 +207,10 @@ function MoreProposals({ shown, total, onMore }: { shown: number; total: number;
   )
 }
 
-/** One review's proposals under what started it: the conversation, why it ran, its own words, "Approve all". */
 /**
  * Where a group of proposals came from: curation, another agent over MCP (`mcp:<client>` as its
- * review), an import (`import:<id>`), a sync (`sync:<time>`, its rows naming the other device), or a
- * review of a conversation.
+ * review), an import (`import:<id>`), a sync (`sync:<time>`, its rows naming the other device), the
+ * chat holding back what it read (`chat:<session>`), or a review of a conversation.
  */
 function groupHeading(group: ProposalGroup, title: string | null, t: Translate): string {
   if (group.origin === 'curation') return t('inbox.group.curation')
@@ -223,10 +222,12 @@ function groupHeading(group: ProposalGroup, title: string | null, t: Translate):
     const device = (group.proposals[0].meta as { device?: string }).device
     return device ? t('inbox.group.syncFrom', { device }) : t('inbox.group.sync')
   }
+  if (group.reviewId?.startsWith('chat:')) return title ? t('inbox.group.chat', { title }) : t('inbox.group.chatUntitled')
   if (title) return t('inbox.group.review', { title })
   return group.sessionId ? t('inbox.group.reviewUntitled') : t('inbox.group.reviewNoSession')
 }
 
+/** One group's proposals under what started it: the conversation, why it ran, its own words, "Approve all". */
 function GroupSection({ group, now, decisions, children }: { group: ProposalGroup; now: number; decisions: Decisions; children(rationaleShown: boolean): React.ReactNode }): React.JSX.Element {
   const t = useT()
   const locale = useLocale()

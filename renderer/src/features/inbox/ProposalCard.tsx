@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { useApp, useInbox, useLocale, useT } from '../../app/context'
 import { Notice } from '../../components/Feedback'
+import { ContentOrigin } from '../../components/ContentOrigin'
 import { Icon } from '../../components/Icon'
 import { fullTime, relativeTime } from '../../lib/time'
 import type { ProposalItem } from '../../stores/inbox'
@@ -64,6 +65,7 @@ export function ProposalCard({ proposal, focused, editing, rationaleShown, now, 
         </time>
       </div>
       <p className="proposal-cause">{cause.text}</p>
+      <ContentOrigin meta={proposal.meta} />
       {proposal.rationale && !rationaleShown ? <blockquote className="quote proposal-rationale">{proposal.rationale}</blockquote> : null}
       {proposal.stale ? <Notice tone="warn">{t('inbox.stale')}</Notice> : null}
       <ProposalChange proposal={proposal} />

@@ -55,7 +55,10 @@ const causeKeys: Record<ProposalCause, { badge: MessageKey; text: MessageKey }> 
   import_overflow: { badge: 'inbox.cause.import_overflow.badge', text: 'inbox.cause.import_overflow' },
   imported_memory: { badge: 'inbox.cause.imported_memory.badge', text: 'inbox.cause.imported_memory' },
   sync_conflict: { badge: 'inbox.cause.sync_conflict.badge', text: 'inbox.cause.sync_conflict' },
-  sync_overflow: { badge: 'inbox.cause.sync_overflow.badge', text: 'inbox.cause.sync_overflow' }
+  sync_overflow: { badge: 'inbox.cause.sync_overflow.badge', text: 'inbox.cause.sync_overflow' },
+  untrusted_source: { badge: 'inbox.cause.untrusted_source.badge', text: 'inbox.cause.untrusted_source' },
+  dangerous_content: { badge: 'inbox.cause.dangerous_content.badge', text: 'inbox.cause.dangerous_content' },
+  learning_off: { badge: 'inbox.cause.learning_off.badge', text: 'inbox.cause.learning_off' }
 }
 
 /** Why it waits instead of being applied: a short badge and the sentence under it. */

@@ -3,6 +3,7 @@ import { describeLedgerSource } from '../../../../shared/i18n/describe-sources'
 import type { LedgerEntry } from '../../../../shared/ledger'
 import { skillNameOf } from '../../../../shared/ledger-names'
 import { useApp, useLocale, useT } from '../../app/context'
+import { ContentOrigin } from '../../components/ContentOrigin'
 import { Icon } from '../../components/Icon'
 import { fullTime, relativeTime } from '../../lib/time'
 import { familyOf } from '../../stores/timeline'
@@ -56,6 +57,7 @@ export const TimelineEntry = memo(function TimelineEntry({ entry, now, byId }: {
           {relativeTime(at, now, locale)}
         </time>
       </div>
+      <ContentOrigin meta={entry.meta} />
       {memory ? (
         <div className="entry-change">
           {entry.before !== null ? <div className="change-before">{entry.before}</div> : null}
