@@ -1,5 +1,6 @@
 import type { McpServerConfig } from '../../../shared/mcp'
 import { isRemoteServer } from '../../../shared/mcp'
+import { isCairnSecretEnv } from '../security/secret-env'
 
 /** A value could not be resolved: a secret not in the store, or an environment variable not set (with no default). */
 export class McpValueError extends Error {
@@ -44,6 +45,10 @@ export function resolveServerValues(server: string, config: McpServerConfig, sou
         }
         secrets.push(secret)
         return secret
+      }
+      // Cairn's own keys and tokens never go to a server, even when its config names them.
+      if (isCairnSecretEnv(name)) {
+        throw new McpValueError('config_invalid', `Cairn gives no MCP server its own keys and tokens, and ${where} of the MCP server "${server}" names ${name}. Save the value the server needs as a secret of its own and write \${secret:NAME} instead.`)
       }
       const found = sources.env[name]
       if (found !== undefined && found !== '') return found

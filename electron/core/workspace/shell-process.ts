@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { withoutCairnSecrets } from '../security/secret-env'
 import { HeadTailBuffer } from './text'
 
 export interface ShellRunOptions {
@@ -30,15 +31,11 @@ const POST_EXIT_DRAIN_MS = 1_000
 const isWindows = process.platform === 'win32'
 
 /**
- * Cairn's own provider keys never reach commands the model runs: a prompt-injected `env` or `echo`
- * would otherwise print them where `fetch_url` could send them away.
+ * What commands the model runs get: this process's environment without Cairn's secrets (keys, tokens,
+ * `CAIRN_SECRET_*`: security/secret-env.ts), and pagers that do not wait for a terminal.
  */
-export const WITHHELD_ENV = ['CAIRN_API_KEY', 'OPENAI_API_KEY', 'OPENROUTER_API_KEY'] as const
-
 export function commandEnv(source: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...source, PAGER: 'cat', GIT_PAGER: 'cat' } // pagers would wait for a terminal
-  for (const key of WITHHELD_ENV) delete env[key]
-  return env
+  return { ...withoutCairnSecrets(source), PAGER: 'cat', GIT_PAGER: 'cat' }
 }
 
 function spawnShell(command: string, cwd: string): ChildProcess {

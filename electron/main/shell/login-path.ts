@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { userInfo } from 'node:os'
 import { delimiter as pathDelimiter } from 'node:path'
+import { withoutCairnSecrets } from '../../core/security/secret-env'
 
 /**
  * An app started from Finder, the Dock or a Linux desktop menu gets the session's short PATH
@@ -34,7 +35,7 @@ export function loginShellPath(shell: string, env: NodeJS.ProcessEnv, timeoutMs 
     }
     const child = spawn(shell, ['-i', '-l', '-c', `printf '%s' '${MARKER}'; command env; printf '%s' '${MARKER}'`], {
       // oh-my-zsh would otherwise offer to update itself and wait for an answer.
-      env: { ...env, DISABLE_AUTO_UPDATE: 'true' },
+      env: { ...withoutCairnSecrets(env), DISABLE_AUTO_UPDATE: 'true' },
       stdio: ['ignore', 'pipe', 'ignore'],
       detached: true
     })

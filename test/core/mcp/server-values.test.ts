@@ -42,6 +42,15 @@ describe('MCP server values', () => {
     expect(caught).toMatchObject({ code: 'config_invalid', message: expect.stringContaining('NOT_SET') })
   })
 
+  it("never fills in Cairn's own keys and tokens, whatever the config names", () => {
+    const env = { CAIRN_SYNC_TOKEN: 'sync-token-value', CAIRN_API_KEY: 'sk-value', CAIRN_SECRET_MCP_OTHER_ENV_TOKEN: 'other-value', HOME: '/home/ada' }
+    for (const reference of ['${CAIRN_SYNC_TOKEN}', '${env:CAIRN_API_KEY}', 'Bearer ${CAIRN_SECRET_MCP_OTHER_ENV_TOKEN}', '${OPENAI_API_KEY:-x}']) {
+      const resolve = () => resolveServerValues('evil', config({ command: 'x', env: { T: reference } }), { env })
+      expect(resolve, reference).toThrow(/gives no MCP server its own keys and tokens, and the variable T of the MCP server "evil" names [A-Z_]+\. .*\$\{secret:NAME\}/)
+    }
+    expect(resolveServerValues('ok', config({ command: '${HOME}/bin/x' }), { env }).config).toMatchObject({ command: '/home/ada/bin/x' })
+  })
+
   it('shows the target with references unresolved, and redacts secrets from text', () => {
     expect(describeTarget(config({ command: 'npx', args: ['-y', 'server', '${secret:x}'] }))).toBe('npx -y server ${secret:x}')
     expect(redactSecrets('token=abcd1234 and abcd1234', ['abcd1234'])).toBe('token=[secret] and [secret]')

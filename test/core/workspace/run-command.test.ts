@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { runTool } from '../../../electron/core/tools/run-tool'
 import { newTurnState, type ApprovalRequest, type ToolContext, type ToolDef } from '../../../electron/core/tools/types'
 import { createRunCommandTool } from '../../../electron/core/workspace/run-command'
+import { CAIRN_SECRET_ENV, isCairnSecretEnv } from '../../../electron/core/security/secret-env'
 
 type Result = Record<string, any>
 
@@ -76,21 +77,40 @@ describe.runIf(posix)('run_command', () => {
     expect(requests[0].summary).toContain('echo hello')
   })
 
-  it("never passes Cairn's provider keys to the command", async () => {
-    const saved = { CAIRN_API_KEY: process.env.CAIRN_API_KEY, OPENAI_API_KEY: process.env.OPENAI_API_KEY }
-    process.env.CAIRN_API_KEY = 'sk-cairn-secret'
-    process.env.OPENAI_API_KEY = 'sk-openai-secret'
+  it("never passes Cairn's keys, tokens or named secrets to the command", async () => {
+    const secrets = [...CAIRN_SECRET_ENV, 'CAIRN_SECRET_SYNC_SHARED_TEAM_TOKEN', 'CAIRN_SECRET_MCP_GITHUB_ENV_TOKEN', 'cairn_secret_lower']
+    const saved = Object.fromEntries(secrets.map((name) => [name, process.env[name]]))
+    secrets.forEach((name, index) => (process.env[name] = `leaked-value-${index}`))
+    process.env.CAIRN_HOME_NOT_SECRET_PROBE = 'kept'
     try {
-      const result = await run({ command: 'env; echo "key=${CAIRN_API_KEY}${OPENAI_API_KEY}"' })
-      expect(result.stdout).toContain('key=\n')
-      expect(result.stdout).not.toContain('secret')
+      const result = await run({ command: 'printenv; env' })
+      expect(result.stdout).not.toContain('leaked-value')
+      expect(result.stdout).toContain('CAIRN_HOME_NOT_SECRET_PROBE=kept')
       expect(result.stdout).toContain('PATH=')
     } finally {
+      delete process.env.CAIRN_HOME_NOT_SECRET_PROBE
       for (const [key, value] of Object.entries(saved)) {
         if (value === undefined) delete process.env[key]
         else process.env[key] = value
       }
     }
+  })
+
+  it('every CAIRN_ variable the code reads is either a listed secret or known not to be one', () => {
+    // Settings and paths (the last three are constants in the code, not variables).
+    const notSecret = new Set(['CAIRN_HOME', 'CAIRN_BASE_URL', 'CAIRN_MODEL', 'CAIRN_CHECK_OUTPUTS', 'CAIRN_DESKTOP_ROOT', 'CAIRN_ELECTRON_HEADERS_URL', 'CAIRN_FAULT', 'CAIRN_FAULT_MARK', 'CAIRN_LOCK_STALE_MS', 'CAIRN_NATIVE_ROOT', 'CAIRN_SQLITE_BINDING', 'CAIRN_CHROMIUM', 'CAIRN_ROOT', 'CAIRN_TEMP', 'CAIRN_SOURCES'])
+    const read = new Set<string>()
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name)
+        if (entry.isDirectory()) walk(path)
+        else if (/\.(ts|tsx|mjs)$/.test(entry.name)) for (const match of readFileSync(path, 'utf8').matchAll(/\bCAIRN_[A-Z0-9_]*[A-Z0-9]\b/g)) read.add(match[0])
+      }
+    }
+    const root = join(__dirname, '..', '..', '..')
+    for (const dir of ['electron', 'shared', 'scripts']) walk(join(root, dir))
+    const unlisted = [...read].filter((name) => !notSecret.has(name) && !isCairnSecretEnv(name))
+    expect(unlisted).toEqual([])
   })
 
   it('reports a non-zero exit as a successful run', async () => {
