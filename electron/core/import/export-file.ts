@@ -66,12 +66,12 @@ function zipLocation(zipPath: string, app: string): ExportLocation {
     open: async () => {
       const { open } = await import('yauzl')
       const zip = await new Promise<ZipFile>((resolve, reject) =>
-        open(zipPath, { lazyEntries: true, autoClose: false }, (error, file) => (error ? reject(new ImportSourceError(`${zipPath} is not a readable zip: ${error.message}`)) : resolve(file)))
+        open(zipPath, { lazyEntries: true, autoClose: false }, (error, file) => (error ? reject(zipProblem(zipPath, error)) : resolve(file)))
       )
       try {
-        const entry = await findEntry(zip)
+        const entry = await findEntry(zip).catch((error: Error) => Promise.reject(zipProblem(zipPath, error)))
         if (!entry) throw new ImportSourceError(`${zipPath} holds no ${CONVERSATIONS}; is it the ${app} data export?`)
-        const stream = await new Promise<Readable>((resolve, reject) => zip.openReadStream(entry, (error, read) => (error ? reject(error) : resolve(read))))
+        const stream = await new Promise<Readable>((resolve, reject) => zip.openReadStream(entry, (error, read) => (error ? reject(zipProblem(zipPath, error)) : resolve(read))))
         const close = (): void => {
           stream.destroy()
           zip.close()
@@ -83,6 +83,18 @@ function zipLocation(zipPath: string, app: string): ExportLocation {
       }
     }
   }
+}
+
+/**
+ * What is wrong with a zip, as the user is told it: an entry whose path would leave the archive (yauzl
+ * refuses those before anything is read), or a damaged archive. Nothing was imported either way.
+ */
+function zipProblem(zipPath: string, error: Error): ImportSourceError {
+  const unsafe = /^(?:invalid relative path|absolute path|invalid characters in fileName): (.*)$/.exec(error.message)
+  if (unsafe) {
+    return new ImportSourceError(`${basename(zipPath)} has an entry whose path points outside the archive (${JSON.stringify(unsafe[1].slice(0, 200))}), so Cairn does not read it. Nothing was imported; unpack the export yourself and import its folder if you trust it.`)
+  }
+  return new ImportSourceError(`${basename(zipPath)} could not be read as a zip (${error.message.slice(0, 200)}). Nothing was imported.`)
 }
 
 /** The shallowest entry named `conversations.json` (exports put it at the top, sometimes in one folder). */

@@ -2,6 +2,7 @@ import type { CairnCore } from '../cairn'
 import { openStateDb, type StateDb } from '../db/state-db'
 import type { NewMessage, ToolCallRecord } from '../sessions/types'
 import { ImportedSessionWriter } from './imported-sessions'
+import { reachedThroughLink } from './memory-merge'
 import { importedSessionSource, type ImportCounts, type ImportProblem, type ImportProgress } from './types'
 
 const FILE = 'state.db'
@@ -81,6 +82,10 @@ export function importHermesSessions(
   options: { importId: number | null; counts: ImportCounts; problems: ImportProblem[]; onProgress?: (progress: ImportProgress) => void }
 ): void {
   const { counts, problems } = options
+  if (reachedThroughLink(path, FILE)) {
+    problems.push({ file: FILE, message: 'left out: it is a link, and only files inside the folder being imported come in; no conversations came in.' })
+    return
+  }
   let db: StateDb
   try {
     db = openStateDb(path, { readonly: true, nativeBinding: core.nativeBinding })

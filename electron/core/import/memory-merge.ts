@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, realpathSync } from 'node:fs'
 import { join } from 'node:path'
 import type { CairnCore } from '../cairn'
 import { ProposalStore } from '../ledger/proposals'
@@ -57,8 +57,26 @@ export function cairnMemoryFile(target: MemoryTarget): string {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
+/**
+ * Whether `path` (the file `file` of the folder being imported) is reached through a link, its own or a
+ * folder's on the way: a link can lead anywhere (`memories/MEMORY.md → ~/.aws/credentials`), so what
+ * is behind it never comes in. The folder itself may be a link.
+ */
+export function reachedThroughLink(path: string, file: string): boolean {
+  const relative = join(...file.split('/'))
+  if (!path.endsWith(relative)) return true
+  try {
+    return realpathSync(path) !== join(realpathSync(path.slice(0, path.length - relative.length) || '.'), relative)
+  } catch {
+    return false // not there: the read says so
+  }
+}
+
+const LINK_MESSAGE = 'left out: it is a link, and only files inside the folder being imported come in.'
+
 /** A file of the imported home as text, or the problem that says why it is not (named by `file`). */
 export function readSourceText(path: string, file: string): { text: string } | { problem: ImportProblem } {
+  if (reachedThroughLink(path, file)) return { problem: { file, message: LINK_MESSAGE } }
   let bytes: Buffer
   try {
     bytes = readFileSync(path)

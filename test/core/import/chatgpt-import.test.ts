@@ -2,7 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CairnCore } from '../../../electron/core/cairn'
-import { importChatExport, ImportBatches, undoImport } from '../../../electron/core/import'
+import { importChatExport, ImportBatches, ImportSourceError, undoImport } from '../../../electron/core/import'
 import { searchSessions } from '../../../electron/core/sessions/session-search'
 import { tempDir } from './hermes-home'
 import { writeZip } from './zip-file'
@@ -93,6 +93,22 @@ describe('cairn import chatgpt: a ChatGPT data export becomes searchable convers
     expect(report.problems).toEqual([])
     expect(report.counts.sessions.added).toBe(2)
     expect(sessionBySearch(core, 'kingfisher').session.title).toBe('Bird on the feeder')
+  })
+
+  it('refuses a zip with an entry that climbs out of it, or a damaged one, in one sentence and writing nothing', async () => {
+    const { core, dir } = await openCore()
+    for (const [name, path] of [['climbs.zip', '../evil.txt'], ['absolute.zip', '/etc/evil.txt']]) {
+      const zip = join(dir, name)
+      writeZip(zip, { [path]: 'x', 'conversations.json': readFileSync(FIXTURE) })
+      const error = await importChatExport(core, { app: 'chatgpt', path: zip }).then(() => null, (caught: unknown) => caught)
+      expect(error).toBeInstanceOf(ImportSourceError)
+      expect((error as Error).message).toBe(`${name} has an entry whose path points outside the archive (${JSON.stringify(path)}), so Cairn does not read it. Nothing was imported; unpack the export yourself and import its folder if you trust it.`)
+    }
+    const damaged = join(dir, 'damaged.zip')
+    writeFileSync(damaged, Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(64)]))
+    await expect(importChatExport(core, { app: 'chatgpt', path: damaged })).rejects.toThrow(/^damaged\.zip could not be read as a zip \(.+\)\. Nothing was imported\.$/)
+    expect(core.sessions.list({ limit: 10 })).toEqual([])
+    expect(new ImportBatches(core.db).list()).toEqual([])
   })
 
   it('skips a malformed conversation by position and id, and keeps what came before invalid JSON', async () => {
