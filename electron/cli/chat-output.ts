@@ -4,6 +4,7 @@ import type { AgentEvent, ApprovalDecision } from '../../shared/agent-events'
 import { prefixScope } from '../../shared/command-prefix'
 import { translator } from '../../shared/i18n'
 import { describeSessionAllow } from '../../shared/i18n/describe'
+import { visibleControls } from '../../shared/visible-text'
 import { ellipsize } from '../core/text/cut'
 import { eraseFromLineStart } from './terminal-erase'
 import type { CliIO } from './io'
@@ -66,11 +67,11 @@ export function textPrinter(
       case 'tool_call_started':
         if (midLine) io.out('\n')
         midLine = false
-        io.err(`  → ${event.name} ${short(event.arguments)}\n`)
+        io.err(`  → ${visibleControls(`${event.name} ${short(event.arguments)}`, { newlines: false })}\n`)
         break
       case 'tool_call_finished': {
         const outcome = toolOutcome(event.name, event.ok, event.result)
-        io.err(`  ${event.ok ? '✓' : '✗'} ${event.name} (${event.durationMs} ms)${outcome ? `: ${outcome}` : ''}\n`)
+        io.err(`  ${event.ok ? '✓' : '✗'} ${visibleControls(`${event.name} (${event.durationMs} ms)${outcome ? `: ${outcome}` : ''}`, { newlines: false })}\n`)
         break
       }
       case 'retry':
@@ -110,13 +111,17 @@ function prefixLabel(prefix: string): string {
 /** Asks on the terminal whether to allow a tool action; `ask` is the interactive session's own prompt (one reader of stdin). */
 export async function askApproval(io: CliIO, event: Extract<AgentEvent, { type: 'approval_needed' }>, ask?: AskLine): Promise<ApprovalDecision> {
   // Writes, commands, reads outside the workspace and fetches alike: nobody to ask means no.
+  const summary = visibleControls(event.summary, { newlines: false })
   if (!process.stdin.isTTY) {
     // A change to what the user owns is theirs to allow each time: --yes does not cover it.
     const how = event.kind === 'learn' ? 'Only you can allow it, at a terminal; nothing was changed.' : 'Re-run with --yes to allow it.'
-    io.err(`cairn: ${event.summary} needs approval, but there is no terminal to ask. ${how}\n`)
+    io.err(`cairn: ${summary} needs approval, but there is no terminal to ask. ${how}\n`)
     return { allow: false }
   }
-  if (event.preview) io.err(`\n${event.preview}\n`)
+  // A command is shown whole, whatever its length (the part that differs may be at its end), with
+  // every character that could overwrite or reorder what is shown written out.
+  const shown = event.kind === 'command' && event.command ? event.command : event.preview
+  if (shown) io.err(`\n${visibleControls(shown)}\n`)
   // The broker always says what it offers; without that, a command's session is its prefix (none: once only).
   const scopes = event.scopes ?? (event.kind !== 'command' ? ['once', 'session'] : event.prefix ? ['once', 'session', 'prefix'] : ['once'])
   // Worded as the app's button, with what it grants: `allow "npm test" for this conversation, with more arguments but no options`.
@@ -131,7 +136,7 @@ export async function askApproval(io: CliIO, event: Extract<AgentEvent, { type: 
           ? { label: `"${event.mcpTool}" from ${event.server}, with any arguments`, decision: { allow: true, remember: 'tool' } as const }
           : null
   const options = ['[y]es', '[n]o', ...(sessionLabel ? [`[s] ${sessionLabel.charAt(0).toLowerCase()}${sessionLabel.slice(1)}`] : []), ...(always ? [`[a]lways allow ${always.label}`] : [])].join(' / ')
-  const answer = (await (ask ?? askOnce)(`\n${event.summary}\nAllow? ${options} `)).trim().toLowerCase()
+  const answer = (await (ask ?? askOnce)(`\n${summary}\nAllow? ${visibleControls(options, { newlines: false })} `)).trim().toLowerCase()
   if (answer === 'y' || answer === 'yes') return { allow: true }
   if ((answer === 's' || answer === 'session') && sessionLabel) return { allow: true, remember: 'session' }
   if ((answer === 'a' || answer === 'always') && always) return always.decision

@@ -11,6 +11,7 @@ import { parseCommandArgs } from '../args'
 import { CliFailure, printJson, UsageError, type CliIO } from '../io'
 import { mcpServeCommand, mcpServeUsage } from './mcp-serve'
 import { appVersion } from './serve'
+import { visibleControls } from '../../../shared/visible-text'
 import type { CliCommand, CliContext } from './types'
 
 const ERROR_WORDS: Record<NonNullable<McpServerInfo['error']>['code'], string> = {
@@ -105,18 +106,20 @@ async function testCommand(ctx: CliContext, args: string[]): Promise<number> {
   })
 }
 
+/** What a server sent (names, descriptions, errors, its log) is printed with hiding characters written out. */
 function printServer(io: CliIO, server: McpServerInfo): void {
+  const shown = (text: string) => visibleControls(text, { newlines: false })
   const state = server.status === 'ready' ? `ready, ${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}` : server.status
-  io.out(`${server.name}  ${state}  (${server.transport}: ${server.target})\n`)
+  io.out(`${shown(server.name)}  ${state}  (${server.transport}: ${shown(server.target)})\n`)
   if (server.status === 'ready') {
     for (const tool of server.tools) {
       const marks = [tool.enabled ? null : 'off', tool.autoApprove ? 'runs without asking' : null].filter(Boolean).join(', ')
-      io.out(`    ${tool.name}${marks ? ` [${marks}]` : ''}${tool.description ? `  ${firstLine(tool.description)}` : ''}\n`)
+      io.out(`    ${shown(tool.name)}${marks ? ` [${marks}]` : ''}${tool.description ? `  ${shown(firstLine(tool.description))}` : ''}\n`)
     }
   }
   if (server.error) {
-    io.out(`    Failed: ${ERROR_WORDS[server.error.code]} (${server.error.code})\n    ${server.error.message}\n`)
-    if (server.logTail.trim()) io.out(`    Log:\n${server.logTail.trimEnd().split('\n').map((line) => `      ${line}`).join('\n')}\n`)
+    io.out(`    Failed: ${ERROR_WORDS[server.error.code]} (${server.error.code})\n    ${shown(server.error.message)}\n`)
+    if (server.logTail.trim()) io.out(`    Log:\n${server.logTail.trimEnd().split('\n').map((line) => `      ${shown(line)}`).join('\n')}\n`)
   }
 }
 

@@ -29,7 +29,9 @@ export async function requestApproval(ctx: ToolContext, request: ApprovalRequest
       error: `${request.tool} needs the user's approval to ${action}, and nobody can approve in this session. Do not retry; tell the user what you wanted to do so they can do it or allow it.`
     }
   }
-  const approved = await ctx.approve({ ...request, preview: request.preview === undefined ? undefined : cutMiddle(request.preview, MAX_PREVIEW_CHARS, { headShare: 1 }) })
+  // A command is shown whole: the part that differs may be at its end. Other previews (a file's diff) are cut.
+  const preview = request.preview === undefined || request.kind === 'command' ? request.preview : cutMiddle(request.preview, MAX_PREVIEW_CHARS, { headShare: 1 })
+  const approved = await ctx.approve({ ...request, preview })
   if (approved) return null
   const untouched = request.kind === 'read' ? 'Nothing was read.' : request.kind === 'fetch' ? 'Nothing was sent.' : 'Nothing was changed.'
   return {

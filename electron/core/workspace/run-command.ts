@@ -47,13 +47,15 @@ export function createRunCommandTool(env: WorkspaceEnv, options: RunCommandToolO
       const outside = !isWithin(real, root)
       const runIn = outside ? real : cwd.abs
       const where = outside ? `${real} (outside the workspace ${root}${real === cwd.abs ? '' : `, reached through the symlink ${cwd.display}`})` : cwd.abs
-      const shortCommand = capLine(args.command.split('\n')[0], 120) + (args.command.includes('\n') ? ' …' : '')
+      const firstLine = args.command.split('\n')[0]
+      const shortCommand = capLine(firstLine, 120) + (args.command.includes('\n') ? ' …' : '')
+      const cut = shortCommand !== firstLine ? ` (${args.command.length} characters, shown whole)` : ''
       const refusal = await requestApproval(
         ctx,
         {
           kind: 'command',
           tool: 'run_command',
-          summary: `Run \`${shortCommand}\` in ${where}`,
+          summary: `Run \`${shortCommand}\`${cut} in ${where}`,
           command: args.command,
           cwd: runIn,
           preview: args.command,

@@ -204,3 +204,15 @@ describe('approval cards for commands', () => {
     expect(buttons(card)).toEqual(['允许一次', '本次对话内允许“npm test”（可加参数，但不可加选项）', '始终允许“npm test”（可加参数，但不可加选项）', '拒绝'])
   })
 })
+
+describe('an approval card for a command built to mislead', () => {
+  it('writes out carriage returns, escapes and bidi overrides instead of letting them hide what runs', async () => {
+    const harness = await openChat()
+    const command = 'ls -la ./docs/\r\u001b[2Kls -la ./docs/\u202e; touch pwned'
+    ask(harness, { type: 'approval_needed', requestId: 'r9', callId: 'c9', kind: 'command', tool: 'run_command', summary: 'Run it', command, cwd: '/home/ada/Cairn', preview: command, scopes: ['once'] })
+    const card = screen.getByRole('region', { name: 'Permission needed' })
+    const shown = within(card).getAllByText(/touch pwned/).map((element) => element.textContent)
+    expect(shown).toContain('ls -la ./docs/\\r\\x1b[2Kls -la ./docs/\\u202e; touch pwned')
+    expect(card.textContent).not.toMatch(/[\r\u001b\u202e]/)
+  })
+})

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react'
+import { visibleControls } from '../../../../shared/visible-text'
 import { describeAlwaysAllow, describeApproval, describeApprovalKind, describeCarriedData, describeSessionAllow } from '../../../../shared/i18n/describe'
 import { useApp, useT } from '../../app/context'
 import { Icon } from '../../components/Icon'
@@ -36,14 +37,14 @@ export function ApprovalCard({ request }: { request: ApprovalRequest }): React.J
         <span>{describeApprovalKind(request.kind, t)}</span>
         <span className="approval-tool">{request.tool}</span>
       </header>
-      <p className="approval-summary">{describeApproval(request, t)}</p>
+      <p className="approval-summary">{visibleControls(describeApproval(request, t), { newlines: false })}</p>
       {request.command ? (
         <div className="approval-detail">
-          <pre className="plain-code">{request.command}</pre>
+          <pre className="plain-code">{visibleControls(request.command)}</pre>
         </div>
       ) : null}
-      {request.kind === 'fetch' && request.url ? <div className="approval-path">{request.url}</div> : null}
-      {request.path ? <div className="approval-path">{request.path}</div> : null}
+      {request.kind === 'fetch' && request.url ? <div className="approval-path">{visibleControls(request.url, { newlines: false })}</div> : null}
+      {request.path ? <div className="approval-path">{visibleControls(request.path, { newlines: false })}</div> : null}
       {warning ? (
         <p className="notice warn" role="note">
           {warning}
@@ -52,7 +53,7 @@ export function ApprovalCard({ request }: { request: ApprovalRequest }): React.J
       {request.kind === 'mcp' && request.preview ? (
         <div className="approval-detail" role="group" aria-label={t('approval.mcpArguments')}>
           <span className="approval-caption">{t('approval.mcpArguments')}</span>
-          <pre className="plain-code">{request.preview}</pre>
+          <pre className="plain-code">{visibleControls(request.preview)}</pre>
         </div>
       ) : request.preview && request.preview !== request.command ? <pre className={`plain-code approval-preview${looksLikeDiff(request.preview) ? ' diff-text' : ''}`}>{previewLines(request.preview)}</pre> : null}
       <div className="approval-actions">
@@ -91,7 +92,9 @@ function looksLikeDiff(text: string): boolean {
 }
 
 /** Diff previews get a line each, coloured by their first character (as elements, not HTML). */
-function previewLines(text: string): React.ReactNode {
+/** The preview with hiding characters written out (shared/visible-text.ts), a diff's lines coloured. */
+function previewLines(raw: string): React.ReactNode {
+  const text = visibleControls(raw)
   if (!looksLikeDiff(text)) return text
   return text.split('\n').map((line, index) => (
     <span key={index} className={line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : line.startsWith('@@') ? 'hunk' : undefined}>
