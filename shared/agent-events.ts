@@ -59,6 +59,11 @@ export interface ApprovalRequest {
   /** MCP tools: the server (its name in config.json) and the server's own name of the tool; `preview` holds the arguments. */
   server?: string
   mcpTool?: string
+  /**
+   * A write to a file that makes other programs run code (package.json's scripts, a Makefile, git's
+   * hooks): why. Asked every time: no grant, saved answer or `--yes` covers it.
+   */
+  runsCode?: string
   /** `learn`: what the change touches that is the user's, and which memory file or skill; `preview` holds the diff. */
   learn?: { cause: 'pinned_entry' | 'user_skill' | 'imported_skill' | 'pinned_skill'; store?: 'memory' | 'user'; skill?: string; removes?: boolean }
 }

@@ -114,7 +114,7 @@ export async function askApproval(io: CliIO, event: Extract<AgentEvent, { type: 
   const summary = visibleControls(event.summary, { newlines: false })
   if (!process.stdin.isTTY) {
     // A change to what the user owns is theirs to allow each time: --yes does not cover it.
-    const how = event.kind === 'learn' ? 'Only you can allow it, at a terminal; nothing was changed.' : 'Re-run with --yes to allow it.'
+    const how = event.kind === 'learn' || event.runsCode ? 'Only you can allow it, at a terminal; nothing was changed.' : 'Re-run with --yes to allow it.'
     io.err(`cairn: ${summary} needs approval, but there is no terminal to ask. ${how}\n`)
     return { allow: false }
   }

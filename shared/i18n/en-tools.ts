@@ -79,5 +79,6 @@ export const enTools = {
   'tools.memoryAdded': 'Added',
   'tools.memoryRemoved': 'Removed',
   'tools.memoryReplaced': 'Now reads',
-  'tools.error': 'What went wrong'
+  'tools.error': 'What went wrong',
+  'approval.runsCode': 'Other programs run what this file says (a build or test command, git, the editor), so Cairn asks before every write to it.'
 } as const

@@ -77,5 +77,6 @@ export const zhCNTools: Record<keyof typeof enTools, string> = {
   'tools.memoryAdded': '新增',
   'tools.memoryRemoved': '删除',
   'tools.memoryReplaced': '改为',
-  'tools.error': '出了什么问题'
+  'tools.error': '出了什么问题',
+  'approval.runsCode': '其他程序会执行这个文件里写的内容（构建或测试命令、git、编辑器），所以每次写入前 Cairn 都会询问。'
 }

@@ -62,8 +62,10 @@ export class ApprovalBroker {
   constructor(private readonly options: ApprovalBrokerOptions) {}
 
   async request(request: ApprovalRequest, signal?: AbortSignal, callId?: string): Promise<boolean> {
-    // A change to what the user owns is theirs to allow, every time: `--yes` and earlier grants do not cover it.
-    if (request.kind !== 'learn' && (this.options.autoApprove || this.granted(request))) return true
+    // A change to what the user owns, or a write that makes other programs run code, is the user's to
+    // allow every time: `--yes` and earlier grants do not cover it.
+    const everyTime = request.kind === 'learn' || Boolean(request.runsCode)
+    if (!everyTime && (this.options.autoApprove || this.granted(request))) return true
     if (signal?.aborted) return false
     const requestId = randomUUID()
     // Outside the workspace a prefix grants nothing, so none is offered.
@@ -203,7 +205,7 @@ export class ApprovalBroker {
  */
 function offeredScopes(pending: PendingApproval): ApprovalScope[] {
   const { request, prefix } = pending
-  if (request.outsideWorkspace || request.kind === 'learn') return ['once']
+  if (request.outsideWorkspace || request.kind === 'learn' || request.runsCode) return ['once']
   if (request.kind === 'command') {
     if (!prefix) return ['once']
     return request.scopes ?? ['once', 'session', 'prefix']
@@ -263,6 +265,7 @@ export function chatApprovals(options: { settings: SettingsStore; autoApprove?: 
         server: request.server,
         mcpTool: request.mcpTool,
         learn: request.learn,
+        runsCode: request.runsCode,
         prefix,
         scopes
       }),

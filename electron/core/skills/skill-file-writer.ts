@@ -5,7 +5,7 @@ import { assertLocksHeld } from '../fs/lock'
 import { applyRecorded } from './skill-commit'
 import { contentSizeError, fileBytesError } from './skill-file'
 import { groupFiles, listSkillFiles, readSkillFile, removeEmptyDirs } from './skill-dir-files'
-import { checkSupportPath, escapesMessage, symlinkOnPath, validateSkillName } from './skill-paths'
+import { checkSupportPath, checkWritableSupportPath, escapesMessage, symlinkOnPath, validateSkillName } from './skill-paths'
 import { viewedKey } from './skill-view'
 import {
   fail,
@@ -29,7 +29,7 @@ export async function writeSkillFile(deps: SkillWriteDeps, input: WriteSkillFile
   const { name, file_content: content } = input
   const nameError = validateSkillName(name)
   if (nameError) return fail(nameError)
-  const checked = checkSupportPath(input.file_path)
+  const checked = checkWritableSupportPath(input.file_path)
   if (!checked.ok) return fail(checked.error)
   const sizeError = fileBytesError(content) ?? contentSizeError(checked.path, content)
   if (sizeError) return fail(sizeError)

@@ -1,4 +1,5 @@
 import { lstatSync, realpathSync } from 'node:fs'
+import { codeRunningReason } from '../security/code-running-files'
 import { isAbsolute, join, relative, sep } from 'node:path'
 
 /** The only folders a skill's supporting files may live in (Agent Skills layout). */
@@ -170,6 +171,21 @@ export function checkSupportPath(filePath: unknown): SupportPathCheck {
     return { ok: false, error: "Provide a file path, not just a directory. Example: 'references/myfile.md'" }
   }
   return { ok: true, parts, path: parts.join('/') }
+}
+
+/**
+ * A supporting file a skill may be given: a plain file (no dot-file or dot-folder, nothing that makes
+ * another program run code: a `package.json`, a `Makefile`, a `conftest.py`), so a skill folder that
+ * lies inside a workspace never turns a saved `npm test` or `pytest` into running what the model wrote.
+ */
+export function checkWritableSupportPath(filePath: unknown): SupportPathCheck {
+  const checked = checkSupportPath(filePath)
+  if (!checked.ok) return checked
+  const hidden = checked.parts.find((part) => part.startsWith('.'))
+  if (hidden) return { ok: false, error: `Supporting files cannot be dot-files or lie in dot-folders ('${hidden}' in '${checked.path}'): tools read those as settings. Use a plain name, e.g. 'references/notes.md'.` }
+  const runs = codeRunningReason(checked.path)
+  if (runs) return { ok: false, error: `'${checked.path}' cannot be a supporting file (${runs}), so a skill never holds one. Put the content in a plain file, e.g. 'references/${checked.parts.at(-1)}.txt'.` }
+  return checked
 }
 
 /**

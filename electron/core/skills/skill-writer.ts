@@ -12,7 +12,7 @@ import {
   MAX_CONTENT_CHARS,
   MAX_NAME_LENGTH,
   SKILL_FILE,
-  checkSupportPath,
+  checkWritableSupportPath,
   escapesMessage,
   normalizeCategory,
   symlinkOnPath,
@@ -190,7 +190,7 @@ export async function patchSkill(deps: SkillWriteDeps, input: PatchSkillInput, c
   const isMain = !rawPath || rawPath === SKILL_FILE
   let fileParts = [SKILL_FILE]
   if (!isMain) {
-    const checked = checkSupportPath(rawPath)
+    const checked = checkWritableSupportPath(rawPath)
     if (!checked.ok) return fail(checked.error)
     fileParts = checked.parts
   }

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os'
 import { basename, dirname, join, relative, sep } from 'node:path'
+import { codeRunningReason } from '../security/code-running-files'
 import type { ToolContext } from '../tools/types'
 import { statOrNull } from './fs-info'
 import { displayPath, isWithin, realPathOf, resolveToolPath, workspaceRoot, type ResolvedPath, type WorkspaceEnv } from './paths'
@@ -12,7 +13,10 @@ export interface WriteTarget extends ResolvedPath {
   via?: string
   /** The real target is outside the workspace (named by an absolute, `~` or `../` path). */
   outside: boolean
-  /** Why this write is asked every time even inside the workspace (git's own files, which make git run programs), if it is. */
+  /**
+   * Why this write is asked every time even inside the workspace, if it is: git's own files, or a file
+   * that makes another program run code (security/code-running-files.ts). No grant covers it.
+   */
   askEveryTime?: string
 }
 
@@ -54,8 +58,10 @@ export function resolveWriteTarget(input: string, ctx: ToolContext, env: Workspa
   const display = displayPath(real, realRoot)
   const outside = !isWithin(real, realRoot)
   const git = outside ? null : gitReason(real, named.abs, realRoot, root)
+  const runner = outside ? null : codeRunningReason(relative(realRoot, real).split(sep).join('/')) ?? codeRunningReason(relative(root, named.abs).split(sep).join('/'))
+  const everyTime = git ? `${git}: git can run programs named there` : runner ? `${basename(real)}: ${runner}` : null
   const target: WriteTarget = { abs: real, display, named: named.abs, outside, ...(display === named.display ? {} : { via: named.display }) }
-  return { ok: true, target: git ? { ...target, askEveryTime: git } : target }
+  return { ok: true, target: everyTime ? { ...target, askEveryTime: everyTime } : target }
 }
 
 /**

@@ -62,9 +62,9 @@ export async function approveAndWrite(
   preview: string
 ): Promise<{ success: false; denied?: true; error: string } | null> {
   const through = target.via ? `${summary}, through the symlink ${target.via}` : summary
-  // Git's own files are asked every time: hooks and settings there make read-only git commands run programs.
-  const shown = target.askEveryTime ? `${through} (${target.askEveryTime}: git can run programs named there, so this is asked every time)` : through
-  const request = { kind: 'write' as const, tool, summary: shown, path: target.abs, preview }
+  // Files that make other programs run code (git's own, package.json, a Makefile…) are asked every time.
+  const shown = target.askEveryTime ? `${through} (${target.askEveryTime}, so this is asked every time)` : through
+  const request = { kind: 'write' as const, tool, summary: shown, path: target.abs, preview, ...(target.askEveryTime ? { runsCode: target.askEveryTime } : {}) }
   const refusal = await requestApproval(
     ctx,
     target.outside || target.askEveryTime ? { ...request, outsideWorkspace: true, scopes: ['once'] } : request,

@@ -45,6 +45,11 @@ export function ApprovalCard({ request }: { request: ApprovalRequest }): React.J
       ) : null}
       {request.kind === 'fetch' && request.url ? <div className="approval-path">{visibleControls(request.url, { newlines: false })}</div> : null}
       {request.path ? <div className="approval-path">{visibleControls(request.path, { newlines: false })}</div> : null}
+      {request.runsCode ? (
+        <p className="notice warn" role="note">
+          {t('approval.runsCode')}
+        </p>
+      ) : null}
       {warning ? (
         <p className="notice warn" role="note">
           {warning}
