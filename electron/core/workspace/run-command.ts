@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { defineTool, type ToolDef } from '../tools/types'
 import { requestApproval } from './approval'
+import { argumentLeavingWorkspace } from './command-paths'
 import { notFoundMessage, statOrNull } from './fs-info'
 import { isWithin, realPathOf, resolveToolPath, workspaceRoot, type WorkspaceEnv } from './paths'
 import { runShellCommand } from './shell-process'
@@ -47,6 +48,9 @@ export function createRunCommandTool(env: WorkspaceEnv, options: RunCommandToolO
       const outside = !isWithin(real, root)
       const runIn = outside ? real : cwd.abs
       const where = outside ? `${real} (outside the workspace ${root}${real === cwd.abs ? '' : `, reached through the symlink ${cwd.display}`})` : cwd.abs
+      // A saved prefix grants the workspace only: an argument leading out of it is asked about every time.
+      const reach = outside ? null : argumentLeavingWorkspace(args.command, real, root)
+      const reaches = !reach ? '' : 'expands' in reach ? `; the shell would expand ${reach.word}` : `; ${reach.word} leads to ${reach.leadsTo}, outside the workspace`
       const firstLine = args.command.split('\n')[0]
       const shortCommand = capLine(firstLine, 120) + (args.command.includes('\n') ? ' …' : '')
       const cut = shortCommand !== firstLine ? ` (${args.command.length} characters, shown whole)` : ''
@@ -55,11 +59,11 @@ export function createRunCommandTool(env: WorkspaceEnv, options: RunCommandToolO
         {
           kind: 'command',
           tool: 'run_command',
-          summary: `Run \`${shortCommand}\`${cut} in ${where}`,
+          summary: `Run \`${shortCommand}\`${cut} in ${where}${reaches}`,
           command: args.command,
           cwd: runIn,
           preview: args.command,
-          ...(outside ? { outsideWorkspace: true, scopes: ['once' as const] } : {})
+          ...(outside || reach ? { outsideWorkspace: true, scopes: ['once' as const] } : {})
         },
         `run \`${shortCommand}\``
       )
