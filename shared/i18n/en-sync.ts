@@ -31,6 +31,7 @@ export const enSync = {
   'sync.openInbox': 'Open the Inbox',
   'sync.overflow': '{count} memory {count|entry|entries} did not fit after the merge and {count|waits|wait} in the Inbox.',
   'sync.refused': 'Not brought in: {file}: {message}',
+  'sync.libraryFailed': 'The team library {name} could not be pulled: {message}',
   'sync.now': 'Sync now',
   'sync.phase.committing': 'Saving this device\'s changes…',
   'sync.phase.fetching': 'Fetching the other devices\' changes…',

@@ -33,6 +33,7 @@ export const zhCNSync: Record<keyof typeof enSync, string> = {
   'sync.openInbox': '打开收件箱',
   'sync.overflow': '合并后有 {count} 条记忆放不下，正在收件箱里等你处理。',
   'sync.refused': '未引入：{file}：{message}',
+  'sync.libraryFailed': '无法拉取团队技能库 {name}：{message}',
   'sync.now': '立即同步',
   'sync.phase.committing': '正在保存这台设备的更改…',
   'sync.phase.fetching': '正在获取其他设备的更改…',

@@ -38,7 +38,15 @@ export const syncStatusSchema = z.object({
   /** The last failure; shown when it is newer than `lastSync`. */
   lastError: z.object({ at: z.number(), code: z.enum(syncErrorCodes), message: z.string() }).nullable(),
   /** The last sync this app ran, beyond what `lastSync` keeps: what did not fit and what was refused. */
-  lastReport: z.object({ syncId: z.string(), overflow: count, problems: z.array(z.object({ file: z.string(), message: z.string() })) }).nullable(),
+  lastReport: z
+    .object({
+      syncId: z.string(),
+      overflow: count,
+      problems: z.array(z.object({ file: z.string(), message: z.string() })),
+      /** Team libraries (`skills.shared`) this sync could not pull, with why. */
+      failedLibraries: z.array(z.object({ name: z.string(), message: z.string() })).optional()
+    })
+    .nullable(),
   /** Sync conflicts (and what did not fit) waiting in the Inbox. */
   waitingInInbox: count
 })

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -21,6 +21,19 @@ function home(): string {
 const cairn = (dir: string, args: string[], env: NodeJS.ProcessEnv = {}) => runCairn(['--home', dir, ...args], { cwd: dir, env })
 
 describe('cairn sync', () => {
+  it('with only team libraries, names each one and fails when one could not be pulled (never "Already in sync")', async () => {
+    host = await startGitHost()
+    const dir = home()
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ skills: { shared: [{ url: host.url('missing.git'), name: 'gone' }] } }))
+    const run = await cairn(dir, ['sync'], { CAIRN_SYNC_TOKEN: 'personal-token' })
+    expect(run.code).toBe(1)
+    expect(run.stdout).toMatch(/^Team library gone: FAILED: .+$/m)
+    expect(run.stdout).not.toContain('Already in sync')
+    const json = await cairn(dir, ['sync', '--json'])
+    expect(json.code).toBe(1)
+    expect(JSON.parse(json.stdout).shared).toEqual([expect.objectContaining({ name: 'gone', outcome: 'failed' })])
+  })
+
   it('sets up, syncs two homes through a token-guarded host, says what came in, and leaves', async () => {
     host = await startGitHost({ token: { user: 'cairn', password: 's3cret' } })
     await host.createBareRepo('notes.git')

@@ -1,5 +1,5 @@
 import type { CairnCore } from '../../core/cairn'
-import { leaveSync, proposeToLibrary, readSyncState, runSync, setupSync, SyncError, type LibraryProposal, type SyncProgress, type SyncReport } from '../../core/sync'
+import { leaveSync, proposeToLibrary, readSyncState, runSync, setupSync, SyncError, type LibraryProposal, type SyncProgress, type SyncReport, type SharedLibraryReport } from '../../core/sync'
 import { parseCommandArgs } from '../args'
 import { CliFailure, formatTime, printJson, UsageError, type CliIO } from '../io'
 import type { CliCommand, CliContext } from './types'
@@ -79,8 +79,9 @@ CAIRN_SECRET_SYNC_SHARED_<NAME>_TOKEN, else CAIRN_SYNC_TOKEN.
       throw error
     }
     if (json) printJson(ctx.io, report)
-    else printReport(ctx.io, report)
-    return 0
+    else printReport(ctx.io, report, Boolean(core.config.get().sync.remote))
+    // A team library that could not be pulled is a failure, even when the personal sync went well.
+    return report.shared.some((library) => library.outcome === 'failed') ? 1 : 0
   }
 }
 
@@ -98,7 +99,7 @@ async function propose(ctx: CliContext, core: CairnCore, rest: string[], library
   if (rest.length !== 1) throw new UsageError('Name the skill to propose, e.g. cairn sync propose cut-release --library team-skills.')
   let proposal: LibraryProposal
   try {
-    proposal = await proposeToLibrary(core, { skill: rest[0], library, token: (library && secretFromEnv(ctx, `sync.shared.${library}.token`)) || syncToken(ctx) })
+    proposal = await proposeToLibrary(core, { skill: rest[0], library, token: syncToken(ctx), libraryToken: (name) => secretFromEnv(ctx, `sync.shared.${name}.token`) })
   } catch (error) {
     if (error instanceof SyncError) throw new CliFailure(error.message)
     throw error
@@ -124,8 +125,16 @@ const OUTCOME_WORDS: Record<SyncReport['outcome'], string> = {
   merged: 'Merged this device\'s changes with the other devices\' and sent the result.'
 }
 
-function printReport(io: CliIO, report: SyncReport): void {
-  const lines = [OUTCOME_WORDS[report.outcome]]
+const LIBRARY_WORDS: Record<SharedLibraryReport['outcome'], string> = {
+  cloned: 'pulled for the first time',
+  updated: 'updated',
+  up_to_date: 'up to date',
+  failed: 'FAILED'
+}
+
+function printReport(io: CliIO, report: SyncReport, personal: boolean): void {
+  // With no sync remote, only the team libraries were pulled: "Already in sync" would say nothing true.
+  const lines = personal ? [OUTCOME_WORDS[report.outcome]] : []
   if (report.sent) lines.push(`  sent: ${plural(report.sent, 'changed file')}`)
   if (report.received) lines.push(`  came in: ${plural(report.received, 'change')}${report.devices.length ? ` from ${report.devices.join(', ')}` : ''} (on the timeline; cairn timeline)`)
   for (const conflict of report.conflicts) {
@@ -140,6 +149,10 @@ function printReport(io: CliIO, report: SyncReport): void {
   }
   if (report.overflow) lines.push(`  ${plural(report.overflow, 'memory entry', 'memory entries')} did not fit after the merge: waiting in the Inbox (cairn inbox)`)
   for (const problem of report.problems) lines.push(`  not brought in: ${problem.file}: ${problem.message}`)
+  for (const library of report.shared) {
+    const skills = library.skills.length ? ` (${plural(library.skills.length, 'skill')} changed)` : ''
+    lines.push(`Team library ${library.name}: ${LIBRARY_WORDS[library.outcome]}${skills}${library.error ? `: ${library.error.message}` : ''}`)
+  }
   io.out(`${lines.join('\n')}\n`)
 }
 

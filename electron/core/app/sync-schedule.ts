@@ -201,7 +201,8 @@ export class SyncSchedule {
   }
 
   private finished(report: SyncReport): void {
-    this.lastReport = { syncId: report.syncId, overflow: report.overflow, problems: report.problems }
+    const failedLibraries = report.shared.filter((library) => library.outcome === 'failed').map((library) => ({ name: library.name, message: library.error?.message ?? '' }))
+    this.lastReport = { syncId: report.syncId, overflow: report.overflow, problems: report.problems, ...(failedLibraries.length ? { failedLibraries } : {}) }
     if (report.received > 0 || report.conflicts.length > 0) this.deps.broughtIn(report)
   }
 

@@ -5,7 +5,7 @@ import git from 'isomorphic-git'
 import http from 'isomorphic-git/http/node'
 import type { CairnCore } from '../cairn'
 import { remoteError } from './sync-repo'
-import { sharedLibraries } from './shared-skills'
+import { libraryToken, sharedLibraries } from './shared-skills'
 import { checkRemoteUrl, deviceNameOf } from './sync-state'
 import { SyncError } from './types'
 
@@ -25,7 +25,10 @@ export interface LibraryProposal {
  * new branch `cairn/<device>/<skill>-<time>`, and only that branch is pushed, for the maintainers to
  * review and merge. The read-only copy under `shared-skills/` is never touched.
  */
-export async function proposeToLibrary(core: CairnCore, input: { skill: string; library?: string; token: string | null; now?: Date }): Promise<LibraryProposal> {
+export async function proposeToLibrary(
+  core: CairnCore,
+  input: { skill: string; library?: string; token: string | null; libraryToken?: (name: string) => string | null; now?: Date }
+): Promise<LibraryProposal> {
   const config = core.config.get()
   const writable = sharedLibraries(config.skills.shared).libraries.filter((library) => library.writable)
   const library = input.library ? writable.find((candidate) => candidate.name === input.library) : writable.length === 1 ? writable[0] : undefined
@@ -43,10 +46,12 @@ export async function proposeToLibrary(core: CairnCore, input: { skill: string; 
   const skill = core.skills.list().find((candidate) => candidate.name === input.skill && !candidate.readOnly)
   if (!skill) throw new SyncError('failed', `There is no skill named "${input.skill}" in ${core.paths.skillsDir} to propose.`)
   const url = checkRemoteUrl(library.url)
+  // The library's own token, else the sync token only where the sync remote lives.
+  const token = libraryToken(library, { own: (name) => input.libraryToken?.(name) ?? null, sync: input.token, remote: config.sync.remote })
   const skillDir = dirname(skill.path)
   const work = mkdtempSync(join(tmpdir(), 'cairn-propose-'))
   try {
-    const auth = { http, url, onAuth: () => (input.token ? { username: 'cairn', password: input.token } : { cancel: true }), onAuthFailure: () => ({ cancel: true }) }
+    const auth = { http, url, onAuth: () => (token ? { username: 'cairn', password: token } : { cancel: true }), onAuthFailure: () => ({ cancel: true }) }
     try {
       await git.clone({ fs, dir: work, ...auth, ref: library.branch, singleBranch: true, depth: 1 })
     } catch (error) {

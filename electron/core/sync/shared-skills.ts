@@ -51,6 +51,25 @@ function libraryNameOf(url: string): string {
  * maintainers change it, not this device) and re-reads the skills that changed. A library that fails
  * is reported with its code; the others still pull.
  */
+/**
+ * The token a team library is given: its own, else the personal sync token only when the library lives
+ * at the sync remote's origin (same scheme, host and port), else none. A token is scoped to the host it
+ * was given for: a library elsewhere never sees the personal one.
+ */
+export function libraryToken(library: Pick<SharedLibrary, 'name' | 'url'>, tokens: { own: (name: string) => string | null; sync: string | null; remote: string }): string | null {
+  const own = tokens.own(library.name)
+  if (own) return own
+  return tokens.sync && tokens.remote && originOf(tokens.remote) !== null && originOf(tokens.remote) === originOf(library.url) ? tokens.sync : null
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin.toLowerCase()
+  } catch {
+    return null
+  }
+}
+
 export async function pullSharedSkills(core: CairnCore, tokenFor: (library: SharedLibrary) => string | null): Promise<SharedLibraryReport[]> {
   const { libraries } = sharedLibraries(core.config.get().skills.shared)
   const reports: SharedLibraryReport[] = []

@@ -5,7 +5,7 @@ import { LockTimeoutError, withLock } from '../fs/lock'
 import { bringInMemory } from './bring-in-memory'
 import { bringInSkills, type SkillFileChange } from './bring-in-skills'
 import { writeSessionSummaries } from './session-summaries'
-import { pullSharedSkills, sharedLibraries } from './shared-skills'
+import { libraryToken, pullSharedSkills, sharedLibraries } from './shared-skills'
 import { SyncRepo, type RemoteAccess } from './sync-repo'
 import { checkRemoteUrl, deviceNameOf, writeSyncOutcome } from './sync-state'
 import { isMemoryPath, MEMORY_PATHS } from './synced-paths'
@@ -17,7 +17,7 @@ const MAX_ATTEMPTS = 4
 export interface RunSyncOptions {
   /** The remote's token: the app's secret store, or `CAIRN_SYNC_TOKEN` in the CLI; null when the host needs none. */
   token: string | null
-  /** A team library's own token (by its name), where it has one; else `token` is tried. */
+  /** A team library's own token (by its name), where it has one; else `token` only for a library at the sync remote's origin. */
   sharedToken?: (library: string) => string | null
   onProgress?: (progress: SyncProgress) => void
   now?: () => number
@@ -50,7 +50,8 @@ export async function runSync(core: CairnCore, options: RunSyncOptions): Promise
     } else report = emptyReport(now())
     if (libraries.length) {
       options.onProgress?.({ phase: 'shared' })
-      report.shared = await pullSharedSkills(core, (library) => options.sharedToken?.(library.name) ?? options.token)
+      const tokens = { own: (name: string) => options.sharedToken?.(name) ?? null, sync: options.token, remote: config.sync.remote }
+      report.shared = await pullSharedSkills(core, (library) => libraryToken(library, tokens))
     }
     if (config.sync.remote) {
       const { outcome, received, sent, conflicts, devices, at } = report

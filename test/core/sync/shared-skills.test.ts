@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -65,6 +67,34 @@ describe('team skill libraries (skills.shared)', () => {
     expect(device.core.skills.view('cut-release', null, null, false)).toMatchObject({ success: true })
     expect(JSON.stringify(device.core.skills.view('cut-release', null, null, false))).toContain('then announce it')
     expect(device.core.skills.get('rotate-keys')).toMatchObject({ readOnly: true })
+  })
+
+  it('the personal sync token never goes to a library on another host; a library there without its own token fails', async () => {
+    world = await syncWorld({ token: 'sync-secret-token' })
+    const device = await world.device('laptop')
+    // Another host, asking for credentials and keeping whatever it is sent.
+    const seen: string[] = []
+    const other = createServer((request, response) => {
+      seen.push(String(request.headers.authorization ?? ''))
+      response.writeHead(401, { 'WWW-Authenticate': 'Basic realm="team"' }).end()
+    })
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
+    try {
+      const port = (other.address() as AddressInfo).port
+      await device.core.config.update({ skills: { shared: [{ url: `http://127.0.0.1:${port}/team/skills.git`, name: 'elsewhere' }] } })
+      const report = await runSync(device.core, { token: 'sync-secret-token' })
+      expect(report.outcome).toBe('up_to_date') // the personal sync used its token (an empty home: nothing to send)
+      expect(report.shared).toEqual([expect.objectContaining({ name: 'elsewhere', outcome: 'failed' })])
+      expect(seen.length).toBeGreaterThan(0)
+      expect(seen.join(' ')).not.toContain(Buffer.from('cairn:sync-secret-token').toString('base64'))
+      expect(seen.every((header) => header === '')).toBe(true)
+      // Its own token does go to it.
+      const own = await runSync(device.core, { token: 'sync-secret-token', sharedToken: (name) => (name === 'elsewhere' ? 'team-token' : null) })
+      expect(own.shared[0].outcome).toBe('failed')
+      expect(seen.at(-1)).toBe(`Basic ${Buffer.from('cairn:team-token').toString('base64')}`)
+    } finally {
+      await new Promise((resolve) => other.close(resolve))
+    }
   })
 
   it('a library that cannot be pulled is reported by name while the personal sync still happens', async () => {

@@ -60,6 +60,11 @@ export function SyncedPanel({ status, onStatus }: Props): React.JSX.Element {
           {t('sync.waiting', { count: status.waitingInInbox })}
         </Notice>
       ) : null}
+      {report?.failedLibraries?.map((library) => (
+        <Notice key={library.name} tone="error">
+          {t('sync.libraryFailed', { name: library.name, message: library.message })}
+        </Notice>
+      ))}
       {report && report.overflow > 0 ? <p className="field-hint">{t('sync.overflow', { count: report.overflow })}</p> : null}
       {report?.problems.map((refused) => (
         <p key={refused.file} className="field-hint">
