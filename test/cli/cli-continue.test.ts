@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startScriptedServer, type RecordedChatRequest, type ScriptedServer } from '../scripted-provider'
+import { isReviewRequest } from '../helpers/review-fixture'
 import { runCairn } from '../helpers/run-cli'
 
 let home: string
@@ -37,7 +38,9 @@ describe('cairn chat --continue', () => {
     expect(resumed.code).toBe(0)
     expect(resumed.stdout).toBe('Your last question was about Lisbon.\n')
     expect(sessionIdOf(resumed.stderr)).toBe(sessionIdOf(latest.stderr))
-    const sent = (server.requests.at(-1) as RecordedChatRequest).body.messages.map((m) => m.content)
+    // The resumed chat's request (a review a chat leaves running at exit may come later).
+    const chats = server.chatRequests().filter((request: RecordedChatRequest) => !isReviewRequest(request))
+    const sent = chats.find((request) => request.body.messages.some((m) => m.content === 'What did I just ask?'))!.body.messages.map((m) => m.content)
     expect(sent).toContain('Tell me about Lisbon.')
     expect(sent).toContain('Newest.')
     expect(sent).not.toContain('Tell me about Porto.')
