@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs'
+import { createReadStream, existsSync, lstatSync, readdirSync, readFileSync, statfsSync, statSync } from 'node:fs'
 import { basename, join, relative, sep } from 'node:path'
 import Database from 'better-sqlite3'
 import * as tar from 'tar'
@@ -21,7 +21,14 @@ export function unsafeMemberPath(path: string): string | null {
 export async function extractVerified(archive: string, staging: string, nativeBinding?: string): Promise<BackupManifest> {
   const name = basename(archive)
   let problem: string | null = null
-  const check = (entry: { path: string; type: string }) => {
+  const limits = restoreLimits(archive, staging)
+  let members = 0
+  let total = 0
+  const check = (entry: { path: string; type: string; size?: number }) => {
+    if (problem) return
+    members++
+    total += entry.size ?? 0
+    problem = limitProblem(name, members, total, limits)
     if (problem) return
     const unsafe = unsafeMemberPath(entry.path)
     if (unsafe) problem = `${name} holds ${entry.path}, ${unsafe}; it is refused (nothing was restored).`
@@ -29,7 +36,7 @@ export async function extractVerified(archive: string, staging: string, nativeBi
       problem = `${name} holds ${entry.path}, a ${entry.type} rather than a plain file; it is refused (nothing was restored).`
     }
   }
-  await readArchive(name, () => tar.t({ file: archive, strict: true, onReadEntry: check }))
+  await readArchive(name, () => listArchive(archive, (entry) => (check(entry), problem !== null)))
   if (problem) throw new BackupError(problem)
   // The listing passed; the filter refuses the same members again in case the file changed in between.
   await readArchive(name, () =>
@@ -51,6 +58,76 @@ export async function extractVerified(archive: string, staging: string, nativeBi
     if (onDisk !== manifest.schemaVersion) throw new BackupError(`${name} was changed or damaged: its state.db has schema ${onDisk}, its manifest says ${manifest.schemaVersion}.`)
   }
   return manifest
+}
+
+/** A home has thousands of files, not millions: past this many members an archive is refused. */
+export const MAX_RESTORE_MEMBERS = 200_000
+/** Past this size, an archive expanding more than {@link MAX_EXPANSION} times is refused (a real home does not). */
+const EXPANSION_CHECKED_FROM = 256 * 1024 * 1024
+export const MAX_EXPANSION = 200
+/** Room left free on the disk after a restore. */
+const FREE_SPACE_KEPT = 512 * 1024 * 1024
+
+interface RestoreLimits {
+  archiveBytes: number
+  /** Bytes the restore may write: the disk's free space, less what is kept free. */
+  room: number
+}
+
+function restoreLimits(archive: string, staging: string): RestoreLimits {
+  const archiveBytes = statSync(archive).size
+  let room = Number.POSITIVE_INFINITY
+  try {
+    const disk = statfsSync(staging)
+    room = Math.max(0, disk.bavail * disk.bsize - FREE_SPACE_KEPT)
+  } catch {
+    // No figure for this disk: the size and expansion limits still hold.
+  }
+  return { archiveBytes, room }
+}
+
+function limitProblem(name: string, members: number, total: number, limits: RestoreLimits): string | null {
+  if (members > MAX_RESTORE_MEMBERS) return `${name} holds more than ${MAX_RESTORE_MEMBERS.toLocaleString('en')} files, far more than a Cairn home has; it is refused (nothing was restored).`
+  if (total > EXPANSION_CHECKED_FROM && total > limits.archiveBytes * MAX_EXPANSION) {
+    return `${name} would expand from ${mib(limits.archiveBytes)} to more than ${mib(total)}, over ${MAX_EXPANSION} times its size, which a Cairn backup never does; it is refused (nothing was restored).`
+  }
+  if (total > limits.room) return `${name} would take more than ${mib(total)} on a disk with ${mib(limits.room + FREE_SPACE_KEPT)} free; nothing was restored. Free some space and try again.`
+  return null
+}
+
+function mib(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`
+  return `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`
+}
+
+/**
+ * Reads the archive's headers one by one (bodies are skipped, not kept), and stops reading as soon as
+ * `stop` says so: a member past a limit ends the listing there, whatever follows.
+ */
+function listArchive(archive: string, stop: (entry: tar.ReadEntry) => boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const input = createReadStream(archive)
+    let done = false
+    const finish = (error?: Error) => {
+      if (done) return
+      done = true
+      input.destroy()
+      if (error) reject(error)
+      else resolve()
+    }
+    const parser = new tar.Parser({
+      strict: true,
+      onReadEntry: (entry) => {
+        if (done) return entry.resume()
+        if (stop(entry)) finish()
+        entry.resume()
+      }
+    })
+    parser.on('error', (error: Error) => finish(error))
+    parser.on('end', () => finish())
+    input.on('error', (error) => finish(error))
+    input.pipe(parser)
+  })
 }
 
 async function readArchive(name: string, read: () => Promise<void>): Promise<void> {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'
+import { gzipSync } from 'node:zlib'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import * as tar from 'tar'
@@ -88,6 +89,27 @@ describe('restore refuses an archive it cannot trust', () => {
       await pack(unpacked, join(work, 'newer.tar.gz'), readdirSync(unpacked).filter((name) => !name.startsWith('state.db-'))),
       new RegExp(`newer Cairn \\(99\\.0\\.0, database schema ${newer}\\).*Upgrade Cairn first`)
     )
+  })
+
+  it('an archive that would expand far past its size, stopped at the first header that says so', async () => {
+    const work = dir('cairn-refuse-bomb-')
+    // A gzip of a tar whose first member claims 1 GiB: 1 MB on disk, as a decompression bomb is.
+    const header = Buffer.alloc(512)
+    header.write('attachments/big.bin', 0)
+    header.write('0000644\0', 100)
+    header.write('0000000\0', 108)
+    header.write('0000000\0', 116)
+    header.write((2 ** 30).toString(8).padStart(11, '0') + '\0', 124)
+    header.write('00000000000\0', 136)
+    header.write('0', 156)
+    header.write('ustar\u000000', 257)
+    header.fill(' ', 148, 156)
+    let sum = 0
+    for (const byte of header) sum += byte
+    header.write(sum.toString(8).padStart(6, '0') + '\0 ', 148)
+    const bomb = join(work, 'bomb.tar.gz')
+    writeFileSync(bomb, gzipSync(Buffer.concat([header, Buffer.alloc(4 * 1024 * 1024)])))
+    await expectRefused(bomb, /bomb\.tar\.gz would expand from [\d.]+ [KM]B to more than 1024 MB, over 200 times its size, which a Cairn backup never does; it is refused/)
   })
 
   it('a member whose path leads outside the home, or that is a link', async () => {
