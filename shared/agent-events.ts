@@ -64,6 +64,8 @@ export interface ApprovalRequest {
    * hooks): why. Asked every time: no grant, saved answer or `--yes` covers it.
    */
   runsCode?: string
+  /** A fetch after this turn read something outside the workspace or secret-looking: that path. Asked every time. */
+  afterReading?: string
   /** `learn`: what the change touches that is the user's, and which memory file or skill; `preview` holds the diff. */
   learn?: { cause: 'pinned_entry' | 'user_skill' | 'imported_skill' | 'pinned_skill'; store?: 'memory' | 'user'; skill?: string; removes?: boolean }
 }

@@ -217,8 +217,8 @@ export function describeSessionAllow(
 }
 
 /** Why a fetch asks every time: the address carries text read this turn. */
-export function describeCarriedData(request: Pick<ApprovalRequest, 'carriedData' | 'host' | 'url'>, t: Translate): string | null {
-  if (!request.carriedData) return null
+export function describeCarriedData(request: Pick<ApprovalRequest, 'carriedData' | 'host' | 'url' | 'afterReading'>, t: Translate): string | null {
+  if (!request.carriedData) return request.afterReading ? t('approval.afterReading', { path: request.afterReading, host: request.host ?? hostOf(request.url ?? '') }) : null
   return t('approval.carriesData', { text: ellipsis(request.carriedData, 80), host: request.host ?? hostOf(request.url ?? '') })
 }
 

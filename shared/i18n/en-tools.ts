@@ -80,5 +80,6 @@ export const enTools = {
   'tools.memoryRemoved': 'Removed',
   'tools.memoryReplaced': 'Now reads',
   'tools.error': 'What went wrong',
-  'approval.runsCode': 'Other programs run what this file says (a build or test command, git, the editor), so Cairn asks before every write to it.'
+  'approval.runsCode': 'Other programs run what this file says (a build or test command, git, the editor), so Cairn asks before every write to it.',
+  'approval.afterReading': 'This conversation just read {path}; anything sent to {host} now could carry it, so every fetch in this turn is asked.'
 } as const

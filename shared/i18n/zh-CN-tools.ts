@@ -78,5 +78,6 @@ export const zhCNTools: Record<keyof typeof enTools, string> = {
   'tools.memoryRemoved': '删除',
   'tools.memoryReplaced': '改为',
   'tools.error': '出了什么问题',
-  'approval.runsCode': '其他程序会执行这个文件里写的内容（构建或测试命令、git、编辑器），所以每次写入前 Cairn 都会询问。'
+  'approval.runsCode': '其他程序会执行这个文件里写的内容（构建或测试命令、git、编辑器），所以每次写入前 Cairn 都会询问。',
+  'approval.afterReading': '这次对话刚刚读取了 {path}；现在发往 {host} 的任何请求都可能带走其中的内容，所以本轮的每次获取都会询问。'
 }

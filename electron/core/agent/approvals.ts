@@ -64,7 +64,7 @@ export class ApprovalBroker {
   async request(request: ApprovalRequest, signal?: AbortSignal, callId?: string): Promise<boolean> {
     // A change to what the user owns, or a write that makes other programs run code, is the user's to
     // allow every time: `--yes` and earlier grants do not cover it.
-    const everyTime = request.kind === 'learn' || Boolean(request.runsCode)
+    const everyTime = request.kind === 'learn' || Boolean(request.runsCode) || Boolean(request.afterReading)
     if (!everyTime && (this.options.autoApprove || this.granted(request))) return true
     if (signal?.aborted) return false
     const requestId = randomUUID()
@@ -266,6 +266,7 @@ export function chatApprovals(options: { settings: SettingsStore; autoApprove?: 
         mcpTool: request.mcpTool,
         learn: request.learn,
         runsCode: request.runsCode,
+        afterReading: request.afterReading,
         prefix,
         scopes
       }),

@@ -14,6 +14,11 @@ export interface TurnState {
   toolOutputs: string[]
   /** Addresses that appeared in pages fetched this turn: fetching one follows a link, it carries nothing. */
   fetchedLinks: Set<string>
+  /**
+   * What this turn read outside the workspace, or that looks like a secret (`.env`, a key, credentials):
+   * after such a read every fetch in the turn asks, naming it, however the text might be disguised.
+   */
+  sensitiveReads?: string[]
 }
 
 export function newTurnState(): TurnState {

@@ -1,6 +1,6 @@
 import { createTwoFilesPatch } from 'diff'
 import { homedir } from 'node:os'
-import { dirname } from 'node:path'
+import { basename, dirname } from 'node:path'
 import { cutMiddle } from '../text/cut'
 import type { ApprovalRequest, ToolContext } from '../tools/types'
 import { statOrNull } from './fs-info'
@@ -62,7 +62,10 @@ const READ_VERBS: Record<string, string> = { read_file: 'Read', list_dir: 'List'
 export async function approveRead(ctx: ToolContext, env: WorkspaceEnv, tool: string, target: ResolvedPath): Promise<ReadAccess | ApprovalRefusal> {
   const root = realPathOf(workspaceRoot(ctx, env))
   const real = realPathOf(target.abs)
-  if (isWithin(real, root)) return { real, inside: true, root }
+  if (isWithin(real, root)) {
+    if (looksSecret(real)) markSensitiveRead(ctx, real)
+    return { real, inside: true, root }
+  }
   const readsFolder = statOrNull(real)?.isDirectory() === true
   const folder = readsFolder ? real : dirname(real)
   const grantable = !tooWideToGrant(folder)
@@ -77,7 +80,22 @@ export async function approveRead(ctx: ToolContext, env: WorkspaceEnv, tool: str
     scopes: grantable ? ['once', 'session', 'folder'] : readsFolder ? ['once'] : ['once', 'session']
   }
   const refusal = await requestApproval(ctx, request, `read ${real}`)
-  return refusal ?? { real, inside: false, root }
+  if (refusal) return refusal
+  markSensitiveRead(ctx, real)
+  return { real, inside: false, root }
+}
+
+/** Names of files that usually hold secrets: environment files, keys, credential stores. */
+const SECRET_NAME = /^(\.env(\..+)?|\.envrc|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.git-credentials|credentials(\.json)?|secrets?(\.[a-z]+)?|id_(rsa|dsa|ecdsa|ed25519)(\.pub)?|.+\.(pem|key|p12|pfx|keystore|kdbx))$/i
+
+export function looksSecret(path: string): boolean {
+  return SECRET_NAME.test(basename(path)) || /[\\/]\.(ssh|aws|gnupg|kube|docker)[\\/]/.test(path)
+}
+
+/** Taints the turn: every fetch after this read asks (see fetch-url.ts). */
+export function markSensitiveRead(ctx: ToolContext, path: string): void {
+  const reads = (ctx.turn.sensitiveReads ??= [])
+  if (!reads.includes(path)) reads.push(path)
 }
 
 /**

