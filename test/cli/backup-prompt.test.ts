@@ -38,6 +38,9 @@ describe('cairn restore on a terminal', () => {
     const replaced = restoreOnTerminal(archive, home)
     await replaced.waitFor(/Replace it\? \[y\/N\] $/)
     replaced.type('y\r')
+    // Then the backup's settings that grant power: Enter keeps them held back.
+    await replaced.waitFor(/Bring these settings in\? \[y\/N\] $/)
+    replaced.type('\r')
     expect(await replaced.exited).toBe(0)
     expect(replaced.text()).toMatch(/the previous data home is kept at .*home\.before-restore-\d{8}-\d{6}/)
     const aside = readdirSync(parent).find((name) => name.startsWith('home.before-restore-'))!

@@ -33,9 +33,10 @@ describe('cairn backup and cairn restore', () => {
 
     const target = join(dir('cairn-cli-restore-'), 'new-home')
     const restore = await runCairn(['restore', made.file, '--home', target])
-    expect(restore.stderr).toBe('')
+    // The seeded home's MCP server is shown, and held back: nobody at a terminal agreed to it.
+    expect(restore.stderr).toMatch(/^The backup's settings grant these powers; they come in only if you say so:\n {2}MCP server github: runs /)
     expect(restore.code).toBe(0)
-    expect(restore.stdout).toMatch(/^Restored .*new-home\n  from the backup of .* \(Cairn .*, \d+ files, every checksum verified\)\n$/)
+    expect(restore.stdout).toMatch(/^Restored .*new-home\n  from the backup of .* \(Cairn .*, \d+ files, every checksum verified\)\n  1 setting\(s\) that grant power were held back, out of config\.json: .*\n$/)
 
     const memory = await cairn(target, 'memory', '--json')
     expect(memory.code).toBe(0)

@@ -1,4 +1,5 @@
 export { createBackup, type BackupProgress, type BackupResult, type CreateBackupOptions } from './create-backup'
 export { listBackups, pruneBackups, resolveBackupFolder, type BackupFile } from './backup-folder'
 export { restoreBackup, type ReplacePlan, type RestoreOptions, type RestoreResult } from './restore-backup'
+export { HELD_SETTINGS_FILE, type HeldSetting } from './restored-settings'
 export { BackupError, latestSchemaVersion, type BackupManifest } from './manifest'

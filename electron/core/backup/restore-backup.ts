@@ -4,6 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path'
 import { openStateDb } from '../db/state-db'
 import { extractVerified } from './archive-check'
 import { homeInUse } from './home-in-use'
+import { acceptHeldSettings, holdRestoredSettings, type HeldSetting } from './restored-settings'
 import { BackupError, fileStamp, MANIFEST_NAME, type BackupManifest } from './manifest'
 
 export interface RestoreOptions {
@@ -15,6 +16,12 @@ export interface RestoreOptions {
    * current home is moved aside, never deleted). Not asked for an empty or new home.
    */
   confirmReplace: (plan: ReplacePlan) => Promise<boolean>
+  /**
+   * Shown the restored settings that grant power (MCP servers, saved prefixes, read folders and hosts,
+   * provider URLs, team libraries, the sync remote: see restored-settings.ts); true brings them in.
+   * Absent or false: they stay held in `restore-held-settings.json`, out of config.json.
+   */
+  confirmSettings?: (held: readonly HeldSetting[]) => Promise<boolean>
   nativeBinding?: string
   now?: Date
 }
@@ -27,7 +34,15 @@ export interface ReplacePlan {
 }
 
 export type RestoreResult =
-  | { restored: true; home: string; aside: string | null; manifest: BackupManifest; schemaVersion: number | null }
+  | {
+      restored: true
+      home: string
+      aside: string | null
+      manifest: BackupManifest
+      schemaVersion: number | null
+      /** The settings that grant power the backup held, and whether the user brought them in. */
+      settings: { held: HeldSetting[]; accepted: boolean }
+    }
   | { restored: false; home: string; reason: 'declined' }
 
 /**
@@ -52,10 +67,16 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
     const manifest = await extractVerified(archive, staging, options.nativeBinding)
     // The archive's description of itself, not part of a home.
     rmSync(join(staging, MANIFEST_NAME))
+    // Settings that grant power are held back in the copy; both questions come before anything changes.
+    const { held, original } = holdRestoredSettings(staging)
     let aside: string | null = null
     if (hasData) {
       aside = freeAsideName(home, options.now ?? new Date())
       if (!(await options.confirmReplace({ home, aside, manifest }))) return { restored: false, home, reason: 'declined' }
+    }
+    const accepted = held.length > 0 && (await options.confirmSettings?.(held)) === true
+    if (accepted) acceptHeldSettings(staging, original)
+    if (hasData && aside) {
       // Asked again: the app may have been started while the user was deciding.
       refuseWhileInUse(home, options.nativeBinding)
       renameSync(home, aside)
@@ -65,7 +86,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
       rmdirSync(home)
     }
     renameSync(staging, home)
-    return { restored: true, home, aside, manifest, schemaVersion: migrateRestored(home, options.nativeBinding) }
+    return { restored: true, home, aside, manifest, schemaVersion: migrateRestored(home, options.nativeBinding), settings: { held, accepted } }
   } finally {
     rmSync(staging, { recursive: true, force: true })
   }

@@ -56,7 +56,8 @@ describe('backup and restore round trip', () => {
     expect(readFileSync(join(extracted, 'config.json'), 'utf8')).toContain('${secret:github}')
 
     const target = join(dir('cairn-backup-dst-'), 'restored')
-    const restored = await restoreBackup({ archive: out, home: target, confirmReplace: never })
+    // The user's own backup: they bring its settings in.
+    const restored = await restoreBackup({ archive: out, home: target, confirmReplace: never, confirmSettings: async () => true })
     expect(restored).toMatchObject({ restored: true, aside: null })
 
     const before = filesOf(home, carried)
@@ -102,6 +103,7 @@ describe('backup and restore round trip', () => {
     const replaced = await restoreBackup({
       archive,
       home: target,
+      confirmSettings: async () => true,
       confirmReplace: async (plan) => {
         asked = plan.aside
         return true
@@ -131,7 +133,7 @@ describe('backup and restore round trip', () => {
     expect(manifest.schemaVersion).toBe(older)
 
     const target = join(dir('cairn-backup-dst-'), 'home')
-    const restored = await restoreBackup({ archive: file, home: target, confirmReplace: never })
+    const restored = await restoreBackup({ archive: file, home: target, confirmReplace: never, confirmSettings: async () => true })
     expect(restored).toMatchObject({ restored: true, schemaVersion: latestSchemaVersion() })
     const core = await CairnCore.open({ home: target })
     try {
