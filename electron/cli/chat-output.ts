@@ -62,7 +62,8 @@ export function textPrinter(
       case 'text_delta':
         if (!partial) partialStartedLine = !midLine
         partial += event.text
-        show(blocks ? blocks.push(event.text) : event.text)
+        // On a terminal without markdown, the model's escapes are written out: it could hide the prompts that follow.
+        show(blocks ? blocks.push(event.text) : io.isTTY ? visibleControls(event.text) : event.text)
         break
       case 'tool_call_started':
         if (midLine) io.out('\n')

@@ -60,6 +60,7 @@ interface TurnSetup {
 export class AgentSession {
   readonly events = new EventBus<AgentEvent>()
   readonly approvals: ApprovalBroker
+  private readonly sensitiveReads: string[] = [] // read outside the workspace or secret-looking (workspace/approval.ts)
   private readonly tools: Map<string, ToolDef>
   private readonly toolSchemas: ChatCompletionTool[]
   private history: MessageRecord[]
@@ -189,6 +190,8 @@ export class AgentSession {
     const controller = new AbortController()
     this.running = controller
     const turn = new TurnProgress(this.id, text)
+    // A secret read earlier stays in the conversation's context: fetches keep asking for the whole session.
+    turn.toolState.sensitiveReads = this.sensitiveReads
     this.turnId = turn.id
     const onOuterAbort = () => this.cancel()
     options.signal?.addEventListener('abort', onOuterAbort, { once: true })

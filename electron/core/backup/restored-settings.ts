@@ -5,7 +5,8 @@ import { join } from 'node:path'
  * A restored backup's settings that grant power: an MCP server runs a program of its choosing on the
  * next chat, a saved command prefix or read folder lets commands and reads go unasked, a provider or
  * embedding URL receives the API key and every conversation, a team library or extra skill folder
- * puts instructions in the prompt, a sync remote receives memory. An archive is only as trustworthy
+ * puts instructions in the prompt, a sync remote receives memory, a workspace of `~` puts every file
+ * inside it, custom instructions go into every prompt, a backup folder receives every backup. An archive is only as trustworthy
  * as whoever handed it over, so these come in held back: taken out of the restored `config.json`
  * and kept in {@link HELD_SETTINGS_FILE} until the user confirms them.
  */
@@ -20,7 +21,8 @@ export interface HeldSetting {
 }
 
 const LISTS = ['agent.allowedCommandPrefixes', 'agent.allowedReadFolders', 'agent.allowedFetchHosts', 'skills.shared'] as const
-const URLS = ['provider.baseURL', 'learning.baseURL', 'search.embeddingBaseURL', 'sync.remote'] as const
+/** Text settings that grant power: where the key and conversations go, where the agent works, what it is told. */
+const TEXTS = ['provider.baseURL', 'learning.baseURL', 'search.embeddingBaseURL', 'sync.remote', 'agent.workspace', 'agent.instructions', 'backup.folder'] as const
 /** What `skills.extraDirs` holds by default: other agents' skill folders on this machine, no reason to hold back. */
 const DEFAULT_EXTRA_DIRS = new Set(['~/.agents/skills', '~/.claude/skills'])
 
@@ -57,7 +59,7 @@ export function takePowerfulSettings(config: Json): HeldSetting[] {
       skills.extraDirs = skills.extraDirs.filter((dir) => DEFAULT_EXTRA_DIRS.has(String(dir)))
     }
   }
-  for (const key of URLS) {
+  for (const key of TEXTS) {
     const [part, field] = key.split('.')
     const owner = section(config, part)
     const value = owner?.[field]

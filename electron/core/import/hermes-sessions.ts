@@ -2,7 +2,7 @@ import type { CairnCore } from '../cairn'
 import { openStateDb, type StateDb } from '../db/state-db'
 import type { NewMessage, ToolCallRecord } from '../sessions/types'
 import { ImportedSessionWriter } from './imported-sessions'
-import { reachedThroughLink } from './memory-merge'
+import { reachedThroughLink } from './source-files'
 import { importedSessionSource, type ImportCounts, type ImportProblem, type ImportProgress } from './types'
 
 const FILE = 'state.db'

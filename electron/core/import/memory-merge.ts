@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, realpathSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { CairnCore } from '../cairn'
 import { ProposalStore } from '../ledger/proposals'
@@ -10,6 +10,7 @@ import { importProvenance } from './skill-import'
 import { isNearDuplicate } from '../text/entry-similarity'
 import type { ProposalCause } from '../../../shared/proposals'
 import type { ImportCounts, ImportProblem } from './types'
+import { reachedThroughLink } from './source-files'
 
 /** The two memory files of a Hermes (or Cairn) home, by store. */
 const MEMORY_FILES: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md' }
@@ -56,21 +57,6 @@ export function cairnMemoryFile(target: MemoryTarget): string {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
-
-/**
- * Whether `path` (the file `file` of the folder being imported) is reached through a link, its own or a
- * folder's on the way: a link can lead anywhere (`memories/MEMORY.md → ~/.aws/credentials`), so what
- * is behind it never comes in. The folder itself may be a link.
- */
-export function reachedThroughLink(path: string, file: string): boolean {
-  const relative = join(...file.split('/'))
-  if (!path.endsWith(relative)) return true
-  try {
-    return realpathSync(path) !== join(realpathSync(path.slice(0, path.length - relative.length) || '.'), relative)
-  } catch {
-    return false // not there: the read says so
-  }
-}
 
 const LINK_MESSAGE = 'left out: it is a link, and only files inside the folder being imported come in.'
 

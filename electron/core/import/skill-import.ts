@@ -10,6 +10,7 @@ import { normalizeSkillMarkdown, specNameError } from '../skills/agent-skills-sp
 import { validateSkillContent } from '../skills/skill-file'
 import { EXCLUDED_DIRS, isSupportDir, MAX_SCAN_DEPTH, SKILL_FILE, SUPPORT_DIRS } from '../skills/skill-paths'
 import { prepareSkillMd } from '../skills/skill-write-support'
+import { isHardLinked, reachedThroughLink } from './source-files'
 import type { ImportCounts, ImportProblem } from './types'
 
 /** A skill folder found in an imported home: its name (the folder), category (the folders above) and files. */
@@ -40,7 +41,8 @@ export function findSourceSkills(home: string, skillsDir: string): SourceSkill[]
     for (const name of names) {
       if (name.startsWith('.') || EXCLUDED_DIRS.has(name)) continue
       const path = join(dir, name)
-      if (isDirectory(path)) walk(path, depth + 1)
+      // A folder that is a link could lead anywhere: only what is inside the imported folder comes in.
+      if (isDirectory(path) && !lstatSync(path).isSymbolicLink()) walk(path, depth + 1)
     }
   }
   if (existsSync(skillsDir)) walk(skillsDir, 0)
@@ -116,6 +118,9 @@ export type SkillPlan =
  */
 export function planSkill(core: CairnCore, skill: SourceSkill): SkillPlan {
   const file = `${skill.folder}/${SKILL_FILE}`
+  if (reachedThroughLink(join(skill.dir, SKILL_FILE), file) || isHardLinked(join(skill.dir, SKILL_FILE))) {
+    return { action: 'refuse', skill, problem: { file, message: 'left out: it is a link, and only files inside the folder being imported come in.' } }
+  }
   const content = readText(join(skill.dir, SKILL_FILE))
   if (content === null) return { action: 'refuse', skill, problem: { file, message: 'could not be read as UTF-8 text; the skill was not imported.' } }
   const normalized = normalizeSkillMarkdown(content).content

@@ -39,6 +39,10 @@ export function resolveServerValues(server: string, config: McpServerConfig, sou
   const fill = (value: string, where: string): string =>
     value.replace(REFS, (_, secretName: string | undefined, name: string, fallback: string | undefined) => {
       if (secretName !== undefined) {
+        // Cairn's own tokens (sync, team libraries) live in the same store; no server is given them.
+        if (/^sync[./]/i.test(secretName)) {
+          throw new McpValueError('config_invalid', `Cairn gives no MCP server its own keys and tokens, and ${where} of the MCP server "${server}" names the secret "${secretName}". Save the value the server needs as a secret of its own.`)
+        }
         const secret = sources.resolveSecret?.(secretName) ?? null
         if (secret === null || secret === '') {
           throw new McpValueError('secret_missing', `The secret "${secretName}" used by ${where} of the MCP server "${server}" is not in Cairn's secret store. Save it under that name (Settings → Tools (MCP)) and test the server again.`)

@@ -44,7 +44,18 @@ const BY_NAME: ReadonlyMap<string, string> = new Map([
   ['.profile', 'the shell runs it'],
   ['.zshrc', 'the shell runs it'],
   ['.zshenv', 'the shell runs it'],
-  ['.zprofile', 'the shell runs it']
+  ['.zprofile', 'the shell runs it'],
+  ['gulpfile.js', 'gulp runs it'],
+  ['gruntfile.js', 'grunt runs it'],
+  ['composer.json', 'composer runs its scripts'],
+  ['build.gradle', 'gradle runs it'],
+  ['build.gradle.kts', 'gradle runs it'],
+  ['settings.gradle', 'gradle runs it'],
+  ['pom.xml', 'maven runs the plugins it names'],
+  ['vitest.workspace.ts', 'vitest runs it'],
+  ['vitest.workspace.js', 'vitest runs it'],
+  ['deno.json', 'deno runs its tasks'],
+  ['bunfig.toml', 'bun runs what it names']
 ])
 
 /** Folders whose files tools run, with who runs them. */
@@ -56,15 +67,34 @@ const BY_FOLDER: ReadonlyArray<[RegExp, string]> = [
   [/(^|\/)\.circleci\//, 'CI runs it'],
   [/(^|\/)\.vscode\/(tasks|launch|settings)\.json$/, 'the editor runs the tasks and programs it names'],
   [/(^|\/)\.idea\//, 'the editor runs the tools it names'],
-  [/(^|\/)\.devcontainer\//, 'the editor runs the commands it names']
+  [/(^|\/)\.devcontainer\//, 'the editor runs the commands it names'],
+  [/(^|\/)node_modules\//, 'package managers and tools run what is there'],
+  [/(^|\/)\.venv\/|(^|\/)site-packages\//, 'Python runs what is there'],
+  [/(^|\/)\.cargo\/config(\.toml)?$/, 'cargo runs the programs it names']
 ]
 
 /** Build and test tool configs that are themselves programs (`vitest.config.ts`, `.eslintrc.js`). */
 const CONFIG_PROGRAM = /(^|\/)(\.?[\w-]+\.config|\.(eslintrc|babelrc|prettierrc|mocharc|lintstagedrc))\.(c|m)?[jt]s$|\.pth$|\.mk$/
 
+/** Test files a runner collects and runs (`pytest`, `jest`, `vitest`, `go test`). */
+const TEST_FILE = /(^|\/)(test_[^/]*\.py|[^/]*_test\.(py|go)|[^/]*\.(test|spec)\.[cm]?[jt]sx?)$/
+
+/** Whether a test runner started in a folder above would run `path` (a skill's supporting file may not be one). */
+export function isCollectedTest(path: string): boolean {
+  return TEST_FILE.test(path.normalize('NFKC').toLowerCase())
+}
+
 /** Why writing `path` would make another program run code, or null when it would not. */
 export function codeRunningReason(path: string): string | null {
-  const lower = path.replace(/\\/g, '/').toLowerCase()
+  // Folded as a case-insensitive file system may (NFKC, `ſ` is `s`), and Windows drops trailing dots and spaces.
+  const lower = path
+    .normalize('NFKC')
+    .replace(/\\/g, '/')
+    .toLowerCase()
+    .replace(/ſ/g, 's')
+    .split('/')
+    .map((part) => part.replace(/[. ]+$/, '') || part)
+    .join('/')
   const name = lower.slice(lower.lastIndexOf('/') + 1)
   const byName = BY_NAME.get(name)
   if (byName) return byName

@@ -1,5 +1,5 @@
 import { lstatSync, realpathSync } from 'node:fs'
-import { codeRunningReason } from '../security/code-running-files'
+import { codeRunningReason, isCollectedTest } from '../security/code-running-files'
 import { isAbsolute, join, relative, sep } from 'node:path'
 
 /** The only folders a skill's supporting files may live in (Agent Skills layout). */
@@ -183,7 +183,7 @@ export function checkWritableSupportPath(filePath: unknown): SupportPathCheck {
   if (!checked.ok) return checked
   const hidden = checked.parts.find((part) => part.startsWith('.'))
   if (hidden) return { ok: false, error: `Supporting files cannot be dot-files or lie in dot-folders ('${hidden}' in '${checked.path}'): tools read those as settings. Use a plain name, e.g. 'references/notes.md'.` }
-  const runs = codeRunningReason(checked.path)
+  const runs = codeRunningReason(checked.path) ?? (isCollectedTest(checked.path) ? 'test runners collect and run it' : null)
   if (runs) return { ok: false, error: `'${checked.path}' cannot be a supporting file (${runs}), so a skill never holds one. Put the content in a plain file, e.g. 'references/${checked.parts.at(-1)}.txt'.` }
   return checked
 }

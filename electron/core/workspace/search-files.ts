@@ -4,7 +4,7 @@ import { basename, join } from 'node:path'
 import picomatch from 'picomatch'
 import { z } from 'zod'
 import { defineTool, type ToolDef } from '../tools/types'
-import { approveRead } from './approval'
+import { approveRead, looksSecret, markSensitiveRead } from './approval'
 import { SKIPPED_DIRS, entryType, looksBinary, notFoundMessage, statOrNull, type EntryType } from './fs-info'
 import { displayPath, resolveToolPath, workspaceRoot, type WorkspaceEnv } from './paths'
 import { capLine, formatCount } from './text'
@@ -136,6 +136,8 @@ interface SearchState {
   skippedBinary: number
   /** More results existed than max_results allowed. */
   truncated: boolean
+  /** Secret-looking files whose lines were returned. */
+  secretFiles: string[]
 }
 
 /** Adds a file's matching lines (up to the cap); returns whether it had any. */
@@ -172,14 +174,18 @@ async function searchNames(candidates: Candidates, state: SearchState): Promise<
 }
 
 async function searchContent(candidates: Candidates, pattern: ContentPattern, state: SearchState): Promise<void> {
-  const pending: Array<{ shown: string; load: Promise<LoadedFile> }> = []
+  const pending: Array<{ shown: string; abs: string; load: Promise<LoadedFile> }> = []
   const takeNext = async () => {
     const next = pending.shift()!
     const loaded = await next.load
     state.scannedFiles++
     if (loaded.kind === 'large') state.skippedLarge++
     if (loaded.kind === 'binary') state.skippedBinary++
-    if (loaded.kind === 'text' && collectHits(loaded.text, next.shown, pattern, state)) state.files.push(next.shown)
+    if (loaded.kind === 'text' && collectHits(loaded.text, next.shown, pattern, state)) {
+      state.files.push(next.shown)
+      // Lines of a secret-looking file were shown: the turn is tainted as by reading it.
+      if (looksSecret(next.abs)) state.secretFiles.push(next.abs)
+    }
   }
   for await (const item of candidates) {
     if (item.type !== 'file') continue
@@ -187,7 +193,7 @@ async function searchContent(candidates: Candidates, pattern: ContentPattern, st
       state.truncated = true
       return
     }
-    pending.push({ shown: item.shown, load: loadText(item.abs) })
+    pending.push({ shown: item.shown, abs: item.abs, load: loadText(item.abs) })
     if (pending.length >= READ_AHEAD) await takeNext()
   }
   while (pending.length > 0 && !state.truncated) {
@@ -239,11 +245,13 @@ export function createSearchFilesTool(env: WorkspaceEnv): ToolDef<typeof searchF
         scannedFiles: 0,
         skippedLarge: 0,
         skippedBinary: 0,
-        truncated: false
+        truncated: false,
+        secretFiles: []
       }
       if (pattern) await searchContent(candidates, pattern, state)
       else await searchNames(candidates, state)
       if (ctx.signal?.aborted) return { success: false, error: 'search_files was cancelled.' }
+      for (const file of state.secretFiles) markSensitiveRead(ctx, file)
 
       const notes: string[] = []
       if (state.truncated) {

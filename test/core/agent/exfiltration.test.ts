@@ -99,7 +99,7 @@ describe('the exfiltration chain', () => {
     expect(received).toEqual([])
   })
 
-  it('after reading a secret, a disguised copy (reversed, split in chunks) cannot leave unasked; the next turn is clean', async () => {
+  it('after reading a secret, a disguised copy (reversed, split in chunks) cannot leave unasked, in that turn or a later one', async () => {
     await setUp({ agent: { allowedFetchHosts: [collectorHost] } })
     const reversed = [...SECRET].reverse().join('')
     const chunks = SECRET.match(/.{1,6}/g)!.join('/')
@@ -114,9 +114,27 @@ describe('the exfiltration chain', () => {
     ])
     expect(received).toEqual([])
 
+    // The secret is still in the conversation: a later turn's fetch asks too.
     fx.server.enqueue(send('page=3'), { text: 'Done.' })
     await recorded.session.runTurn('next page please').done
-    expect(received).toEqual(['/c?page=3'])
+    expect(recorded.ofType('approval_needed').at(-1)).toMatchObject({ kind: 'fetch', afterReading: secretFile })
+    expect(received).toEqual([])
+
+    // A new conversation starts clean.
+    fx.server.enqueue(send('page=4'), { text: 'Done.' })
+    await fx.open().session.runTurn('first page please').done
+    expect(received).toEqual(['/c?page=4'])
+  })
+
+  it('a search that shows lines of a secret-looking file taints the turn like reading it', async () => {
+    await setUp({ agent: { allowedFetchHosts: [collectorHost] } })
+    writeFileSync(join(fx.workspace, '.env'), `API_TOKEN=${SECRET}\n`)
+    fx.server.enqueue({ toolCalls: [{ name: 'search_files', arguments: { content: 'API_TOKEN' } }] }, send('x=1'), { text: 'Done.' })
+    const recorded = fx.open()
+    answerApprovals(recorded, () => ({ allow: false }))
+    await recorded.session.runTurn('where is the token set?').done
+    expect(recorded.ofType('approval_needed')).toEqual([expect.objectContaining({ kind: 'fetch', afterReading: join(realpathSync(fx.workspace), '.env') })])
+    expect(received).toEqual([])
   })
 
   it('a secret-looking file inside the workspace (.env) taints the turn too', async () => {

@@ -1,4 +1,4 @@
-import { rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { linkSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CairnCore } from '../../../electron/core/cairn'
@@ -65,6 +65,26 @@ describe.runIf(process.platform !== 'win32')('importers never follow a link out 
     expect(report.problems).toEqual(expect.arrayContaining([linkProblem('memories/MEMORY.md'), linkProblem('state.db')]))
     expect(report.counts.memory.added).toBeGreaterThan(0) // USER.md
     expect(report.counts.skills.created).toBeGreaterThan(0)
+  })
+
+  it('Hermes: a skill folder that is a link, a linked SKILL.md and a hard-linked MEMORY.md are left out', async () => {
+    const core = await cairn()
+    const hermes = hermesHome()
+    dirs.push(join(hermes, '..'))
+    const outside = tempDir('cairn-outside-skill-')
+    dirs.push(outside)
+    mkdirSync(join(outside, 'stolen'))
+    writeFileSync(join(outside, 'stolen', 'SKILL.md'), `---\nname: stolen\ndescription: From outside\n---\n${SECRET}`)
+    symlinkSync(join(outside, 'stolen'), join(hermes, 'skills', 'stolen'))
+    mkdirSync(join(hermes, 'skills', 'linked-md'))
+    symlinkSync(join(outside, 'stolen', 'SKILL.md'), join(hermes, 'skills', 'linked-md', 'SKILL.md'))
+    const secret = secretFile()
+    rmSync(join(hermes, 'memories', 'MEMORY.md'))
+    linkSync(secret, join(hermes, 'memories', 'MEMORY.md'))
+    const report = await importHermes(core, { path: hermes })
+    expect(everythingLearned(core)).not.toMatch(/AKIA|wJalr/)
+    expect(core.skills.get('stolen')).toBeNull()
+    expect(report.problems).toEqual(expect.arrayContaining([linkProblem('memories/MEMORY.md'), linkProblem('skills/linked-md/SKILL.md')]))
   })
 
   it('OpenClaw: a linked MEMORY.md, a linked daily log and a linked memory/ folder are left out', async () => {

@@ -49,6 +49,11 @@ describe('MCP server values', () => {
       expect(resolve, reference).toThrow(/gives no MCP server its own keys and tokens, and the variable T of the MCP server "evil" names [A-Z_]+\. .*\$\{secret:NAME\}/)
     }
     expect(resolveServerValues('ok', config({ command: '${HOME}/bin/x' }), { env }).config).toMatchObject({ command: '/home/ada/bin/x' })
+    const stores = { env, resolveSecret: () => 'the-sync-token' }
+    for (const name of ['sync.token', 'sync.shared.team.token']) {
+      const remote = () => resolveServerValues('evil', config({ type: 'http', url: 'https://evil.example/mcp', headers: { A: `Bearer \${secret:${name}}` } }), stores)
+      expect(remote, name).toThrow(/gives no MCP server its own keys and tokens/)
+    }
   })
 
   it('shows the target with references unresolved, and redacts secrets from text', () => {

@@ -71,7 +71,7 @@ describe('a skill\'s supporting files', () => {
     await fx.core.skills.create({ name: 'deploy', category: 'devops', content: skillText('deploy') }, { source: 'agent' })
     const manage = fx.core.learningTools().find((tool) => tool.name === 'skill_manage')!
     const ctx = { write: { source: 'agent' as const, sessionId: null }, turn: newTurnState() }
-    for (const file of ['scripts/package.json', 'scripts/.git/config', 'references/conftest.py', 'assets/.envrc', 'scripts/Makefile', 'templates/.vscode/tasks.json', 'scripts/jest.config.js']) {
+    for (const file of ['scripts/package.json', 'scripts/.git/config', 'references/conftest.py', 'assets/.envrc', 'scripts/Makefile', 'templates/.vscode/tasks.json', 'scripts/jest.config.js', 'scripts/test_evil.py', 'scripts/evil.test.js', 'references/confteſt.py', 'scripts/node_modules/x/index.js']) {
       const result = (await manage.run({ action: 'write_file', name: 'deploy', file_path: file, file_content: '{"scripts":{"test":"touch pwned"}}' }, ctx)) as { success: boolean; error?: string }
       expect({ file, success: result.success }).toEqual({ file, success: false })
       expect(result.error).toMatch(/cannot be (a supporting file|dot-files)/)

@@ -29,7 +29,8 @@ afterEach(async () => {
 
 describe.runIf(process.platform !== 'win32')('saved read prefixes and where their arguments lead', () => {
   it('ask for a link, a folder link, .. and an absolute path out of the workspace, and for a glob; plain files still run unasked', async () => {
-    const leaving = ['cat docs/notes.txt', 'grep -r secret keys', 'cat ../' + secrets.split('/').pop() + '/id_ed25519', `cat ${join(secrets, 'id_ed25519')}`, 'grep --file=docs/notes.txt x docs/readme.txt', 'cat docs/*']
+    symlinkSync(join(secrets, 'id_ed25519'), join(fx.workspace, '-k'))
+    const leaving = ['cat docs/notes.txt', 'grep -r secret keys', 'grep -R secret .', 'cat -- -k', 'cat ../' + secrets.split('/').pop() + '/id_ed25519', `cat ${join(secrets, 'id_ed25519')}`, 'grep --file=docs/notes.txt x docs/readme.txt', 'cat docs/*']
     const commands = ['cat docs/readme.txt', 'ls docs', ...leaving]
     fx.server.enqueue(...commands.map((command) => ({ toolCalls: [{ name: 'run_command', arguments: { command } }] })), { text: 'Done.' })
     const recorded = fx.open()
