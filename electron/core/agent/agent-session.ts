@@ -19,7 +19,6 @@ import { composeSystemPrompt, indexSkills, mcpPromptInfo } from './prompt-contex
 import { formatSkillHint, relevantSkills } from './skill-hints'
 import { executeToolCalls } from './tool-executor'
 import { TurnProgress, isCancellation, stepLimitAnswer, titleFrom, turnFailure, type TurnEvent, type TurnHandle, type TurnSummary } from './turn'
-
 export type { TurnHandle, TurnSummary } from './turn'
 
 export interface CompressionEvent {
@@ -77,6 +76,7 @@ export class AgentSession {
     this.tools = new Map(options.tools.map((tool) => [tool.name, tool]))
     this.toolSchemas = options.tools.map((tool) => toolSchema(tool))
     this.history = orderForModel(stores.sessions.messages(session.id))
+    this.liveEvidence.update(stores.sessions.messages(session.id, { includeCompacted: true })) // a resumed one, summarised parts too
     this.approvals = chatApprovals({ settings: stores.config, autoApprove: options.autoApprove, emit: (event) => this.emit(event) })
   }
 

@@ -94,6 +94,11 @@ export function addMessage(evidence: ProvenanceEvidence, message: EvidenceMessag
     evidence.addSaid(message.content ?? '')
     return
   }
+  // A summary retells what was said and read alike: what it holds beyond the user's own turns counts as read.
+  if (message.role === 'summary') {
+    if (message.content) evidence.addRead(message.content, { kind: 'tool', label: 'a summary of earlier messages' })
+    return
+  }
   if (message.role !== 'tool' || !message.content) return
   const call = message.toolCallId ? calls.get(message.toolCallId) : undefined
   const name = call?.name ?? message.toolName ?? ''
