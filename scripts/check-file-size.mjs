@@ -4,7 +4,8 @@ import { join, relative } from 'node:path'
 
 export const MAX_LINES = 400
 const ROOTS = ['electron', 'shared', 'renderer', 'scripts', 'test']
-const SOURCE = /\.(ts|tsx|mts|cts|mjs|cjs|js)$/
+// Everything written by hand: code, stylesheets and pages (not lockfiles, JSON data or prose).
+const SOURCE = /\.(ts|tsx|mts|cts|mjs|cjs|js|css|html)$/
 
 function sourceFiles(dir) {
   return readdirSync(dir).flatMap((name) => {
