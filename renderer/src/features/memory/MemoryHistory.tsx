@@ -6,7 +6,7 @@ import { Notice, Spinner } from '../../components/Feedback'
 import { Icon } from '../../components/Icon'
 import { fullTime, relativeTime, useNow } from '../../lib/time'
 import type { EntryHistory } from '../../stores/memory'
-import { DiffViewer } from '../skills/DiffViewer'
+import { ComparePanel, ComparePick, useComparePicks } from '../skills/ComparePanel'
 import { kindLabel } from '../timeline/labels'
 import { describeLedgerSource } from '../../../../shared/i18n/describe-sources'
 import { fileOf, versionText } from './memory-versions'
@@ -56,31 +56,15 @@ function Versions({ target, text, entries }: { target: MemoryTargetName; text: s
   const { ui, chat } = useApp()
   // A version the store already holds (this entry as it reads now, or another entry) has nothing to restore.
   const held = useMemory((s) => s[target]?.entries ?? NONE)
-  const [picks, setPicks] = useState<number[]>([])
+  const compare = useComparePicks(entries)
   const [restoring, setRestoring] = useState<MemoryLedgerEntry | null>(null)
-  const picked = picks.map((pick) => entries.find((entry) => entry.id === pick)).filter((entry): entry is MemoryLedgerEntry => Boolean(entry))
-  const [older, newer] = [...picked].sort((a, b) => a.id - b.id)
   const when = (entry: MemoryLedgerEntry) => relativeTime(Date.parse(entry.at), now, locale)
-  const toggle = (pick: number) => setPicks((list) => (list.includes(pick) ? list.filter((x) => x !== pick) : [...list, pick].slice(-2)))
   const currentId = entries.find((entry) => entry.after === text)?.id ?? null
 
   return (
     <div className="history">
       <p className="history-help">{t('memory.historyHelp')}</p>
-      {older && newer ? (
-        <section className="history-compare" aria-label={t('skills.compareTitle')}>
-          <div className="history-compare-head">
-            <span>{t('skills.comparing', { older: fullTime(older.at, locale), newer: fullTime(newer.at, locale) })}</span>
-            <span className="spacer" />
-            <button type="button" className="ghost-button small" onClick={() => setPicks([])}>
-              {t('skills.compareClear')}
-            </button>
-          </div>
-          <DiffViewer before={older.after} after={newer.after} fileName={fileOf(newer)} />
-        </section>
-      ) : picks.length === 1 ? (
-        <p className="history-help">{t('memory.comparePickOther')}</p>
-      ) : null}
+      <ComparePanel compare={compare} fileOf={fileOf} pickOtherHint={t('memory.comparePickOther')} />
       <ol className="memory-versions">
         {entries.map((entry) => {
           const version = versionText(entry)
@@ -90,14 +74,12 @@ function Versions({ target, text, entries }: { target: MemoryTargetName; text: s
           return (
             <li key={entry.id} className={removal ? 'memory-version removal' : 'memory-version'}>
               <div className="memory-version-head">
-                <input
-                  type="checkbox"
-                  className="history-pick"
-                  checked={picks.includes(entry.id)}
+                <ComparePick
+                  compare={compare}
+                  id={entry.id}
                   // A removal left no text to compare against.
                   disabled={entry.after === null}
-                  aria-label={t('memory.comparePick', { when: when(entry) })}
-                  onChange={() => toggle(entry.id)}
+                  label={t('memory.comparePick', { when: when(entry) })}
                 />
                 <span className="history-kind">{t(kindLabel[entry.kind])}</span>
                 <span className={`badge source-${entry.source}`}>{describeLedgerSource(entry.source, t)}</span>

@@ -9,6 +9,7 @@ import { Icon } from '../../components/Icon'
 import { fullTime, relativeTime, useNow } from '../../lib/time'
 import type { RevertOutcome } from '../../stores/timeline'
 import { skillFileOf, wordHeadline } from '../timeline/labels'
+import { ComparePanel, ComparePick, useComparePicks } from './ComparePanel'
 import { DiffViewer } from './DiffViewer'
 
 /** A row can be restored when it left a text behind (a removal left none), or archived the skill (restored from the archive). */
@@ -25,52 +26,29 @@ export function SkillHistory({ entries, skill, selectedId }: { entries: LedgerEn
   const locale = useLocale()
   const now = useNow()
   const { skills } = useApp()
-  const [picks, setPicks] = useState<number[]>([])
+  const compare = useComparePicks(entries)
   const [restoring, setRestoring] = useState<LedgerEntry | null>(null)
   const byId = new Map(entries.map((entry) => [entry.id, entry]))
   if (!entries.length) return <p className="muted">{t('skills.noHistory')}</p>
 
-  const picked = picks.map((id) => entries.find((entry) => entry.id === id)).filter((entry): entry is LedgerEntry => Boolean(entry))
-  const pickedFile = picked[0] ? skillFileOf(picked[0], skill) : null
-  const [older, newer] = [...picked].sort((a, b) => a.id - b.id)
+  const pickedFile = compare.picked[0] ? skillFileOf(compare.picked[0], skill) : null
   const when = (entry: LedgerEntry) => relativeTime(Date.parse(entry.at), now, locale)
-  const toggle = (id: number) => setPicks((list) => (list.includes(id) ? list.filter((x) => x !== id) : [...list, id].slice(-2)))
 
   return (
     <div className="history">
       <p className="history-help">{t('skills.historyHelp')}</p>
-      {older && newer ? (
-        <section className="history-compare" aria-label={t('skills.compareTitle')}>
-          <div className="history-compare-head">
-            <span>{t('skills.comparing', { older: fullTime(older.at, locale), newer: fullTime(newer.at, locale) })}</span>
-            <span className="spacer" />
-            <button type="button" className="ghost-button small" onClick={() => setPicks([])}>
-              {t('skills.compareClear')}
-            </button>
-          </div>
-          <DiffViewer before={older.after} after={newer.after} fileName={skillFileOf(newer, skill)} />
-        </section>
-      ) : picks.length === 1 ? (
-        <p className="history-help">{t('skills.comparePickOther')}</p>
-      ) : null}
+      <ComparePanel compare={compare} fileOf={(version) => skillFileOf(version, skill)} pickOtherHint={t('skills.comparePickOther')} />
       <ul className="history-list">
         {entries.map((entry) => {
           const file = skillFileOf(entry, skill)
-          const isPicked = picks.includes(entry.id)
+          const isPicked = compare.picks.includes(entry.id)
           // Two versions of different files do not compare.
           const canPick = isPicked || (entry.after !== null && (pickedFile === null || pickedFile === file))
           const headline = wordHeadline(entry, byId, t)
           return (
             <li key={entry.id}>
               <div className="history-item">
-                <input
-                  type="checkbox"
-                  className="history-pick"
-                  checked={isPicked}
-                  disabled={!canPick}
-                  aria-label={t('skills.comparePick', { kind: headline.text, when: when(entry) })}
-                  onChange={() => toggle(entry.id)}
-                />
+                <ComparePick compare={compare} id={entry.id} disabled={!canPick} label={t('skills.comparePick', { kind: headline.text, when: when(entry) })} />
                 <button
                   type="button"
                   className={entry.id === selectedId ? 'history-row active' : 'history-row'}
