@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import type { SessionSummary } from '../../../shared/ipc/domain'
 import type { MessageKey } from '../../../shared/i18n'
-import { Dialog } from '../components/Dialog'
+import { DeleteSessionConfirm } from '../components/DeleteSessionConfirm'
 import { errorMessage } from '../ipc/client'
 import { useApp, useT } from './context'
 
@@ -76,7 +76,7 @@ export function SessionMenu({ session, onClose }: { session: SessionSummary; onC
   )
 }
 
-/** Says plainly what goes (the conversation and its search index) and what stays (memory, skills, the Timeline). */
+/** Deletes the conversation once confirmed; a failure is said in a toast. */
 function DeleteSessionDialog({ session, title, onClose }: { session: SessionSummary; title: string; onClose(): void }): React.JSX.Element {
   const t = useT()
   const { sessions, chat, ui } = useApp()
@@ -89,25 +89,7 @@ function DeleteSessionDialog({ session, title, onClose }: { session: SessionSumm
       ui.getState().toast({ tone: 'error', text: errorMessage(error) })
     }
   }
-  return (
-    <Dialog
-      title={t('sessions.deleteTitle', { title })}
-      onClose={onClose}
-      actions={
-        <>
-          <button type="button" className="secondary-button" onClick={onClose} data-autofocus>
-            {t('common.cancel')}
-          </button>
-          <button type="button" className="danger-button" onClick={() => void remove()}>
-            {t('sessions.deleteConfirm')}
-          </button>
-        </>
-      }
-    >
-      <p>{t('sessions.deleteGone')}</p>
-      <p>{t('sessions.deleteKept')}</p>
-    </Dialog>
-  )
+  return <DeleteSessionConfirm title={title} onCancel={onClose} onConfirm={() => void remove()} />
 }
 
 /** A file save through the browser's download (the desktop app shows its save dialog for it). */

@@ -1,7 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { SessionSummary } from '../../../shared/ipc/domain'
-import { session } from '../helpers/fixtures'
+import { message, session } from '../helpers/fixtures'
 import { renderApp, settle } from '../helpers/render-app'
 import { moreButton, sectionTitles } from '../helpers/sidebar'
 
@@ -114,5 +114,28 @@ describe('the conversation menu in the sidebar', () => {
     expect(clicked).toEqual([{ href: 'blob:groceries', download: 'Groceries-s1.md' }])
     expect(await blobs[0].text()).toBe('# Groceries\n')
     expect(screen.getByText('Saved Groceries-s1.md')).toBeTruthy()
+  })
+
+  it('asks the same question from the chat header, and an open conversation gives way to a new chat', async () => {
+    const harness = await renderApp({
+      ...conversations(session('s1', 'Groceries'), session('s2', 'Taxes')),
+      'sessions.get': () => ({ session: session('s1', 'Groceries'), messages: [message('user', 'milk')], running: false }),
+      'chat.attach': { running: false, events: [] }
+    })
+    fireEvent.click(screen.getByRole('button', { name: /^Groceries/ }))
+    await settle()
+    fireEvent.click(within(screen.getByRole('banner')).getByRole('button', { name: 'Delete conversation' }))
+    const dialog = screen.getByRole('dialog', { name: 'Delete “Groceries”?' })
+    expect(dialog.textContent).toContain('The conversation, its messages and its search index are removed.')
+    expect(dialog.textContent).toContain('memory entries and skills are kept, and the Timeline keeps every change it made')
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }))
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(harness.bridge.callsTo('sessions.delete')).toEqual([])
+
+    fireEvent.click(within(screen.getByRole('banner')).getByRole('button', { name: 'Delete conversation' }))
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete conversation' }))
+    await settle()
+    expect(harness.bridge.callsTo('sessions.delete')).toEqual([{ sessionId: 's1' }])
+    expect(harness.app.chat.getState().sessionId).toBeNull()
   })
 })

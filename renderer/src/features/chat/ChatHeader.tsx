@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useApp, useChat, useSessions, useT } from '../../app/context'
-import { Dialog } from '../../components/Dialog'
+import { DeleteSessionConfirm } from '../../components/DeleteSessionConfirm'
 import { Icon } from '../../components/Icon'
 import { errorMessage } from '../../ipc/client'
 import { InstructionsButton } from './InstructionsDialog'
@@ -104,26 +104,7 @@ export function ChatHeader(): React.JSX.Element {
           </>
         ) : null}
       </div>
-      {confirmDelete ? (
-        <Dialog
-          title={t('sessions.deleteTitle', { title: shown })}
-          onClose={() => setConfirmDelete(false)}
-          actions={
-            <>
-              <button type="button" className="secondary-button" onClick={() => setConfirmDelete(false)} data-autofocus>
-                {t('common.cancel')}
-              </button>
-              <button type="button" className="danger-button" onClick={() => void remove()}>
-                {t('sessions.deleteConfirm')}
-              </button>
-            </>
-          }
-        >
-          {/* The same words as the sidebar's menu: what goes, and that what was learned stays. */}
-          <p>{t('sessions.deleteGone')}</p>
-          <p>{t('sessions.deleteKept')}</p>
-        </Dialog>
-      ) : null}
+      {confirmDelete ? <DeleteSessionConfirm title={shown} onCancel={() => setConfirmDelete(false)} onConfirm={() => void remove()} /> : null}
     </header>
   )
 }
