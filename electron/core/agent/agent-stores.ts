@@ -11,7 +11,7 @@ import type { StateDb } from '../db/state-db'
 import type { Ledger } from '../ledger/ledger'
 import type { MemoryPins } from '../memory/memory-pins'
 
-// The parts of the data home the agent uses, so it depends on these stores rather than on all of CairnCore.
+// The parts of the data home the agent uses, so it depends on these stores rather than on everything an open data home holds.
 
 /** What the system prompt is built from: the settings, the memory snapshot and the skill catalogue with its usage. */
 export interface PromptSources {

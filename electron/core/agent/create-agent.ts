@@ -11,7 +11,7 @@ import { resolveLearningProviderSettings, resolveProviderSettings } from '../pro
 import type { ToolDef } from '../tools/types'
 
 export interface CreateAgentOptions {
-  /** The data home's stores and learning tools (a CairnCore fits); with `paths`, the file tools never write inside its root. */
+  /** The data home's stores and learning tools; with `paths`, the file tools never write inside its root. */
   core: AgentHome
   env?: NodeJS.ProcessEnv
   /** The key from the app's encrypted store (read when each turn starts); the CLI leaves it out and uses the environment. */
