@@ -53,7 +53,7 @@ export class ProviderAccess {
   /** What reviews, curation, titles and summaries run on: `learning.model` / `learning.baseURL` when set, else the chat provider. */
   learning(): ProviderSettings {
     // The environment was read into the keys; it is not read again for them.
-    return resolveLearningProviderSettings(this.config().learning, { chat: this.chat(), learningApiKey: this.keys.apiKeyFor('learning'), env: {} })
+    return resolveLearningProviderSettings(this.config().learning, { chat: this.chat(), ownKey: this.keys.apiKeyFor('learning'), env: {} })
   }
 
   /** The embedder `search.embeddingModel` asks for, or null when search by meaning is off. */
