@@ -1,8 +1,8 @@
 import type { AttachmentStore } from '../attachments'
-import type { LearningToolOptions } from '../cairn'
 import type { SettingsStore } from '../config/config-store'
 import type { MemoryStore } from '../memory'
 import type { SessionStore } from '../sessions'
+import type { SessionSearchOptions } from '../sessions/session-search-tool'
 import type { SkillStore } from '../skills'
 import type { SkillFlags } from '../skills/skill-flags'
 import type { ToolDef } from '../tools/types'
@@ -48,5 +48,5 @@ export interface AgentHome extends ConversationStores, LearningGateSources {
   memory: MemoryStore
   skills: SkillStore
   skillFlags: Pick<SkillFlags, 'get' | 'disabled'>
-  learningTools(currentSessionId: () => string | null, options?: LearningToolOptions): ToolDef[]
+  learningTools(currentSessionId: () => string | null, options?: SessionSearchOptions): ToolDef[]
 }
