@@ -140,6 +140,7 @@ export class CairnApp implements AppContext {
     this.syncs = new SyncSchedule({ core, secrets: options.secrets, host: this.host, clock: options.clock ?? systemClock, changed: (status) => this.emit('sync.changed', status), broughtIn: () => this.emit('memory.changed', {}) })
     this.meaning = new SemanticFilling({ db: core.db, config: () => core.config.get(), chatProvider: () => this.providerSettings(), keys: this.provider.keys, env: options.env, isIdle: () => !this.chats.anyRunning(), events: this.events, clock: options.clock ?? systemClock, changed: (what) => this.searchUpkeep?.emit(what === 'state') })
     this.searchUpkeep = new SearchUpkeep({ db: core.db, config: () => core.config.get(), isIdle: () => !this.chats.anyRunning(), events: this.events, clock: options.clock ?? systemClock, meaning: this.meaning, changed: (status) => this.emit('search.changed', status) })
+    // Each group sees only its slice of the app (handlers/route-slices.ts); the app has every slice.
     const handlers = {
       ...appInfoHandler(this),
       ...chatHandlers(this),
