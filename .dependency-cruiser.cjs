@@ -15,6 +15,13 @@ const CORE_LAYERS = [
   ['app', 'mcp-server']
 ]
 
+/**
+ * The modules that may name the whole data home (`cairn.ts`, CairnCore): where a core is composed. The
+ * process shells (main, cli, serve, worker) sit outside electron/core and are roots too. learning/ is
+ * narrowed by its own change (split by runtime); until then the whole folder is let through.
+ */
+const COMPOSITION_ROOTS = '^electron/core/(cairn\\.ts|app/cairn-app\\.ts|doctor/index\\.ts)$|^electron/core/learning/'
+
 const corePath = (unit) => (unit.endsWith('.ts') ? `^electron/core/${unit.replace(/\./g, '\\.')}$` : `^electron/core/${unit}/`)
 const anyOf = (units) => `(${units.map(corePath).join('|')})`
 
@@ -57,6 +64,15 @@ module.exports = {
       comment: 'The core is used by the shells, never the other way round.',
       from: { path: '^electron/core/' },
       to: { path: '^(electron/(main|preload|cli|serve|worker)|renderer)/' }
+    },
+    {
+      name: 'core-composed-at-the-roots',
+      severity: 'error',
+      comment:
+        'Only a composition root names the whole data home (cairn.ts): other core modules take the narrow interface ' +
+        'they declare beside them (agent-stores.ts, import-home.ts, app-home.ts), which CairnCore satisfies.',
+      from: { path: '^electron/core/', pathNot: COMPOSITION_ROOTS },
+      to: { path: '^electron/core/cairn\\.ts$' }
     },
     {
       name: 'renderer-speaks-the-contract',

@@ -2,7 +2,7 @@ import { translator, type Translate } from '../../shared/i18n'
 import { describePauseReason, describeReviewReason, describeReviewSummary } from '../../shared/i18n/describe'
 import { describeLearned } from '../../shared/i18n/describe-learning'
 import type { ReviewEvent } from '../../shared/review-protocol'
-import { resolveProviderSettings } from '../core/provider/provider-settings'
+import { environmentKeys, ProviderAccess } from '../core/provider/provider-access'
 import type { CairnCore } from '../core/cairn'
 import { LearningLoop } from '../core/learning/learning-loop'
 import { ReviewHost, reviewHostDepsOf } from '../core/learning/review-host'
@@ -25,12 +25,13 @@ export interface CliLearning {
  * CLI exits after the answer and the worker finishes the review on its own (see `cairn timeline`).
  */
 export function cliLearning(core: CairnCore, env: NodeJS.ProcessEnv, io: CliIO, options: { wait: boolean; json: boolean }): CliLearning {
+  // The CLI's keys are the environment's; reviews on `learning.baseURL` take their own, the chat key never goes to another server.
+  const provider = new ProviderAccess(() => core.config.get(), environmentKeys(env), env)
   const host = new ReviewHost({
     ...reviewHostDepsOf(core),
     spawn: () => forkReviewWorker({ entry: reviewWorkerEntry() }),
-    provider: () => resolveProviderSettings(core.config.get(), env),
-    // Reviews on `learning.baseURL` take their own key; the chat key never goes to another server.
-    learningApiKey: () => env.CAIRN_LEARNING_API_KEY ?? null,
+    provider: () => provider.chat(),
+    keys: provider.keys,
     detached: !options.wait
   })
   const started: string[] = []

@@ -11,21 +11,15 @@ import { revertLedgerEntry, type RevertOptions } from './ledger/revert'
 import { MemoryStore, createMemoryTool } from './memory'
 import { MemoryPins } from './memory/memory-pins'
 import { memoryPendingJudge } from './memory/memory-reconcile'
-import type { Embedder } from './provider/embeddings'
 import { SessionStore, createSessionSearchTool } from './sessions'
-import type { SessionSummaryOptions } from './sessions/session-summaries'
+import type { SessionSearchOptions } from './sessions/session-search-tool'
 import { SkillStore, createSkillTools } from './skills'
 import { SkillFlags } from './skills/skill-flags'
 import { skillPendingJudge } from './skills/skill-reconcile'
 import type { ToolDef } from './tools/types'
 
-/** What the learning tools need from the conversation they are offered in. */
-export interface LearningToolOptions {
-  /** The model session_search's `summarize: true` runs on; without it summaries fall back to raw messages. */
-  summaries?: SessionSummaryOptions
-  /** The embedding model (`search.embeddingModel`; null when off): session_search then also finds by meaning. */
-  embedder?: () => Embedder | null
-}
+/** What the learning tools need from the conversation they are offered in: what session_search takes. */
+export type LearningToolOptions = SessionSearchOptions
 
 export interface OpenCoreOptions {
   /** Absolute data home (see resolveHome). */

@@ -1,6 +1,5 @@
 import type { CairnCore } from '../../core/cairn'
-import { createEmbedder } from '../../core/provider/embeddings'
-import { resolveProviderSettings } from '../../core/provider/provider-settings'
+import { environmentKeys, ProviderAccess } from '../../core/provider/provider-access'
 import { fillSemanticIndex, type FillOutcome } from '../../core/sessions/semantic-fill'
 import type { CliContext } from './types'
 
@@ -12,7 +11,7 @@ import type { CliContext } from './types'
  */
 export async function reindexMeaning(ctx: CliContext, core: CairnCore): Promise<number> {
   const config = core.config.get()
-  const embedder = createEmbedder(config.search, resolveProviderSettings(config, ctx.env), null, ctx.env)
+  const embedder = new ProviderAccess(() => config, environmentKeys(ctx.env), ctx.env).embedder()
   if (!embedder) {
     ctx.io.err('Search by meaning is off. Set search.embeddingModel in config.json (e.g. text-embedding-3-small, or nomic-embed-text on Ollama) first.\n')
     return 1

@@ -1,5 +1,4 @@
-import { createEmbedder } from '../../core/provider/embeddings'
-import { resolveProviderSettings } from '../../core/provider/provider-settings'
+import { environmentKeys, ProviderAccess } from '../../core/provider/provider-access'
 import { searchByMeaning, searchSessions } from '../../core/sessions'
 import { parseCommandArgs, parseLimit } from '../args'
 import { formatTime, oneLine, printJson, UsageError } from '../io'
@@ -29,7 +28,7 @@ With search.embeddingModel set, conversations are also found by meaning.
     if (!query) throw new UsageError('Give something to search for.')
     const core = await ctx.core()
     // By meaning too when search.embeddingModel is set (a failed embedding request leaves keyword results).
-    const embedder = createEmbedder(core.config.get().search, resolveProviderSettings(core.config.get(), ctx.env), null, ctx.env)
+    const embedder = new ProviderAccess(() => core.config.get(), environmentKeys(ctx.env), ctx.env).embedder()
     const meaning = await searchByMeaning(core.db, embedder, query, 50).catch(() => [])
     const result = searchSessions(core.db, query, { limit: parseLimit(values.limit, 5, 10), includeCurrent: true, meaning })
     if (values.json) {

@@ -1,8 +1,8 @@
 import type { AttachmentStore } from '../attachments'
-import type { LearningToolOptions } from '../cairn'
 import type { SettingsStore } from '../config/config-store'
 import type { MemoryStore } from '../memory'
 import type { SessionStore } from '../sessions'
+import type { SessionSearchOptions } from '../sessions/session-search-tool'
 import type { SkillStore } from '../skills'
 import type { SkillFlags } from '../skills/skill-flags'
 import type { ToolDef } from '../tools/types'
@@ -11,7 +11,7 @@ import type { StateDb } from '../db/state-db'
 import type { Ledger } from '../ledger/ledger'
 import type { MemoryPins } from '../memory/memory-pins'
 
-// The parts of the data home the agent uses, so it depends on these stores rather than on all of CairnCore.
+// The parts of the data home the agent uses, so it depends on these stores rather than on everything an open data home holds.
 
 /** What the system prompt is built from: the settings, the memory snapshot and the skill catalogue with its usage. */
 export interface PromptSources {
@@ -48,5 +48,5 @@ export interface AgentHome extends ConversationStores, LearningGateSources {
   memory: MemoryStore
   skills: SkillStore
   skillFlags: Pick<SkillFlags, 'get' | 'disabled'>
-  learningTools(currentSessionId: () => string | null, options?: LearningToolOptions): ToolDef[]
+  learningTools(currentSessionId: () => string | null, options?: SessionSearchOptions): ToolDef[]
 }

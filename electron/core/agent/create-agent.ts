@@ -1,4 +1,3 @@
-import { createEmbedder } from '../provider/embeddings'
 import { createWorkspaceTools } from '../workspace'
 import { AgentSession, type AgentHooks } from './agent-session'
 import type { AgentHome } from './agent-stores'
@@ -7,19 +6,18 @@ import { ProposalStore } from '../ledger/proposals'
 import { createMemoryTool } from '../memory'
 import { createSkillTools } from '../skills'
 import { ChatProvider } from '../provider/provider'
-import { resolveLearningProviderSettings, resolveProviderSettings } from '../provider/provider-settings'
+import { environmentKeys, ProviderAccess, type ProviderKeys } from '../provider/provider-access'
 import type { ToolDef } from '../tools/types'
 
 export interface CreateAgentOptions {
-  /** The data home's stores and learning tools (a CairnCore fits); with `paths`, the file tools never write inside its root. */
+  /** The data home's stores and learning tools; with `paths`, the file tools never write inside its root. */
   core: AgentHome
   env?: NodeJS.ProcessEnv
-  /** The key from the app's encrypted store (read when each turn starts); the CLI leaves it out and uses the environment. */
-  apiKey?: string | null | (() => string | null)
-  /** The key saved for `learning.baseURL` (the app's secret store), for summaries; the CLI leaves it out and uses CAIRN_LEARNING_API_KEY. */
-  learningApiKey?: () => string | null
-  /** The key saved for `search.embeddingBaseURL` (the app's secret store); the CLI leaves it out and uses CAIRN_EMBEDDING_API_KEY. */
-  embeddingApiKey?: () => string | null
+  /**
+   * The provider keys (chat, learning for summaries, embedding for search by meaning), asked for as each
+   * turn or search starts: the app passes its secret store's; the CLI leaves it out and uses the environment.
+   */
+  keys?: ProviderKeys
   /**
    * The folder a new session works in (stored with it), and a resumed session that has none stored yet
    * (it is stored then). Defaults to config `agent.workspace`, then the current directory. The caller
@@ -45,24 +43,21 @@ export function createAgentSession(options: CreateAgentOptions): AgentSession {
   const { core } = options
   // Resolved per turn: a key or URL changed in Settings applies to open conversations too, and so
   // does the model the conversation was switched to (`sessions.model`, read from the store each turn).
-  const apiKey = options.apiKey
+  const env = options.env ?? process.env
+  const access = new ProviderAccess(() => core.config.get(), options.keys ?? environmentKeys(env), env)
   let session: AgentSession | null = null
-  const chatSettings = () => resolveProviderSettings(core.config.get(), options.env ?? process.env, typeof apiKey === 'function' ? apiKey() : apiKey)
   const provider = () => {
-    const settings = chatSettings()
+    const settings = access.chat()
     return new ChatProvider({ ...settings, model: conversationModel(core, session?.id ?? options.sessionId, options.model) || settings.model })
   }
   // session_search summaries run on the learning model, like reviews and titles; a failed one falls back to raw messages at once.
-  const summaryProvider = () => {
-    const sources = { chat: chatSettings(), learningApiKey: options.learningApiKey?.() ?? null, env: options.env ?? process.env }
-    return new ChatProvider({ ...resolveLearningProviderSettings(core.config.get().learning, sources), maxRetries: 0 })
-  }
+  const summaryProvider = () => new ChatProvider({ ...access.learning(), maxRetries: 0 })
   const workspace = sessionWorkspace(options)
   const currentSession = () => session?.id ?? null
   const learningTools = core.learningTools(currentSession, {
       summaries: { provider: summaryProvider },
       // Off (null) unless search.embeddingModel is set; resolved per search so a settings change applies.
-      embedder: () => createEmbedder(core.config.get().search, chatSettings(), options.embeddingApiKey?.() ?? null, options.env ?? process.env)
+      embedder: () => access.embedder()
   })
   const tools = [
     // The chat's memory and skill writes go through the one learning policy (learning-gate.ts).

@@ -23,7 +23,7 @@ export interface IndexSkill {
   missingMcpTools?: string[]
 }
 
-/** What the catalogue is read from (a CairnCore fits). */
+/** What the catalogue is read from. */
 export interface SkillCatalogueSources {
   skills: Pick<SkillStore, 'list' | 'getUsage'>
   skillFlags: Pick<SkillFlags, 'disabled'>

@@ -1,16 +1,15 @@
 import type { IpcEventName, IpcEvents } from '../../../shared/ipc/contract'
 import type { KeyStorage } from '../../../shared/ipc/domain'
-import type { CairnCore } from '../cairn'
 import type { LearningLoop } from '../learning/learning-loop'
 import type { ReviewHost } from '../learning/review-host'
-import type { WorkerSpawner } from '../learning/spawn-worker'
 import type { McpManager } from '../mcp/mcp-manager'
+import type { ApiKeyWhich, ProviderAccess } from '../provider/provider-access'
 import type { ProviderSettings } from '../provider/provider-settings'
-import type { ChatClock, ChatManager } from './chat-manager'
+import type { AppHome } from './app-home'
+import type { ChatManager } from './chat-manager'
 import type { AppWorkspaces } from './workspaces'
 
-/** Which key: the chat provider's, the one for `learning.baseURL` (reviews on their own endpoint), or the one for `search.embeddingBaseURL`. */
-export type ApiKeyWhich = 'chat' | 'learning' | 'embedding'
+export type { ApiKeyWhich } from '../provider/provider-access'
 
 /** Where the provider API keys live: the OS keyring in the app, the process in browser mode. `which` defaults to `chat`. */
 export interface SecretStore {
@@ -36,41 +35,33 @@ export interface AppPlatform {
   openPath?(path: string): Promise<void>
 }
 
-export interface CairnAppOptions {
-  core: CairnCore
-  spawnWorker: WorkerSpawner
+/** What the shell tells the app about itself that its parts read: where keys live, what only the shell can do, the version. */
+export interface AppShellOptions {
   secrets: SecretStore
   platform: AppPlatform
   version: string
   env?: NodeJS.ProcessEnv
-  /**
-   * Folders no conversation may work in, as the shell knows them: the desktop app's install and
-   * resources folders, Cairn's own checkout in browser mode. The data home is always refused.
-   */
-  forbiddenWorkspaceRoots?: readonly string[]
   /** The user's home, where the default `Cairn` workspace is made (default: os.homedir()). */
   userHome?: string
-  /** The chats' clock (idle conversations are reviewed on its tick); tests pass their own. */
-  clock?: ChatClock
-  /**
-   * On close: how long the reviews of conversations ended by quitting may run (the windows are gone
-   * by then); what has not finished by then is stopped, and its row says why. Default 30 s.
-   */
-  quitReviewMs?: number
 }
 
 export type AppEvent = { [K in IpcEventName]: { name: K; payload: IpcEvents[K] } }[IpcEventName]
 
-/** What the route handlers work with: the app's parts, never the class that wires them. */
+/**
+ * The app's parts, never the class that wires them. Each handler group takes the slice of these it
+ * uses (handlers/route-slices.ts); CairnApp implements them all.
+ */
 export interface AppContext {
-  readonly options: CairnAppOptions
-  readonly core: CairnCore
+  readonly options: AppShellOptions
+  readonly core: AppHome
   readonly host: ReviewHost
   readonly loop: LearningLoop
   readonly chats: ChatManager
   readonly workspaces: AppWorkspaces
   /** The user's MCP servers (started with the first conversation, or when Settings asks). */
   readonly mcp: McpManager
+  /** How this process reaches the model: the chat, learning and embedding providers with their keys. */
+  readonly provider: ProviderAccess
   emit<K extends IpcEventName>(name: K, payload: IpcEvents[K]): void
   providerSettings(): ProviderSettings
 }

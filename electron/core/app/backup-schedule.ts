@@ -1,6 +1,6 @@
 import type { BackupStatus } from '../../../shared/ipc/contract-backup'
 import { createBackup, listBackups, pruneBackups, resolveBackupFolder } from '../backup'
-import type { CairnCore } from '../cairn'
+import type { AppHome } from './app-home'
 import type { ChatClock } from './chat-manager'
 
 /** How often the app looks whether a scheduled backup is due; `backup.everyDays` is in days. */
@@ -8,7 +8,8 @@ export const BACKUP_CHECK_MS = 60 * 60_000
 const DAY_MS = 24 * 60 * 60_000
 
 export interface BackupScheduleDeps {
-  core: CairnCore
+  /** The data home backed up: its folder, state.db (copied consistently) and the `backup` settings. */
+  core: Pick<AppHome, 'paths' | 'config' | 'db'>
   /** Cairn's version, recorded in each manifest. */
   version: string
   clock: ChatClock

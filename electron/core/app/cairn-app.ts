@@ -3,7 +3,8 @@ import type { IpcEventName, IpcEvents, IpcHandlers } from '../../../shared/ipc/c
 import { EventBus } from '../events/event-bus'
 import { suggestTitle } from '../agent/conversation-title'
 import { ChatProvider } from '../provider/provider'
-import { findProviderProblem, resolveLearningProviderSettings, resolveProviderSettings, type ProviderSettings } from '../provider/provider-settings'
+import { ProviderAccess, providerKeys } from '../provider/provider-access'
+import { findProviderProblem, type ProviderSettings } from '../provider/provider-settings'
 import type { CairnCore } from '../cairn'
 import { scheduleCuration } from '../learning/curation'
 import { LearningLoop } from '../learning/learning-loop'
@@ -12,8 +13,8 @@ import { McpManager } from '../mcp/mcp-manager'
 import { ReviewHost, reviewHostDepsOf } from '../learning/review-host'
 import type { WorkerSpawner } from '../learning/spawn-worker'
 import { archiveUnusedSkillsSoon } from '../skills/skill-archive'
-import type { AppContext, AppEvent, CairnAppOptions } from './app-context'
-import { ChatManager, systemClock } from './chat-manager'
+import type { AppContext, AppEvent, AppShellOptions } from './app-context'
+import { ChatManager, systemClock, type ChatClock } from './chat-manager'
 import { chatHandlers } from './handlers/chat'
 import { inboxHandlers, watchInbox } from './handlers/inbox'
 import { learningHandlers } from './handlers/learning'
@@ -35,9 +36,28 @@ import { skillHandlers } from './handlers/skills'
 import { timelineHandlers } from './handlers/timeline'
 import { windowHandlers } from './handlers/window'
 import { AppWorkspaces } from './workspaces'
+import type { SettingsSlice } from './handlers/route-slices'
 
 /** How long reviews of the conversations open at quit may take by default (see CairnAppOptions.quitReviewMs). */
 const QUIT_REVIEW_MS = 30_000
+
+/** What the shell composes the app from: the open core, how to start a review worker, and the shell's own facts. */
+export interface CairnAppOptions extends AppShellOptions {
+  core: CairnCore
+  spawnWorker: WorkerSpawner
+  /**
+   * Folders no conversation may work in, as the shell knows them: the desktop app's install and
+   * resources folders, Cairn's own checkout in browser mode. The data home is always refused.
+   */
+  forbiddenWorkspaceRoots?: readonly string[]
+  /** The chats' clock (idle conversations are reviewed on its tick); tests pass their own. */
+  clock?: ChatClock
+  /**
+   * On close: how long the reviews of conversations ended by quitting may run (the windows are gone
+   * by then); what has not finished by then is stopped, and its row says why. Default 30 s.
+   */
+  quitReviewMs?: number
+}
 
 /** `true` only when `T` has no key that is not a contract route. */
 type NoExtraRoutes<T> = [Exclude<keyof T, keyof IpcHandlers>] extends [never] ? true : never
@@ -54,6 +74,7 @@ export class CairnApp implements AppContext {
   readonly chats: ChatManager
   readonly workspaces: AppWorkspaces
   readonly mcp: McpManager
+  readonly provider: ProviderAccess
   readonly backups: BackupSchedule
   readonly syncs: SyncSchedule
   readonly imports: AppImports
@@ -68,12 +89,14 @@ export class CairnApp implements AppContext {
 
   constructor(readonly options: CairnAppOptions) {
     const { core } = options
+    const env = options.env ?? process.env
+    // Every key the app's parts use: the stored one, else the environment's (CAIRN_API_KEY and the like).
+    this.provider = new ProviderAccess(() => core.config.get(), providerKeys((which) => options.secrets.getApiKey(which), env), env)
     this.host = new ReviewHost({
       ...reviewHostDepsOf(core),
       spawn: options.spawnWorker,
       provider: () => this.providerSettings(),
-      // The stored key, else the environment's (as the chat key falls back to CAIRN_API_KEY).
-      learningApiKey: () => options.secrets.getApiKey('learning') ?? (options.env ?? process.env).CAIRN_LEARNING_API_KEY ?? null
+      keys: this.provider.keys
     })
     this.loop = new LearningLoop(core, this.host)
     this.workspaces = new AppWorkspaces({ core, userHome: options.userHome, forbiddenRoots: options.forbiddenWorkspaceRoots })
@@ -91,15 +114,12 @@ export class CairnApp implements AppContext {
       mode: options.platform.mode,
       workspaces: this.workspaces,
       env: options.env,
-      apiKey: () => options.secrets.getApiKey(),
-      learningApiKey: () => options.secrets.getApiKey('learning'),
-      embeddingApiKey: () => options.secrets.getApiKey('embedding'),
-      providerSettings: () => this.providerSettings(),
+      provider: this.provider,
       emit: (name, payload) => this.emit(name, payload),
       endConversation: (sessionId, cause) => this.loop.endConversation(sessionId, cause),
       clock: options.clock,
       mcp: this.mcp,
-      suggestTitle: (exchange) => suggestTitle(new ChatProvider({ ...this.learningProviderSettings(), maxRetries: 0 }), exchange, AbortSignal.timeout(30_000))
+      suggestTitle: (exchange) => suggestTitle(new ChatProvider({ ...this.provider.learning(), maxRetries: 0 }), exchange, AbortSignal.timeout(30_000))
     })
     this.unsubscribe.push(
       this.host.events.on((event) => this.emit('review.event', event)),
@@ -118,8 +138,9 @@ export class CairnApp implements AppContext {
     this.backups = new BackupSchedule({ core, version: options.version, clock: options.clock ?? systemClock, changed: (status) => this.emit('backup.changed', status) })
     this.imports = new AppImports({ core, loop: this.loop, host: this.host, env: options.env ?? process.env, changed: (activity) => this.emit('import.changed', activity), sessionsChanged: () => this.emit('sessions.changed', { sessionId: '' }) })
     this.syncs = new SyncSchedule({ core, secrets: options.secrets, host: this.host, clock: options.clock ?? systemClock, changed: (status) => this.emit('sync.changed', status), broughtIn: () => this.emit('memory.changed', {}) })
-    this.meaning = new SemanticFilling({ db: core.db, config: () => core.config.get(), chatProvider: () => this.providerSettings(), embeddingApiKey: () => options.secrets.getApiKey('embedding'), env: options.env, isIdle: () => !this.chats.anyRunning(), events: this.events, clock: options.clock ?? systemClock, changed: (what) => this.searchUpkeep?.emit(what === 'state') })
+    this.meaning = new SemanticFilling({ db: core.db, config: () => core.config.get(), chatProvider: () => this.providerSettings(), keys: this.provider.keys, env: options.env, isIdle: () => !this.chats.anyRunning(), events: this.events, clock: options.clock ?? systemClock, changed: (what) => this.searchUpkeep?.emit(what === 'state') })
     this.searchUpkeep = new SearchUpkeep({ db: core.db, config: () => core.config.get(), isIdle: () => !this.chats.anyRunning(), events: this.events, clock: options.clock ?? systemClock, meaning: this.meaning, changed: (status) => this.emit('search.changed', status) })
+    // Each group sees only its slice of the app (handlers/route-slices.ts); the app has every slice.
     const handlers = {
       ...appInfoHandler(this),
       ...chatHandlers(this),
@@ -154,19 +175,9 @@ export class CairnApp implements AppContext {
     this.events.emit({ name, payload } as AppEvent)
   }
 
-  /** Provider settings with the stored key (the environment fills in for the CLI and browser mode). */
+  /** The chat provider with its key (stored, else the environment's). */
   providerSettings(): ProviderSettings {
-    return resolveProviderSettings(this.core.config.get(), this.options.env ?? process.env, this.options.secrets.getApiKey())
-  }
-
-  /** The provider titles run on, like reviews: `learning.model` / `learning.baseURL` when set, else the chat provider. */
-  private learningProviderSettings(): ProviderSettings {
-    const env = this.options.env ?? process.env
-    return resolveLearningProviderSettings(this.core.config.get().learning, {
-      chat: this.providerSettings(),
-      learningApiKey: this.options.secrets.getApiKey('learning'),
-      env
-    })
+    return this.provider.chat()
   }
 
   async close(): Promise<void> {
@@ -187,7 +198,7 @@ export class CairnApp implements AppContext {
   }
 }
 
-function appInfoHandler(app: AppContext): Pick<IpcHandlers, 'app.info'> {
+function appInfoHandler(app: SettingsSlice): Pick<IpcHandlers, 'app.info'> {
   return {
     'app.info': async () => {
       return {
@@ -202,4 +213,4 @@ function appInfoHandler(app: AppContext): Pick<IpcHandlers, 'app.info'> {
   }
 }
 
-export type { AppEvent, AppPlatform, CairnAppOptions, SecretStore } from './app-context'
+export type { AppEvent, AppPlatform, SecretStore } from './app-context'

@@ -7,11 +7,11 @@ import { readAttachmentsForIpc, type AttachmentInput } from '../attachments'
 import { findProviderProblem, providerProblemText } from '../provider/provider-settings'
 import type { IpcEventName, IpcEvents } from '../../../shared/ipc/contract'
 import type { SessionEndCause } from '../../../shared/review-reasons'
-import type { CairnCore } from '../cairn'
 import { ProposalStore } from '../ledger/proposals'
-import type { ProviderSettings } from '../provider/provider-settings'
+import type { ProviderAccess } from '../provider/provider-access'
 import type { ToolDef } from '../tools/types'
 import type { McpManager } from '../mcp/mcp-manager'
+import type { ChatHome } from './app-home'
 import type { AppWorkspaces } from './workspaces'
 
 interface LiveChat {
@@ -52,17 +52,13 @@ export const IDLE_TICK_MS = 60_000
 
 /** What the chats need from the app around them. */
 export interface ChatManagerDeps {
-  core: CairnCore
+  core: ChatHome
   hooks: AgentHooks
   mode: 'desktop' | 'browser'
   workspaces: AppWorkspaces
   env?: NodeJS.ProcessEnv
-  apiKey(): string | null
-  /** The key saved for `learning.baseURL`, for session_search summaries (null: the chat key or none). */
-  learningApiKey?(): string | null
-  /** The key saved for `search.embeddingBaseURL`, for session_search by meaning. */
-  embeddingApiKey?(): string | null
-  providerSettings(): ProviderSettings
+  /** How conversations reach the model: the chat provider (checked before a turn) and the keys each conversation resolves its providers with. */
+  provider: Pick<ProviderAccess, 'chat' | 'keys'>
   emit<K extends IpcEventName>(name: K, payload: IpcEvents[K]): void
   /**
    * A conversation ended for learning: it went idle, the user started another, or the app is
@@ -218,7 +214,7 @@ export class ChatManager {
 
   /** Refuses to start a turn the provider cannot answer: English for logs, the problem's code and data for the renderer. */
   private checkProvider(): void {
-    const problem = findProviderProblem(this.app.providerSettings())
+    const problem = findProviderProblem(this.app.provider.chat())
     if (problem) throw new IpcError('PROVIDER', providerProblemText(problem), { problem: problem.code, preset: problem.preset, baseURL: problem.baseURL })
   }
 
@@ -281,9 +277,7 @@ export class ChatManager {
     }
     const session = createAgentSession({
       core: this.app.core,
-      apiKey: () => this.app.apiKey(),
-      learningApiKey: () => this.app.learningApiKey?.() ?? null,
-      embeddingApiKey: () => this.app.embeddingApiKey?.() ?? null,
+      keys: this.app.provider.keys,
       env: this.app.env,
       workspace,
       sessionId: sessionId ?? undefined,

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs'
 import type { ImportActivity, ImportSourceId, ImportSourceInfo } from '../../../shared/ipc/contract-import'
-import type { CairnCore } from '../cairn'
 import {
   defaultClaudeCodeHome,
   defaultHermesHome,
@@ -9,12 +8,14 @@ import {
   importClaudeCode,
   importHermes,
   importOpenClaw,
+  type ImportHome,
   type ImportProgress,
   type ImportReport
 } from '../import'
 import { ImportedLearning } from '../learning/learn-imported'
 import type { LearningLoop } from '../learning/learning-loop'
 import type { ReviewHost } from '../learning/review-host'
+import type { AppHome } from './app-home'
 
 interface ImporterOptions {
   path: string
@@ -26,7 +27,7 @@ interface ImporterOptions {
 interface Importer {
   pick: ImportSourceInfo['pick']
   defaultPath(env: NodeJS.ProcessEnv): string | null
-  run(core: CairnCore, options: ImporterOptions): Promise<ImportReport>
+  run(core: ImportHome, options: ImporterOptions): Promise<ImportReport>
 }
 
 /** The sources Settings → Data offers, in this order. A new importer is one line here. */
@@ -58,7 +59,8 @@ export class UnknownImportSourceError extends Error {
 }
 
 export interface AppImportsDeps {
-  core: CairnCore
+  /** What imports write to, and the conversations learning from imports reads. */
+  core: ImportHome & Pick<AppHome, 'sessions'>
   loop: Pick<LearningLoop, 'reviewNow'>
   host: Pick<ReviewHost, 'wait' | 'events'>
   env: NodeJS.ProcessEnv

@@ -3,6 +3,7 @@ import type { StateDb } from '../db/state-db'
 import type { EventBus } from '../events/event-bus'
 import { createEmbedder, type Embedder } from '../provider/embeddings'
 import { ProviderError } from '../provider/provider-errors'
+import type { ProviderKeys } from '../provider/provider-access'
 import type { ProviderSettings } from '../provider/provider-settings'
 import { fillSemanticIndex, type FillOutcome } from '../sessions/semantic-fill'
 import type { IndexProgress } from '../sessions/semantic-index'
@@ -23,8 +24,8 @@ export interface SemanticFillingDeps {
   config: () => CairnConfig
   /** The chat provider as resolved now (its URL and key are the embedding defaults). */
   chatProvider: () => ProviderSettings
-  /** The key saved for `search.embeddingBaseURL` (null: CAIRN_EMBEDDING_API_KEY, else none). */
-  embeddingApiKey?: () => string | null
+  /** The process's provider keys: the embedding one is for `search.embeddingBaseURL` (none: CAIRN_EMBEDDING_API_KEY, else no key). */
+  keys?: ProviderKeys
   env?: NodeJS.ProcessEnv
   /** No chat is running: embedding waits for the user's turn to end, and pauses when the next begins. */
   isIdle: () => boolean
@@ -162,7 +163,7 @@ export class SemanticFilling {
   /** The embedder the settings ask for now (null: search by meaning is off), with the saved embedding key. */
   embedder(): Embedder | null {
     if (this.deps.embedder) return this.deps.embedder()
-    return createEmbedder(this.deps.config().search, this.deps.chatProvider(), this.deps.embeddingApiKey?.() ?? null, this.deps.env ?? process.env)
+    return createEmbedder(this.deps.config().search, this.deps.chatProvider(), this.deps.keys?.apiKeyFor('embedding') ?? null, this.deps.env ?? process.env)
   }
 
   private async fill(embedder: Embedder): Promise<void> {

@@ -1,9 +1,8 @@
 import { hostname } from 'node:os'
 import type { SyncPhase, SyncProblemCode, SyncSetupResult, SyncStatus } from '../../../shared/ipc/contract-sync'
-import type { CairnCore } from '../cairn'
 import { ProposalStore } from '../ledger/proposals'
 import type { ReviewHost } from '../learning/review-host'
-import { leaveSync, readSyncState, runSync, setupSync, sharedLibraries, SyncError, type SyncErrorCode, type SyncReport, type SyncSetup } from '../sync'
+import { leaveSync, readSyncState, runSync, setupSync, sharedLibraries, SyncError, type SyncErrorCode, type SyncHome, type SyncReport, type SyncSetup } from '../sync'
 import type { SecretStore } from './app-context'
 import type { ChatClock } from './chat-manager'
 
@@ -17,7 +16,7 @@ const sameCodes: [SyncErrorCode] extends [SyncProblemCode] ? ([SyncProblemCode] 
 void sameCodes
 
 export interface SyncScheduleDeps {
-  core: CairnCore
+  core: SyncHome
   secrets: Pick<SecretStore, 'getSecret' | 'setSecret'>
   /** Reviews that changed something are followed by a sync. */
   host: Pick<ReviewHost, 'events'>

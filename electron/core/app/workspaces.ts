@@ -1,10 +1,10 @@
 import { homedir } from 'node:os'
 import { IpcError } from '../../../shared/ipc/define'
-import type { CairnCore } from '../cairn'
+import type { AppHome } from './app-home'
 import { checkWorkspace, defaultWorkspace, WorkspaceError } from '../sessions'
 
 export interface AppWorkspacesOptions {
-  core: Pick<CairnCore, 'config' | 'paths'>
+  core: Pick<AppHome, 'config' | 'paths'>
   /** The user's home, where the default `Cairn` folder is made (default: os.homedir()). */
   userHome?: string
   /** Folders no conversation may work in: the app's install and resources folders (from the shell), Cairn's checkout in browser mode. */

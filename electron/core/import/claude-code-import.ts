@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
-import type { CairnCore } from '../cairn'
+import type { ImportHome } from './import-home'
 import { readClaudeCodeEntries } from './claude-code-memories'
 import { ImportSourceError } from './hermes-import'
 import { importMemoryPlan, importSkills, runImportBatch, storeOffProblem } from './import-run'
@@ -33,7 +33,7 @@ function rationale(entry: SourceEntry): string {
  * proposal, nothing is written to memory without the user. Its `skills/` are copied into Cairn's own
  * skills as Agent Skills (Cairn may then learn and patch them; `skills.extraDirs` only reads them).
  */
-export async function importClaudeCode(core: CairnCore, options: ClaudeCodeImportOptions): Promise<ImportReport> {
+export async function importClaudeCode(core: ImportHome, options: ClaudeCodeImportOptions): Promise<ImportReport> {
   const home = resolve(options.path)
   if (!existsSync(home) || !statSync(home).isDirectory()) throw new ImportSourceError(`There is no Claude Code folder at ${home}.`)
   if (!['CLAUDE.md', 'projects', 'skills'].some((part) => existsSync(join(home, part)))) {

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import type { CairnCore } from '../cairn'
+import type { ImportHome } from './import-home'
 import { convertChatGptConversation, MalformedConversationError } from './chatgpt-conversations'
 import { convertClaudeConversation } from './claude-conversations'
 import { ExportJsonError, locateExport, streamArrayElements } from './export-file'
@@ -35,7 +35,7 @@ export interface ChatExportImportOptions {
  * import to take the newer one whole. A malformed conversation is reported by position and id and
  * skipped; invalid JSON stops the reading where it is, keeping what came before.
  */
-export async function importChatExport(core: CairnCore, options: ChatExportImportOptions): Promise<ImportReport> {
+export async function importChatExport(core: ImportHome, options: ChatExportImportOptions): Promise<ImportReport> {
   const app = APPS[options.app]
   const path = resolve(options.path)
   const location = locateExport(path, app.name)

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
-import type { CairnCore } from '../cairn'
+import type { ImportHome } from './import-home'
 import { SkillUsageStore } from '../skills/skill-usage'
 import { importHermesSessions } from './hermes-sessions'
 import { hasUsage, readHermesUsage } from './hermes-usage'
@@ -37,7 +37,7 @@ export interface HermesImportOptions {
  * batch (ledger source `import`, review id `import:<id>`), so `undoImport` can take it back whole.
  * What is malformed is reported by file (and line) and the rest still comes in.
  */
-export async function importHermes(core: CairnCore, options: HermesImportOptions): Promise<ImportReport> {
+export async function importHermes(core: ImportHome, options: HermesImportOptions): Promise<ImportReport> {
   const home = resolve(options.path)
   const parts = { memories: join(home, 'memories'), skills: join(home, 'skills'), stateDb: join(home, 'state.db') }
   if (!existsSync(home) || !statSync(home).isDirectory()) throw new ImportSourceError(`There is no Hermes home at ${home}.`)

@@ -1,4 +1,4 @@
-import type { CairnCore } from '../cairn'
+import type { ImportHome } from './import-home'
 import { openStateDb, type StateDb } from '../db/state-db'
 import type { NewMessage, ToolCallRecord } from '../sessions/types'
 import { ImportedSessionWriter } from './imported-sessions'
@@ -77,7 +77,7 @@ function columnsOf(db: StateDb, table: string): Set<string> | null {
  * (same Hermes id) is left as it is. Columns an older or newer Hermes lacks are reported, not fatal.
  */
 export function importHermesSessions(
-  core: CairnCore,
+  core: ImportHome,
   path: string,
   options: { importId: number | null; counts: ImportCounts; problems: ImportProblem[]; onProgress?: (progress: ImportProgress) => void }
 ): void {

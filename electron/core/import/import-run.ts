@@ -1,4 +1,4 @@
-import type { CairnCore } from '../cairn'
+import type { ImportHome } from './import-home'
 import type { MemoryTarget } from '../memory/types'
 import { ImportBatches } from './import-batches'
 import { applyMemoryPlan, countMemoryPlan, type MemoryPlan } from './memory-merge'
@@ -7,7 +7,7 @@ import { emptyCounts, importReviewId, type ImportCounts, type ImportProblem, typ
 
 /** One import under way: where its writes are attributed, and what it has counted so far. */
 export interface ImportRun {
-  core: CairnCore
+  core: ImportHome
   /** Null on a dry run, which writes nothing. */
   importId: number | null
   /** `import:<id>`, the review id every write of the batch carries. */
@@ -23,7 +23,7 @@ export interface ImportRun {
  * starts no row.
  */
 export async function runImportBatch(
-  core: CairnCore,
+  core: ImportHome,
   options: { source: ImportSource; path: string; dryRun?: boolean; onProgress?: (progress: ImportProgress) => void },
   body: (run: ImportRun) => Promise<void>
 ): Promise<ImportReport> {
@@ -42,7 +42,7 @@ export async function runImportBatch(
 }
 
 /** Why nothing may come into a store (it is turned off in Cairn's settings), or null. */
-export function storeOffProblem(core: CairnCore, target: MemoryTarget): string | null {
+export function storeOffProblem(core: ImportHome, target: MemoryTarget): string | null {
   const { memory } = core.config.get()
   if (target === 'memory' ? memory.enabled : memory.userProfileEnabled) return null
   return `not imported: ${target === 'memory' ? 'memory (MEMORY.md)' : 'the user profile (USER.md)'} is turned off in Cairn's settings.`

@@ -1,4 +1,4 @@
-import type { CairnCore } from '../cairn'
+import type { ImportHome } from './import-home'
 import type { NewMessage } from '../sessions/types'
 import type { ImportCounts } from './types'
 
@@ -27,7 +27,7 @@ export class ImportedSessionWriter {
   private readonly mark
 
   constructor(
-    private readonly core: CairnCore,
+    private readonly core: ImportHome,
     private readonly source: string,
     private readonly importId: number | null,
     private readonly counts: ImportCounts

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { CairnCore } from '../cairn'
+import type { ImportHome } from './import-home'
 import { ProposalStore } from '../ledger/proposals'
 import { separatorLineError } from '../memory/entry-ops'
 import { charCount, ENTRY_DELIMITER, textLength } from '../memory/memory-file'
@@ -99,7 +99,7 @@ function countNewlines(text: string): number {
 }
 
 /** Plans merging `<home>/memories/<file>` (Hermes's `§`-separated entries) into Cairn's store; null when there is no such file. */
-export function planMemoryMerge(core: CairnCore, home: string, target: MemoryTarget): MemoryPlan | null {
+export function planMemoryMerge(core: ImportHome, home: string, target: MemoryTarget): MemoryPlan | null {
   const file = `memories/${MEMORY_FILES[target]}`
   const path = join(home, file)
   if (!existsSync(path)) return null
@@ -126,7 +126,7 @@ export interface EntrySource {
  * entry) are dropped, entries the threat scan refuses are reported, and the rest is added in order
  * while it fits under Cairn's limit; what does not fit is proposed instead of cut. Candidates are all proposed.
  */
-export function planEntries(core: CairnCore, source: EntrySource): MemoryPlan {
+export function planEntries(core: ImportHome, source: EntrySource): MemoryPlan {
   const { target } = source
   const plan = emptyPlan(target, source.file)
   const { entries: current, usage } = core.memory.read(target)
@@ -161,7 +161,7 @@ export function planEntries(core: CairnCore, source: EntrySource): MemoryPlan {
 }
 
 /** Applies a plan: one all-or-nothing batch of adds (one ledger row each), then the proposals. */
-export async function applyMemoryPlan(core: CairnCore, plan: MemoryPlan, reviewId: string, counts: ImportCounts, problems: ImportProblem[]): Promise<void> {
+export async function applyMemoryPlan(core: ImportHome, plan: MemoryPlan, reviewId: string, counts: ImportCounts, problems: ImportProblem[]): Promise<void> {
   counts.memory.duplicates += plan.duplicates
   counts.memory.refused += plan.refused
   problems.push(...plan.problems)
@@ -185,7 +185,7 @@ export async function applyMemoryPlan(core: CairnCore, plan: MemoryPlan, reviewI
 }
 
 /** A dry run's count of what {@link applyMemoryPlan} would do. */
-export function countMemoryPlan(core: CairnCore, plan: MemoryPlan, counts: ImportCounts, problems: ImportProblem[]): void {
+export function countMemoryPlan(core: ImportHome, plan: MemoryPlan, counts: ImportCounts, problems: ImportProblem[]): void {
   const proposals = new ProposalStore(core.db)
   counts.memory.duplicates += plan.duplicates
   counts.memory.refused += plan.refused

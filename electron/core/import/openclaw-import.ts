@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
-import type { CairnCore } from '../cairn'
+import type { ImportHome } from './import-home'
 import { ImportSourceError } from './hermes-import'
 import { importMemoryPlan, importSkills, runImportBatch, type ImportRun } from './import-run'
 import { splitMarkdownEntries } from './markdown-entries'
@@ -57,7 +57,7 @@ function managedSkillsOf(workspace: string): string | null {
  * `skills/`, `.agents/skills/` and OpenClaw's own skills folder as Agent Skills (where a name is in
  * several, the one OpenClaw uses: the workspace's first). Its instruction files are reported, not imported.
  */
-export async function importOpenClaw(core: CairnCore, options: OpenClawImportOptions): Promise<ImportReport> {
+export async function importOpenClaw(core: ImportHome, options: OpenClawImportOptions): Promise<ImportReport> {
   const workspace = resolve(options.path)
   if (!existsSync(workspace) || !statSync(workspace).isDirectory()) throw new ImportSourceError(`There is no OpenClaw workspace at ${workspace}.`)
   const looked = ['MEMORY.md', 'USER.md', 'memory', 'skills', join('.agents', 'skills')]

@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
-import type { CairnCore } from '../cairn'
+import type { ImportHome } from './import-home'
 import type { ContentDanger } from '../../../shared/dangers'
 import type { ProposalCause } from '../../../shared/proposals'
 import type { Provenance } from '../../../shared/provenance'
@@ -116,7 +116,7 @@ export type SkillPlan =
  * (Claude Code's ~/.claude/skills is in the default skills.extraDirs) is copied into Cairn's own skills,
  * where learning can improve it; the copy shadows the read-only one, whose file is left untouched.
  */
-export function planSkill(core: CairnCore, skill: SourceSkill): SkillPlan {
+export function planSkill(core: ImportHome, skill: SourceSkill): SkillPlan {
   const file = `${skill.folder}/${SKILL_FILE}`
   if (reachedThroughLink(join(skill.dir, SKILL_FILE), file) || isHardLinked(join(skill.dir, SKILL_FILE))) {
     return { action: 'refuse', skill, problem: { file, message: 'left out: it is a link, and only files inside the folder being imported come in.' } }
@@ -175,7 +175,7 @@ export function lineOf(message: string): { line?: number } {
 }
 
 /** Carries out one plan with the batch's attribution (source `import`, grouped under `reviewId`); true when it created the skill. */
-export async function applySkillPlan(core: CairnCore, plan: SkillPlan, reviewId: string, counts: ImportCounts, problems: ImportProblem[]): Promise<boolean> {
+export async function applySkillPlan(core: ImportHome, plan: SkillPlan, reviewId: string, counts: ImportCounts, problems: ImportProblem[]): Promise<boolean> {
   const provenance = importProvenance(reviewId)
   const write = { source: 'import' as const, reviewId, provenance }
   switch (plan.action) {
@@ -220,7 +220,7 @@ export async function applySkillPlan(core: CairnCore, plan: SkillPlan, reviewId:
 }
 
 /** A dry run's count of what {@link applySkillPlan} would do; true when it would create the skill. */
-export function countSkillPlan(core: CairnCore, plan: SkillPlan, counts: ImportCounts, problems: ImportProblem[]): boolean {
+export function countSkillPlan(core: ImportHome, plan: SkillPlan, counts: ImportCounts, problems: ImportProblem[]): boolean {
   switch (plan.action) {
     case 'identical':
       counts.skills.identical++

@@ -1,4 +1,4 @@
-import type { CairnCore } from '../cairn'
+import type { ImportUndoHome } from './import-home'
 import { ProposalStore } from '../ledger/proposals'
 import { ImportBatches } from './import-batches'
 import { importReviewId } from './types'
@@ -37,7 +37,7 @@ export type UndoResult =
  * and its waiting proposals withdrawn. Running it
  * again after fixing a conflict retries only what is left.
  */
-export async function undoImport(core: CairnCore, importId: number): Promise<UndoResult> {
+export async function undoImport(core: ImportUndoHome, importId: number): Promise<UndoResult> {
   const batches = new ImportBatches(core.db)
   const batch = batches.get(importId)
   if (!batch) return { ok: false, error: `There is no import #${importId} (cairn import list shows them).` }

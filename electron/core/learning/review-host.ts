@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { ReviewReason } from '../../../shared/review-reasons'
 import { reviewJobSchema, type HostMessage, type ReviewEvent, type ReviewJob, type ReviewKind, type ReviewsPausedReason } from '../../../shared/review-protocol'
 import { EventBus } from '../events/event-bus'
+import type { ProviderKeys } from '../provider/provider-access'
 import type { ProviderSettings } from '../provider/provider-settings'
 import type { CairnCore } from '../cairn'
 import type { RunEnding, RunLimits } from './review-run-state'
@@ -29,8 +30,8 @@ export interface ReviewHostOptions {
    * start message). Reviews run on it unless `learning.model` / `learning.baseURL` say otherwise.
    */
   provider: () => ProviderSettings
-  /** The key for `learning.baseURL` (the app's second secret, `CAIRN_LEARNING_API_KEY` in the CLI); read at each start. */
-  learningApiKey?: () => string | null
+  /** The process's provider keys: the one for `learning.baseURL` is read at each start (the app's secret store, the environment in the CLI). */
+  keys?: ProviderKeys
   limits?: ReviewHostLimits
   /** Workers finish on their own if this process exits first (the one-shot CLI): see {@link ReviewHost.release}. */
   detached?: boolean
@@ -288,7 +289,7 @@ export class ReviewHost {
         job,
         settings,
         chat: this.options.provider(),
-        learningApiKey: this.options.learningApiKey?.() ?? null,
+        keys: this.options.keys,
         maxIterations: this.limits.maxIterations ?? settings.reviewMaxIterations,
         budgetMs,
         detached: this.options.detached ?? false,

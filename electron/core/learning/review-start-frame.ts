@@ -1,5 +1,6 @@
 import type { CairnConfig } from '../../../shared/config'
 import { REVIEW_PROTOCOL, REVIEW_PROTOCOL_VERSION, reviewKindSchema, type HostMessage, type ReviewJob, type ReviewKind } from '../../../shared/review-protocol'
+import type { ProviderKeys } from '../provider/provider-access'
 import { resolveLearningProviderSettings, type ProviderSettings } from '../provider/provider-settings'
 
 /**
@@ -15,8 +16,8 @@ export interface StartFrameInput {
   settings: ReviewSettings
   /** The chat provider, key included; reviews default to it. */
   chat: ProviderSettings
-  /** The key saved for `learning.baseURL`, if any. */
-  learningApiKey: string | null
+  /** The process's provider keys: the learning one goes with `learning.baseURL`, if any. */
+  keys?: ProviderKeys
   maxIterations: number
   budgetMs: number
   detached: boolean
@@ -24,14 +25,14 @@ export interface StartFrameInput {
 }
 
 /** The provider a review runs on: `learning.model` / `learning.baseURL` with their key, else the chat provider. */
-export function reviewProvider(settings: ReviewSettings, chat: ProviderSettings, learningApiKey: string | null): ProviderSettings {
-  // The environment was read into `chat` and the key by the caller; the host itself reads none.
-  return resolveLearningProviderSettings({ model: settings.model ?? '', baseURL: settings.baseURL ?? '' }, { chat, learningApiKey, env: {} })
+export function reviewProvider(settings: ReviewSettings, chat: ProviderSettings, keys?: ProviderKeys): ProviderSettings {
+  // The environment was read into `chat` and the keys by the caller; the host itself reads none.
+  return resolveLearningProviderSettings({ model: settings.model ?? '', baseURL: settings.baseURL ?? '' }, { chat, ownKey: keys?.apiKeyFor('learning') ?? null, env: {} })
 }
 
 /** The worker's start frame: the job, the provider with its key (never the environment), the limits. */
 export function startFrame(input: StartFrameInput): HostMessage {
-  const provider = reviewProvider(input.settings, input.chat, input.learningApiKey)
+  const provider = reviewProvider(input.settings, input.chat, input.keys)
   return {
     protocol: REVIEW_PROTOCOL,
     version: REVIEW_PROTOCOL_VERSION,

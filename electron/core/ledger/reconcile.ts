@@ -17,7 +17,7 @@ export interface PendingJudge {
   judge(entry: LedgerEntry): Verdict
 }
 
-/** What {@link reconcileLedger} needs: a CairnCore has both. */
+/** What {@link reconcileLedger} needs: an open data home has both. */
 export interface ReconcileHost {
   ledger: Ledger
   ledgerJudges: readonly PendingJudge[]
@@ -62,7 +62,7 @@ function batchKey(entry: UnsettledEntry): string {
  * Settles ledger rows that a killed writer left pending: a row whose change is on disk is committed,
  * one whose change never landed is dropped, and one the file agrees with neither way is marked a
  * conflict. Rows of a writer that is gone are judged at once; any other row only under its target's
- * lock (a live writer commits its own rows). Called by CairnCore.open and `cairn doctor`.
+ * lock (a live writer commits its own rows). Called when a data home is opened and by `cairn doctor`.
  */
 export async function reconcileLedger(core: ReconcileHost, options: ReconcileOptions = {}): Promise<ReconcileResult> {
   const result: ReconcileResult = { committed: [], dropped: [], conflicts: [], skipped: [] }

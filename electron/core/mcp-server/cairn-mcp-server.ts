@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/server'
 import { mcpSource } from '../../../shared/ledger'
-import type { CairnCore } from '../cairn'
+import type { ServedHome } from './served-home'
 import { registerLibraryTools } from './library-tools'
 import { registerMemoryTools } from './memory-tools'
 import { OutsideLearning } from './outside-learning'
@@ -21,7 +21,7 @@ const INSTRUCTIONS =
  * server one per session. Writes are attributed to that client's `clientInfo.name` as sent in its
  * `initialize` (`mcp:<name>` on the timeline and on proposals).
  */
-export function createCairnMcpServer(core: CairnCore, options: CairnMcpServerOptions): McpServer {
+export function createCairnMcpServer(core: ServedHome, options: CairnMcpServerOptions): McpServer {
   const server = new McpServer({ name: 'cairn', title: 'Cairn', version: options.version }, { instructions: INSTRUCTIONS })
   const learning = new OutsideLearning(core)
   const clientSource = () => mcpSource(server.server.getClientVersion()?.name)

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { McpServer } from '@modelcontextprotocol/server'
-import type { CairnCore } from '../cairn'
+import type { ServedHome } from './served-home'
 import { memoryTargets } from '../memory/types'
 import { createSessionSearchTool, sessionSearchSchema } from '../sessions'
 import { skillViewSchema } from '../skills/skill-tools'
@@ -26,7 +26,7 @@ const proposeSchema = z.object({
 })
 
 /** skills_list, skill_view, session_search and learning_propose. */
-export function registerLibraryTools(server: McpServer, core: CairnCore, learning: OutsideLearning, clientSource: ClientSource): void {
+export function registerLibraryTools(server: McpServer, core: ServedHome, learning: OutsideLearning, clientSource: ClientSource): void {
   server.registerTool(
     'skills_list',
     {

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { McpServer } from '@modelcontextprotocol/server'
-import type { CairnCore } from '../cairn'
+import type { ServedHome } from './served-home'
 import { memoryTargets, type MemoryTarget } from '../memory/types'
 import type { OutsideLearning } from './outside-learning'
 import { toolResult, type ClientSource } from './tool-results'
@@ -26,7 +26,7 @@ const WRITES_FOLLOW =
   "Writes follow the user's learning settings in Cairn: applied at once and revertible (mode Auto), saved as a proposal the user approves in Cairn's Inbox (mode Ask, or an entry the user pinned), or refused (learning Off). The answer says which. Entries are scanned for prompt injection and refused if they carry it."
 
 /** memory_read, memory_add and memory_replace: Cairn's two memory files for another agent. */
-export function registerMemoryTools(server: McpServer, core: CairnCore, learning: OutsideLearning, clientSource: ClientSource): void {
+export function registerMemoryTools(server: McpServer, core: ServedHome, learning: OutsideLearning, clientSource: ClientSource): void {
   server.registerTool(
     'memory_read',
     {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { LedgerKind, LedgerMeta } from '../../../shared/ledger'
 import type { ProposalCause } from '../../../shared/proposals'
-import type { CairnCore } from '../cairn'
+import type { ServedHome } from './served-home'
 import { skillProtection } from '../staging/staging-protection'
 import { separatorLineError } from '../memory/entry-ops'
 import type { MemoryTarget } from '../memory/types'
@@ -50,7 +50,7 @@ export type SkillChangeCheck =
  * now rather than failing when the user approves it. An existing skill's text is replaced whole
  * (`skill.edit`); a read-only one is never changed.
  */
-export function proposedSkillChange(core: Pick<CairnCore, 'skills' | 'paths' | 'ledger' | 'skillFlags' | 'memoryPins'>, suggestion: SkillSuggestion): SkillChangeCheck {
+export function proposedSkillChange(core: Pick<ServedHome, 'skills' | 'paths' | 'ledger' | 'skillFlags' | 'memoryPins'>, suggestion: SkillSuggestion): SkillChangeCheck {
   const refuse = (error: string): SkillChangeCheck => ({ ok: false, result: { success: false, error } })
   const existing = core.skills.get(suggestion.name)
   const nameProblem = existing ? null : (validateNewSkillName(suggestion.name) ?? specNameError(suggestion.name))

@@ -1,7 +1,7 @@
 import type { LearningMode } from '../../../shared/config'
 import type { McpSource } from '../../../shared/ledger'
 import type { ProposalCause } from '../../../shared/proposals'
-import type { CairnCore } from '../cairn'
+import type { ServedHome } from './served-home'
 import type { Provenance } from '../../../shared/provenance'
 import { mcpClientOf } from '../../../shared/ledger-names'
 import { decideLearnedWrite } from '../ledger/learning-policy'
@@ -57,7 +57,7 @@ const WAITS_BECAUSE: Record<ProposalCause, string> = {
 export class OutsideLearning {
   private readonly proposals: ProposalStore
 
-  constructor(private readonly core: CairnCore) {
+  constructor(private readonly core: ServedHome) {
     this.proposals = new ProposalStore(core.db)
   }
 

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { ResourceNotFoundError, ResourceTemplate, type McpServer } from '@modelcontextprotocol/server'
-import type { CairnCore } from '../cairn'
+import type { ServedHome } from './served-home'
 
 export const MEMORY_SNAPSHOT_URI = 'memory://snapshot'
 const SKILL_URI_PREFIX = 'skill://'
 
 /** The memory blocks a new Cairn conversation's system prompt would freeze now (threat-matching entries shown as placeholders). */
-export function memorySnapshotText(core: Pick<CairnCore, 'memory' | 'config'>): string {
+export function memorySnapshotText(core: Pick<ServedHome, 'memory' | 'config'>): string {
   const snapshot = core.memory.loadSnapshot()
   const { memory } = core.config.get()
   const blocks = [memory.enabled ? snapshot.memory : null, memory.userProfileEnabled ? snapshot.user : null].filter((block): block is string => Boolean(block))
@@ -14,7 +14,7 @@ export function memorySnapshotText(core: Pick<CairnCore, 'memory' | 'config'>): 
 }
 
 /** Every skill the user has not disabled as `skill://<name>` (its SKILL.md), and the memory snapshot. */
-export function registerResources(server: McpServer, core: CairnCore): void {
+export function registerResources(server: McpServer, core: ServedHome): void {
   const visibleSkills = () => {
     const disabled = core.skillFlags.disabled()
     return core.skills.list().filter((skill) => !disabled.has(skill.name))

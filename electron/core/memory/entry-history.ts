@@ -80,7 +80,7 @@ export function memoryEntryInfo(
   })
 }
 
-/** What a restore goes through (a CairnCore fits). */
+/** What a restore goes through. */
 export interface MemoryRestoreSource {
   memory: Pick<MemoryStore, 'read' | 'add' | 'replace'>
   memoryPins: Pick<MemoryPins, 'rename'>

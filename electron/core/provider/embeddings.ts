@@ -26,20 +26,20 @@ export interface EmbeddingSettings extends ProviderSettings {
 /**
  * The embedding provider: `search.embeddingModel` on `search.embeddingBaseURL`, the URL defaulting
  * to the chat provider's. Keys follow the learning provider's rule: the chat key only ever goes to the
- * chat provider's server; an endpoint of its own gets `embeddingApiKey` (the CLI reads
+ * chat provider's server; an endpoint of its own gets `ownKey`, the embedding key (else
  * `CAIRN_EMBEDDING_API_KEY`) or none, which is what Ollama and LM Studio expect. Null when off.
  */
 export function resolveEmbeddingSettings(
   search: CairnConfig['search'],
   chat: ProviderSettings,
-  embeddingApiKey?: string | null,
+  ownKey?: string | null,
   env: NodeJS.ProcessEnv = process.env
 ): EmbeddingSettings | null {
   const model = search.embeddingModel.trim()
   if (!model) return null
   const resolved = resolveLearningProviderSettings(
     { model, baseURL: search.embeddingBaseURL },
-    { chat, learningApiKey: embeddingApiKey ?? env.CAIRN_EMBEDDING_API_KEY ?? null, env: {} }
+    { chat, ownKey: ownKey ?? env.CAIRN_EMBEDDING_API_KEY ?? null, env: {} }
   )
   return { ...resolved, model, dimensions: search.embeddingDimensions }
 }
@@ -132,7 +132,7 @@ export function embeddableText(text: string): string {
 
 
 /** The embedder the settings ask for, or null when search by meaning is off (no model set). */
-export function createEmbedder(search: CairnConfig['search'], chat: ProviderSettings, embeddingApiKey?: string | null, env: NodeJS.ProcessEnv = process.env): Embedder | null {
-  const settings = resolveEmbeddingSettings(search, chat, embeddingApiKey, env)
+export function createEmbedder(search: CairnConfig['search'], chat: ProviderSettings, ownKey?: string | null, env: NodeJS.ProcessEnv = process.env): Embedder | null {
+  const settings = resolveEmbeddingSettings(search, chat, ownKey, env)
   return settings ? new EmbeddingClient(settings) : null
 }

@@ -37,8 +37,8 @@ export function resolveProviderSettings(
 export interface LearningProviderSources {
   /** The chat provider as resolved for this process (config, environment, stored key). */
   chat: ProviderSettings
-  /** The key saved for `learning.baseURL` (the app's secret store); the CLI reads `CAIRN_LEARNING_API_KEY`. */
-  learningApiKey?: string | null
+  /** The key saved for the endpoint of its own (`learning.baseURL`'s, or `search.embeddingBaseURL`'s for embeddings); else `CAIRN_LEARNING_API_KEY`. */
+  ownKey?: string | null
   env?: NodeJS.ProcessEnv
 }
 
@@ -51,7 +51,7 @@ export interface LearningProviderSources {
 export function resolveLearningProviderSettings(learning: Pick<CairnConfig['learning'], 'model' | 'baseURL'>, sources: LearningProviderSources): ProviderSettings {
   const { chat } = sources
   const env = sources.env ?? process.env
-  const ownKey = sources.learningApiKey || env.CAIRN_LEARNING_API_KEY || null
+  const ownKey = sources.ownKey || env.CAIRN_LEARNING_API_KEY || null
   const ownURL = learning.baseURL.trim().replace(/\/+$/, '')
   const model = learning.model.trim() || chat.model
   if (!ownURL || sameOrigin(ownURL, chat.baseURL)) return { ...chat, baseURL: ownURL || chat.baseURL, model, apiKey: ownKey ?? chat.apiKey }

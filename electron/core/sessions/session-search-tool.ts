@@ -34,6 +34,14 @@ export const sessionSearchSchema = z.object({
 
 export type SessionSearchArgs = z.infer<typeof sessionSearchSchema>
 
+/** What session_search takes from the conversation it is offered in. */
+export interface SessionSearchOptions {
+  /** The model `summarize: true` runs on; without it summaries fall back to raw messages. */
+  summaries?: SessionSummaryOptions
+  /** The embedding model (`search.embeddingModel`; null when off): session_search then also finds by meaning. */
+  embedder?: () => Embedder | null
+}
+
 /**
  * The `session_search` tool over state.db; `getCurrentSessionId` names the session to skip by default.
  * `summaries` is the model `summarize: true` runs on; without it (MCP, `cairn tool`) summaries fall

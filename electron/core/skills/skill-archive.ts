@@ -5,7 +5,7 @@ import { skillMadeBy } from './skill-origin'
 import { DAY_MS } from './skill-stats'
 import type { SkillStore } from './skill-store'
 
-/** What the archiver reads and writes through (a CairnCore fits). */
+/** What the archiver reads and writes through. */
 export interface SkillArchiveSource {
   skills: Pick<SkillStore, 'list' | 'getUsage' | 'delete'>
   skillFlags: Pick<SkillFlags, 'get'>

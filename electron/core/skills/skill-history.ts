@@ -4,7 +4,7 @@ import { SKILL_FILE, isSupportDir } from './skill-paths'
 import type { SkillStore } from './skill-store'
 import type { SkillResult } from './skill-write-support'
 
-/** What restoring a version goes through (a CairnCore fits): the locked store, the ledger, and the timeline's revert. */
+/** What restoring a version goes through: the locked store, the ledger, and the timeline's revert. */
 export interface SkillHistorySource {
   skills: Pick<SkillStore, 'get' | 'create' | 'edit' | 'writeFile' | 'removeFile'>
   ledger: Pick<Ledger, 'get' | 'onRecord'>

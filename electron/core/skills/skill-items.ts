@@ -16,14 +16,14 @@ export type SkillListItem = SkillWithStats &
     specIssues: string[]
   }
 
-/** What the items are read from (a CairnCore fits). */
+/** What the items are read from. */
 export interface SkillItemsSource extends SkillStatsSource {
   skills: Pick<SkillStore, 'list' | 'getUsage'>
   skillFlags: Pick<SkillFlags, 'all'>
   ledger: Pick<Ledger, 'forSkill'>
 }
 
-/** What decides who made a skill: its ledger rows and its usage record (a CairnCore fits). */
+/** What decides who made a skill: its ledger rows and its usage record. */
 export interface SkillOriginSource {
   skills: Pick<SkillStore, 'getUsage'>
   ledger: Pick<Ledger, 'forSkill'>

@@ -21,7 +21,7 @@ export interface SkillStats {
 
 export type SkillWithStats = SkillSummary & { stats: SkillStats }
 
-/** What the figures are read from: the skill store and the stale setting (a CairnCore fits). */
+/** What the figures are read from: the skill store and the stale setting. */
 export interface SkillStatsSource {
   skills: Pick<SkillStore, 'list' | 'getUsage'>
   config: { get(): { skills: { staleAfterDays: number } } }

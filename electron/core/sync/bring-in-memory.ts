@@ -1,5 +1,5 @@
 import type { WriteContext } from '../../../shared/ledger'
-import type { CairnCore } from '../cairn'
+import type { SyncHome } from './sync-home'
 import { entryChangesBetween } from '../memory/entry-diff'
 import { separatorLineError } from '../memory/entry-ops'
 import { charCount, parseEntries } from '../memory/memory-file'
@@ -25,7 +25,7 @@ export interface MemoryBringIn {
  * dropped. A refused entry (the threat scan) refuses the file's merge; it is reported and the next sync tries again.
  */
 export async function bringInMemory(
-  core: CairnCore,
+  core: SyncHome,
   target: MemoryTarget,
   file: string,
   texts: { base: string | null; theirs: string | null },

@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { WriteContext } from '../../../shared/ledger'
-import type { CairnCore } from '../cairn'
+import type { SyncHome } from './sync-home'
 import { writeFileAtomicText } from '../fs/atomic'
 import { readSkillFile } from '../skills/skill-dir-files'
 import { MAX_FILE_BYTES, SKILL_FILE } from '../skills/skill-paths'
@@ -45,7 +45,7 @@ function asText(bytes: Buffer | null): string | null {
  * arrive. Three-way merges what both sides changed without overlap; what overlaps stays as this
  * device has it and the other version waits in the Inbox.
  */
-export async function bringInSkills(core: CairnCore, changes: readonly SkillFileChange[], write: WriteContext): Promise<SkillsBringIn> {
+export async function bringInSkills(core: SyncHome, changes: readonly SkillFileChange[], write: WriteContext): Promise<SkillsBringIn> {
   const outcome: SkillsBringIn = { received: 0, conflicts: [], refused: [] }
   const ordered = [...changes].sort((a, b) => Number(isSkillMd(b.path)) - Number(isSkillMd(a.path)))
   const deleted = new Set<string>()
@@ -64,7 +64,7 @@ function isSkillMd(path: string): boolean {
 
 type FileResult = 'written' | 'deleted' | 'unchanged' | 'conflict' | 'refused'
 
-async function bringInSkillFile(core: CairnCore, change: SkillFileChange, write: WriteContext, outcome: SkillsBringIn): Promise<FileResult> {
+async function bringInSkillFile(core: SyncHome, change: SkillFileChange, write: WriteContext, outcome: SkillsBringIn): Promise<FileResult> {
   const skill = skillPathOf(change.path)!
   const local = readSkillFile(join(core.paths.root, change.path))
   const ours = local.kind === 'text' ? local.text : local.kind === 'binary' ? local.buffer.toString('base64') : null
@@ -130,7 +130,7 @@ async function bringInSkillFile(core: CairnCore, change: SkillFileChange, write:
 }
 
 /** Why a file the store does not write (a binary, a loose file) is not written here: a link on its path, or its size. */
-function directWriteProblem(core: CairnCore, path: string, bytes: Buffer | null): string | null {
+function directWriteProblem(core: SyncHome, path: string, bytes: Buffer | null): string | null {
   const link = symlinkBelow(core.paths.root, join(core.paths.root, path))
   if (link) return `not written: ${link} is a symbolic link, and Cairn never writes through one.`
   if (bytes && bytes.length > MAX_FILE_BYTES) return `not written: it is ${bytes.length} bytes, and a skill's file may be at most ${MAX_FILE_BYTES}.`
@@ -142,7 +142,7 @@ function directWriteProblem(core: CairnCore, path: string, bytes: Buffer | null)
  * here and recorded as the store records binaries (base64, so a revert can put them back).
  */
 async function writeBinary(
-  core: CairnCore,
+  core: SyncHome,
   path: string,
   bytes: Buffer,
   before: Buffer | null,
@@ -168,7 +168,7 @@ async function writeBinary(
 }
 
 /** A file under skills/ that belongs to no skill (a README at the top): kept as the other side has it, so the next commit does not drop it. */
-async function writeLooseFile(core: CairnCore, change: SkillFileChange, outcome: SkillsBringIn): Promise<FileResult> {
+async function writeLooseFile(core: SyncHome, change: SkillFileChange, outcome: SkillsBringIn): Promise<FileResult> {
   const absolute = join(core.paths.root, change.path)
   const refused = directWriteProblem(core, change.path, change.theirs)
   if (refused) {

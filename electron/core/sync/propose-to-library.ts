@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, relative, sep } from 'node:path'
 import git from 'isomorphic-git'
 import http from 'isomorphic-git/http/node'
-import type { CairnCore } from '../cairn'
+import type { LibraryProposalHome } from './sync-home'
 import { remoteError } from './sync-repo'
 import { libraryToken, sharedLibraries } from './shared-skills'
 import { checkRemoteUrl, deviceNameOf } from './sync-state'
@@ -26,7 +26,7 @@ export interface LibraryProposal {
  * review and merge. The read-only copy under `shared-skills/` is never touched.
  */
 export async function proposeToLibrary(
-  core: CairnCore,
+  core: LibraryProposalHome,
   input: { skill: string; library?: string; token: string | null; libraryToken?: (name: string) => string | null; now?: Date }
 ): Promise<LibraryProposal> {
   const config = core.config.get()

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { CairnCore } from '../cairn'
+import type { SyncHome } from './sync-home'
 import { writeFileAtomicText } from '../fs/atomic'
 import { ellipsize } from '../text/cut'
 
@@ -21,7 +21,7 @@ export function sessionSummaryPath(device: string): string {
  * The conversations themselves stay here; imported ones are left out. Written only when it changed,
  * so an idle device makes no commits. Resolves with the path relative to the home.
  */
-export async function writeSessionSummaries(core: CairnCore, device: string): Promise<string> {
+export async function writeSessionSummaries(core: SyncHome, device: string): Promise<string> {
   const path = sessionSummaryPath(device)
   const sections = [`# Conversations on ${device}\n\nListed by Cairn's sync (sync.sessionSummaries), newest first. The conversations stay on ${device}.\n`]
   const latestSummary = core.db.prepare("SELECT content FROM messages WHERE session_id = ? AND role = 'summary' AND branch_id IS NULL ORDER BY id DESC LIMIT 1")

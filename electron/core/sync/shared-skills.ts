@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import git from 'isomorphic-git'
 import http from 'isomorphic-git/http/node'
 import { z } from 'zod'
-import type { CairnCore } from '../cairn'
+import type { SyncHome } from './sync-home'
 import { isSupportDir, SKILL_FILE } from '../skills/skill-paths'
 import { remoteError } from './sync-repo'
 import { checkRemoteUrl } from './sync-state'
@@ -70,7 +70,7 @@ function originOf(url: string): string | null {
   }
 }
 
-export async function pullSharedSkills(core: CairnCore, tokenFor: (library: SharedLibrary) => string | null): Promise<SharedLibraryReport[]> {
+export async function pullSharedSkills(core: SyncHome, tokenFor: (library: SharedLibrary) => string | null): Promise<SharedLibraryReport[]> {
   const { libraries } = sharedLibraries(core.config.get().skills.shared)
   const reports: SharedLibraryReport[] = []
   for (const library of libraries) {
@@ -88,7 +88,7 @@ export async function pullSharedSkills(core: CairnCore, tokenFor: (library: Shar
   return reports
 }
 
-async function pullLibrary(core: CairnCore, library: SharedLibrary, token: string | null, report: SharedLibraryReport): Promise<void> {
+async function pullLibrary(core: SyncHome, library: SharedLibrary, token: string | null, report: SharedLibraryReport): Promise<void> {
   const url = checkRemoteUrl(library.url)
   const dir = join(core.paths.sharedSkillsDir, library.name)
   const auth = {

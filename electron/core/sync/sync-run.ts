@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import type { WriteContext } from '../../../shared/ledger'
-import type { CairnCore } from '../cairn'
+import type { SyncHome } from './sync-home'
 import { LockTimeoutError, withLock } from '../fs/lock'
 import { bringInMemory } from './bring-in-memory'
 import { bringInSkills, type SkillFileChange } from './bring-in-skills'
@@ -30,7 +30,7 @@ export interface RunSyncOptions {
  * the team libraries of `skills.shared`. One sync of a home at a time; the outcome (or the error) is
  * kept for `cairn sync status` and Settings.
  */
-export async function runSync(core: CairnCore, options: RunSyncOptions): Promise<SyncReport> {
+export async function runSync(core: SyncHome, options: RunSyncOptions): Promise<SyncReport> {
   const config = core.config.get()
   const home = core.paths.root
   const now = options.now ?? Date.now
@@ -90,7 +90,7 @@ async function withSyncLock<T>(home: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-async function syncOnce(core: CairnCore, access: RemoteAccess, device: string, now: () => number): Promise<SyncReport> {
+async function syncOnce(core: SyncHome, access: RemoteAccess, device: string, now: () => number): Promise<SyncReport> {
   const at = now()
   const repo = new SyncRepo(core.paths.root)
   if (!repo.exists()) await repo.init(access.url, access.branch)
@@ -149,7 +149,7 @@ function commitMessage(device: string, what: string): string {
 }
 
 /** Brings what changed on the remote between the merge base and its commit into this device's files; resolves with those files' paths. */
-async function bringIn(core: CairnCore, repo: SyncRepo, base: string | null, remote: string, write: WriteContext, report: SyncReport): Promise<string[]> {
+async function bringIn(core: SyncHome, repo: SyncRepo, base: string | null, remote: string, write: WriteContext, report: SyncReport): Promise<string[]> {
   const changes = await repo.changedPaths(base, remote)
   const skillChanges: SkillFileChange[] = []
   for (const change of changes) {

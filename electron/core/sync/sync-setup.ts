@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import type { CairnCore } from '../cairn'
+import type { SyncHome } from './sync-home'
 import { runSync, type RunSyncOptions } from './sync-run'
 import { syncGitDir } from './sync-repo'
 import { checkRemoteUrl } from './sync-state'
@@ -18,7 +18,7 @@ export interface SyncSetup {
  * files and the remote's are merged (a new device joining keeps what it has). When that first sync
  * fails (a wrong URL or token), the settings are put back and nothing is left set up.
  */
-export async function setupSync(core: CairnCore, setup: SyncSetup, options: RunSyncOptions): Promise<SyncReport> {
+export async function setupSync(core: SyncHome, setup: SyncSetup, options: RunSyncOptions): Promise<SyncReport> {
   const remote = checkRemoteUrl(setup.remote)
   const previous = core.config.get().sync
   const gitdir = syncGitDir(core.paths.root)
@@ -41,7 +41,7 @@ export async function setupSync(core: CairnCore, setup: SyncSetup, options: RunS
 }
 
 /** Stops syncing this device: the settings are cleared and the git copy removed; memories and skills stay as they are. */
-export async function leaveSync(core: CairnCore): Promise<void> {
+export async function leaveSync(core: SyncHome): Promise<void> {
   await core.config.update({ sync: { remote: '' } })
   rmSync(join(core.paths.root, 'sync'), { recursive: true, force: true })
 }

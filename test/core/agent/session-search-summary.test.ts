@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createAgentSession } from '../../../electron/core/agent/create-agent'
+import { providerKeys } from '../../../electron/core/provider/provider-access'
 import { SUMMARY_PROMPT_START } from '../../../electron/core/sessions/session-summaries'
 import { agentFixture, type AgentFixture } from '../../helpers/agent-fixture'
 import { startScriptedServer, type RecordedChatRequest } from '../../scripted-provider'
@@ -74,7 +75,7 @@ describe('a chat turn that searches past sessions with summaries', () => {
       fx.core.sessions.create({ id: 's_past', title: 'Blog deploy', startedAt: Date.UTC(2026, 2, 1) })
       fx.core.sessions.appendMany('s_past', [{ role: 'user', content: 'How do I deploy the blog?', createdAt: Date.UTC(2026, 2, 1) }])
 
-      const session = createAgentSession({ core: fx.core, env: fx.env, workspace: fx.workspace, learningApiKey: () => 'sk-learning' })
+      const session = createAgentSession({ core: fx.core, env: fx.env, workspace: fx.workspace, keys: providerKeys((which) => (which === 'learning' ? 'sk-learning' : null), fx.env) })
       const results: string[] = []
       session.events.on((event) => event.type === 'tool_call_finished' && results.push(event.result))
       await session.runTurn('How did we deploy the blog?').done

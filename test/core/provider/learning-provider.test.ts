@@ -16,14 +16,14 @@ describe('the provider reviews run on', () => {
   it('on the chat server (same origin) keeps the chat key, unless a learning key is set', () => {
     const same = { model: 'small', baseURL: 'https://openrouter.ai/api/v1/' }
     expect(resolveLearningProviderSettings(same, { chat, env: {} })).toMatchObject({ baseURL: 'https://openrouter.ai/api/v1', apiKey: 'sk-chat', preset: 'openrouter' })
-    expect(resolveLearningProviderSettings(same, { chat, learningApiKey: 'sk-learn', env: {} }).apiKey).toBe('sk-learn')
+    expect(resolveLearningProviderSettings(same, { chat, ownKey: 'sk-learn', env: {} }).apiKey).toBe('sk-learn')
   })
 
   it('on a server of its own never gets the chat key: only the saved learning key or CAIRN_LEARNING_API_KEY', () => {
     const own = { model: 'llama3.2', baseURL: 'https://api.together.xyz/v1' }
     expect(resolveLearningProviderSettings(own, { chat, env: {} })).toEqual({ ...chat, preset: 'custom', baseURL: 'https://api.together.xyz/v1', model: 'llama3.2', apiKey: null })
     expect(resolveLearningProviderSettings(own, { chat, env: { CAIRN_LEARNING_API_KEY: 'sk-env' } }).apiKey).toBe('sk-env')
-    expect(resolveLearningProviderSettings(own, { chat, learningApiKey: 'sk-saved', env: { CAIRN_LEARNING_API_KEY: 'sk-env' } }).apiKey).toBe('sk-saved')
+    expect(resolveLearningProviderSettings(own, { chat, ownKey: 'sk-saved', env: { CAIRN_LEARNING_API_KEY: 'sk-env' } }).apiKey).toBe('sk-saved')
     // A local server needs no key at all, and still gets none of the chat's.
     expect(resolveLearningProviderSettings({ model: 'qwen', baseURL: 'http://localhost:11434/v1' }, { chat, env: {} })).toMatchObject({ apiKey: null, preset: 'custom' })
   })

@@ -2,11 +2,10 @@ import { isAbsolute } from 'node:path'
 import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import { IpcError } from '../../../../shared/ipc/define'
 import { expandTilde } from '../../config/home'
-import type { AppContext } from '../app-context'
-import type { BackupSchedule } from '../backup-schedule'
+import type { DataSlice } from './route-slices'
 
 /** Settings → Data: the backup schedule, the last backup, and a backup made now (a failure is in the status's `lastError`). */
-export function backupHandlers(app: AppContext & { backups: BackupSchedule }): Pick<IpcHandlers, 'backup.status' | 'backup.run' | 'backup.setSchedule'> {
+export function backupHandlers(app: DataSlice): Pick<IpcHandlers, 'backup.status' | 'backup.run' | 'backup.setSchedule'> {
   return {
     'backup.status': async () => app.backups.status(),
     'backup.run': async () => app.backups.runNow(),

@@ -1,7 +1,7 @@
 import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import { IpcError } from '../../../../shared/ipc/define'
 import { VersionError } from '../../sessions'
-import type { AppContext } from '../app-context'
+import type { ConversationSlice } from './route-slices'
 import { fromOutgoing } from '../../attachments'
 
 /** A refused edit or version switch, with a code the renderer words (`VERSION_CONDENSED`, `NOT_FOUND`). */
@@ -11,7 +11,7 @@ function asIpcError(error: unknown): unknown {
 }
 
 export function chatHandlers(
-  app: AppContext
+  app: ConversationSlice
 ): Pick<IpcHandlers, 'chat.send' | 'chat.cancel' | 'chat.regenerate' | 'chat.edit' | 'chat.showVersion' | 'chat.approve' | 'chat.attach'> {
   return {
     // The quick prompt's conversations are marked as such by who sent the request, not by what it says.

@@ -6,13 +6,13 @@ import { IpcError } from '../../../../shared/ipc/define'
 import { expandTilde } from '../../config/home'
 import { ImportBatches, ImportSourceError, undoImport } from '../../import'
 import { LearnImportedBusyError, LearningOffError } from '../../learning/learn-imported'
-import type { AppContext } from '../app-context'
+import type { DataSlice } from './route-slices'
 import { ImportBusyError, UnknownImportSourceError, type AppImports } from '../import-activity'
 
 type ImportRoutes = 'import.sources' | 'import.pick' | 'import.preview' | 'import.run' | 'import.status' | 'import.list' | 'import.undo' | 'import.learn' | 'import.learnCancel'
 
 /** Settings → Data: imports from other assistants (preview, run, list, undo) and learning from imported conversations. */
-export function importHandlers(app: AppContext & { imports: AppImports }): Pick<IpcHandlers, ImportRoutes> {
+export function importHandlers(app: DataSlice): Pick<IpcHandlers, ImportRoutes> {
   const { imports } = app
   return {
     'import.sources': async () => ({ sources: imports.sources() }),
@@ -74,7 +74,7 @@ async function guard<T>(run: () => T | Promise<T>): Promise<Awaited<T>> {
   }
 }
 
-function listBatches(app: AppContext, imports: AppImports): ImportBatchInfo[] {
+function listBatches(app: DataSlice, imports: AppImports): ImportBatchInfo[] {
   const counts = new Map<number, number>()
   for (const row of app.core.db.prepare('SELECT import_id AS id, COUNT(*) AS n FROM sessions WHERE import_id IS NOT NULL GROUP BY import_id').all() as Array<{ id: number; n: number }>) {
     counts.set(row.id, row.n)

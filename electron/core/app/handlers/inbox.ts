@@ -6,12 +6,12 @@ import type { Proposal } from '../../../../shared/proposals'
 import { LearningState } from '../../learning/learning-state'
 import { Inbox, type DecisionResult } from '../../learning/proposal-apply'
 import { queueRereview } from '../../learning/rereview'
-import type { AppContext } from '../app-context'
+import type { LearningSlice } from './route-slices'
 
 type InboxRoutes = 'inbox.list' | 'inbox.get' | 'inbox.approve' | 'inbox.reject' | 'inbox.approveAll' | 'inbox.rereview'
 
 /** The Inbox routes: proposals listed with `stale` judged now, and decisions that emit `inbox.changed`. */
-export function inboxHandlers(app: AppContext): Pick<IpcHandlers, InboxRoutes> {
+export function inboxHandlers(app: LearningSlice): Pick<IpcHandlers, InboxRoutes> {
   const inbox = (): Inbox => new Inbox(app.core)
   const decided = (results: DecisionResult[]): void => {
     if (results.some((result) => result.ok && result.ledgerEntry?.kind.startsWith('memory.'))) app.emit('memory.changed', {})
@@ -63,7 +63,7 @@ function decisionView(result: DecisionResult): z.infer<typeof proposalDecisionSc
 }
 
 /** Tells every window how many proposals wait (the Inbox badge, the tray). */
-export function emitPending(app: Pick<AppContext, 'core' | 'emit'>): void {
+export function emitPending(app: Pick<LearningSlice, 'core' | 'emit'>): void {
   try {
     app.emit('inbox.changed', { pending: new Inbox(app.core).pending().count })
   } catch (error) {
@@ -79,7 +79,7 @@ export const INBOX_CHECK_MS = 30_000
  * those another process ran (a CLI chat's review, `cairn curate`) are noticed by counting now and then.
  * Returns the unsubscribe.
  */
-export function watchInbox(app: AppContext, clock: { every(ms: number, tick: () => void): () => void }): () => void {
+export function watchInbox(app: LearningSlice, clock: { every(ms: number, tick: () => void): () => void }): () => void {
   let last = safeCount(app)
   const stopEvents = app.host.events.on((event) => {
     if (event.type === 'review_finished' && event.outcome.proposals?.length) {
@@ -100,7 +100,7 @@ export function watchInbox(app: AppContext, clock: { every(ms: number, tick: () 
   }
 }
 
-function safeCount(app: Pick<AppContext, 'core'>): number | null {
+function safeCount(app: Pick<LearningSlice, 'core'>): number | null {
   try {
     return new Inbox(app.core).pending().count
   } catch {

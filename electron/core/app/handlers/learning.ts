@@ -7,11 +7,11 @@ import { queueCuration } from '../../learning/curation'
 import { LearningState } from '../../learning/learning-state'
 import { ProposalStore } from '../../ledger/proposals'
 import { archiveUnusedSkills } from '../../skills/skill-archive'
-import type { AppContext } from '../app-context'
+import type { LearningSlice } from './route-slices'
 
 type LearningRoutes = 'learning.status' | 'learning.setEnabled' | 'learning.resume' | 'learning.reviewNow' | 'learning.setMode' | 'learning.curate'
 
-export function learningHandlers(app: AppContext): Pick<IpcHandlers, LearningRoutes> {
+export function learningHandlers(app: LearningSlice): Pick<IpcHandlers, LearningRoutes> {
   // The host's own state: rows other processes left 'running' or 'queued' are not this app's reviews.
   const status = (): LearningStatus => {
     const host = app.host.status()

@@ -4,7 +4,7 @@ import type { McpImportSource, McpList } from '../../../../shared/ipc/contract-m
 import { IpcError } from '../../../../shared/ipc/define'
 import { parseMcpServerConfig } from '../../../../shared/mcp'
 import { previewImport, type ImportLocations } from '../../mcp/config-import'
-import type { AppContext } from '../app-context'
+import type { SettingsSlice } from './route-slices'
 import {
   dropServer,
   isObject,
@@ -40,7 +40,7 @@ type McpRoute =
  * config.json through the ConfigStore (whole server objects, other keys kept), then the servers are
  * reloaded; secret values go to the secret store and come back only as "kept".
  */
-export function mcpHandlers(app: AppContext): Pick<IpcHandlers, McpRoute> {
+export function mcpHandlers(app: SettingsSlice): Pick<IpcHandlers, McpRoute> {
   const raw = (): RawServers => app.core.config.get().mcpServers
   const secrets = app.options.secrets
   const view = (): McpList => {
@@ -152,11 +152,11 @@ export function mcpHandlers(app: AppContext): Pick<IpcHandlers, McpRoute> {
 }
 
 /** Tells every window when a server's state changes (the Settings page and the composer follow it). */
-export function watchMcp(app: AppContext): () => void {
+export function watchMcp(app: SettingsSlice): () => void {
   return app.mcp.onChange(() => app.emit('mcp.changed', { servers: app.mcp.list() }))
 }
 
-function preview(app: AppContext, from: McpImportSource) {
+function preview(app: SettingsSlice, from: McpImportSource) {
   const env = app.options.env ?? process.env
   const where: ImportLocations = { home: app.options.userHome ?? homedir(), appData: env.APPDATA, cwd: process.cwd(), platform: process.platform }
   return previewImport(from, where, app.core.config.get().mcpServers, (name) => app.options.secrets.getSecret?.(name) ?? null)

@@ -3,12 +3,12 @@ import { IpcError } from '../../../../shared/ipc/define'
 import type { MemoryStoreView, MemoryTargetName } from '../../../../shared/ipc/domain'
 import { memoryEntryInfo, memoryHistory, restoreMemoryEntry } from '../../memory/entry-history'
 import { replaceEntryKeepingPin, setEntryPinned } from '../../memory/entry-pinning'
-import type { AppContext } from '../app-context'
+import type { LibrarySlice } from './route-slices'
 
 type MemoryRoutes = 'memory.get' | 'memory.add' | 'memory.replace' | 'memory.remove' | 'memory.setPinned' | 'memory.history' | 'memory.restore'
 
 /** Hand edits from the Memory screen: recorded in the ledger with source `user`. */
-export function memoryHandlers(app: AppContext): Pick<IpcHandlers, MemoryRoutes> {
+export function memoryHandlers(app: LibrarySlice): Pick<IpcHandlers, MemoryRoutes> {
   const user = { write: { source: 'user' as const, sessionId: null } }
   const view = (target: MemoryTargetName): MemoryStoreView => {
     const config = app.core.config.get().memory

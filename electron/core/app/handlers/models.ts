@@ -1,9 +1,9 @@
 import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import { ModelListCache, modelCacheFile } from '../../provider/model-list'
-import type { AppContext } from '../app-context'
+import type { ConversationSlice } from './route-slices'
 
 /** The model switcher's list: cached in the data home, fetched for a new provider address or on request. */
-export function modelHandlers(app: AppContext, cache = new ModelListCache(modelCacheFile(app.core.paths.root))): Pick<IpcHandlers, 'models.list'> {
+export function modelHandlers(app: ConversationSlice, cache = new ModelListCache(modelCacheFile(app.core.paths.root))): Pick<IpcHandlers, 'models.list'> {
   return {
     'models.list': async ({ refresh }) => {
       const settings = app.providerSettings()

@@ -2,8 +2,7 @@ import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import type { EmbeddingTest, EmbeddingTestInput } from '../../../../shared/ipc/contract-search'
 import { EmbeddingClient, resolveEmbeddingSettings } from '../../provider/embeddings'
 import { ProviderError } from '../../provider/provider-errors'
-import type { AppContext } from '../app-context'
-import type { SearchUpkeep } from '../search-upkeep'
+import type { SettingsSlice } from './route-slices'
 
 type SearchRoutes = 'search.status' | 'search.fillMeaning' | 'search.pauseMeaning' | 'search.testEmbedding'
 
@@ -12,7 +11,7 @@ const TEST_TEXT = 'Cairn embedding test'
 const TEST_TIMEOUT_MS = 10_000
 
 /** Settings → Search: the word index's backlog and search by meaning, with "Fill now" and "Pause" for the meaning backfill, and "Test" for its settings. */
-export function searchHandlers(app: AppContext & { searchUpkeep: SearchUpkeep }): Pick<IpcHandlers, SearchRoutes> {
+export function searchHandlers(app: SettingsSlice): Pick<IpcHandlers, SearchRoutes> {
   const upkeep = app.searchUpkeep
   return {
     'search.status': async () => upkeep.watch(),
@@ -23,7 +22,7 @@ export function searchHandlers(app: AppContext & { searchUpkeep: SearchUpkeep })
   }
 }
 
-async function testEmbedding(app: AppContext, input: EmbeddingTestInput): Promise<EmbeddingTest> {
+async function testEmbedding(app: SettingsSlice, input: EmbeddingTestInput): Promise<EmbeddingTest> {
   const saved = app.core.config.get().search
   const search = {
     ...saved,
@@ -49,12 +48,11 @@ async function testEmbedding(app: AppContext, input: EmbeddingTestInput): Promis
  * saved for (a newly typed URL needs a newly typed key). The chat key is never among these: with no
  * server of its own the embedding settings fall back to the chat provider's own key.
  */
-function embeddingKeyFor(app: AppContext, testURL: string, savedURL: string, typed: string | undefined): string {
+function embeddingKeyFor(app: SettingsSlice, testURL: string, savedURL: string, typed: string | undefined): string {
   if (typed?.trim()) return typed.trim()
   const sameServer = testURL === savedURL.trim().replace(/\/+$/, '') || (Boolean(testURL) && origin(testURL) !== null && origin(testURL) === origin(savedURL))
   // '' (not null): no fallback to CAIRN_EMBEDDING_API_KEY for a server it was not set for.
-  const env = app.options.env ?? process.env
-  return sameServer ? (app.options.secrets.getApiKey('embedding') ?? env.CAIRN_EMBEDDING_API_KEY ?? '') : ''
+  return sameServer ? (app.provider.keys.apiKeyFor('embedding') ?? '') : ''
 }
 
 function origin(url: string): string | null {

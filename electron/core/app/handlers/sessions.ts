@@ -5,9 +5,9 @@ import { userWords } from '../../sessions/stored-messages'
 import { attachmentViews } from '../../attachments'
 import { exportSession, InvalidCursorError, searchSessions, type MessageRecord, type SessionRecord, type VersionGroup } from '../../sessions'
 import { conversationInstructions } from '../../agent/prompt-context'
-import type { AppContext } from '../app-context'
+import type { ConversationSlice } from './route-slices'
 
-export function sessionHandlers(app: AppContext): Pick<
+export function sessionHandlers(app: ConversationSlice): Pick<
   IpcHandlers,
   | 'sessions.list'
   | 'sessions.get'
@@ -125,7 +125,7 @@ export function sessionHandlers(app: AppContext): Pick<
  * stored with its session, by whichever process finished it: the app, a CLI or a detached worker).
  * A review that saved nothing is kept only when the user asked for it ("Nothing worth keeping") or when it proposed changes.
  */
-export function learnedIn(app: Pick<AppContext, 'host'>, sessionId: string): LearnedReview[] {
+export function learnedIn(app: Pick<ConversationSlice, 'host'>, sessionId: string): LearnedReview[] {
   return app.host.runs.doneForSession(sessionId).flatMap((run) => {
     const requested = run.reasons.some((reason) => reason.code === 'requested')
     // Kept too: a review that only proposed (its note points at the Inbox).

@@ -5,9 +5,9 @@ import { presetBaseURLs, providerPresets, type ConfigPatch, type ProviderPreset 
 import { ChatProvider } from '../../provider/provider'
 import { ProviderError } from '../../provider/provider-errors'
 import { ConfigError } from '../../config/config-store'
-import type { AppContext } from '../app-context'
+import type { SettingsSlice } from './route-slices'
 
-export function settingsHandlers(app: AppContext): Pick<IpcHandlers, 'settings.get' | 'settings.update' | 'settings.setApiKey' | 'settings.testConnection' | 'settings.detectLocal'> {
+export function settingsHandlers(app: SettingsSlice): Pick<IpcHandlers, 'settings.get' | 'settings.update' | 'settings.setApiKey' | 'settings.testConnection' | 'settings.detectLocal'> {
   const keyView = (which: 'learning' | 'embedding'): NonNullable<SettingsView['learningKey']> => {
     const key = app.options.secrets.getApiKey(which)
     return { hasApiKey: Boolean(key), keyHint: key ? key.slice(-4) : null, keyStorage: key ? app.options.secrets.storage(which) : 'none' }

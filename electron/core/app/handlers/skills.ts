@@ -6,7 +6,7 @@ import { archiveSkillByHand, createSkillByHand, saveSkillByHand } from '../../sk
 import { listSkillFiles } from '../../skills/skill-dir-files'
 import { restoreSkillVersion } from '../../skills/skill-history'
 import { skillItem, skillItems, type SkillListItem } from '../../skills/skill-items'
-import type { AppContext } from '../app-context'
+import type { LibrarySlice } from './route-slices'
 
 type SkillRoutes =
   | 'skills.list'
@@ -19,7 +19,7 @@ type SkillRoutes =
   | 'skills.archive'
   | 'skills.openFolder'
 
-export function skillHandlers(app: AppContext): Pick<IpcHandlers, SkillRoutes> {
+export function skillHandlers(app: LibrarySlice): Pick<IpcHandlers, SkillRoutes> {
   const strip = (skill: SkillListItem) => {
     const { root: _root, frontmatterName: _fm, ...rest } = skill
     return rest

@@ -1,11 +1,10 @@
 import type { IpcHandlers } from '../../../../shared/ipc/contract'
-import type { AppContext } from '../app-context'
-import type { SyncSchedule } from '../sync-schedule'
+import type { DataSlice } from './route-slices'
 
 type SyncRoute = 'sync.status' | 'sync.run' | 'sync.setup' | 'sync.setToken' | 'sync.setSchedule' | 'sync.leave'
 
 /** Settings → Data: sync with a git remote. Inputs are checked by the contract's schemas; failures are data in the answers. */
-export function syncHandlers(app: AppContext & { syncs: SyncSchedule }): Pick<IpcHandlers, SyncRoute> {
+export function syncHandlers(app: DataSlice): Pick<IpcHandlers, SyncRoute> {
   return {
     'sync.status': async () => app.syncs.status(),
     'sync.run': async () => app.syncs.runNow(),

@@ -1,10 +1,10 @@
 import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import { IpcError } from '../../../../shared/ipc/define'
-import type { AppContext } from '../app-context'
+import type { LibrarySlice } from './route-slices'
 import { summarizeReview } from '../../learning/review-summary'
 import { toReviewRun } from './learning'
 
-export function timelineHandlers(app: AppContext): Pick<IpcHandlers, 'timeline.list' | 'timeline.get' | 'timeline.revert'> {
+export function timelineHandlers(app: LibrarySlice): Pick<IpcHandlers, 'timeline.list' | 'timeline.get' | 'timeline.revert'> {
   return {
     'timeline.list': async ({ limit, beforeId, kinds, sources }) => {
       const entries = app.core.ledger.list({ limit, beforeId, kinds, sources })

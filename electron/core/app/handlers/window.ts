@@ -1,9 +1,9 @@
 import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import { IpcError } from '../../../../shared/ipc/define'
-import type { AppContext } from '../app-context'
+import type { SettingsSlice } from './route-slices'
 
 /** Window and shell actions only the desktop shell can perform; browser mode ignores them (and refuses the folder picker). */
-export function windowHandlers(app: AppContext): Pick<IpcHandlers, 'window.openMain' | 'window.hideQuick' | 'shell.openExternal' | 'window.pickFolder'> {
+export function windowHandlers(app: SettingsSlice): Pick<IpcHandlers, 'window.openMain' | 'window.hideQuick' | 'shell.openExternal' | 'window.pickFolder'> {
   const platform = app.options.platform
   return {
     'window.openMain': async ({ sessionId }) => {
