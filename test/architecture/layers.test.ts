@@ -1,47 +1,6 @@
-import { execFile } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { promisify } from 'node:util'
+import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-
-const repo = join(__dirname, '..', '..')
-const depcruise = join(repo, 'node_modules', '.bin', 'depcruise')
-const config = join(repo, '.dependency-cruiser.cjs')
-const run = promisify(execFile)
-
-interface Violation {
-  rule: string
-  from: string
-  to: string
-}
-
-/** Runs the lint's dependency rules over a small tree of files and returns what they flag. */
-async function violations(cwd: string): Promise<Violation[]> {
-  const result = await run(depcruise, ['electron', 'shared', 'renderer', '--config', config, '--output-type', 'json'], {
-    cwd,
-    maxBuffer: 64 * 1024 * 1024
-  }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }))
-  const report = JSON.parse(result.stdout) as { summary: { violations: { rule: { name: string }; from: string; to: string }[] } }
-  return report.summary.violations.map((v) => ({ rule: v.rule.name, from: v.from, to: v.to }))
-}
-
-function fakePackage(name: string): Record<string, string> {
-  return {
-    [`node_modules/${name}/package.json`]: JSON.stringify({ name, main: 'index.js' }),
-    [`node_modules/${name}/index.js`]: 'module.exports = {}\n'
-  }
-}
-
-function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'cairn-layers-'))
-  const all = { 'tsconfig.node.json': JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'bundler' } }), ...files }
-  for (const [path, text] of Object.entries(all)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true })
-    writeFileSync(join(root, path), text)
-  }
-  return root
-}
+import { fakePackage, repo, tree, violations, type Violation } from './depcruise-tree'
 
 describe('the layering lint', () => {
   let bad: string
@@ -75,10 +34,10 @@ describe('the layering lint', () => {
       'shared/types.ts': `import { store } from '../electron/core/memory/store'\nexport const s = store\n`
     })
     good = tree({
-      'electron/core/learning/review.ts': `import { store } from '../memory/store'\nexport const review = () => store()\n`,
+      'electron/core/learning/host/review.ts': `import { store } from '../../memory/store'\nexport const review = () => store()\n`,
       'electron/core/memory/store.ts': `import { cut } from '../text/cut'\nexport const store = () => cut()\n`,
       'electron/core/text/cut.ts': `export const cut = () => 1\n`,
-      'electron/cli/main.ts': `import { review } from '../core/learning/review'\nexport const main = review\n`,
+      'electron/cli/main.ts': `import { review } from '../core/learning/host/review'\nexport const main = review\n`,
       'renderer/src/view.ts': `import { contract } from '../../shared/contract'\nexport const v = contract\n`,
       'shared/contract.ts': `export const contract = 1\n`
     })

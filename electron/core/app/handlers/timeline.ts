@@ -1,7 +1,7 @@
 import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import { IpcError } from '../../../../shared/ipc/define'
 import type { AppContext } from '../app-context'
-import { summarizeReview } from '../../learning/review-summary'
+import { summarizeReview } from '../../staging/review-summary'
 import { toReviewRun } from './learning'
 
 export function timelineHandlers(app: AppContext): Pick<IpcHandlers, 'timeline.list' | 'timeline.get' | 'timeline.revert'> {
