@@ -2,8 +2,10 @@ import type { ReviewKind, ReviewMessage } from '../../../../shared/review-protoc
 import type { ReviewReason, SessionEndCause } from '../../../../shared/review-reasons'
 import type { AgentHooks, CompressionEvent, TurnSummary } from '../../agent/agent-session'
 import { orderForModel } from '../../sessions/stored-messages'
-import type { CairnCore } from '../../cairn'
-import type { MessageRecord } from '../../sessions'
+import type { SettingsStore } from '../../config/config-store'
+import type { StateDb } from '../../db/state-db'
+import type { MessageRecord, SessionStore } from '../../sessions'
+import type { SkillStore } from '../../skills'
 import { importedThrough } from './imported-mark'
 import { LearningState, MEMORY_TURNS_KEY } from './learning-state'
 import { joinOthers, unreviewedConversations, withOtherConversations, type OtherConversation } from './other-conversations'
@@ -11,6 +13,14 @@ import type { ReviewHost } from './review-host'
 import { chunkReviewMessages, skillsUsedIn, toReviewMessages } from './review-snapshot'
 import { finishedThrough, lastId, readProgress, unreviewedUserTurns, writeProgress } from './session-progress'
 import { evaluateTurn, restoreSessionCounters, type TriggerSettings } from './triggers'
+
+/** What the loop reads and marks: conversations and their progress, the data home's counters, settings, and the skill index it refreshes. */
+export interface LearningLoopSources {
+  config: Pick<SettingsStore, 'get'>
+  db: StateDb
+  sessions: Pick<SessionStore, 'get' | 'list' | 'messages' | 'setStateKey'>
+  skills: Pick<SkillStore, 'refreshPaths'>
+}
 
 export interface LearningLoopOptions {
   /** The clock that says which conversations are recent (tests pass their own). */
@@ -55,7 +65,7 @@ export class LearningLoop {
   private readonly pending = new Map<string, PendingReview>()
 
   constructor(
-    private readonly core: CairnCore,
+    private readonly core: LearningLoopSources,
     private readonly host: ReviewHost,
     options: LearningLoopOptions = {}
   ) {

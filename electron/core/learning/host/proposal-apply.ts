@@ -1,13 +1,18 @@
 import { mcpClientOf, type LedgerEntry, type LedgerSource, type WriteContext } from '../../../../shared/ledger'
 import { join } from 'node:path'
 import type { Proposal, ProposalCause, ProposalErrorCode, ProposalState } from '../../../../shared/proposals'
-import type { CairnCore } from '../../cairn'
+import type { HomePaths } from '../../config/home'
+import type { StateDb } from '../../db/state-db'
+import type { Ledger } from '../../ledger/ledger'
+import type { MemoryStore } from '../../memory'
+import type { SkillStore } from '../../skills'
+import type { SkillFlags } from '../../skills/skill-flags'
 import { withLock } from '../../fs/lock'
 import { ProposalStore, type ProposalQuery } from '../../ledger/proposals'
 import type { MemoryCallContext, MemoryTarget } from '../../memory/types'
 import type { SkillResult } from '../../skills'
 import type { LedgerMetaWriteContext } from '../../skills/skill-commit'
-import { fileInSkill, isSkillFile, memoryTargetOf, skillMetaOf, TargetReader } from './proposal-targets'
+import { fileInSkill, isSkillFile, memoryTargetOf, skillMetaOf, TargetReader, type ProposalTargetSources } from './proposal-targets'
 
 /** How a decision on one proposal ended: applied (or rejected) with its ledger row, or why not. */
 export type DecisionResult =
@@ -22,6 +27,16 @@ const MAX_APPROVE_ALL = 10_000
 /** Proposals that wait because their target is the user's: applying them is the user's own change. */
 const USER_OWNED: ReadonlySet<ProposalCause> = new Set(['user_skill', 'imported_skill', 'pinned_skill', 'pinned_entry'])
 
+/** What the Inbox reads and writes: the proposals table, the stores a decision applies through, and the ledger rows they record. */
+export interface InboxSources extends ProposalTargetSources {
+  db: StateDb
+  paths: Pick<HomePaths, 'root' | 'locksDir'>
+  ledger: Pick<Ledger, 'onRecord'>
+  memory: Pick<MemoryStore, 'read' | 'add' | 'remove' | 'replace'>
+  skills: Pick<SkillStore, 'get' | 'delete' | 'removeFile' | 'patch' | 'writeFile' | 'create'>
+  skillFlags: Pick<SkillFlags, 'get' | 'set'>
+}
+
 /**
  * The Inbox over one data home: lists proposals (pending ones with `stale` judged against the files
  * now) and applies the user's decisions. Approving writes through the same locked stores and ledger as
@@ -31,7 +46,7 @@ const USER_OWNED: ReadonlySet<ProposalCause> = new Set(['user_skill', 'imported_
 export class Inbox {
   readonly store: ProposalStore
 
-  constructor(private readonly core: CairnCore) {
+  constructor(private readonly core: InboxSources) {
     this.store = new ProposalStore(core.db)
   }
 
@@ -162,7 +177,7 @@ export class Inbox {
       return memory.add(target, entry, ctx)
     }
     // The user approved it: the shrink guard, meant for a model that misjudges how full memory is, does not apply.
-    // Pins follow their entry on every replace (see CairnCore); a removed entry's pin is kept, so
+    // Pins follow their entry on every replace (a ledger listener where the core is composed); a removed entry's pin is kept, so
     // reverting the removal brings the entry back pinned.
     if (text === null) return memory.remove(target, before, ctx, { force: true })
     return memory.replace(target, before, text, ctx, { force: true })

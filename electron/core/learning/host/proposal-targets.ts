@@ -2,19 +2,30 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { isMemoryKind, memoryStoreOfTarget, normalizeLedgerMeta, type SkillMeta } from '../../../../shared/ledger'
 import { ledgerKindOf, type Proposal } from '../../../../shared/proposals'
-import type { CairnCore } from '../../cairn'
+import type { HomePaths } from '../../config/home'
+import type { MemoryStore } from '../../memory'
+import type { SkillStore } from '../../skills'
+import type { SkillFlags } from '../../skills/skill-flags'
 import type { MemoryTarget } from '../../memory/types'
 import { SKILL_FILE } from '../../skills/skill-paths'
 
 /** What a proposal's target holds now: a memory file's entries, or a skill file's text (null = no file). */
 export type TargetState = { memory: MemoryTarget; entries: string[] } | { file: string | null }
 
+/** What a proposal's target is read from: the memory files, the skill index and flags, and the data home's files. */
+export interface ProposalTargetSources {
+  memory: Pick<MemoryStore, 'read'>
+  skills: Pick<SkillStore, 'get'>
+  skillFlags: Pick<SkillFlags, 'get'>
+  paths: Pick<HomePaths, 'root'>
+}
+
 /** Reads targets once per use, so listing many proposals on one file reads it once. */
 export class TargetReader {
   private readonly memory = new Map<MemoryTarget, string[]>()
   private readonly files = new Map<string, string | null>()
 
-  constructor(private readonly core: Pick<CairnCore, 'memory' | 'skills' | 'paths' | 'skillFlags'>) {}
+  constructor(private readonly core: ProposalTargetSources) {}
 
   stateOf(proposal: Proposal): TargetState {
     if (isMemoryKind(ledgerKindOf(proposal.kind))) {

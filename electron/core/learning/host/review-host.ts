@@ -3,7 +3,9 @@ import type { ReviewReason } from '../../../../shared/review-reasons'
 import { reviewJobSchema, type HostMessage, type ReviewEvent, type ReviewJob, type ReviewKind, type ReviewsPausedReason } from '../../../../shared/review-protocol'
 import { EventBus } from '../../events/event-bus'
 import type { ProviderSettings } from '../../provider/provider-settings'
-import type { CairnCore } from '../../cairn'
+import type { SettingsStore } from '../../config/config-store'
+import type { HomePaths } from '../../config/home'
+import type { StateDb } from '../../db/state-db'
 import type { RunEnding, RunLimits } from './review-run-state'
 import { ReviewRuns, type StaleRecovery } from '../../ledger/review-runs'
 import { mergeJobs, orderKinds, startFrame, type ReviewSettings } from './review-start-frame'
@@ -67,8 +69,16 @@ export interface ReviewHostStatus {
   pausedReason: ReviewsPausedReason | null
 }
 
-/** What a host uses of an open core. */
-export function reviewHostDepsOf(core: CairnCore): Pick<ReviewHostOptions, 'home' | 'runs' | 'settings' | 'nativeBinding'> {
+/** What a host reads of its open data home: where it is, its state.db, the learning settings and the native binding. */
+export interface ReviewHostHome {
+  paths: Pick<HomePaths, 'root'>
+  db: StateDb
+  config: Pick<SettingsStore, 'get'>
+  nativeBinding?: string
+}
+
+/** What a host uses of an open data home. */
+export function reviewHostDepsOf(core: ReviewHostHome): Pick<ReviewHostOptions, 'home' | 'runs' | 'settings' | 'nativeBinding'> {
   return { home: core.paths.root, runs: new ReviewRuns(core.db), settings: () => core.config.get().learning, nativeBinding: core.nativeBinding }
 }
 

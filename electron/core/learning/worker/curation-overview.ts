@@ -1,6 +1,6 @@
 import type { ReviewJob } from '../../../../shared/review-protocol'
-import type { CairnCore } from '../../cairn'
-import { currentSkillText, skillItems } from '../../skills/skill-items'
+import type { MemoryStore } from '../../memory'
+import { currentSkillText, skillItems, type SkillItemsSource } from '../../skills/skill-items'
 import { similarEntryPairs, similarSkillPairs } from './curation-candidates'
 import type { CurationOverview } from './curation-prompt'
 
@@ -18,8 +18,13 @@ export function isCurationJob(job: Pick<ReviewJob, 'reasons'>): boolean {
   return job.reasons.some((reason) => reason.code === 'curation')
 }
 
+/** What the curator's overview reads: the skills with their figures, and both memory files. */
+export interface CurationSources extends SkillItemsSource {
+  memory: Pick<MemoryStore, 'read'>
+}
+
 /** The library at a glance for the curator: skills with their figures, likely overlaps, and both memory files. */
-export function curationOverview(core: CairnCore, now = Date.now()): CurationOverview {
+export function curationOverview(core: CurationSources, now = Date.now()): CurationOverview {
   const items = skillItems(core, now).filter((item) => !item.readOnly && !item.disabled)
   const texts = items.map((item) => ({ name: item.name, description: item.description, body: bodyOf(currentSkillText(item)) }))
   const entries = { memory: safeEntries(core, 'memory'), user: safeEntries(core, 'user') }
@@ -47,7 +52,7 @@ function bodyOf(text: string | null): string {
   return match ? text.slice(match[0].length) : text
 }
 
-function safeEntries(core: CairnCore, target: 'memory' | 'user'): string[] {
+function safeEntries(core: Pick<CurationSources, 'memory'>, target: 'memory' | 'user'): string[] {
   try {
     return core.memory.read(target).entries
   } catch {

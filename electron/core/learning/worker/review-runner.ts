@@ -6,7 +6,9 @@ import type { ReviewJob, ReviewOutcome } from '../../../../shared/review-protoco
 import { emptyReviewSummary } from '../../../../shared/review-outcome'
 import { modelStep, toolResultMessage } from '../../provider/model-step'
 import type { ChatProvider, ModelToolCall } from '../../provider/provider'
-import type { CairnCore } from '../../cairn'
+import type { SettingsStore } from '../../config/config-store'
+import type { HomePaths } from '../../config/home'
+import type { StateDb } from '../../db/state-db'
 import { withLock } from '../../fs/lock'
 import type { Ledger } from '../../ledger/ledger'
 import { ProposalStore } from '../../ledger/proposals'
@@ -18,7 +20,7 @@ import type { SkillFlags } from '../../skills/skill-flags'
 import { cutMiddle } from '../../text/cut'
 import { runTool, toolSchema } from '../../tools/run-tool'
 import { newTurnState, type ToolContext } from '../../tools/types'
-import { curationOverview, isCurationJob } from './curation-overview'
+import { curationOverview, isCurationJob, type CurationSources } from './curation-overview'
 import { CURATION_SYSTEM_PROMPT, curationUserMessage, type CurationOverview } from './curation-prompt'
 import { DisableProposals, PROPOSE_DISABLE } from './disable-proposals'
 import { rejectedProposalsText } from './rejected-proposals'
@@ -31,7 +33,7 @@ import { removeStagingLeftovers } from '../../staging/staging-stores'
 import { conversationEvidence, evidenceMessagesOf } from '../../staging/conversation-evidence'
 import { judgeLearnedCall, type LearnedCallJudgement } from '../../staging/learned-content'
 import { decideLearnedWrite, type LearnedWriter } from '../../ledger/learning-policy'
-import type { MessageRecord } from '../../sessions'
+import type { MessageRecord, SessionStore } from '../../sessions'
 import type { ProposalCause } from '../../../../shared/proposals'
 import type { ProvenanceEvidence } from '../../text/provenance-evidence'
 
@@ -69,8 +71,22 @@ export interface ReviewDeps {
   sessionMessages?: (sessionId: string) => MessageRecord[]
 }
 
-/** The {@link ReviewDeps} of an open core. */
-export function reviewDepsOf(core: CairnCore): ReviewDeps {
+/** What the worker's open data home hands a review: its stores, settings, folders and tables. */
+export interface ReviewHome extends CurationSources {
+  memory: MemoryStore
+  skills: SkillStore
+  ledger: Pick<Ledger, 'onRecord' | 'forSkill'>
+  config: Pick<SettingsStore, 'get'>
+  paths: Pick<HomePaths, 'root' | 'locksDir'>
+  nativeBinding?: string
+  skillFlags: Pick<SkillFlags, 'get' | 'all'>
+  memoryPins: Pick<MemoryPins, 'list' | 'isPinned'>
+  db: StateDb
+  sessions: Pick<SessionStore, 'messages'>
+}
+
+/** The {@link ReviewDeps} of an open data home. */
+export function reviewDepsOf(core: ReviewHome): ReviewDeps {
   return {
     memory: core.memory,
     skills: core.skills,
