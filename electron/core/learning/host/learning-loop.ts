@@ -39,13 +39,6 @@ interface PlannedReview {
   others: OtherConversation[]
 }
 
-/** A review of a session waiting in the host's queue: what a later trigger, which merges into it, must keep. */
-interface PendingReview {
-  reviewId: string
-  base: number
-  others: OtherConversation[]
-}
-
 /**
  * Connects conversations to the background review. After every turn it updates the counters (the
  * session's skill counter, the data home's memory counter) and, when the triggers say so, queues a
@@ -61,8 +54,6 @@ export class LearningLoop {
   /** The data home's counters (`learning_state`). */
   readonly state: LearningState
   private readonly now: () => number
-  /** Per session: the queued review later triggers merge into (see PendingReview). */
-  private readonly pending = new Map<string, PendingReview>()
 
   constructor(
     private readonly core: LearningLoopSources,
@@ -79,9 +70,6 @@ export class LearningLoop {
     // for the watcher, so the very next session's skills index already has them. Only those: this
     // runs on the app's main thread, and a rescan of every skill root would block it.
     host.events.on((event) => {
-      if (event.type === 'review_started') {
-        for (const [sessionId, pending] of this.pending) if (pending.reviewId === event.reviewId) this.pending.delete(sessionId)
-      }
       if (event.type !== 'review_finished') return
       const changed = event.outcome.entries.filter((entry) => entry.kind.startsWith('skill.')).map((entry) => entry.target)
       if (changed.length > 0) this.core.skills.refreshPaths(changed)
@@ -153,7 +141,8 @@ export class LearningLoop {
    * unreviewed turns of other recent conversations, which that counter counted.
    */
   private planFor(sessionId: string, records: MessageRecord[], reviewedThrough: number, kinds: ReviewKind[], reasons: ReviewReason[]): PlannedReview {
-    const pending = this.queuedFor(sessionId)
+    // The host's queue keeps what a waiting review of this session was planned from.
+    const pending = this.host.queuedFor(sessionId)?.plan ?? null
     // Merging into a queued review replaces its messages: start the digest where that one started.
     const base = pending ? Math.min(pending.base, reviewedThrough) : reviewedThrough
     const found = kinds.includes('memory') ? unreviewedConversations(this.core.sessions, sessionId, this.now()) : []
@@ -190,18 +179,8 @@ export class LearningLoop {
   }
 
   private enqueue(sessionId: string, plan: PlannedReview): string {
-    const reviewId = this.host.enqueue({ sessionId, kinds: plan.kinds, reasons: plan.reasons, messages: plan.messages, skillsUsed: plan.skillsUsed })
-    if (this.host.isQueued(reviewId)) this.pending.set(sessionId, { reviewId, base: plan.base, others: plan.others })
-    return reviewId
-  }
-
-  /**
-   * The review of this session still waiting in the host's queue, which a new one will merge into
-   * and replace the messages of; null when there is none (then the new one stands alone).
-   */
-  private queuedFor(sessionId: string): PendingReview | null {
-    const pending = this.pending.get(sessionId)
-    return pending && this.host.isQueued(pending.reviewId) ? pending : null
+    const { kinds, reasons, messages, skillsUsed, base, others } = plan
+    return this.host.enqueue({ sessionId, kinds, reasons, messages, skillsUsed }, { plan: { base, others } })
   }
 
   private liveMessages(sessionId: string): MessageRecord[] {

@@ -8,7 +8,8 @@ import type { HomePaths } from '../../config/home'
 import type { StateDb } from '../../db/state-db'
 import type { RunEnding, RunLimits } from './review-run-state'
 import { ReviewRuns, type StaleRecovery } from '../../ledger/review-runs'
-import { mergeJobs, orderKinds, startFrame, type ReviewSettings } from './review-start-frame'
+import { ReviewQueue, type QueuedPlan } from './review-queue'
+import { orderKinds, startFrame, type ReviewSettings } from './review-start-frame'
 import type { WorkerHandle, WorkerSpawner } from './spawn-worker'
 import { WorkerRun } from './worker-run'
 
@@ -100,9 +101,8 @@ export class ReviewHost {
   readonly events = new EventBus<ReviewEvent>()
   readonly runs: ReviewRuns
   private readonly limits: Required<Pick<ReviewHostLimits, 'killGraceMs' | 'stopGraceMs' | 'readyTimeoutMs' | 'maxConsecutiveFailures'>> & ReviewHostLimits
-  private queue: ReviewJob[] = []
-  /** Jobs that must not be merged with others (see enqueue's `coalesce`). */
-  private readonly standalone = new Set<string>()
+  /** The one queue of reviews waiting to run here (the learning loop asks it rather than keeping its own). */
+  private readonly queue = new ReviewQueue()
   private current: WorkerRun | null = null
   private readonly results = new Map<string, ReviewResult>()
   private readonly waiters = new Map<string, Array<(result: ReviewResult) => void>>()
@@ -139,8 +139,9 @@ export class ReviewHost {
    * Queues a review and returns its id (the id of the queued job it merged into, if any). With
    * `coalesce: false` the job keeps its own messages: nothing merges into it and it merges into
    * nothing (a review of the part of a conversation about to be compressed must see exactly that part).
+   * `plan`: what the caller built it from, kept with the waiting job (see {@link queuedFor}).
    */
-  enqueue(input: Omit<ReviewJob, 'reviewId'>, options: { coalesce?: boolean } = {}): string {
+  enqueue(input: Omit<ReviewJob, 'reviewId'>, options: { coalesce?: boolean; plan?: QueuedPlan } = {}): string {
     const reviewId = randomUUID()
     try {
       const settings = this.options.settings()
@@ -156,14 +157,7 @@ export class ReviewHost {
         return reviewId
       }
       const job = { ...parsed.data, kinds: orderKinds(parsed.data.kinds) }
-      const coalesce = options.coalesce !== false
-      if (!coalesce) this.standalone.add(job.reviewId)
-      const waiting =
-        job.sessionId === null || !coalesce
-          ? undefined
-          : this.queue.find((queued) => queued.sessionId === job.sessionId && !this.standalone.has(queued.reviewId))
-      const target = waiting ? mergeJobs(waiting, job) : job
-      if (!waiting) this.queue.push(job)
+      const target = this.queue.add(job, { coalesce: options.coalesce !== false, plan: options.plan })
       this.safely(() => this.runs.queued(target))
       this.events.emit({ type: 'review_queued', reviewId: target.reviewId, sessionId: target.sessionId, kinds: target.kinds, reasons: target.reasons })
       this.pump()
@@ -179,7 +173,7 @@ export class ReviewHost {
   wait(reviewId: string): Promise<ReviewResult> {
     const known = this.results.get(reviewId)
     if (known) return Promise.resolve(known)
-    if (this.current?.job.reviewId === reviewId || this.queue.some((job) => job.reviewId === reviewId)) {
+    if (this.current?.job.reviewId === reviewId || this.queue.has(reviewId)) {
       return new Promise((resolve) => this.waiters.set(reviewId, [...(this.waiters.get(reviewId) ?? []), resolve]))
     }
     const row = this.safely(() => this.runs.get(reviewId))
@@ -189,7 +183,12 @@ export class ReviewHost {
 
   /** The review is waiting in this host's queue (not started, not ended): a later trigger for its session merges into it. */
   isQueued(reviewId: string): boolean {
-    return this.queue.some((job) => job.reviewId === reviewId)
+    return this.queue.has(reviewId)
+  }
+
+  /** The session's review waiting here that a new trigger would merge into, with what it was planned from; null when none waits. */
+  queuedFor(sessionId: string): { reviewId: string; plan: QueuedPlan | null } | null {
+    return this.queue.waitingFor(sessionId)
   }
 
   /**
@@ -272,7 +271,7 @@ export class ReviewHost {
   }
 
   private dropQueue(error: string): void {
-    for (const job of this.queue.splice(0)) {
+    for (const job of this.queue.drain()) {
       this.safely(() => this.runs.failed(job.reviewId, 'failed', error))
       this.settle(job.reviewId, 'skipped')
     }
@@ -280,7 +279,7 @@ export class ReviewHost {
 
   private pump(): void {
     if (this.current || this.isPaused || this.closed) return this.checkIdle()
-    const job = this.queue.shift()
+    const job = this.queue.next()
     if (!job) return this.checkIdle()
     this.start(job)
   }
@@ -357,7 +356,6 @@ export class ReviewHost {
   }
 
   private settle(reviewId: string, result: ReviewResult): void {
-    this.standalone.delete(reviewId)
     this.results.set(reviewId, result)
     if (this.results.size > REMEMBERED_RESULTS) this.results.delete(this.results.keys().next().value!)
     for (const resolve of this.waiters.get(reviewId) ?? []) resolve(result)
