@@ -35,6 +35,7 @@ import { skillHandlers } from './handlers/skills'
 import { timelineHandlers } from './handlers/timeline'
 import { windowHandlers } from './handlers/window'
 import { AppWorkspaces } from './workspaces'
+import { streamLearnedChanges } from './learned-changes'
 
 /** How long reviews of the conversations open at quit may take by default (see CairnAppOptions.quitReviewMs). */
 const QUIT_REVIEW_MS = 30_000
@@ -102,8 +103,7 @@ export class CairnApp implements AppContext {
       suggestTitle: (exchange) => suggestTitle(new ChatProvider({ ...this.learningProviderSettings(), maxRetries: 0 }), exchange, AbortSignal.timeout(30_000))
     })
     this.unsubscribe.push(
-      this.host.events.on((event) => this.emit('review.event', event)),
-      core.ledger.onRecord((entry) => this.emit('ledger.changed', { entry })),
+      streamLearnedChanges({ ledger: core.ledger, host: this.host }, { changed: (change) => this.emit('ledger.changed', change), review: (event) => this.emit('review.event', event) }),
       core.skills.onChange((event) => this.emit('skills.changed', { name: event.name ?? null })),
       watchInbox(this, options.clock ?? systemClock),
       watchMcp(this),
