@@ -72,9 +72,12 @@ export function processAlive(pid: number): boolean {
 
 /**
  * Every background review and how it ended (`review_runs` in state.db), for the timeline and
- * diagnostics. One writer per row change: the host that queued a review writes `queued`, `running`
- * and the ending of a run it is attached to; a detached worker writes the ending it reports itself
- * (see review-run-state.ts); a later host ends, via {@link recoverStale}, rows nobody will finish.
+ * diagnostics. Each row has one owner at a time: the host that queued the review writes `queued`,
+ * `running` and the ending of a run it is attached to; a detached worker owns its ending from its
+ * start frame on (see review-run-state.ts, which decides this once for every way a run can end); a
+ * row whose owner is gone without ending it is closed by whoever finds it: its host when the worker
+ * exits without a word, or a later host ({@link recoverStale}). An ending is written once: it lands
+ * only on a row still queued or running, so no second writer can overwrite how a review ended.
  */
 export class ReviewRuns {
   private readonly statements: Record<'queue' | 'start' | 'finish' | 'fail' | 'failIf' | 'get' | 'list' | 'open' | 'ofSession', Statement>
@@ -92,9 +95,9 @@ export class ReviewRuns {
       finish: db.prepare(
         `UPDATE review_runs SET status = 'done', finished_at = @at, summary = @summary, error = NULL,
            model = coalesce(@model, model), prompt_tokens = @promptTokens, completion_tokens = @completionTokens
-         WHERE id = @id`
+         WHERE id = @id AND status IN ('queued', 'running')`
       ),
-      fail: db.prepare(`UPDATE review_runs SET status = @status, finished_at = @at, error = @error WHERE id = @id`),
+      fail: db.prepare(`UPDATE review_runs SET status = @status, finished_at = @at, error = @error WHERE id = @id AND status IN ('queued', 'running')`),
       // Only if nobody recorded an ending meanwhile (the run's own host or worker may be finishing it).
       failIf: db.prepare(`UPDATE review_runs SET status = @status, finished_at = @at, error = @error WHERE id = @id AND status = @was`),
       get: db.prepare('SELECT * FROM review_runs WHERE id = ?'),
@@ -119,8 +122,9 @@ export class ReviewRuns {
     this.statements.start.run({ id, pid, at, model })
   }
 
-  finished(id: string, outcome: Pick<ReviewOutcome, 'summary'> & Partial<Pick<ReviewOutcome, 'usage' | 'model'>>, at = Date.now()): void {
-    this.statements.finish.run({
+  /** Records the review's outcome; false if the row had already ended (or is unknown), and then nothing changed. */
+  finished(id: string, outcome: Pick<ReviewOutcome, 'summary'> & Partial<Pick<ReviewOutcome, 'usage' | 'model'>>, at = Date.now()): boolean {
+    const result = this.statements.finish.run({
       id,
       summary: JSON.stringify(outcome.summary),
       at,
@@ -128,10 +132,12 @@ export class ReviewRuns {
       promptTokens: outcome.usage?.promptTokens ?? null,
       completionTokens: outcome.usage?.completionTokens ?? null
     })
+    return result.changes > 0
   }
 
-  failed(id: string, status: ReviewFailureStatus, error: string, at = Date.now()): void {
-    this.statements.fail.run({ id, status, error, at })
+  /** Records how the review failed; false if the row had already ended (or is unknown), and then nothing changed. */
+  failed(id: string, status: ReviewFailureStatus, error: string, at = Date.now()): boolean {
+    return this.statements.fail.run({ id, status, error, at }).changes > 0
   }
 
   /**

@@ -18,11 +18,13 @@ import type { ReviewFailureStatus } from '../../ledger/review-runs'
  * the worker may legitimately take (lock wait + budget + grace); once the worker has sent its outcome
  * or been told to shut down, a short grace to exit. When a deadline passes the host kills the process.
  *
- * Who writes a run's `review_runs` row: the host writes `queued` and `running`, and the ending of
- * an attached run. A detached worker (the one-shot CLI's, which may outlive its host) records the
- * endings it reports itself and says so in its frame (`recorded`); for those the `end` effect says
- * `record: false`. Endings only the host can see (a kill, an exit without a word, a stop on close)
- * are always the host's. A released run is the worker's alone: the host writes nothing more for it.
+ * Who writes a run's `review_runs` row (its one owner at a time, see ledger/review-runs.ts): the host
+ * writes `queued` and `running`, and the ending of an attached run. A detached worker (the one-shot
+ * CLI's, which may outlive its host) owns its ending from its start frame on: it records the endings
+ * it reports itself and says so in its frame (`recorded`); for those the `end` effect says
+ * `record: false`. A worker gone without a word (a kill, an exit, a stop on close) left its row
+ * abandoned, and its host closes it. A released run is the worker's alone: the host writes nothing
+ * more for it. Either way the ending lands once (ReviewRuns writes it only on an open row).
  */
 export type RunPhase = 'spawning' | 'waitingLock' | 'running' | 'finishing' | 'stopping' | 'released' | 'ended'
 
