@@ -47,7 +47,7 @@ export interface TimelineState {
   /**
    * A learned change from the stream: its row is added (or replaced) where the filters show it, a
    * revert marks the row it undid, and its review run is kept. A change that does not say its review
-   * is reloaded instead.
+   * (or that arrives while a page is loading) is reloaded instead.
    */
   applyChange(change: LearnedChange): void
   /** A review ended: its run as stored replaces the one shown (its summary, figures and time). */
@@ -240,7 +240,8 @@ export function createTimelineStore(client: CairnClient): TimelineStore {
 
     applyChange(change) {
       if (!get().loaded) return
-      if (change.review === undefined) return get().invalidate()
+      // Without its review, or while a page is on its way (it may have been read before this row), reload instead.
+      if (change.review === undefined || get().loading) return get().invalidate()
       const { entry, review } = change
       const { entries, reviews, filters } = get()
       const revertOf = entry.meta.revertOf
