@@ -2,7 +2,8 @@
 //
 // Inside electron/core, a module may import its own folder and folders of lower layers only: never a
 // higher layer and never a sibling of its own layer. Outside the core, each process shell may import
-// the core and shared/, the renderer only shared/, and shared/ nothing of ours.
+// the core and shared/, the renderer only shared/, and shared/ nothing of ours. Across the layers runs
+// the runtime axis: the learning loop's host side and its worker side never import each other.
 
 /** Core layers, lowest first. Each entry is a folder of electron/core, or `cairn.ts` (the data home's composition). */
 const CORE_LAYERS = [
@@ -17,10 +18,10 @@ const CORE_LAYERS = [
 
 /**
  * The modules that may name the whole data home (`cairn.ts`, CairnCore): where a core is composed. The
- * process shells (main, cli, serve, worker) sit outside electron/core and are roots too. learning/ is
- * narrowed by its own change (split by runtime); until then the whole folder is let through.
+ * process shells (main, cli, serve, worker) sit outside electron/core and are roots too. `cairn doctor`
+ * opens a core of its own, because whether one opens at all is what it checks.
  */
-const COMPOSITION_ROOTS = '^electron/core/(cairn\\.ts|app/cairn-app\\.ts|doctor/index\\.ts)$|^electron/core/learning/'
+const COMPOSITION_ROOTS = '^electron/core/(cairn\\.ts|app/cairn-app\\.ts|doctor/index\\.ts)$'
 
 const corePath = (unit) => (unit.endsWith('.ts') ? `^electron/core/${unit.replace(/\./g, '\\.')}$` : `^electron/core/${unit}/`)
 const anyOf = (units) => `(${units.map(corePath).join('|')})`
@@ -40,6 +41,59 @@ const layerRules = CORE_LAYERS.flatMap((layer, index) => {
     to: { path: '^electron/core/', pathNot: anyOf([unit, ...below]) }
   }))
 })
+
+/**
+ * The runtime axis, after VS Code's `code-layering` (node / worker / shared-by-both). The learning loop
+ * runs in two processes: its host side (electron/core/learning/host/: triggers, the loop, the queue and
+ * review host, spawning and supervising the worker, the Inbox) in the app, browser mode and the CLI; its
+ * worker side (electron/core/learning/worker/: the runner, its policy and prompts, the curation overview)
+ * only in the review worker (electron/worker/). The two share nothing but the protocol
+ * (shared/review-protocol.ts) and the lower core layers both stand on (staging/, ledger/, the stores).
+ */
+const LEARNING_HOST = '^electron/core/learning/host/'
+const LEARNING_WORKER = '^electron/core/learning/worker/'
+const HOST_SIDE = '^(electron/core/learning/host/|electron/core/(app|mcp-server)/|electron/(main|serve|cli)/)'
+const WORKER_SIDE = '^(electron/core/learning/worker/|electron/worker/)'
+/** The one host file that names worker code: it hands electron-vite the worker entry to bundle as its own chunk (`?modulePath`). */
+const WORKER_SPAWNER = '^electron/main/review/utility-spawner\\.ts$'
+const WORKER_ENTRY = '^electron/worker/review-entry\\.ts$'
+
+const runtimeRules = [
+  {
+    name: 'runtime:worker-is-not-host',
+    severity: 'error',
+    comment:
+      'Review worker code (electron/worker/, electron/core/learning/worker/) runs in its own process and never imports the ' +
+      'host side of the learning loop: what it needs from the host travels in the start frame (shared/review-protocol.ts).',
+    from: { path: WORKER_SIDE },
+    to: { path: LEARNING_HOST }
+  },
+  {
+    name: 'runtime:host-is-not-worker',
+    severity: 'error',
+    comment:
+      'The host side (electron/core/learning/host/, app/, mcp-server/, main, serve, cli) starts reviews through the review ' +
+      'host and its worker process, never by importing worker code: move what both need to shared/ (protocol) or a lower core layer.',
+    from: { path: HOST_SIDE, pathNot: WORKER_SPAWNER },
+    to: { path: WORKER_SIDE }
+  },
+  {
+    name: 'runtime:spawner-names-only-the-entry',
+    severity: 'error',
+    comment:
+      'The utility spawner may name the worker entry (electron-vite bundles it as a separate chunk through `?modulePath`, ' +
+      'which is not an import of its code), and no other worker file.',
+    from: { path: WORKER_SPAWNER },
+    to: { path: WORKER_SIDE, pathNot: WORKER_ENTRY }
+  },
+  {
+    name: 'runtime:learning-file-has-a-side',
+    severity: 'error',
+    comment: 'Every file of electron/core/learning runs on one side: put it in host/ or worker/ (the protocol they share lives in shared/).',
+    from: { path: '^electron/core/learning/', pathNot: `${LEARNING_HOST}|${LEARNING_WORKER}` },
+    to: {}
+  }
+]
 
 module.exports = {
   forbidden: [
@@ -125,7 +179,8 @@ module.exports = {
       from: { path: '^electron/core/', pathNot: anyOf(CORE_LAYERS.flat()) },
       to: {}
     },
-    ...layerRules
+    ...layerRules,
+    ...runtimeRules
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

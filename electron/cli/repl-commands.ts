@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { CairnCore } from '../core/cairn'
-import { Inbox } from '../core/learning/proposal-apply'
+import { Inbox } from '../core/learning/host/proposal-apply'
 import { ModelListCache, modelCacheFile } from '../core/provider/model-list'
 import { resolveProviderSettings } from '../core/provider/provider-settings'
 import { inboxWaitingLine, proposalLine } from './commands/inbox-format'

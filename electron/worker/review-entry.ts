@@ -31,9 +31,9 @@ import { ChatProvider } from '../core/provider/provider'
 import { ProviderError } from '../core/provider/provider-errors'
 import { CairnCore } from '../core/cairn'
 import { LockTimeoutError } from '../core/fs/lock'
-import { ReviewCancelledError, reviewDepsOf, runReview } from '../core/learning/review-runner'
-import { ReviewRuns, type ReviewFailureStatus } from '../core/learning/review-runs'
-import { WORKER_EXIT, createWorkerChannel } from '../core/learning/worker-channel'
+import { ReviewCancelledError, reviewDepsOf, runReview } from '../core/learning/worker/review-runner'
+import { ReviewRuns, type ReviewFailureStatus } from '../core/ledger/review-runs'
+import { WORKER_EXIT, createWorkerChannel } from '../core/learning/worker/worker-channel'
 
 /** After a timeout or shutdown, how long in-flight writes get to finish (and release their locks). */
 const SETTLE_MS = 2_000

@@ -38,6 +38,7 @@ import {
   skillItemSchema,
   skillWriteResultSchema
 } from './domain'
+import type { ReviewRun } from './domain'
 
 /**
  * The whole renderer ↔ main contract, declared once. Requests are untrusted: main parses every input
@@ -314,12 +315,26 @@ export type RouteInput<R extends IpcRoute> = z.input<IpcRoutes[R]['input']>
 export type ParsedInput<R extends IpcRoute> = z.output<IpcRoutes[R]['input']>
 export type RouteOutput<R extends IpcRoute> = z.output<IpcRoutes[R]['output']>
 
+/**
+ * One learned change, from whichever process wrote it (the chat's own writes, a review worker's, an
+ * import or sync in the app): the ledger row, and the review run it belongs to as stored now (null:
+ * none). Without `review` the sender did not say, and the timeline reloads rather than guess.
+ */
+export interface LearnedChange {
+  entry: LedgerEntry
+  review?: ReviewRun | null
+}
+
+/** A review's event; once it ended, with its run as stored (so a timeline showing it updates without a reload). */
+export type AppReviewEvent = ReviewEvent & { run?: ReviewRun | null }
+
 /** Events main pushes to every window (types only: main is trusted). */
 export interface IpcEvents {
   'chat.event': AgentEvent
   'chat.status': { sessionId: string; running: boolean }
-  'review.event': ReviewEvent
-  'ledger.changed': { entry: LedgerEntry }
+  'review.event': AppReviewEvent
+  /** The one stream of learned changes, carrying the rows (see LearnedChange). */
+  'ledger.changed': LearnedChange
   'sessions.changed': { sessionId: string }
   'settings.changed': { config: CairnConfig }
   'skills.changed': { name: string | null }

@@ -34,10 +34,10 @@ describe('the layering lint', () => {
       'shared/types.ts': `import { store } from '../electron/core/memory/store'\nexport const s = store\n`
     })
     good = tree({
-      'electron/core/learning/review.ts': `import { store } from '../memory/store'\nexport const review = () => store()\n`,
+      'electron/core/learning/host/review.ts': `import { store } from '../../memory/store'\nexport const review = () => store()\n`,
       'electron/core/memory/store.ts': `import { cut } from '../text/cut'\nexport const store = () => cut()\n`,
       'electron/core/text/cut.ts': `export const cut = () => 1\n`,
-      'electron/cli/main.ts': `import { review } from '../core/learning/review'\nexport const main = review\n`,
+      'electron/cli/main.ts': `import { review } from '../core/learning/host/review'\nexport const main = review\n`,
       'renderer/src/view.ts': `import { contract } from '../../shared/contract'\nexport const v = contract\n`,
       'shared/contract.ts': `export const contract = 1\n`
     })

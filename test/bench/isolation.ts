@@ -19,9 +19,9 @@ import type { ProviderSettings } from '../../electron/core/provider/provider-set
 import { CairnCore } from '../../electron/core/cairn'
 import { ConfigStore } from '../../electron/core/config/config-store'
 import { ensureHome } from '../../electron/core/config/home'
-import { ReviewHost, reviewHostDepsOf } from '../../electron/core/learning/review-host'
-import { reviewDepsOf, runReview } from '../../electron/core/learning/review-runner'
-import { forkReviewWorker } from '../../electron/core/learning/spawn-worker'
+import { ReviewHost, reviewHostDepsOf } from '../../electron/core/learning/host/review-host'
+import { reviewDepsOf, runReview } from '../../electron/core/learning/worker/review-runner'
+import { forkReviewWorker } from '../../electron/core/learning/host/spawn-worker'
 import type { ScriptFile, ScriptedReply } from '../scripted-provider'
 
 const repoRoot = resolve(__dirname, '..', '..')

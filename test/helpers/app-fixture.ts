@@ -10,7 +10,7 @@ import { dispatch } from '../../electron/core/app/router'
 import { CairnCore } from '../../electron/core/cairn'
 import { ConfigStore } from '../../electron/core/config/config-store'
 import { ensureHome } from '../../electron/core/config/home'
-import { forkReviewWorker } from '../../electron/core/learning/spawn-worker'
+import { forkReviewWorker } from '../../electron/core/learning/host/spawn-worker'
 import { startScriptedServer, type ScriptedServer, type ScriptedServerOptions } from '../scripted-provider'
 
 export interface AppFixture {

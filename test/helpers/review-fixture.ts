@@ -8,8 +8,8 @@ import type { ProviderSettings } from '../../electron/core/provider/provider-set
 import { CairnCore } from '../../electron/core/cairn'
 import { ConfigStore } from '../../electron/core/config/config-store'
 import { ensureHome } from '../../electron/core/config/home'
-import { ReviewHost, reviewHostDepsOf, type ReviewHostLimits } from '../../electron/core/learning/review-host'
-import { forkReviewWorker, type WorkerSpawner } from '../../electron/core/learning/spawn-worker'
+import { ReviewHost, reviewHostDepsOf, type ReviewHostLimits } from '../../electron/core/learning/host/review-host'
+import { forkReviewWorker, type WorkerSpawner } from '../../electron/core/learning/host/spawn-worker'
 import { startScriptedServer, type RecordedChatRequest, type ScriptedServer, type ScriptedServerOptions } from '../scripted-provider'
 
 export const REVIEW_PROMPT_START = "You are Cairn's background review."

@@ -8,7 +8,7 @@
  */
 import { CairnApp } from '../../electron/core/app/cairn-app'
 import { CairnCore } from '../../electron/core/cairn'
-import { forkReviewWorker } from '../../electron/core/learning/spawn-worker'
+import { forkReviewWorker } from '../../electron/core/learning/host/spawn-worker'
 import { ProcessSecretStore } from '../../electron/serve/process-secrets'
 import { startWebServer } from '../../electron/serve/web-server'
 

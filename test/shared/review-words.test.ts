@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { TurnSummary } from '../../electron/core/agent/agent-session'
-import { summarizeReview } from '../../electron/core/learning/review-summary'
-import { emptyCounters, evaluateTurn, type TriggerSettings } from '../../electron/core/learning/triggers'
+import { summarizeReview } from '../../electron/core/staging/review-summary'
+import { emptyCounters, evaluateTurn, type TriggerSettings } from '../../electron/core/learning/host/triggers'
 import { translator } from '../../shared/i18n'
 import { describeConnectionTest, describePauseReason, describeReviewReason, describeReviewSummary } from '../../shared/i18n/describe'
 import { normalizeLedgerMeta, type LedgerEntry, type LedgerKind } from '../../shared/ledger'
 import { parseStoredReason, type ReviewReason } from '../../shared/review-reasons'
-import { reasonForModel } from '../../electron/core/learning/review-prompts'
+import { reasonForModel } from '../../electron/core/learning/worker/review-prompts'
 
 const en = translator('en')
 const zh = translator('zh-CN')

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { REVIEW_PROTOCOL, REVIEW_PROTOCOL_VERSION, type ReviewEvent, type WorkerMessage } from '../../shared/review-protocol'
-import { forkReviewWorker, type WorkerHandle } from '../../electron/core/learning/spawn-worker'
-import { WORKER_EXIT } from '../../electron/core/learning/worker-channel'
+import { forkReviewWorker, type WorkerHandle } from '../../electron/core/learning/host/spawn-worker'
+import { WORKER_EXIT } from '../../electron/core/learning/worker/worker-channel'
 import { isReviewRequest, reviewFixture, reviewUserText, until, type ReviewFixture } from '../helpers/review-fixture'
 
 let fx: ReviewFixture | null = null

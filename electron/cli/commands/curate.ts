@@ -1,5 +1,5 @@
-import { queueCuration } from '../../core/learning/curation'
-import { LearningState } from '../../core/learning/learning-state'
+import { queueCuration } from '../../core/learning/host/curation-schedule'
+import { LearningState } from '../../core/learning/host/learning-state'
 import { ProposalStore } from '../../core/ledger/proposals'
 import { archiveUnusedSkills } from '../../core/skills/skill-archive'
 import { parseCommandArgs } from '../args'

@@ -1,6 +1,6 @@
 import type { LearnImportedInfo } from '../../../shared/ipc/contract-import'
 import { ImportBatches } from '../../core/import'
-import { ImportedLearning, LearningOffError } from '../../core/learning/learn-imported'
+import { ImportedLearning, LearningOffError } from '../../core/learning/host/learn-imported'
 import { CliFailure, oneLine, UsageError, type CliIO } from '../io'
 import { cliLearning } from '../learning'
 import type { CliContext } from './types'

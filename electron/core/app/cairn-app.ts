@@ -6,12 +6,12 @@ import { ChatProvider } from '../provider/provider'
 import { ProviderAccess, providerKeys } from '../provider/provider-access'
 import { findProviderProblem, type ProviderSettings } from '../provider/provider-settings'
 import type { CairnCore } from '../cairn'
-import { scheduleCuration } from '../learning/curation'
-import { LearningLoop } from '../learning/learning-loop'
-import { LearningState } from '../learning/learning-state'
+import { scheduleCuration } from '../learning/host/curation-schedule'
+import { LearningLoop } from '../learning/host/learning-loop'
+import { LearningState } from '../learning/host/learning-state'
 import { McpManager } from '../mcp/mcp-manager'
-import { ReviewHost, reviewHostDepsOf } from '../learning/review-host'
-import type { WorkerSpawner } from '../learning/spawn-worker'
+import { ReviewHost, reviewHostDepsOf } from '../learning/host/review-host'
+import type { WorkerSpawner } from '../learning/host/spawn-worker'
 import { archiveUnusedSkillsSoon } from '../skills/skill-archive'
 import type { AppContext, AppEvent, AppShellOptions } from './app-context'
 import { ChatManager, systemClock, type ChatClock } from './chat-manager'
@@ -37,6 +37,7 @@ import { timelineHandlers } from './handlers/timeline'
 import { windowHandlers } from './handlers/window'
 import { AppWorkspaces } from './workspaces'
 import type { SettingsSlice } from './handlers/route-slices'
+import { streamLearnedChanges } from './learned-changes'
 
 /** How long reviews of the conversations open at quit may take by default (see CairnAppOptions.quitReviewMs). */
 const QUIT_REVIEW_MS = 30_000
@@ -122,8 +123,7 @@ export class CairnApp implements AppContext {
       suggestTitle: (exchange) => suggestTitle(new ChatProvider({ ...this.provider.learning(), maxRetries: 0 }), exchange, AbortSignal.timeout(30_000))
     })
     this.unsubscribe.push(
-      this.host.events.on((event) => this.emit('review.event', event)),
-      core.ledger.onRecord((entry) => this.emit('ledger.changed', { entry })),
+      streamLearnedChanges({ ledger: core.ledger, host: this.host }, { changed: (change) => this.emit('ledger.changed', change), review: (event) => this.emit('review.event', event) }),
       core.skills.onChange((event) => this.emit('skills.changed', { name: event.name ?? null })),
       watchInbox(this, options.clock ?? systemClock),
       watchMcp(this),

@@ -12,9 +12,9 @@ import {
   type ImportProgress,
   type ImportReport
 } from '../import'
-import { ImportedLearning } from '../learning/learn-imported'
-import type { LearningLoop } from '../learning/learning-loop'
-import type { ReviewHost } from '../learning/review-host'
+import { ImportedLearning } from '../learning/host/learn-imported'
+import type { LearningLoop } from '../learning/host/learning-loop'
+import type { ReviewHost } from '../learning/host/review-host'
 import type { AppHome } from './app-home'
 
 interface ImporterOptions {

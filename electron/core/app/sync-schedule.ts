@@ -1,7 +1,7 @@
 import { hostname } from 'node:os'
 import type { SyncPhase, SyncProblemCode, SyncSetupResult, SyncStatus } from '../../../shared/ipc/contract-sync'
 import { ProposalStore } from '../ledger/proposals'
-import type { ReviewHost } from '../learning/review-host'
+import type { ReviewHost } from '../learning/host/review-host'
 import { leaveSync, readSyncState, runSync, setupSync, sharedLibraries, SyncError, type SyncErrorCode, type SyncHome, type SyncReport, type SyncSetup } from '../sync'
 import type { SecretStore } from './app-context'
 import type { ChatClock } from './chat-manager'

@@ -1,4 +1,4 @@
-import type { WorkerHandle } from '../../core/learning/spawn-worker'
+import type { WorkerHandle } from '../../core/learning/host/spawn-worker'
 
 /** The part of Electron's UtilityProcess the review host needs (declared here so it can be tested without Electron). */
 export interface UtilityProcessLike {

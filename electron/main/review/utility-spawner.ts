@@ -1,6 +1,6 @@
 import { utilityProcess } from 'electron'
 import reviewWorkerPath from '../../worker/review-entry?modulePath'
-import { hermeticEnv, type WorkerSpawner } from '../../core/learning/spawn-worker'
+import { hermeticEnv, type WorkerSpawner } from '../../core/learning/host/spawn-worker'
 import { utilityWorkerHandle } from './utility-handle'
 
 /** The built review worker (a standalone chunk next to the main bundle). */

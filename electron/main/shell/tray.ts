@@ -23,7 +23,7 @@ function changesMenu(event: { name: string; payload: unknown }): boolean {
   if (event.name === 'ledger.changed' || event.name === 'settings.changed' || event.name === 'inbox.changed') return true
   if (event.name !== 'review.event') return false
   const type = (event.payload as { type?: string }).type
-  return type === 'review_action' || type === 'review_finished'
+  return type === 'review_finished'
 }
 
 /** The tray icon and its menu: quick prompt, open, recently learned, pause learning, quit. */

@@ -1,3 +1,4 @@
+import type { LearnedChange } from '../../../shared/ipc/contract'
 import type { LedgerEntry } from '../../../shared/ledger'
 import { isMemoryEntry, skillNameOf, type MemoryKind } from '../../../shared/ledger-names'
 import { translator, type MessageKey } from '../../../shared/i18n'
@@ -28,10 +29,11 @@ export function connectApp(app: AppState): () => void {
     }, 100)
   }
   let lastStatus = client.status()
-  // A learned change, from this process (`ledger.changed`) or from a review's worker process
-  // (`review_action`: its writes never reach this process's ledger events): refresh what shows it.
-  const learnedChange = (entry: LedgerEntry): void => {
-    timeline.getState().invalidate()
+  // A learned change, from whichever process wrote it (one stream, `ledger.changed`): the timeline
+  // takes the row; memory and skills re-read what it touched.
+  const learnedChange = (change: LearnedChange): void => {
+    const { entry } = change
+    timeline.getState().applyChange(change)
     if (familyOf(entry.kind) === 'memory') {
       if (memory.getState().loaded) void memory.getState().load()
     } else if (skills.getState().loaded) skills.getState().changed(skillNameOf(entry))
@@ -47,9 +49,12 @@ export function connectApp(app: AppState): () => void {
     }),
     client.on('review.event', (event) => {
       chat.getState().handleReview(event)
-      if (event.type === 'review_action') learnedChange(event.entry)
+      if (event.type === 'review_finished' || event.type === 'review_failed') {
+        // Its run as stored, when main sent it; otherwise the timeline reloads to show how it ended.
+        if (event.run) timeline.getState().reviewEnded(event.run)
+        else if (event.type === 'review_finished') timeline.getState().invalidate()
+      }
       if (event.type === 'review_finished') {
-        timeline.getState().invalidate()
         const summary = describeReviewSummary(event.outcome.summary, t())
         // The open conversation already shows it in its "Learned" chip; a toast would say it twice.
         const chipShows = ui.getState().view === 'chat' && chat.getState().learned?.reviewId === event.reviewId
@@ -66,8 +71,9 @@ export function connectApp(app: AppState): () => void {
       if (event.type === 'reviews_paused') ui.getState().toast({ tone: 'error', text: t()('toast.reviewsPaused') }, 10_000)
       if (event.type !== 'review_progress' && event.type !== 'review_action') void settings.getState().loadLearning()
     }),
-    client.on('ledger.changed', ({ entry }) => {
-      learnedChange(entry)
+    client.on('ledger.changed', (change) => {
+      const { entry } = change
+      learnedChange(change)
       // The review announces its own changes in one line when it finishes; the chatting agent's are announced here.
       if (entry.source === 'agent') ui.getState().toast({ tone: 'learned', text: agentToast(entry, t()), action: { label: t()('toast.viewTimeline'), view: 'timeline' } })
     }),

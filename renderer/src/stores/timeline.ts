@@ -1,4 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
+import type { LearnedChange } from '../../../shared/ipc/contract'
 import type { ReviewRun } from '../../../shared/ipc/domain'
 import type { FixedLedgerSource, LedgerEntry, LedgerKind, RevertConflict, RevertErrorCode, RevertResult } from '../../../shared/ledger'
 import { errorMessage, type CairnClient } from '../ipc/client'
@@ -43,6 +44,14 @@ export interface TimelineState {
   clearFilters(): void
   /** `force`: revert a skill change over the newer text the conflict showed (the user confirmed). */
   revert(id: number, options?: { force?: boolean }): Promise<RevertOutcome>
+  /**
+   * A learned change from the stream: its row is added (or replaced) where the filters show it, a
+   * revert marks the row it undid, and its review run is kept. A change that does not say its review
+   * (or that arrives while a page is loading) is reloaded instead.
+   */
+  applyChange(change: LearnedChange): void
+  /** A review ended: its run as stored replaces the one shown (its summary, figures and time). */
+  reviewEnded(run: ReviewRun): void
   /** Something changed in main: reload soon (coalesces bursts, e.g. a review writing several rows). */
   invalidate(): void
 }
@@ -227,6 +236,24 @@ export function createTimelineStore(client: CairnClient): TimelineStore {
       } catch (error) {
         return { ok: false, code: null, error: errorMessage(error), conflict: null }
       }
+    },
+
+    applyChange(change) {
+      if (!get().loaded) return
+      // Without its review, or while a page is on its way (it may have been read before this row), reload instead.
+      if (change.review === undefined || get().loading) return get().invalidate()
+      const { entry, review } = change
+      const { entries, reviews, filters } = get()
+      const revertOf = entry.meta.revertOf
+      const kept = entries.filter((row) => row.id !== entry.id).map((row) => (row.id === revertOf ? { ...row, revertedBy: entry.id } : row))
+      set({
+        entries: matchesFilters(entry, filters) ? [entry, ...kept].sort((a, b) => b.id - a.id) : kept,
+        reviews: review ? { ...reviews, [review.id]: review } : reviews
+      })
+    },
+
+    reviewEnded(run) {
+      if (get().reviews[run.id]) set({ reviews: { ...get().reviews, [run.id]: run } })
     },
 
     invalidate() {

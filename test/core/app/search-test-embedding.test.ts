@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { appFixture, type AppFixture } from '../../helpers/app-fixture'
 import { startScriptedServer, type ScriptedServer } from '../../scripted-provider'
-import { say } from '../learning/desktop-chat'
+import { say } from '../learning/host/desktop-chat'
 
 let fx: AppFixture | undefined
 let own: ScriptedServer | undefined

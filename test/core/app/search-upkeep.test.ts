@@ -11,7 +11,7 @@ import { openStateDb, type StateDb } from '../../../electron/core/db/state-db'
 import { EventBus } from '../../../electron/core/events/event-bus'
 import { appFixture, type AppFixture } from '../../helpers/app-fixture'
 import { BACKLOG, writeSchema13 } from '../db/schema-13-history'
-import { say, TestClock } from '../learning/desktop-chat'
+import { say, TestClock } from '../learning/host/desktop-chat'
 
 let fx: AppFixture | undefined
 const cleanup: Array<() => unknown> = []

@@ -4,7 +4,7 @@ import { searchByMeaning } from '../../../electron/core/sessions/semantic-search
 import { createEmbedder } from '../../../electron/core/provider/embeddings'
 import { SEMANTIC_CHECK_MS } from '../../../electron/core/app/semantic-filling'
 import { appFixture, type AppFixture } from '../../helpers/app-fixture'
-import { say, TestClock } from '../learning/desktop-chat'
+import { say, TestClock } from '../learning/host/desktop-chat'
 
 let fx: AppFixture | undefined
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { SyncStatus } from '../../../shared/ipc/contract-sync'
 import type { LedgerEntry } from '../../../shared/ledger'
 import { appFixture, type AppFixture } from '../../helpers/app-fixture'
-import { say, TestClock } from '../learning/desktop-chat'
+import { say, TestClock } from '../learning/host/desktop-chat'
 import { syncWorld, type SyncWorld } from '../sync/sync-devices'
 
 const TOKEN = 'tok-laptop-and-desktop'

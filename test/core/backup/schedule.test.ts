@@ -3,7 +3,7 @@ import { basename, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { BackupStatus } from '../../../shared/ipc/contract-backup'
 import { appFixture, type AppFixture } from '../../helpers/app-fixture'
-import { TestClock } from '../learning/desktop-chat'
+import { TestClock } from '../learning/host/desktop-chat'
 import { tempDir } from './backup-home'
 
 const DAY_MINUTES = 24 * 60

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ProposalStore } from '../../../electron/core/ledger/proposals'
-import { Inbox } from '../../../electron/core/learning/proposal-apply'
+import { Inbox } from '../../../electron/core/learning/host/proposal-apply'
 import { skillText } from '../../helpers/skill-env'
 import { callTool, openMcpFixture, type McpFixture } from './mcp-fixture'
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ProposalStore } from '../../../electron/core/ledger/proposals'
-import { Inbox } from '../../../electron/core/learning/proposal-apply'
+import { Inbox } from '../../../electron/core/learning/host/proposal-apply'
 import { callTool, openMcpFixture, type McpFixture } from './mcp-fixture'
 
 let fx: McpFixture

@@ -5,7 +5,7 @@ import { importSourceIds } from '../../../../shared/ipc/contract-import'
 import { IpcError } from '../../../../shared/ipc/define'
 import { expandTilde } from '../../config/home'
 import { ImportBatches, ImportSourceError, undoImport } from '../../import'
-import { LearnImportedBusyError, LearningOffError } from '../../learning/learn-imported'
+import { LearnImportedBusyError, LearningOffError } from '../../learning/host/learn-imported'
 import type { DataSlice } from './route-slices'
 import { ImportBusyError, UnknownImportSourceError, type AppImports } from '../import-activity'
 

@@ -1,21 +1,14 @@
 import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import { IpcError } from '../../../../shared/ipc/define'
 import type { LibrarySlice } from './route-slices'
-import { summarizeReview } from '../../learning/review-summary'
-import { toReviewRun } from './learning'
+import { storedReviewRun } from '../learned-changes'
 
 export function timelineHandlers(app: LibrarySlice): Pick<IpcHandlers, 'timeline.list' | 'timeline.get' | 'timeline.revert'> {
   return {
     'timeline.list': async ({ limit, beforeId, kinds, sources }) => {
       const entries = app.core.ledger.list({ limit, beforeId, kinds, sources })
       const reviewIds = [...new Set(entries.map((e) => e.reviewId).filter((id): id is string => Boolean(id)))]
-      const reviews = reviewIds.flatMap((id) => {
-        const run = app.host.runs.get(id)
-        if (!run) return []
-        // A run recorded before summaries were data has only an English line: rebuild it from its rows.
-        const summary = run.summary ?? (run.status === 'done' ? summarizeReview(app.core.ledger.list({ reviewId: id, limit: 500 })) : null)
-        return [{ ...toReviewRun(run), summary }]
-      })
+      const reviews = reviewIds.flatMap((id) => storedReviewRun({ ledger: app.core.ledger, host: app.host }, id) ?? [])
       return { entries, reviews }
     },
     'timeline.get': async ({ id }) => {

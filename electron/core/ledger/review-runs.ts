@@ -1,0 +1,199 @@
+import type { Statement } from 'better-sqlite3'
+import { parseStoredReason, type ReviewReason } from '../../../shared/review-reasons'
+import type { ReviewJob, ReviewKind, ReviewOutcome } from '../../../shared/review-protocol'
+import { parseStoredSummary, type ReviewSummary } from '../../../shared/review-outcome'
+import type { StateDb } from '../db/state-db'
+
+export type ReviewRunStatus = 'queued' | 'running' | 'done' | 'failed' | 'timeout' | 'crashed'
+export type ReviewFailureStatus = Extract<ReviewRunStatus, 'failed' | 'timeout' | 'crashed'>
+
+export interface ReviewRun {
+  id: string
+  sessionId: string | null
+  kinds: ReviewKind[]
+  reasons: ReviewReason[]
+  status: ReviewRunStatus
+  queuedAt: number
+  startedAt: number | null
+  finishedAt: number | null
+  summary: ReviewSummary | null
+  error: string | null
+  pid: number | null
+  /** The model it ran on (recorded when it started); null for runs from before. */
+  model: string | null
+  /** Tokens over all its model calls, as the provider reported them; null when unknown. */
+  promptTokens: number | null
+  completionTokens: number | null
+}
+
+interface RunRow {
+  id: string
+  session_id: string | null
+  kinds: string
+  reasons: string
+  status: ReviewRunStatus
+  queued_at: number
+  started_at: number | null
+  finished_at: number | null
+  summary: string | null
+  error: string | null
+  pid: number | null
+  model: string | null
+  prompt_tokens: number | null
+  completion_tokens: number | null
+}
+
+export interface StaleRecovery {
+  /** 'running' rows whose worker is gone, now 'crashed'. */
+  crashed: string[]
+  /** 'queued' rows whose process ended before starting them, now 'failed'. */
+  failed: string[]
+}
+
+export interface RecoverStaleOptions {
+  /** The review time budget: rows are judged by twice this age. */
+  budgetMs: number
+  now?: number
+  /** Whether a worker process still runs; default: `process.kill(pid, 0)` (ESRCH means gone). */
+  isAlive?: (pid: number) => boolean
+}
+
+export const NEVER_STARTED_ERROR = 'Never started: the process that queued it ended before it could run.'
+
+/** Signal 0 checks that a process exists without touching it; EPERM means it exists but is someone else's. */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH'
+  }
+}
+
+/**
+ * Every background review and how it ended (`review_runs` in state.db), for the timeline and
+ * diagnostics. Each row has one owner at a time: the host that queued the review writes `queued`,
+ * `running` and the ending of a run it is attached to; a detached worker owns its ending from its
+ * start frame on (see review-run-state.ts, which decides this once for every way a run can end); a
+ * row whose owner is gone without ending it is closed by whoever finds it: its host when the worker
+ * exits without a word, or a later host ({@link recoverStale}). An ending is written once: it lands
+ * only on a row still queued or running, so no second writer can overwrite how a review ended.
+ */
+export class ReviewRuns {
+  private readonly statements: Record<'queue' | 'start' | 'finish' | 'fail' | 'failIf' | 'get' | 'list' | 'open' | 'ofSession', Statement>
+
+  constructor(db: StateDb) {
+    this.statements = {
+      // Queuing the same id again (a coalesced trigger) updates what the queued run will look at.
+      queue: db.prepare(
+        `INSERT INTO review_runs (id, session_id, kinds, reasons, status, queued_at)
+         VALUES (@id, @sessionId, @kinds, @reasons, 'queued', @at)
+         ON CONFLICT(id) DO UPDATE SET kinds = excluded.kinds, reasons = excluded.reasons`
+      ),
+      start: db.prepare(`UPDATE review_runs SET status = 'running', started_at = @at, pid = @pid, model = coalesce(@model, model) WHERE id = @id`),
+      // The outcome's model and tokens when it carries them; the model the host recorded at start otherwise.
+      finish: db.prepare(
+        `UPDATE review_runs SET status = 'done', finished_at = @at, summary = @summary, error = NULL,
+           model = coalesce(@model, model), prompt_tokens = @promptTokens, completion_tokens = @completionTokens
+         WHERE id = @id AND status IN ('queued', 'running')`
+      ),
+      fail: db.prepare(`UPDATE review_runs SET status = @status, finished_at = @at, error = @error WHERE id = @id AND status IN ('queued', 'running')`),
+      // Only if nobody recorded an ending meanwhile (the run's own host or worker may be finishing it).
+      failIf: db.prepare(`UPDATE review_runs SET status = @status, finished_at = @at, error = @error WHERE id = @id AND status = @was`),
+      get: db.prepare('SELECT * FROM review_runs WHERE id = ?'),
+      list: db.prepare('SELECT * FROM review_runs ORDER BY queued_at DESC, rowid DESC LIMIT ?'),
+      open: db.prepare(`SELECT * FROM review_runs WHERE status IN ('queued', 'running')`),
+      ofSession: db.prepare(`SELECT * FROM review_runs WHERE session_id = ? AND status = 'done' ORDER BY finished_at, rowid`)
+    }
+  }
+
+  queued(job: Pick<ReviewJob, 'reviewId' | 'sessionId' | 'kinds' | 'reasons'>, at = Date.now()): void {
+    this.statements.queue.run({
+      id: job.reviewId,
+      sessionId: job.sessionId,
+      kinds: JSON.stringify(job.kinds),
+      reasons: JSON.stringify(job.reasons),
+      at
+    })
+  }
+
+  /** `model`: what the host's start frame names, so the row says it even when a detached worker records the ending. */
+  started(id: string, pid: number | null, at = Date.now(), model: string | null = null): void {
+    this.statements.start.run({ id, pid, at, model })
+  }
+
+  /** Records the review's outcome; false if the row had already ended (or is unknown), and then nothing changed. */
+  finished(id: string, outcome: Pick<ReviewOutcome, 'summary'> & Partial<Pick<ReviewOutcome, 'usage' | 'model'>>, at = Date.now()): boolean {
+    const result = this.statements.finish.run({
+      id,
+      summary: JSON.stringify(outcome.summary),
+      at,
+      model: outcome.model ?? null,
+      promptTokens: outcome.usage?.promptTokens ?? null,
+      completionTokens: outcome.usage?.completionTokens ?? null
+    })
+    return result.changes > 0
+  }
+
+  /** Records how the review failed; false if the row had already ended (or is unknown), and then nothing changed. */
+  failed(id: string, status: ReviewFailureStatus, error: string, at = Date.now()): boolean {
+    return this.statements.fail.run({ id, status, error, at }).changes > 0
+  }
+
+  /**
+   * Ends rows no process will ever finish: 'running' whose worker is gone (a killed app, serve or
+   * worker), and 'queued' older than twice the budget (the process that queued them ended first).
+   * A 'running' row without a pid is judged by age too. Live workers' rows are left alone.
+   */
+  recoverStale(options: RecoverStaleOptions): StaleRecovery {
+    const now = options.now ?? Date.now()
+    const isAlive = options.isAlive ?? processAlive
+    const old = (run: RunRow) => now - (run.started_at ?? run.queued_at) > 2 * options.budgetMs
+    const recovered: StaleRecovery = { crashed: [], failed: [] }
+    for (const row of this.statements.open.all() as RunRow[]) {
+      if (row.status === 'running') {
+        if (row.pid === null ? !old(row) : isAlive(row.pid)) continue
+        const who = row.pid === null ? 'The review worker' : `The review worker (pid ${row.pid})`
+        const error = `${who} is gone without recording how the review ended: Cairn or the worker was stopped or killed mid-review. Nothing is retried; later conversations are reviewed as usual.`
+        if (this.statements.failIf.run({ id: row.id, status: 'crashed', was: 'running', error, at: now }).changes) recovered.crashed.push(row.id)
+      } else if (old(row)) {
+        if (this.statements.failIf.run({ id: row.id, status: 'failed', was: 'queued', error: NEVER_STARTED_ERROR, at: now }).changes) recovered.failed.push(row.id)
+      }
+    }
+    return recovered
+  }
+
+  get(id: string): ReviewRun | null {
+    const row = this.statements.get.get(id) as RunRow | undefined
+    return row ? toRun(row) : null
+  }
+
+  /** The finished reviews of one conversation, oldest first: what it taught, for the chat to show. */
+  doneForSession(sessionId: string): ReviewRun[] {
+    return (this.statements.ofSession.all(sessionId) as RunRow[]).map(toRun)
+  }
+
+  /** Newest first. */
+  list(options: { limit?: number } = {}): ReviewRun[] {
+    return (this.statements.list.all(options.limit ?? 50) as RunRow[]).map(toRun)
+  }
+}
+
+function toRun(row: RunRow): ReviewRun {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    kinds: JSON.parse(row.kinds) as ReviewKind[],
+    reasons: (JSON.parse(row.reasons) as unknown[]).map(parseStoredReason),
+    status: row.status,
+    queuedAt: row.queued_at,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    summary: parseStoredSummary(row.summary),
+    error: row.error,
+    pid: row.pid,
+    model: row.model ?? null,
+    promptTokens: row.prompt_tokens ?? null,
+    completionTokens: row.completion_tokens ?? null
+  }
+}
