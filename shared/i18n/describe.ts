@@ -1,5 +1,6 @@
 import type { ApprovalRequest } from '../agent-events'
 import { prefixLabelKey } from '../command-prefix'
+import { isErrorKey } from '../error-keys'
 import type { ProviderPreset } from '../config'
 import type { IpcErrorParams } from '../ipc/define'
 import { visibleMcpName } from '../mcp'
@@ -114,7 +115,8 @@ type TurnErrorCode = keyof typeof turnErrorDetail
  * its params, a known code in the user's language (with the English message as the detail where it
  * names specifics); anything else as the core wrote it.
  */
-export function describeTurnError(error: { code: string; message: string; params?: IpcErrorParams | null }, t: Translate): WordedFailure {
+export function describeTurnError(error: { code: string; message: string; params?: IpcErrorParams | null; key?: string | null }, t: Translate): WordedFailure {
+  if (isErrorKey(error.key)) return { text: t(`error.${error.key}`, error.params ?? undefined), detail: null }
   if (error.code === 'PROVIDER') {
     const problem = providerProblemOf(error.params)
     return problem ? { text: describeProviderProblem(problem, t), detail: null } : { text: error.message, detail: null }

@@ -1,3 +1,5 @@
+import { enErrorKeys } from './en-error-keys'
+
 /**
  * English words for what the core reports as codes when something is missing or went wrong: the
  * provider set-up, a failed turn, a refused revert. Part of the English dictionary (`en.ts`).
@@ -26,5 +28,7 @@ export const enErrors = {
   'timeline.revertError.not_found': 'This change is no longer in the timeline.',
   'timeline.revertError.already_reverted': 'This change has already been undone.',
   'timeline.revertError.conflict': 'It was changed again after this change, so Cairn left it as it is.',
-  'timeline.revertError.other': 'Cairn could not undo this change.'
+  'timeline.revertError.other': 'Cairn could not undo this change.',
+
+  ...enErrorKeys
 } as const

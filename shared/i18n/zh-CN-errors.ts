@@ -1,4 +1,5 @@
 import type { enErrors } from './en-errors'
+import { zhCNErrorKeys } from './zh-CN-error-keys'
 
 /** 简体中文: what is missing or went wrong (the keys of `en-errors.ts`). */
 export const zhCNErrors: Record<keyof typeof enErrors, string> = {
@@ -25,5 +26,7 @@ export const zhCNErrors: Record<keyof typeof enErrors, string> = {
   'timeline.revertError.not_found': '时间线中已没有这项更改。',
   'timeline.revertError.already_reverted': '这项更改已经撤销过了。',
   'timeline.revertError.conflict': '这项更改之后内容又被修改过，因此 Cairn 没有改动它。',
-  'timeline.revertError.other': 'Cairn 无法撤销这项更改。'
+  'timeline.revertError.other': 'Cairn 无法撤销这项更改。',
+
+  ...zhCNErrorKeys
 }

@@ -1,0 +1,42 @@
+import type { enErrorKeys } from './en-error-keys'
+
+/** 简体中文: the core's error keys (the keys of `en-error-keys.ts`). */
+export const zhCNErrorKeys: Record<keyof typeof enErrorKeys, string> = {
+  'error.request.unknown_route': '未知的请求“{route}”。',
+  'error.request.quick_window': '快速提问窗口不能请求“{route}”。请在 Cairn 主窗口中操作。',
+  'error.request.invalid_input': '{route} 的输入无效：{issues}',
+  'error.request.refused_sender': 'Cairn 拒绝了请求“{route}”：它来自 {why}。',
+  'error.request.unsendable': '无法发送回复：{detail}',
+  'error.frame.not_json': '这一帧不是有效的 JSON（{detail}）。请发送类似 {example} 的请求。',
+  'error.frame.not_object': '一帧必须是类似 {example} 的 JSON 对象，而不是 {got}。',
+  'error.frame.invalid': '无效的请求帧：{issues}。',
+  'error.link.https_only': '只有 https:// 链接会在浏览器中打开。',
+  'error.folder.open_failed': '无法打开 {path}：{problem}',
+  'error.picker.no_folder': '浏览器模式没有文件夹选择器：请直接输入文件夹的完整路径。',
+  'error.picker.no_file': '浏览器模式没有文件选择器：请直接输入完整路径。',
+  'error.conversation.missing': '没有对话 {id}。',
+  'error.conversation.message_not_shown': '消息 {message} 没有显示在对话 {id} 中；它可能属于另一个对话，或属于当前未显示的版本。',
+  'error.conversation.busy_instructions': '请先停止此对话中的回答，再修改它的指令。',
+  'error.conversation.busy_delete': '请先停止此对话中的回答，再删除它。',
+  'error.conversation.busy_wait': 'Cairn 仍在此对话中回答。请等待它完成，或先停止它。',
+  'error.conversation.busy': 'Cairn 仍在此对话中回答。请先停止它。',
+  'error.conversation.nothing_to_answer': '此对话中没有可以重新回答的消息。',
+  'error.chat.quick_no_folder': '快速提问不能选择文件夹。请在 Cairn 主窗口中操作。',
+  'error.timeline.entry_missing': '时间线中没有条目 #{id}。',
+  'error.skill.missing': '没有名为“{name}”的技能。',
+  'error.proposal.missing': '没有提议 #{id}。',
+  'error.learning.off_curate': '学习已关闭，因此没有整理技能库。请先在设置中开启（自动或询问）。',
+  'error.mcp.server_missing': '没有名为“{name}”的 MCP 服务器。',
+  'error.mcp.server_not_object': 'config.json 中的 MCP 服务器“{name}”不是 JSON 对象；请先在那里修正。',
+  'error.mcp.no_secret_store': '此 Cairn 无法保存密钥；请在 config.json 中写成 ${secret:NAME}，并在环境变量中设置它。',
+  'error.mcp.server_exists': '已有名为“{name}”的 MCP 服务器：请换一个名字。',
+  'error.mcp.server_invalid': '服务器“{name}”无效：{problem}',
+  'error.mcp.import_name_taken': '已有名为“{target}”的 MCP 服务器：请重命名“{name}”，或不导入它。',
+  'error.import.missing': '没有导入 #{id}。',
+  'error.import.already_undone': '导入 #{id} 已经撤销过了。',
+  'error.import.busy_undo': '请等导入或从导入中学习完成后再撤销。',
+  'error.import.path_relative': '请给出完整路径（例如 /Users/me/.hermes），而不是“{path}”。',
+  'error.backup.folder_relative': '备份文件夹必须是完整路径（例如 /Users/me/Backups），而不是“{folder}”。',
+
+  'error.unknown': '出了点问题：{message}'
+}
