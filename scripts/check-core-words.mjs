@@ -19,11 +19,9 @@ export const MODEL_FACING = [
   'tools/', // the tool contract: argument errors go back to the model
   'memory/', // the memory tool's results
   'skills/', // the skill tools' results
-  'sessions/session-search', // session_search's results
   'workspace/', // the workspace tools' results
   'mcp/', // the user's MCP servers as tools
-  'mcp-server/tools', // Cairn's own MCP tools: results for another agent's model
-  'mcp-server/resources', // Cairn's MCP resources: read by another agent's model
+  'mcp-server/', // Cairn's MCP tools, resources and JSON-RPC errors: read by another agent's model
   'attachments/' // attachment problems go to the model as text; people get them worded (ATTACHMENT params)
 ]
 

@@ -1,3 +1,5 @@
+import type { ErrorKey, ErrorParamsByKey } from '../../shared/error-keys'
+import { translate, type Language } from '../../shared/i18n'
 import { ellipsize } from '../core/text/cut'
 
 /** Where the CLI writes; injectable so commands can be run in-process. */
@@ -24,9 +26,22 @@ export class UsageError extends Error {
 
 /** A command failed in a way the user must see (exit code 1), without a stack trace. */
 export class CliFailure extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** Words it from an error key in the user's language; the message is its English. */
+    readonly wordedIn: (language: Language) => string = () => message
+  ) {
     super(message)
     this.name = 'CliFailure'
+  }
+
+  /** A failure worded by its key (shared/error-keys.ts), and the command that lists what does exist. */
+  static of<K extends ErrorKey>(key: K, params: ErrorParamsByKey[K], listWith?: string): CliFailure {
+    const words = (language: Language) => {
+      const failure = translate(language, `error.${key}`, params)
+      return listWith ? translate(language, 'error.withHint', { failure, hint: translate(language, 'error.hint.listWith', { command: listWith }) }) : failure
+    }
+    return new CliFailure(words('en'), words)
   }
 }
 

@@ -41,5 +41,8 @@ export const enErrorKeys = {
   'error.import.path_relative': 'Give the full path (like /Users/me/.hermes), not "{path}".',
   'error.backup.folder_relative': 'The backup folder must be a full path (like /Users/me/Backups), not "{folder}".',
 
-  'error.unknown': 'Something went wrong: {message}'
-} as const satisfies Record<`error.${ErrorKey}` | 'error.unknown', string>
+  'error.unknown': 'Something went wrong: {message}',
+  // The CLI says where to look after a failure: "There is no conversation x. List them with: cairn sessions".
+  'error.withHint': '{failure} {hint}',
+  'error.hint.listWith': 'List them with: {command}'
+} as const satisfies Record<`error.${ErrorKey}` | 'error.unknown' | 'error.withHint' | 'error.hint.listWith', string>

@@ -38,5 +38,7 @@ export const zhCNErrorKeys: Record<keyof typeof enErrorKeys, string> = {
   'error.import.path_relative': '请给出完整路径（例如 /Users/me/.hermes），而不是“{path}”。',
   'error.backup.folder_relative': '备份文件夹必须是完整路径（例如 /Users/me/Backups），而不是“{folder}”。',
 
-  'error.unknown': '出了点问题：{message}'
+  'error.unknown': '出了点问题：{message}',
+  'error.withHint': '{failure}{hint}',
+  'error.hint.listWith': '列出全部：{command}'
 }

@@ -130,7 +130,7 @@ function parseId(text: string | undefined): number {
 
 function found(inbox: Inbox, id: number): Proposal {
   const proposal = inbox.get(id)
-  if (!proposal) throw new CliFailure(`There is no proposal #${id}. List them with: cairn inbox`)
+  if (!proposal) throw CliFailure.of('proposal.missing', { id }, 'cairn inbox')
   return proposal
 }
 

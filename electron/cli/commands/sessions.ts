@@ -63,7 +63,7 @@ async function showCommand(ctx: CliContext, args: string[]): Promise<number> {
   const core = await ctx.core()
   const sessionId = positionals[0]
   const session = core.sessions.get(sessionId)
-  if (!session) throw new CliFailure(`There is no conversation ${sessionId}. List them with: cairn sessions`)
+  if (!session) throw CliFailure.of('conversation.missing', { id: sessionId }, 'cairn sessions')
   const page = core.sessions.messagePage(sessionId, { limit, before })!
   ctx.io.out(`${session.title?.trim() || '(untitled)'}  ${session.id}  ${session.messageCount} msgs\n`)
   if (page.hasOlder) ctx.io.out(`Earlier: cairn sessions show ${sessionId}${values.limit ? ` --limit ${limit}` : ''} --before ${page.messages[0].id}\n`)
@@ -103,7 +103,7 @@ async function exportCommand(ctx: CliContext, args: string[]): Promise<number> {
   if (!exportFormats.includes(format)) throw new UsageError(`--format must be ${exportFormats.join(' or ')}, not "${values.format}".`)
   const core = await ctx.core()
   const sessionId = positionals[0]
-  if (!core.sessions.get(sessionId)) throw new CliFailure(`There is no conversation ${sessionId}. List them with: cairn sessions`)
+  if (!core.sessions.get(sessionId)) throw CliFailure.of('conversation.missing', { id: sessionId }, 'cairn sessions')
   // Written as it is read, a page of messages at a time.
   const { chunks } = exportStream(core.sessions, sessionId, format)
   if (!values.out) {
