@@ -74,6 +74,11 @@ export function describeProviderProblem(problem: Pick<ProviderProblem, 'code' | 
   return t(`setup.problem.${problem.code}`, { baseURL: problem.baseURL })
 }
 
+/** The problem and every other place it can be fixed (config.json, the environment): for the CLI and logs. */
+export function describeProviderProblemEverywhere(problem: Pick<ProviderProblem, 'code' | 'baseURL'>, t: Translate): string {
+  return t('error.withHint', { failure: describeProviderProblem(problem, t), hint: t(`setup.fixElsewhere.${problem.code}`) })
+}
+
 // Lists of codes as records, so a code added to the contract fails to compile here (and no zod comes along).
 const problemCodes: Record<ProviderProblemCode, true> = { no_url: true, no_model: true, no_key: true }
 const presets: Record<ProviderPreset, true> = { openai: true, openrouter: true, ollama: true, lmstudio: true, custom: true }
