@@ -1,4 +1,5 @@
 import type { ApprovalRequest } from '../agent-events'
+import { describeReviewError } from './describe-review-failure'
 import { prefixLabelKey } from '../command-prefix'
 import { isErrorKey } from '../error-keys'
 import type { ProviderPreset } from '../config'
@@ -54,7 +55,7 @@ export function describeReviewReason(parsed: ReviewReason, t: Translate): string
 
 /** Why background learning is paused, in the user's language. */
 export function describePauseReason(reason: ReviewsPausedReason, t: Translate): string {
-  return reason.code === 'failures' ? t('learning.paused.failures', { count: reason.count, latest: reason.latest }) : t('learning.paused.requested')
+  return reason.code === 'failures' ? t('learning.paused.failures', { count: reason.count, latest: describeReviewError(reason.latest, t) }) : t('learning.paused.requested')
 }
 
 /** What a connection test found, e.g. `Connected to https://…: 3 models available.` */
