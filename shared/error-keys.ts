@@ -31,6 +31,11 @@ export interface ErrorParamsByKey {
   'conversation.busy': Record<string, never>
   'conversation.nothing_to_answer': Record<string, never>
   'chat.quick_no_folder': Record<string, never>
+  'version.condensed': Record<string, never>
+  'version.condensed_since': Record<string, never>
+  'version.missing': { id: string }
+  'version.not_shown': Record<string, never>
+  'version.not_a_user_message': Record<string, never>
   // The library, the timeline and the Inbox.
   'timeline.entry_missing': { id: number }
   'skill.missing': { name: string }
@@ -75,6 +80,11 @@ const errorKeys: Record<ErrorKey, true> = {
   'conversation.busy': true,
   'conversation.nothing_to_answer': true,
   'chat.quick_no_folder': true,
+  'version.condensed': true,
+  'version.condensed_since': true,
+  'version.missing': true,
+  'version.not_shown': true,
+  'version.not_a_user_message': true,
   'timeline.entry_missing': true,
   'skill.missing': true,
   'proposal.missing': true,

@@ -122,13 +122,13 @@ type TurnErrorCode = keyof typeof turnErrorDetail
  * names specifics); anything else as the core wrote it.
  */
 export function describeTurnError(error: { code: string; message: string; params?: IpcErrorParams | null; key?: string | null }, t: Translate): WordedFailure {
-  if (isErrorKey(error.key)) return { text: t(`error.${error.key}`, error.params ?? undefined), detail: null }
   if (error.code === 'PROVIDER') {
     const problem = providerProblemOf(error.params)
     return problem ? { text: describeProviderProblem(problem, t), detail: null } : { text: error.message, detail: null }
   }
   // The folder a new conversation was to work in was refused (say, agent.workspace names the app's own folder).
   if (error.code === 'VERSION_CONDENSED') return { text: t('turnError.version_condensed'), detail: null }
+  if (isErrorKey(error.key)) return { text: t(`error.${error.key}`, error.params ?? undefined), detail: null }
   if (error.code === 'ATTACHMENT') {
     const problem = attachmentProblemOf(error.params)
     return { text: problem ? describeAttachmentProblem(problem, t) : error.message, detail: null }

@@ -7,7 +7,7 @@ import { fromOutgoing } from '../../attachments'
 /** A refused edit or version switch, with a code the renderer words (`VERSION_CONDENSED`, `NOT_FOUND`). */
 function asIpcError(error: unknown): unknown {
   if (!(error instanceof VersionError)) return error
-  return new IpcError(error.code === 'condensed' ? 'VERSION_CONDENSED' : 'NOT_FOUND', error.message)
+  return new IpcError(error.code === 'condensed' ? 'VERSION_CONDENSED' : 'NOT_FOUND', error.message, Object.keys(error.params).length ? error.params : undefined, error.key)
 }
 
 export function chatHandlers(
