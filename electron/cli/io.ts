@@ -1,5 +1,4 @@
-import type { ErrorKey, ErrorParamsByKey } from '../../shared/error-keys'
-import { translate, type Language } from '../../shared/i18n'
+import type { Language } from '../../shared/i18n'
 import { ellipsize } from '../core/text/cut'
 
 /** Where the CLI writes; injectable so commands can be run in-process. */
@@ -28,20 +27,11 @@ export class UsageError extends Error {
 export class CliFailure extends Error {
   constructor(
     message: string,
-    /** Words it from an error key in the user's language; the message is its English. */
+    /** Words it in the user's language (see `wordedFailure`); the message is its English. */
     readonly wordedIn: (language: Language) => string = () => message
   ) {
     super(message)
     this.name = 'CliFailure'
-  }
-
-  /** A failure worded by its key (shared/error-keys.ts), and the command that lists what does exist. */
-  static of<K extends ErrorKey>(key: K, params: ErrorParamsByKey[K], listWith?: string): CliFailure {
-    const words = (language: Language) => {
-      const failure = translate(language, `error.${key}`, params)
-      return listWith ? translate(language, 'error.withHint', { failure, hint: translate(language, 'error.hint.listWith', { command: listWith }) }) : failure
-    }
-    return new CliFailure(words('en'), words)
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Proposal } from '../../../shared/proposals'
+import { wordedFailure } from '../worded-failure'
 import { Inbox, type DecisionResult } from '../../core/learning/proposal-apply'
 import { LearningState } from '../../core/learning/learning-state'
 import { queueRereview } from '../../core/learning/rereview'
@@ -130,7 +131,7 @@ function parseId(text: string | undefined): number {
 
 function found(inbox: Inbox, id: number): Proposal {
   const proposal = inbox.get(id)
-  if (!proposal) throw CliFailure.of('proposal.missing', { id }, 'cairn inbox')
+  if (!proposal) throw wordedFailure('proposal.missing', { id }, 'cairn inbox')
   return proposal
 }
 
