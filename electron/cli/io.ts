@@ -1,3 +1,4 @@
+import type { Language } from '../../shared/i18n'
 import { ellipsize } from '../core/text/cut'
 
 /** Where the CLI writes; injectable so commands can be run in-process. */
@@ -24,7 +25,11 @@ export class UsageError extends Error {
 
 /** A command failed in a way the user must see (exit code 1), without a stack trace. */
 export class CliFailure extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** Words it in the user's language (see `wordedFailure`); the message is its English. */
+    readonly wordedIn: (language: Language) => string = () => message
+  ) {
     super(message)
     this.name = 'CliFailure'
   }

@@ -1,4 +1,5 @@
 import { translator, type Translate } from '../../shared/i18n'
+import { describeReviewError } from '../../shared/i18n/describe-review-failure'
 import { describePauseReason, describeReviewReason, describeReviewSummary } from '../../shared/i18n/describe'
 import { describeLearned } from '../../shared/i18n/describe-learning'
 import type { ReviewEvent } from '../../shared/review-protocol'
@@ -78,7 +79,7 @@ export function printReviewEvent(io: CliIO, event: ReviewEvent, t: Translate): v
       break
     }
     case 'review_failed':
-      io.err(`cairn: ${t('review.failed', { error: event.error.split('\n')[0] })}\n`)
+      io.err(`cairn: ${t('review.failed', { error: describeReviewError(event.error, t) })}\n`)
       break
     case 'reviews_paused':
       io.err(`cairn: ${describePauseReason(event.reason, t)}\n`)

@@ -1,3 +1,4 @@
+import type { Language } from '../../shared/i18n'
 import type { CairnCore } from '../core/cairn'
 import { homePaths, resolveHome } from '../core/config/home'
 import { CliFailure, processIO, UsageError, type CliIO } from './io'
@@ -58,7 +59,11 @@ export async function runCli(argv: string[], io: CliIO = processIO, env: NodeJS.
     // A damaged state.db, met at open or by any query later: one line naming `cairn doctor`.
     const [{ asCorruptDatabaseError }, { ConfigError }] = await Promise.all([import('../core/db/corrupt'), import('../core/config/config-store')])
     const corrupt = asCorruptDatabaseError(error, homePaths(ctx.home).stateDb)
-    if (error instanceof CliFailure || error instanceof ConfigError || corrupt) {
+    if (error instanceof CliFailure) {
+      io.err(`cairn: ${error.wordedIn(languageOf(opened))}\n`)
+      return 1
+    }
+    if (error instanceof ConfigError || corrupt) {
       io.err(`cairn: ${(corrupt ?? (error as Error)).message}\n`)
       return 1
     }
@@ -66,6 +71,15 @@ export async function runCli(argv: string[], io: CliIO = processIO, env: NodeJS.
     return 1
   } finally {
     await closeQuietly(opened as CairnCore | null, io)
+  }
+}
+
+/** The language failures are worded in: the data home's (`ui.language`), English before one is open. */
+function languageOf(core: CairnCore | null): Language {
+  try {
+    return core?.config.get().ui.language ?? 'en'
+  } catch {
+    return 'en' // a config.json that cannot be read is itself the failure being reported
   }
 }
 

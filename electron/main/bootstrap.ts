@@ -121,7 +121,7 @@ async function start(undo: Array<[string, () => unknown]>): Promise<Omit<Running
       openMain: (sessionId) => windows.openMain(sessionId),
       hideQuick: () => windows.hideQuick(),
       openExternal: async (url) => {
-        if (!(await openExternalSafely(url))) throw new IpcError('VALIDATION_FAILED', 'Only https:// links open in the browser.')
+        if (!(await openExternalSafely(url))) throw IpcError.of('VALIDATION_FAILED', 'link.https_only', {})
       },
       pickFolder: folderPicker({
         dialog,

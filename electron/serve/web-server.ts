@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { extname, join, normalize, sep } from 'node:path'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { IpcContext } from '../../shared/ipc/contract'
-import type { IpcResult } from '../../shared/ipc/define'
+import { ipcErrorShape, type IpcResult } from '../../shared/ipc/define'
 import { readRequestFrame, type EventFrame, type ResponseFrame } from '../../shared/ipc/ws-frames'
 import { MAX_TOTAL_ATTACHMENT_BYTES } from '../../shared/attachments'
 import type { CairnApp } from '../core/app/cairn-app'
@@ -114,7 +114,7 @@ function sendFrame(ws: WebSocket, frame: ResponseFrame): void {
   try {
     text = JSON.stringify(frame)
   } catch (error) {
-    text = JSON.stringify({ ...frame, result: { ok: false, error: { code: 'INTERNAL', message: `The answer could not be sent: ${(error as Error).message}` } } })
+    text = JSON.stringify({ ...frame, result: { ok: false, error: ipcErrorShape('INTERNAL', 'request.unsendable', { detail: (error as Error).message }) } })
   }
   ws.send(text)
 }

@@ -1,5 +1,7 @@
 import type { ApprovalRequest } from '../agent-events'
+import { describeReviewError } from './describe-review-failure'
 import { prefixLabelKey } from '../command-prefix'
+import { isErrorKey } from '../error-keys'
 import type { ProviderPreset } from '../config'
 import type { IpcErrorParams } from '../ipc/define'
 import { visibleMcpName } from '../mcp'
@@ -53,7 +55,7 @@ export function describeReviewReason(parsed: ReviewReason, t: Translate): string
 
 /** Why background learning is paused, in the user's language. */
 export function describePauseReason(reason: ReviewsPausedReason, t: Translate): string {
-  return reason.code === 'failures' ? t('learning.paused.failures', { count: reason.count, latest: reason.latest }) : t('learning.paused.requested')
+  return reason.code === 'failures' ? t('learning.paused.failures', { count: reason.count, latest: describeReviewError(reason.latest, t) }) : t('learning.paused.requested')
 }
 
 /** What a connection test found, e.g. `Connected to https://…: 3 models available.` */
@@ -71,6 +73,11 @@ export interface WordedFailure {
 /** What is missing before chat can start, e.g. `No API key for https://…. Enter it in Settings.` */
 export function describeProviderProblem(problem: Pick<ProviderProblem, 'code' | 'baseURL'>, t: Translate): string {
   return t(`setup.problem.${problem.code}`, { baseURL: problem.baseURL })
+}
+
+/** The problem and every other place it can be fixed (config.json, the environment): for the CLI and logs. */
+export function describeProviderProblemEverywhere(problem: Pick<ProviderProblem, 'code' | 'baseURL'>, t: Translate): string {
+  return t('error.withHint', { failure: describeProviderProblem(problem, t), hint: t(`setup.fixElsewhere.${problem.code}`) })
 }
 
 // Lists of codes as records, so a code added to the contract fails to compile here (and no zod comes along).
@@ -114,13 +121,14 @@ type TurnErrorCode = keyof typeof turnErrorDetail
  * its params, a known code in the user's language (with the English message as the detail where it
  * names specifics); anything else as the core wrote it.
  */
-export function describeTurnError(error: { code: string; message: string; params?: IpcErrorParams | null }, t: Translate): WordedFailure {
+export function describeTurnError(error: { code: string; message: string; params?: IpcErrorParams | null; key?: string | null }, t: Translate): WordedFailure {
   if (error.code === 'PROVIDER') {
     const problem = providerProblemOf(error.params)
     return problem ? { text: describeProviderProblem(problem, t), detail: null } : { text: error.message, detail: null }
   }
   // The folder a new conversation was to work in was refused (say, agent.workspace names the app's own folder).
   if (error.code === 'VERSION_CONDENSED') return { text: t('turnError.version_condensed'), detail: null }
+  if (isErrorKey(error.key)) return { text: t(`error.${error.key}`, error.params ?? undefined), detail: null }
   if (error.code === 'ATTACHMENT') {
     const problem = attachmentProblemOf(error.params)
     return { text: problem ? describeAttachmentProblem(problem, t) : error.message, detail: null }

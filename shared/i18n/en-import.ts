@@ -87,5 +87,10 @@ export const enImport = {
   // The Inbox's words for an imported candidate memory (the other causes are in en-inbox.ts).
   'inbox.cause.imported_memory.badge': 'Imported',
   'inbox.cause.imported_memory': 'Another agent remembered this; imported memories wait for you to approve.',
-  'inbox.group.import': 'From import #{id}'
+  'inbox.group.import': 'From import #{id}',
+  // Why an import's candidate waits (shared/proposal-rationale.ts); older rows' English is read back into these.
+  'inbox.rationale.import_overflow': "Imported, but it did not fit under the memory file's limit, so it waits here instead of being cut. Make room (or shorten it), then approve.",
+  'inbox.rationale.claude_code_memory': "Claude Code kept this in {file}. Another agent's memory is only a candidate here: approve it to keep it.",
+  'inbox.rationale.claude_code_memory.unnamed': "Claude Code kept this in its memory. Another agent's memory is only a candidate here: approve it to keep it.",
+  'inbox.rationale.imported_version': 'Imported version of {folder}'
 } as const

@@ -23,5 +23,18 @@ export const enLearning = {
   'settings.learning.model': 'Model for learning',
   'settings.learning.modelHint': 'Reviews run on this model; empty uses the chat model. A smaller, cheaper model usually does.',
   'settings.learning.baseURL': 'Endpoint for learning',
-  'settings.learning.baseURLHint': 'Its own OpenAI-compatible address; empty uses the chat provider. Its key is saved separately.'
+  'settings.learning.baseURLHint': 'Its own OpenAI-compatible address; empty uses the chat provider. Its key is saved separately.',
+  // Why a review did not finish (shared/review-failures.ts): also the English review_runs.error keeps.
+  'reviewFailure.exited_before_start': 'Cairn exited before this review started.',
+  'reviewFailure.never_started': 'Never started: the process that queued it ended before it could run.',
+  'reviewFailure.stopped': 'Stopped because Cairn was closing.',
+  'reviewFailure.worker_gone': 'The review worker (pid {pid}) is gone without recording how the review ended: Cairn or the worker was stopped or killed mid-review. Nothing is retried; later conversations are reviewed as usual.',
+  'reviewFailure.worker_gone.noPid': 'The review worker is gone without recording how the review ended: Cairn or the worker was stopped or killed mid-review. Nothing is retried; later conversations are reviewed as usual.',
+  'reviewFailure.settings_unreadable': 'Could not read the provider settings: {detail}',
+  'reviewFailure.worker_unstartable': 'Could not start the review worker: {detail}',
+  'reviewFailure.invalid_job': 'The review job is invalid: {issues}',
+  'reviewFailure.over_budget': 'The review took longer than its {seconds} s budget and was stopped.',
+  'reviewFailure.did_not_start': 'The review worker did not start within {seconds} s.',
+  'reviewFailure.worker_killed': 'The review worker was killed ({signal}) before finishing.{reported}',
+  'reviewFailure.worker_exited': 'The review worker exited with code {exitCode} before finishing.{reported}'
 } as const

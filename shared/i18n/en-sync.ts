@@ -59,5 +59,10 @@ export const enSync = {
   'sync.problem.failed': 'The sync failed: {message}',
   'sync.lastProblem': 'The last sync {when} did not finish. {problem}',
   'inbox.group.sync': 'From a sync with another device',
-  'inbox.group.syncFrom': 'From a sync with {device}'
+  'inbox.group.syncFrom': 'From a sync with {device}',
+  // Why a sync's proposal waits (shared/proposal-rationale.ts); older rows' English is read back into these.
+  'inbox.rationale.dangerous_content': "{device} changed this in a way that could hurt if an assistant followed it, so the sync kept this device's version and put {device}'s here. Look at it before you approve.",
+  'inbox.rationale.sync_conflict': "This device and {device} changed this in different ways, so the sync kept this device's version and put {device}'s here. Approve to take it instead.",
+  'inbox.rationale.sync_overflow': "This came from {device}, but after the merge it did not fit under the memory file's limit, so it waits here instead of being cut. Make room (or shorten it), then approve.",
+  'inbox.rationale.anotherDevice': 'another device'
 }

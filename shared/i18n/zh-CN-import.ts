@@ -88,5 +88,9 @@ export const zhCNImport: Record<keyof typeof enImport, string> = {
   'import.error.other': '出了点问题：{message}',
   'inbox.cause.imported_memory.badge': '导入的',
   'inbox.cause.imported_memory': '这是另一个智能体记下的；导入的记忆会先等你批准。',
-  'inbox.group.import': '来自第 {id} 次导入'
+  'inbox.group.import': '来自第 {id} 次导入',
+  'inbox.rationale.import_overflow': '已导入，但超出了记忆文件的上限，因此在这里等待，而不是被截断。请先腾出空间（或缩短它），再批准。',
+  'inbox.rationale.claude_code_memory': 'Claude Code 把这条记在 {file} 中。另一个智能体的记忆在这里只是候选：批准即可保留。',
+  'inbox.rationale.claude_code_memory.unnamed': 'Claude Code 把这条记在它的记忆中。另一个智能体的记忆在这里只是候选：批准即可保留。',
+  'inbox.rationale.imported_version': '{folder} 的导入版本'
 }

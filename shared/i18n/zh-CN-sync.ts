@@ -61,5 +61,9 @@ export const zhCNSync: Record<keyof typeof enSync, string> = {
   'sync.problem.failed': '同步失败：{message}',
   'sync.lastProblem': '{when}的上次同步没有完成。{problem}',
   'inbox.group.sync': '来自与另一台设备的同步',
-  'inbox.group.syncFrom': '来自与 {device} 的同步'
+  'inbox.group.syncFrom': '来自与 {device} 的同步',
+  'inbox.rationale.dangerous_content': '{device} 的修改如果被助手照做可能有害，因此同步保留了本设备的版本，并把 {device} 的版本放在这里。批准前请先查看。',
+  'inbox.rationale.sync_conflict': '本设备和 {device} 以不同方式修改了这里，因此同步保留了本设备的版本，并把 {device} 的版本放在这里。批准即可改用它。',
+  'inbox.rationale.sync_overflow': '这来自 {device}，但合并后超出了记忆文件的上限，因此在这里等待，而不是被截断。请先腾出空间（或缩短它），再批准。',
+  'inbox.rationale.anotherDevice': '另一台设备'
 }

@@ -1,4 +1,6 @@
 import type { z } from 'zod'
+import { isErrorKey, type ErrorKey, type ErrorParamsByKey } from '../error-keys'
+import { translate } from '../i18n'
 
 /**
  * Which window sent a request, as main established it (never as the request says): the desktop's
@@ -42,26 +44,53 @@ export type IpcErrorParams = Record<string, string | number>
 
 export interface IpcErrorShape {
   code: IpcErrorCode
-  /** English, for logs and the CLI; the renderer words known codes itself (from `params`). */
+  /** English, for logs and for a peer that does not know `key`; faces word the error from `key` and `params`. */
   message: string
   params?: IpcErrorParams
+  /** Which words say what went wrong (shared/error-keys.ts); absent when the message came from elsewhere as it is. */
+  key?: ErrorKey
+}
+
+/**
+ * An error as it arrives over a transport, checked before a face reads it (by hand: the renderer's
+ * bundle carries no zod): a key this version does not know is dropped (the message still says what
+ * happened), params keep only strings and numbers. Null when it is not an error at all.
+ */
+export function readIpcError(value: unknown): IpcErrorShape | null {
+  if (!value || typeof value !== 'object') return null
+  const { code, message, params, key } = value as Record<string, unknown>
+  if (typeof code !== 'string' || typeof message !== 'string') return null
+  const figures = params && typeof params === 'object' ? Object.entries(params).filter((entry): entry is [string, string | number] => typeof entry[1] === 'string' || typeof entry[1] === 'number') : []
+  return { code, message, ...(figures.length ? { params: Object.fromEntries(figures) } : {}), ...(isErrorKey(key) ? { key } : {}) }
 }
 
 /** Every answer, over Electron IPC or the browser-mode WebSocket. Handlers never throw through the transport. */
 export type IpcResult<T> = { ok: true; data: T } | { ok: false; error: IpcErrorShape }
 
-/** A failure a handler reports on purpose, with a code the renderer can act on (and word, from `params`). */
+/** A failure a handler reports on purpose, with a code the renderer can act on (and word, from `key` and `params`). */
 export class IpcError extends Error {
   constructor(
     readonly code: IpcErrorCode,
     message: string,
-    readonly params?: IpcErrorParams
+    readonly params?: IpcErrorParams,
+    readonly key?: ErrorKey
   ) {
     super(message)
     this.name = 'IpcError'
   }
 
-  toJSON(): IpcErrorShape {
-    return this.params ? { code: this.code, message: this.message, params: this.params } : { code: this.code, message: this.message }
+  /** A failure worded by its key: the English goes along for logs, every face words it in its own language. */
+  static of<K extends ErrorKey>(code: IpcErrorCode, key: K, params: ErrorParamsByKey[K]): IpcError {
+    const figures = params as IpcErrorParams
+    return new IpcError(code, translate('en', `error.${key}`, figures), Object.keys(figures).length ? figures : undefined, key)
   }
+
+  toJSON(): IpcErrorShape {
+    return { code: this.code, message: this.message, ...(this.params ? { params: this.params } : {}), ...(this.key ? { key: this.key } : {}) }
+  }
+}
+
+/** An error envelope worded by its key, for answers built without throwing (the router, the transports). */
+export function ipcErrorShape<K extends ErrorKey>(code: IpcErrorCode, key: K, params: ErrorParamsByKey[K]): IpcErrorShape {
+  return IpcError.of(code, key, params).toJSON()
 }

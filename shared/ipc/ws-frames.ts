@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { issueLines } from '../zod-issues'
-import type { IpcErrorShape, IpcResult } from './define'
+import { ipcErrorShape, type IpcErrorShape, type IpcResult } from './define'
 
 /**
  * The frames of browser mode's WebSocket (`cairn serve`): the page sends `request` frames, the server
@@ -41,17 +41,17 @@ export function readRequestFrame(text: string): ReadFrame {
   try {
     value = JSON.parse(text)
   } catch (error) {
-    return badFrame(null, `The frame is not valid JSON (${(error as Error).message}). Send a request like ${EXAMPLE}.`)
+    return badFrame(null, ipcErrorShape(BAD_FRAME, 'frame.not_json', { detail: (error as Error).message, example: EXAMPLE }))
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    return badFrame(null, `A frame must be a JSON object like ${EXAMPLE}, not ${Array.isArray(value) ? 'an array' : String(JSON.stringify(value)).slice(0, 40)}.`)
+    return badFrame(null, ipcErrorShape(BAD_FRAME, 'frame.not_object', { example: EXAMPLE, got: Array.isArray(value) ? 'an array' : String(JSON.stringify(value)).slice(0, 40) }))
   }
   const parsed = requestFrameSchema.safeParse(value)
   if (parsed.success) return { ok: true, frame: parsed.data }
   const id = requestFrameSchema.shape.id.safeParse((value as { id?: unknown }).id)
-  return badFrame(id.success ? id.data : null, `Invalid request frame: ${issueLines(parsed.error, { root: 'frame', max: 5 }).join('; ')}.`)
+  return badFrame(id.success ? id.data : null, ipcErrorShape(BAD_FRAME, 'frame.invalid', { issues: issueLines(parsed.error, { root: 'frame', max: 5 }).join('; ') }))
 }
 
-function badFrame(id: number | null, message: string): ReadFrame {
-  return { ok: false, id, error: { code: BAD_FRAME, message } }
+function badFrame(id: number | null, error: IpcErrorShape): ReadFrame {
+  return { ok: false, id, error }
 }

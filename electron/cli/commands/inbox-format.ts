@@ -1,4 +1,5 @@
 import { createTwoFilesPatch } from 'diff'
+import { describeRationale } from '../../../shared/i18n/describe-rationale'
 import { isMemoryKind } from '../../../shared/ledger'
 import type { Proposal, ProposalCause } from '../../../shared/proposals'
 import { formatAge } from '../../core/doctor/locks'
@@ -118,7 +119,8 @@ export function proposalDetail(proposal: Proposal, colour: boolean, now = Date.n
   const evidence = describeProvenanceEvidence(proposal.meta.provenance, t)
   if (evidence) lines.push(`          ${oneLine(evidence, 200)}`)
   for (const danger of describeDangers(proposal.meta.dangers, t)) lines.push(`Risk:     ${oneLine(danger, 200)}`)
-  if (proposal.rationale) lines.push(`Reviewer: ${oneLine(proposal.rationale, 200)}`)
+  const rationale = describeRationale(proposal.rationale, t)
+  if (rationale) lines.push(`Reviewer: ${oneLine(rationale, 200)}`)
   if (proposal.editedAfter !== null) lines.push('Approved with your own text (shown as the after side).')
   const shown = proposal.editedAfter !== null ? { ...proposal, after: proposal.editedAfter } : proposal
   return `${lines.join('\n')}\n\n${proposalDiff(shown, colour)}`

@@ -1,4 +1,5 @@
 import type { Proposal } from '../../../shared/proposals'
+import { wordedFailure } from '../worded-failure'
 import { Inbox, type DecisionResult } from '../../core/learning/host/proposal-apply'
 import { LearningState } from '../../core/learning/host/learning-state'
 import { queueRereview } from '../../core/learning/host/rereview'
@@ -130,7 +131,7 @@ function parseId(text: string | undefined): number {
 
 function found(inbox: Inbox, id: number): Proposal {
   const proposal = inbox.get(id)
-  if (!proposal) throw new CliFailure(`There is no proposal #${id}. List them with: cairn inbox`)
+  if (!proposal) throw wordedFailure('proposal.missing', { id }, 'cairn inbox')
   return proposal
 }
 

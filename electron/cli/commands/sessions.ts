@@ -1,4 +1,5 @@
 import { closeSync, openSync, writeSync } from 'node:fs'
+import { wordedFailure } from '../worded-failure'
 import { resolve } from 'node:path'
 import { exportFormats, exportStream, MAX_PAGE_SIZE, type ExportFormat, type MessageRecord } from '../../core/sessions'
 import { InvalidCursorError } from '../../core/sessions/session-pages'
@@ -63,7 +64,7 @@ async function showCommand(ctx: CliContext, args: string[]): Promise<number> {
   const core = await ctx.core()
   const sessionId = positionals[0]
   const session = core.sessions.get(sessionId)
-  if (!session) throw new CliFailure(`There is no conversation ${sessionId}. List them with: cairn sessions`)
+  if (!session) throw wordedFailure('conversation.missing', { id: sessionId }, 'cairn sessions')
   const page = core.sessions.messagePage(sessionId, { limit, before })!
   ctx.io.out(`${session.title?.trim() || '(untitled)'}  ${session.id}  ${session.messageCount} msgs\n`)
   if (page.hasOlder) ctx.io.out(`Earlier: cairn sessions show ${sessionId}${values.limit ? ` --limit ${limit}` : ''} --before ${page.messages[0].id}\n`)
@@ -103,7 +104,7 @@ async function exportCommand(ctx: CliContext, args: string[]): Promise<number> {
   if (!exportFormats.includes(format)) throw new UsageError(`--format must be ${exportFormats.join(' or ')}, not "${values.format}".`)
   const core = await ctx.core()
   const sessionId = positionals[0]
-  if (!core.sessions.get(sessionId)) throw new CliFailure(`There is no conversation ${sessionId}. List them with: cairn sessions`)
+  if (!core.sessions.get(sessionId)) throw wordedFailure('conversation.missing', { id: sessionId }, 'cairn sessions')
   // Written as it is read, a page of messages at a time.
   const { chunks } = exportStream(core.sessions, sessionId, format)
   if (!values.out) {

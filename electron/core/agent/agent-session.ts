@@ -149,7 +149,7 @@ export class AgentSession {
   editAndResend(messageId: number, text: string, options: { signal?: AbortSignal } = {}): TurnHandle {
     const shown = this.options.stores.sessions.messages(this.id, { includeCompacted: true }).filter((r) => r.role !== 'summary')
     const index = shown.findIndex((r) => r.id === messageId)
-    if (index < 0 || shown[index].role !== 'user') throw new VersionError('not_a_user_message', 'Only a message you sent in this conversation can be edited.')
+    if (index < 0 || shown[index].role !== 'user') throw new VersionError('not_a_user_message', { key: 'version.not_a_user_message' })
     const afterId = index > 0 ? shown[index - 1].id : 0
     // The files sent with the message go with its new words.
     if (!this.running) this.nextAttachments = attachmentsToResend(this.options.stores.attachments, shown[index].id, shown[index].meta)

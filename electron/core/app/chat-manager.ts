@@ -149,7 +149,7 @@ export class ChatManager {
     const prepared = await readAttachmentsForIpc(attachments)
     await this.mcpSettled(sessionId)
     const chat = this.open(sessionId, source, workspace, model)
-    if (chat.running) throw new IpcError('BUSY', 'Cairn is still answering in this conversation. Wait for it or stop it first.')
+    if (chat.running) throw IpcError.of('BUSY', 'conversation.busy_wait', {})
     const saved = this.app.core.attachments.save(chat.session.id, prepared)
     const started = this.start(chat, (session) => session.runTurn(text, { attachments: saved }))
     // A new conversation ends the ones before it: what they taught is reviewed now, not at some idle tick.
@@ -163,16 +163,16 @@ export class ChatManager {
   /** Answers the last user message again; the previous answer stays as an earlier version. */
   regenerate(sessionId: string): { sessionId: string; turnId: string } {
     const chat = this.open(sessionId)
-    if (chat.running) throw new IpcError('BUSY', 'Cairn is still answering in this conversation. Stop it first.')
+    if (chat.running) throw IpcError.of('BUSY', 'conversation.busy', {})
     this.checkProvider()
-    if (!chat.session.lastUserText()) throw new IpcError('NOT_FOUND', 'There is no message to answer again in this conversation.')
+    if (!chat.session.lastUserText()) throw IpcError.of('NOT_FOUND', 'conversation.nothing_to_answer', {})
     return this.start(chat, (session) => session.regenerate())
   }
 
   /** Sends `text` in place of an earlier message of the user's; what followed it is kept as another version. */
   edit(sessionId: string, messageId: number, text: string): { sessionId: string; turnId: string } {
     const chat = this.open(sessionId)
-    if (chat.running) throw new IpcError('BUSY', 'Cairn is still answering in this conversation. Stop it first.')
+    if (chat.running) throw IpcError.of('BUSY', 'conversation.busy', {})
     this.checkProvider()
     return this.start(chat, (session) => session.editAndResend(messageId, text))
   }
@@ -180,7 +180,7 @@ export class ChatManager {
   /** Shows another version of the conversation from where it forked. */
   showVersion(sessionId: string, branchId: number): void {
     const chat = this.open(sessionId)
-    if (chat.running) throw new IpcError('BUSY', 'Cairn is still answering in this conversation. Stop it first.')
+    if (chat.running) throw IpcError.of('BUSY', 'conversation.busy', {})
     chat.session.showVersion(branchId)
     this.app.emit('sessions.changed', { sessionId })
   }
@@ -191,7 +191,7 @@ export class ChatManager {
    * starts over for it.
    */
   reloadTools(sessionId: string): { reloaded: boolean } {
-    if (!this.app.core.sessions.get(sessionId)) throw new IpcError('NOT_FOUND', `There is no conversation ${sessionId}.`)
+    if (!this.app.core.sessions.get(sessionId)) throw IpcError.of('NOT_FOUND', 'conversation.missing', { id: sessionId })
     const chat = this.chats.get(sessionId)
     if (chat) chat.toolsStale = true
     else this.app.core.sessions.update(sessionId, { systemPrompt: null })
@@ -264,7 +264,7 @@ export class ChatManager {
       const stored = this.app.core.sessions.get(sessionId)
       const existing = this.chats.get(sessionId)
       if (existing && (existing.running || !stored || (existing.workspace === stored.workspace && !existing.toolsStale))) return existing
-      if (!stored) throw new IpcError('NOT_FOUND', `There is no conversation ${sessionId}.`)
+      if (!stored) throw IpcError.of('NOT_FOUND', 'conversation.missing', { id: sessionId })
       // Checked (and made again if it was removed) each time it opens; a session from before workspaces gets the default.
       workspace = this.app.workspaces.use(stored.workspace ?? this.app.workspaces.defaultFolder())
       if (existing) {

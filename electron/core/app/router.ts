@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { ipcRoutes, type IpcContext, type IpcHandlers } from '../../../shared/ipc/contract'
-import { IpcError, mayCall, type IpcResult } from '../../../shared/ipc/define'
+import { IpcError, ipcErrorShape, mayCall, type IpcResult } from '../../../shared/ipc/define'
 import { issueLines } from '../../../shared/zod-issues'
 
 /**
@@ -19,19 +19,16 @@ export interface DispatchOptions {
 
 export async function dispatch(handlers: IpcHandlers, route: unknown, input: unknown, ctx: IpcContext, options: DispatchOptions = {}): Promise<IpcResult<unknown>> {
   if (typeof route !== 'string' || !Object.hasOwn(ipcRoutes, route)) {
-    return { ok: false, error: { code: 'ROUTE_NOT_FOUND', message: `Unknown request "${String(route).slice(0, 100)}".` } }
+    return { ok: false, error: ipcErrorShape('ROUTE_NOT_FOUND', 'request.unknown_route', { route: String(route).slice(0, 100) }) }
   }
   const name = route as keyof typeof ipcRoutes
   const def = ipcRoutes[name]
   if (!mayCall(def, ctx.sender)) {
-    return {
-      ok: false,
-      error: { code: 'FORBIDDEN_ROUTE', message: `The quick prompt cannot ask for "${name}". Open the main Cairn window to do that.` }
-    }
+    return { ok: false, error: ipcErrorShape('FORBIDDEN_ROUTE', 'request.quick_window', { route: name }) }
   }
   const parsed = def.input.safeParse(input)
   if (!parsed.success) {
-    return { ok: false, error: { code: 'VALIDATION_FAILED', message: `Invalid input for ${name}: ${describeIssues(parsed.error)}` } }
+    return { ok: false, error: ipcErrorShape('VALIDATION_FAILED', 'request.invalid_input', { route: name, issues: describeIssues(parsed.error) }) }
   }
   try {
     const handler = handlers[name] as (input: unknown, ctx: IpcContext) => Promise<unknown>

@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs'
+import { storedRationale } from '../../../shared/proposal-rationale'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { ImportHome } from './import-home'
@@ -22,9 +23,9 @@ export interface ClaudeCodeImportOptions {
   onProgress?: (progress: ImportProgress) => void
 }
 
-/** Why a candidate waits (the rationale, in English like a review's). */
+/** Why a candidate waits: Claude Code kept it (every face words the code, with the file). */
 function rationale(entry: SourceEntry): string {
-  return `Claude Code kept this in ${entry.file ?? 'its memory'}. Another agent's memory is only a candidate here: approve it to keep it.`
+  return storedRationale({ code: 'claude_code_memory', file: entry.file ?? null })
 }
 
 /**

@@ -8,6 +8,7 @@ import type { MemoryTarget } from '../memory/types'
 import { scanForThreats, threatMessage } from '../security/threats'
 import { importProvenance } from './skill-import'
 import { isNearDuplicate } from '../text/entry-similarity'
+import { storedRationale } from '../../../shared/proposal-rationale'
 import type { ProposalCause } from '../../../shared/proposals'
 import type { ImportCounts, ImportProblem } from './types'
 import { reachedThroughLink } from './source-files'
@@ -15,8 +16,8 @@ import { reachedThroughLink } from './source-files'
 /** The two memory files of a Hermes (or Cairn) home, by store. */
 const MEMORY_FILES: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md' }
 
-/** Why an imported entry waits in the Inbox (the rationale a review would write, in English like those). */
-const OVER_LIMIT_RATIONALE = "Imported, but it did not fit under the memory file's limit, so it waits here instead of being cut. Make room (or shorten it), then approve."
+/** Why an imported entry waits in the Inbox: it did not fit (every face words the code). */
+const OVER_LIMIT_RATIONALE = storedRationale({ code: 'import_overflow' })
 
 /** The cause of a candidate entry: another agent's memory, proposed rather than written. */
 const CANDIDATE_CAUSE: ProposalCause = 'imported_memory'

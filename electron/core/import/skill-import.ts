@@ -1,4 +1,5 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
+import { storedRationale } from '../../../shared/proposal-rationale'
 import { join, relative, sep } from 'node:path'
 import type { ImportHome } from './import-home'
 import type { ContentDanger } from '../../../shared/dangers'
@@ -191,7 +192,7 @@ export async function applySkillPlan(core: ImportHome, plan: SkillPlan, reviewId
       const meta = { skill: plan.skill.name, ...(plan.before === null ? { category: plan.skill.category } : {}), provenance, ...(plan.dangers ? { dangers: plan.dangers } : {}) }
       const change = { kind: plan.before === null ? ('skill.create' as const) : ('skill.edit' as const), target: plan.target, before: plan.before, after: plan.after, meta }
       if (proposals.findIdentical(change, ['pending', 'rejected'])) return false
-      proposals.add({ origin: 'review', reviewId, sessionId: null, ...change, reasons: [], cause: plan.cause, rationale: `Imported version of ${plan.skill.folder}` })
+      proposals.add({ origin: 'review', reviewId, sessionId: null, ...change, reasons: [], cause: plan.cause, rationale: storedRationale({ code: 'imported_version', folder: plan.skill.folder }) })
       counts.skills.proposed++
       if (plan.before === null && supportFiles(plan.skill).files.length) {
         problems.push({ file: plan.skill.folder, message: 'its supporting files were not imported: the skill waits in the Inbox; import again after approving it.' })

@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3'
+import { reviewFailureText } from '../../../shared/i18n/describe-review-failure'
 import { parseStoredReason, type ReviewReason } from '../../../shared/review-reasons'
 import type { ReviewJob, ReviewKind, ReviewOutcome } from '../../../shared/review-protocol'
 import { parseStoredSummary, type ReviewSummary } from '../../../shared/review-outcome'
@@ -58,7 +59,7 @@ export interface RecoverStaleOptions {
   isAlive?: (pid: number) => boolean
 }
 
-export const NEVER_STARTED_ERROR = 'Never started: the process that queued it ended before it could run.'
+export const NEVER_STARTED_ERROR = reviewFailureText({ code: 'never_started' })
 
 /** Signal 0 checks that a process exists without touching it; EPERM means it exists but is someone else's. */
 export function processAlive(pid: number): boolean {
@@ -153,8 +154,7 @@ export class ReviewRuns {
     for (const row of this.statements.open.all() as RunRow[]) {
       if (row.status === 'running') {
         if (row.pid === null ? !old(row) : isAlive(row.pid)) continue
-        const who = row.pid === null ? 'The review worker' : `The review worker (pid ${row.pid})`
-        const error = `${who} is gone without recording how the review ended: Cairn or the worker was stopped or killed mid-review. Nothing is retried; later conversations are reviewed as usual.`
+        const error = reviewFailureText({ code: 'worker_gone', pid: row.pid })
         if (this.statements.failIf.run({ id: row.id, status: 'crashed', was: 'running', error, at: now }).changes) recovered.crashed.push(row.id)
       } else if (old(row)) {
         if (this.statements.failIf.run({ id: row.id, status: 'failed', was: 'queued', error: NEVER_STARTED_ERROR, at: now }).changes) recovered.failed.push(row.id)

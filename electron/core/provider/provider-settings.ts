@@ -1,4 +1,6 @@
 import { localPresets, presetBaseURLs, type CairnConfig, type ProviderPreset } from '../../../shared/config'
+import { translator } from '../../../shared/i18n'
+import { describeProviderProblemEverywhere } from '../../../shared/i18n/describe'
 import type { ProviderProblem } from '../../../shared/ipc/domain'
 
 /** Everything needed to talk to one OpenAI-compatible endpoint. */
@@ -75,16 +77,9 @@ export function findProviderProblem(settings: ProviderSettings): ProviderProblem
   return null
 }
 
-/** The problem in English, with every place it can be fixed: for logs, errors and the CLI. */
+/** The problem in English, with every place it can be fixed: for logs, errors and the CLI (worded in shared/i18n). */
 export function providerProblemText(problem: ProviderProblem): string {
-  switch (problem.code) {
-    case 'no_url':
-      return 'No provider URL is set. Choose a preset or set provider.baseURL (or CAIRN_BASE_URL).'
-    case 'no_model':
-      return 'No model is chosen. Pick one in Settings, set provider.model in config.json, or set CAIRN_MODEL.'
-    case 'no_key':
-      return `No API key for ${problem.baseURL}. Enter it in Settings, or set CAIRN_API_KEY for the CLI.`
-  }
+  return describeProviderProblemEverywhere(problem, translator('en'))
 }
 
 /** Why the provider cannot be used yet, in English words a user can act on; null when it is ready. */

@@ -1,3 +1,5 @@
+import type { ErrorKey } from '../../../shared/error-keys'
+import { translate } from '../../../shared/i18n'
 import type { StateDb } from '../db/state-db'
 
 /**
@@ -20,11 +22,21 @@ export interface VersionGroup {
 }
 
 export class VersionError extends Error {
-  constructor(readonly code: 'condensed' | 'not_found' | 'not_a_user_message', message: string) {
-    super(message)
+  readonly key: VersionErrorKey
+  readonly params: Record<string, string>
+  /** The English for logs and the model; the app words it from `key` (shared/error-keys.ts). */
+  constructor(
+    readonly code: 'condensed' | 'not_found' | 'not_a_user_message',
+    words: { key: VersionErrorKey; params?: Record<string, string> }
+  ) {
+    super(translate('en', `error.${words.key}`, words.params))
     this.name = 'VersionError'
+    this.key = words.key
+    this.params = words.params ?? {}
   }
 }
+
+type VersionErrorKey = Extract<ErrorKey, `version.${string}`>
 
 /** Recounts what the list shows: the shown path only. */
 export function recountShown(db: StateDb, sessionId: string): void {
@@ -81,7 +93,7 @@ function stashShownAfter(db: StateDb, sessionId: string, afterId: number, at: nu
 export function forkAfter(db: StateDb, sessionId: string, afterId: number, at = Date.now()): number | null {
   const run = db.transaction(() => {
     if (condensedAfter(db, sessionId, afterId)) {
-      throw new VersionError('condensed', 'This part of the conversation has been condensed to save space, so it can no longer be edited or answered again.')
+      throw new VersionError('condensed', { key: 'version.condensed' })
     }
     const branchId = stashShownAfter(db, sessionId, afterId, at)
     recountShown(db, sessionId)
@@ -96,12 +108,12 @@ export function showVersion(db: StateDb, sessionId: string, branchId: number, at
     const branch = db.prepare('SELECT after_id AS afterId FROM message_branches WHERE id = ? AND session_id = ?').get(branchId, sessionId) as
       | { afterId: number }
       | undefined
-    if (!branch) throw new VersionError('not_found', `Version ${branchId} is not part of this conversation. Open the conversation again to see its versions.`)
+    if (!branch) throw new VersionError('not_found', { key: 'version.missing', params: { id: String(branchId) } })
     if (!isShownAnchor(db, sessionId, branch.afterId)) {
-      throw new VersionError('not_found', 'That version belongs to a part of the conversation that is not shown now.')
+      throw new VersionError('not_found', { key: 'version.not_shown' })
     }
     if (condensedAfter(db, sessionId, branch.afterId)) {
-      throw new VersionError('condensed', 'This part of the conversation has been condensed to save space since, so its other versions can no longer be continued.')
+      throw new VersionError('condensed', { key: 'version.condensed_since' })
     }
     stashShownAfter(db, sessionId, branch.afterId, at)
     db.prepare('UPDATE messages SET branch_id = NULL WHERE branch_id = ?').run(branchId)

@@ -1,14 +1,8 @@
 import type { WriteContext } from '../../../shared/ledger'
+import { storedRationale } from '../../../shared/proposal-rationale'
 import type { ProposalCause, ProposalKind } from '../../../shared/proposals'
 import type { StateDb } from '../db/state-db'
 import { ProposalStore } from '../ledger/proposals'
-
-/** The rationale the Inbox shows (in English, like a review's own words; the cause's badge and sentence are translated). */
-const RATIONALE: Record<SyncProposal['cause'], (device: string) => string> = {
-  dangerous_content: (device) => `${device} changed this in a way that could hurt if an assistant followed it, so the sync kept this device's version and put ${device}'s here. Look at it before you approve.`,
-  sync_conflict: (device) => `This device and ${device} changed this in different ways, so the sync kept this device's version and put ${device}'s here. Approve to take it instead.`,
-  sync_overflow: (device) => `This came from ${device}, but after the merge it did not fit under the memory file's limit, so it waits here instead of being cut. Make room (or shorten it), then approve.`
-}
 
 export interface SyncProposal {
   kind: ProposalKind
@@ -38,7 +32,8 @@ export function fileSyncProposal(db: StateDb, write: WriteContext, proposal: Syn
     meta: { ...proposal.meta, ...(write.device ? { device: write.device } : {}), ...(write.provenance ? { provenance: write.provenance } : {}) },
     reasons: [],
     cause,
-    rationale: RATIONALE[proposal.cause](write.device || 'another device')
+    // Worded by every face from the cause and the device (shared/i18n/describe-rationale.ts).
+    rationale: storedRationale({ code: proposal.cause, device: write.device || null })
   })
   return added.id
 }

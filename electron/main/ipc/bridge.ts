@@ -1,5 +1,5 @@
 import { ipcMain, type IpcMainInvokeEvent } from 'electron'
-import type { IpcResult } from '../../../shared/ipc/define'
+import { ipcErrorShape, type IpcResult } from '../../../shared/ipc/define'
 import type { CairnApp } from '../../core/app/cairn-app'
 import { dispatch } from '../../core/app/router'
 import { log } from '../log'
@@ -39,7 +39,7 @@ export async function answerRequest(options: IpcBridgeOptions, event: IpcMainInv
     const verdict = checkSender(senderFacts(event), options.windowKind, options.origin)
     if (!verdict.ok) {
       log.warn(`refused IPC request "${name}": ${verdict.reason}`)
-      return { ok: false, error: { code: 'FORBIDDEN_SENDER', message: `Cairn refused the request "${name}": it was ${verdict.reason}.` } }
+      return { ok: false, error: ipcErrorShape('FORBIDDEN_SENDER', 'request.refused_sender', { route: name, why: verdict.reason }) }
     }
     return await dispatch(options.app.handlers, route, input, { sender: verdict.kind }, { checkOutputs: options.checkOutputs })
   } catch (error) {

@@ -7,5 +7,5 @@ import { IpcError } from '../../../shared/ipc/define'
  */
 export async function openFolder(path: string): Promise<void> {
   const problem = await shell.openPath(path)
-  if (problem) throw new IpcError('UNSUPPORTED', `Could not open ${path}: ${problem}`)
+  if (problem) throw IpcError.of('UNSUPPORTED', 'folder.open_failed', { path, problem })
 }

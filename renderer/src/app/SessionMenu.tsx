@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import type { SessionSummary } from '../../../shared/ipc/domain'
 import type { MessageKey } from '../../../shared/i18n'
 import { DeleteSessionConfirm } from '../components/DeleteSessionConfirm'
-import { errorMessage } from '../ipc/client'
+import { describeError } from '../ipc/error-words'
 import { useApp, useT } from './context'
 
 interface MenuItem {
@@ -24,7 +24,7 @@ export function SessionMenu({ session, onClose }: { session: SessionSummary; onC
 
   const act = (work: () => Promise<unknown>) => () => {
     onClose()
-    work().catch((error: unknown) => ui.getState().toast({ tone: 'error', text: errorMessage(error) }))
+    work().catch((error: unknown) => ui.getState().toast({ tone: 'error', text: describeError(error) }))
   }
   const exportAs = (format: 'md' | 'json') =>
     act(async () => {
@@ -86,7 +86,7 @@ function DeleteSessionDialog({ session, title, onClose }: { session: SessionSumm
       await sessions.getState().remove(session.id)
       if (chat.getState().sessionId === session.id) chat.getState().newChat()
     } catch (error) {
-      ui.getState().toast({ tone: 'error', text: errorMessage(error) })
+      ui.getState().toast({ tone: 'error', text: describeError(error) })
     }
   }
   return <DeleteSessionConfirm title={title} onCancel={onClose} onConfirm={() => void remove()} />

@@ -1,4 +1,5 @@
 import type { CairnClient } from '../ipc/client'
+import { wordErrorsIn } from '../ipc/error-words'
 import { createChatStore, type ChatStore } from '../stores/chat'
 import { createInboxStore, type InboxStore } from '../stores/inbox'
 import { createMemoryStore, type MemoryStore } from '../stores/memory'
@@ -39,6 +40,8 @@ export function createAppState(client: CairnClient, options: AppStateOptions = {
     olderPages: options.windowKind !== 'quick',
     onSessionStarted: () => void sessions.getState().load()
   })
+  const ui = createUiStore(options.windowKind === 'quick' ? `${UI_STORAGE_KEY}.quick` : UI_STORAGE_KEY)
+  wordErrorsIn(() => ui.getState().language)
   return {
     client,
     chat,
@@ -49,6 +52,6 @@ export function createAppState(client: CairnClient, options: AppStateOptions = {
     memory: createMemoryStore(client),
     settings: createSettingsStore(client),
     models,
-    ui: createUiStore(options.windowKind === 'quick' ? `${UI_STORAGE_KEY}.quick` : UI_STORAGE_KEY)
+    ui
   }
 }

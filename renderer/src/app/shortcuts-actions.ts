@@ -1,5 +1,5 @@
 import { translator } from '../../../shared/i18n'
-import { errorMessage } from '../ipc/client'
+import { describeError } from '../ipc/error-words'
 import type { ChatItem } from '../stores/chat-items'
 import type { AppState } from './app-state'
 
@@ -33,6 +33,6 @@ export async function copyLastAnswer(app: Pick<AppState, 'chat' | 'ui'>, clipboa
     await clipboard.writeText(text)
     ui.toast({ tone: 'success', text: t('shortcuts.copied') }, 2500)
   } catch (error) {
-    ui.toast({ tone: 'error', text: t('shortcuts.copyFailed', { reason: errorMessage(error) }) })
+    ui.toast({ tone: 'error', text: t('shortcuts.copyFailed', { reason: describeError(error) }) })
   }
 }

@@ -1,5 +1,6 @@
 import type { IpcEventName, IpcEvents, IpcRoute, RouteInput, RouteOutput } from '../../../shared/ipc/contract'
-import type { IpcErrorCode, IpcErrorParams } from '../../../shared/ipc/define'
+import type { ErrorKey } from '../../../shared/error-keys'
+import { readIpcError, type IpcErrorCode, type IpcErrorParams } from '../../../shared/ipc/define'
 import type { ConnectionStatus, Transport } from './transport'
 
 /** A failed request, with the code main (or the transport) gave, so callers can act on it. */
@@ -9,7 +10,9 @@ export class IpcRequestError extends Error {
     message: string,
     readonly route: string,
     /** Figures that go with the code (e.g. which provider setting is missing), for wording it in the UI language. */
-    readonly params: IpcErrorParams | null = null
+    readonly params: IpcErrorParams | null = null,
+    /** Which words say what went wrong (shared/error-keys.ts), when main sent one this version knows. */
+    readonly key: ErrorKey | null = null
   ) {
     super(message)
     this.name = 'IpcRequestError'
@@ -41,7 +44,10 @@ export function createClient(transport: Transport): CairnClient {
       if (!result || typeof result !== 'object' || typeof result.ok !== 'boolean') {
         throw new IpcRequestError('INTERNAL', `Cairn sent an unreadable answer to ${route}.`, route)
       }
-      if (!result.ok) throw new IpcRequestError(result.error.code, result.error.message, route, paramsOf(result.error.params))
+      if (!result.ok) {
+        const error = readIpcError(result.error) ?? { code: 'INTERNAL', message: `Cairn sent an unreadable answer to ${route}.` }
+        throw new IpcRequestError(error.code, error.message, route, error.params ?? null, error.key ?? null)
+      }
       return result.data as RouteOutput<typeof route>
     },
     on(name, callback) {
@@ -52,23 +58,10 @@ export function createClient(transport: Transport): CairnClient {
   }
 }
 
-/** The message to show for any error a request can throw. */
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message
-  return String(error)
-}
-
 export function errorCode(error: unknown): string {
   return error instanceof IpcRequestError ? error.code : 'INTERNAL'
 }
 
 export function errorParams(error: unknown): IpcErrorParams | null {
   return error instanceof IpcRequestError ? error.params : null
-}
-
-/** Params as main sent them, keeping only the string and number values a translation can use. */
-function paramsOf(value: unknown): IpcErrorParams | null {
-  if (!value || typeof value !== 'object') return null
-  const entries = Object.entries(value).filter(([, v]) => typeof v === 'string' || typeof v === 'number')
-  return entries.length ? (Object.fromEntries(entries) as IpcErrorParams) : null
 }

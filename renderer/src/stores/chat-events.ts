@@ -13,6 +13,8 @@ export interface ChatError {
   message: string
   /** What a refused request's code refers to (e.g. the missing provider setting), when main said. */
   params?: IpcErrorParams | null
+  /** Which words say what went wrong (shared/error-keys.ts), when main sent one. */
+  key?: string | null
   retryable: boolean
   plan: RetryPlan | null
 }

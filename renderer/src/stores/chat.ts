@@ -3,7 +3,8 @@ import type { AgentEvent, ApprovalScope } from '../../../shared/agent-events'
 import type { ReviewEvent } from '../../../shared/review-protocol'
 import type { AttachmentView, LearnedReview, OutgoingAttachment } from '../../../shared/ipc/domain'
 import type { ReviewSummary } from '../../../shared/review-outcome'
-import { errorCode, errorMessage, errorParams, type CairnClient } from '../ipc/client'
+import type { CairnClient } from '../ipc/client'
+import { describeError, failureOf } from '../ipc/error-words'
 import { lastIndexWhere, type ChatItem } from './chat-items'
 import { applyAgentEvent, dropReplayed, type ChatError, type TurnSlice } from './chat-events'
 import { createPager, type PagingState } from './chat-pages'
@@ -212,7 +213,7 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
           set({ title: opened.session.title, workspace: opened.session.workspace, running: opened.running, status: 'ready' })
           if (opened.attachNow) await attach(sessionId)
         } catch (error) {
-          if (get().sessionId === sessionId) set({ status: 'error', loadError: errorMessage(error) })
+          if (get().sessionId === sessionId) set({ status: 'error', loadError: describeError(error) })
         }
       },
 
@@ -388,5 +389,6 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
 
 /** A refused request as the chat shows it: its code, main's English and the params to word it from. */
 function requestFailure(error: unknown): ChatError {
-  return { code: errorCode(error), message: errorMessage(error), params: errorParams(error), retryable: false, plan: null }
+  const { code, message, params, key } = failureOf(error)
+  return { code, message, params, key, retryable: false, plan: null }
 }

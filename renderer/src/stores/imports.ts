@@ -1,13 +1,15 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { IpcErrorParams } from '../../../shared/ipc/define'
 import type { ImportActivity, ImportBatchInfo, ImportReportInfo, ImportSourceId, ImportSourceInfo, ImportUndoInfo } from '../../../shared/ipc/contract-import'
-import { errorCode, errorMessage, errorParams, type CairnClient } from '../ipc/client'
+import type { CairnClient } from '../ipc/client'
+import { failureOf as caughtFailure } from '../ipc/error-words'
 
 /** A request that failed, kept as its code and figures so the section words it in the user's language. */
 export interface ImportFailure {
   code: string
   params: IpcErrorParams | null
   message: string
+  key?: string | null
 }
 
 export interface ImportsState {
@@ -42,7 +44,8 @@ export interface ImportsState {
 export type ImportsStore = StoreApi<ImportsState>
 
 function failureOf(error: unknown): ImportFailure {
-  return { code: errorCode(error), params: errorParams(error), message: errorMessage(error) }
+  const { code, params, message, key } = caughtFailure(error)
+  return { code, params: params ?? null, message, key }
 }
 
 export function createImportsStore(client: CairnClient): ImportsStore {

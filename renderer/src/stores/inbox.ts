@@ -1,7 +1,8 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { RouteOutput } from '../../../shared/ipc/contract'
 import type { ProposalErrorCode } from '../../../shared/proposals'
-import { errorMessage, type CairnClient } from '../ipc/client'
+import { type CairnClient } from '../ipc/client'
+import { describeError } from '../ipc/error-words'
 
 /** A proposal as main sends it (the contract's output type). */
 export type ProposalItem = RouteOutput<'inbox.get'>
@@ -145,7 +146,7 @@ export function createInboxStore(client: CairnClient): InboxStore {
         const result = await request()
         outcome = result.ok ? { ok: true } : { ok: false, code: result.code, error: result.error }
       } catch (error) {
-        outcome = { ok: false, code: 'request', error: errorMessage(error) }
+        outcome = { ok: false, code: 'request', error: describeError(error) }
       }
       setBusy(id, false)
       if (outcome.ok) set(without(id))
@@ -187,7 +188,7 @@ export function createInboxStore(client: CairnClient): InboxStore {
           const failures = Object.fromEntries(Object.entries(get().failures).filter(([id]) => proposals.some((p) => p.id === Number(id))))
           set({ proposals, pending, hasMore, loaded: true, loading: false, loadingMore: false, loadError: null, loadMoreError: null, focusedId, failures })
         } catch (error) {
-          if (mine === seq) set({ loaded: true, loading: false, loadError: errorMessage(error) })
+          if (mine === seq) set({ loaded: true, loading: false, loadError: describeError(error) })
         }
       },
 
@@ -204,7 +205,7 @@ export function createInboxStore(client: CairnClient): InboxStore {
           const all = [...get().proposals, ...page.proposals.filter((p) => !known.has(p.id))]
           set({ proposals: all, pending: page.pending, hasMore: !page.exhausted && all.length < page.pending, loadingMore: false })
         } catch (error) {
-          if (mine === seq) set({ loadingMore: false, loadMoreError: errorMessage(error) })
+          if (mine === seq) set({ loadingMore: false, loadMoreError: describeError(error) })
         }
       },
 
@@ -232,7 +233,7 @@ export function createInboxStore(client: CairnClient): InboxStore {
           return { approved, failed: results.length - approved }
         } catch (error) {
           set({ approvingAll: null })
-          throw new Error(errorMessage(error))
+          throw new Error(describeError(error))
         }
       },
 

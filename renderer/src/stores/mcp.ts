@@ -1,7 +1,8 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { McpImportSource, McpList } from '../../../shared/ipc/contract-mcp'
 import type { McpServerInfo } from '../../../shared/mcp'
-import { errorMessage, type CairnClient } from '../ipc/client'
+import { type CairnClient } from '../ipc/client'
+import { describeError } from '../ipc/error-words'
 
 export interface McpState {
   /** The servers, config.json's `mcpServers` and which secrets are kept (null until first loaded). */
@@ -41,7 +42,7 @@ export function createMcpStore(client: CairnClient): McpStore {
         else get().changed((get().list?.servers ?? []).map((server) => (server.name === result.name ? result : server)))
         return true
       } catch (error) {
-        set({ actionError: errorMessage(error) })
+        set({ actionError: describeError(error) })
         return false
       } finally {
         const { [key]: _done, ...rest } = get().pending
@@ -58,7 +59,7 @@ export function createMcpStore(client: CairnClient): McpStore {
         try {
           set({ list: await client.request('mcp.list'), loadError: null })
         } catch (error) {
-          set({ loadError: errorMessage(error) })
+          set({ loadError: describeError(error) })
         }
       },
 

@@ -2,7 +2,8 @@ import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { MemoryStoreView, MemoryTargetName } from '../../../shared/ipc/domain'
 import type { MemoryLedgerEntry, RevertResult } from '../../../shared/ledger'
 import { isMemoryEntry } from '../../../shared/ledger-names'
-import { errorMessage, type CairnClient } from '../ipc/client'
+import { type CairnClient } from '../ipc/client'
+import { describeError } from '../ipc/error-words'
 import type { RevertOutcome } from './timeline'
 
 /** An entry's versions (ledger rows, newest first), or why they could not be read. */
@@ -62,7 +63,7 @@ export function createMemoryStore(client: CairnClient): MemoryStore {
       await reload()
       return result.success ? null : (result.error ?? result.message ?? 'Cairn could not change this memory.')
     } catch (error) {
-      return errorMessage(error)
+      return describeError(error)
     }
   }
   return createStore<MemoryState>()((set, get) => ({
@@ -77,7 +78,7 @@ export function createMemoryStore(client: CairnClient): MemoryStore {
         const { memory, user } = await client.request('memory.get')
         set({ memory, user, loaded: true, loadError: null })
       } catch (error) {
-        set({ loaded: true, loadError: errorMessage(error) })
+        set({ loaded: true, loadError: describeError(error) })
       }
     },
 
@@ -91,7 +92,7 @@ export function createMemoryStore(client: CairnClient): MemoryStore {
         const rows = await client.request('memory.history', { target, entry: text })
         return { ok: true, entries: rows.filter(isMemoryEntry) }
       } catch (error) {
-        return { ok: false, error: errorMessage(error) }
+        return { ok: false, error: describeError(error) }
       }
     },
 
@@ -104,7 +105,7 @@ export function createMemoryStore(client: CairnClient): MemoryStore {
         await get().load()
         return { ok: true }
       } catch (error) {
-        return { ok: false, code: null, error: errorMessage(error), conflict: null }
+        return { ok: false, code: null, error: describeError(error), conflict: null }
       }
     },
 

@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { ModelList, SessionSummary } from '../../../shared/ipc/domain'
-import { errorMessage, type CairnClient } from '../ipc/client'
+import { type CairnClient } from '../ipc/client'
+import { describeError } from '../ipc/error-words'
 import type { SessionsStore } from './sessions'
 
 export interface ModelsState {
@@ -40,7 +41,7 @@ export function createModelsStore(client: CairnClient, sessions: SessionsStore):
         const list = await client.request('models.list', options.refresh ? { refresh: true } : {})
         set({ list, loading: false })
       } catch (error) {
-        set({ loading: false, loadError: errorMessage(error) })
+        set({ loading: false, loadError: describeError(error) })
       }
     },
 

@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { SearchUpkeep } from '../../../shared/ipc/contract-search'
-import { errorMessage, type CairnClient } from '../ipc/client'
+import { type CairnClient } from '../ipc/client'
+import { describeError } from '../ipc/error-words'
 
 export interface SearchUpkeepState {
   status: SearchUpkeep | null
@@ -25,7 +26,7 @@ export function createSearchUpkeepStore(client: CairnClient): SearchUpkeepStore 
       try {
         set({ status: await client.request(route) })
       } catch (error) {
-        set({ failure: errorMessage(error) })
+        set({ failure: describeError(error) })
       } finally {
         set({ acting: false })
       }
@@ -38,7 +39,7 @@ export function createSearchUpkeepStore(client: CairnClient): SearchUpkeepStore 
         try {
           set({ status: await client.request('search.status'), failure: null })
         } catch (error) {
-          set({ failure: errorMessage(error) })
+          set({ failure: describeError(error) })
         }
       },
       changed(status) {

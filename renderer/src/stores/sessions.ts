@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { SearchHit, SessionExportFile, SessionSummary } from '../../../shared/ipc/domain'
-import { errorCode, errorMessage, type CairnClient } from '../ipc/client'
+import { errorCode, type CairnClient } from '../ipc/client'
+import { describeError } from '../ipc/error-words'
 import { dropRow, mergeFirstPage, placeRow, SESSION_PAGE_SIZE, type LoadedPages } from './session-pages'
 
 export interface SessionsState {
@@ -95,7 +96,7 @@ export function createSessionsStore(client: CairnClient): SessionsStore {
         }
         set({ ...lists(pages, archivedPages), hasArchived: firstArchived.sessions.length > 0, loaded: true, loadError: null })
       } catch (error) {
-        set({ loaded: true, loadError: errorMessage(error) })
+        set({ loaded: true, loadError: describeError(error) })
       }
     },
 
@@ -111,7 +112,7 @@ export function createSessionsStore(client: CairnClient): SessionsStore {
         const now = get()
         set(archived ? lists(now.pages, appendPage(now.archivedPages, page)) : lists(appendPage(now.pages, page), now.archivedPages))
       } catch (error) {
-        set({ loadError: errorMessage(error) })
+        set({ loadError: describeError(error) })
       } finally {
         set({ loadingMore: false })
       }
@@ -124,7 +125,7 @@ export function createSessionsStore(client: CairnClient): SessionsStore {
         const page = pagesOf(await client.request('sessions.list', { limit: SESSION_PAGE_SIZE, archived: true }))
         if (get().archivedShown) set(lists(get().pages, page))
       } catch (error) {
-        set({ loadError: errorMessage(error) })
+        set({ loadError: describeError(error) })
       }
     },
 
@@ -141,7 +142,7 @@ export function createSessionsStore(client: CairnClient): SessionsStore {
         const { hits } = await client.request('sessions.search', { query, limit: 10 })
         if (seq === searchSeq) set({ hits, searching: false })
       } catch (error) {
-        if (seq === searchSeq) set({ hits: [], searching: false, searchError: errorMessage(error) })
+        if (seq === searchSeq) set({ hits: [], searching: false, searchError: describeError(error) })
       }
     },
 

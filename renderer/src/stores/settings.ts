@@ -1,7 +1,8 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { CairnConfig, ConfigPatch, LearningMode } from '../../../shared/config'
 import type { AppInfo, ConnectionTest as ConnectionTestResult, LearningStatus, SettingsView } from '../../../shared/ipc/domain'
-import { errorMessage, type CairnClient } from '../ipc/client'
+import { type CairnClient } from '../ipc/client'
+import { describeError } from '../ipc/error-words'
 
 /** What the last connection test found, or why the request itself failed (`message`, from the transport). */
 export type ConnectionTest = ConnectionTestResult | { ok: false; code: 'request_failed'; message: string; models: string[] }
@@ -56,7 +57,7 @@ export function createSettingsStore(client: CairnClient): SettingsStore {
         const view = await client.request('settings.get')
         set({ view, loadError: null })
       } catch (error) {
-        set({ loadError: errorMessage(error) })
+        set({ loadError: describeError(error) })
       }
     },
 
@@ -64,7 +65,7 @@ export function createSettingsStore(client: CairnClient): SettingsStore {
       try {
         set({ info: await client.request('app.info') })
       } catch (error) {
-        set({ loadError: errorMessage(error) })
+        set({ loadError: describeError(error) })
       }
     },
 
@@ -85,7 +86,7 @@ export function createSettingsStore(client: CairnClient): SettingsStore {
         if (patch.learning) void get().loadLearning()
         return true
       } catch (error) {
-        set({ saving: false, saveError: errorMessage(error) })
+        set({ saving: false, saveError: describeError(error) })
         return false
       }
     },
@@ -98,7 +99,7 @@ export function createSettingsStore(client: CairnClient): SettingsStore {
         void get().loadInfo()
         return true
       } catch (error) {
-        set({ saving: false, saveError: errorMessage(error) })
+        set({ saving: false, saveError: describeError(error) })
         return false
       }
     },
@@ -109,7 +110,7 @@ export function createSettingsStore(client: CairnClient): SettingsStore {
       try {
         test = await client.request('settings.testConnection', input)
       } catch (error) {
-        test = { ok: false, code: 'request_failed', message: errorMessage(error), models: [] }
+        test = { ok: false, code: 'request_failed', message: describeError(error), models: [] }
       }
       set({ testing: false, test, ...(test.models.length ? { models: test.models } : {}) })
       return test
@@ -127,7 +128,7 @@ export function createSettingsStore(client: CairnClient): SettingsStore {
       try {
         set({ learning: await client.request('learning.resume') })
       } catch (error) {
-        set({ saveError: errorMessage(error) })
+        set({ saveError: describeError(error) })
       }
     },
 
@@ -141,7 +142,7 @@ export function createSettingsStore(client: CairnClient): SettingsStore {
         void get().load()
         return true
       } catch (error) {
-        set({ saving: false, saveError: errorMessage(error) })
+        set({ saving: false, saveError: describeError(error) })
         return false
       }
     },

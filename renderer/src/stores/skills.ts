@@ -3,7 +3,8 @@ import type { RouteInput } from '../../../shared/ipc/contract'
 import type { SkillDetail, SkillDiagnosticItem, SkillItem, SkillWriteProblemCode } from '../../../shared/ipc/domain'
 import type { LedgerEntry, RevertResult } from '../../../shared/ledger'
 import type { RevertOutcome } from './timeline'
-import { errorMessage, type CairnClient } from '../ipc/client'
+import { type CairnClient } from '../ipc/client'
+import { describeError } from '../ipc/error-words'
 
 /** A write from the Skills screen: done, or why nothing was written (the code is worded by the UI, `error` is main's English). */
 export type SkillWriteOutcome = { ok: true; name: string } | { ok: false; code: SkillWriteProblemCode | null; error: string }
@@ -61,7 +62,7 @@ export function createSkillsStore(client: CairnClient): SkillsStore {
         const { skills, diagnostics } = await client.request('skills.list')
         set({ skills, diagnostics, loaded: true, loadError: null })
       } catch (error) {
-        set({ loaded: true, loadError: errorMessage(error) })
+        set({ loaded: true, loadError: describeError(error) })
       }
     },
 
@@ -81,7 +82,7 @@ export function createSkillsStore(client: CairnClient): SkillsStore {
       } catch (error) {
         // A deleted skill still has history worth showing (and reverting).
         const history = await client.request('skills.history', { name }).catch(() => [] as LedgerEntry[])
-        if (mine === seq) set({ detail: null, history, detailError: errorMessage(error) })
+        if (mine === seq) set({ detail: null, history, detailError: describeError(error) })
       }
     },
 
@@ -97,7 +98,7 @@ export function createSkillsStore(client: CairnClient): SkillsStore {
         })
         return null
       } catch (error) {
-        return errorMessage(error)
+        return describeError(error)
       }
     },
 
@@ -108,7 +109,7 @@ export function createSkillsStore(client: CairnClient): SkillsStore {
         get().changed(name)
         return { ok: true }
       } catch (error) {
-        return { ok: false, code: null, error: errorMessage(error), conflict: null }
+        return { ok: false, code: null, error: describeError(error), conflict: null }
       }
     },
 
@@ -142,7 +143,7 @@ export function createSkillsStore(client: CairnClient): SkillsStore {
       try {
         return { ok: true, ...(await client.request('skills.openFolder', { name })) }
       } catch (error) {
-        return { ok: false, error: errorMessage(error) }
+        return { ok: false, error: describeError(error) }
       }
     },
 
@@ -158,7 +159,7 @@ async function write(request: () => Promise<{ ok: true; name: string } | { ok: f
   try {
     return await request()
   } catch (error) {
-    return { ok: false, code: null, error: errorMessage(error) }
+    return { ok: false, code: null, error: describeError(error) }
   }
 }
 

@@ -2,7 +2,8 @@ import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { LearnedChange } from '../../../shared/ipc/contract'
 import type { ReviewRun } from '../../../shared/ipc/domain'
 import type { FixedLedgerSource, LedgerEntry, LedgerKind, RevertConflict, RevertErrorCode, RevertResult } from '../../../shared/ledger'
-import { errorMessage, type CairnClient } from '../ipc/client'
+import { type CairnClient } from '../ipc/client'
+import { describeError } from '../ipc/error-words'
 
 /** What a change touched: memory (both files) or skills. */
 export type KindFilter = 'memory' | 'skill'
@@ -180,7 +181,7 @@ export function createTimelineStore(client: CairnClient): TimelineStore {
         if (mine !== seq) return
         set({ entries, reviews: indexReviews(reviews), loaded: true, loading: false, loadError: null, hasMore: entries.length === PAGE })
       } catch (error) {
-        if (mine === seq) set({ loaded: true, loading: false, loadError: errorMessage(error) })
+        if (mine === seq) set({ loaded: true, loading: false, loadError: describeError(error) })
       }
     },
 
@@ -200,7 +201,7 @@ export function createTimelineStore(client: CairnClient): TimelineStore {
           hasMore: page.entries.length === PAGE
         })
       } catch (error) {
-        if (mine === seq) set({ loading: false, loadError: errorMessage(error) })
+        if (mine === seq) set({ loading: false, loadError: describeError(error) })
       }
     },
 
@@ -234,7 +235,7 @@ export function createTimelineStore(client: CairnClient): TimelineStore {
         await get().load()
         return { ok: true }
       } catch (error) {
-        return { ok: false, code: null, error: errorMessage(error), conflict: null }
+        return { ok: false, code: null, error: describeError(error), conflict: null }
       }
     },
 

@@ -1,5 +1,5 @@
 import type { IpcEventName, IpcEvents, IpcRoute, RouteInput, RouteOutput } from '../../../shared/ipc/contract'
-import type { IpcResult } from '../../../shared/ipc/define'
+import { IpcError, type IpcResult } from '../../../shared/ipc/define'
 import type { PreloadBridge } from '../../../renderer/src/ipc/transport'
 import type { SessionSummary } from '../../../shared/ipc/domain'
 import { listOrder } from '../../../renderer/src/stores/session-pages'
@@ -70,6 +70,7 @@ export class FakeBridge implements PreloadBridge {
       if (route === 'sessions.list' && Array.isArray(data)) return { ok: true, data: conversationsPage(data as SessionSummary[], input as RouteInput<'sessions.list'>) }
       return { ok: true, data: route === 'sessions.get' ? { page: { hasOlder: false }, ...(data as object) } : data }
     } catch (error) {
+      if (error instanceof IpcError) return { ok: false, error: error.toJSON() }
       if (error instanceof FakeFailure) return { ok: false, error: { code: error.code, message: error.message, ...(error.params ? { params: error.params } : {}) } }
       return { ok: false, error: { code: 'INTERNAL', message: (error as Error).message } }
     }

@@ -12,7 +12,7 @@ export function backupHandlers(app: DataSlice): Pick<IpcHandlers, 'backup.status
     'backup.setSchedule': async ({ everyDays, keep, folder }) => {
       const chosen = folder.trim()
       if (chosen && !isAbsolute(expandTilde(chosen))) {
-        throw new IpcError('VALIDATION_FAILED', `The backup folder must be a full path (like /Users/me/Backups), not "${chosen}".`, { folder: chosen })
+        throw IpcError.of('VALIDATION_FAILED', 'backup.folder_relative', { folder: chosen })
       }
       await app.core.config.update({ backup: { everyDays, keep, folder: chosen } })
       // A schedule that is due now (just switched on, or shortened) runs at once, in the background.

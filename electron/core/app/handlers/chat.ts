@@ -7,7 +7,7 @@ import { fromOutgoing } from '../../attachments'
 /** A refused edit or version switch, with a code the renderer words (`VERSION_CONDENSED`, `NOT_FOUND`). */
 function asIpcError(error: unknown): unknown {
   if (!(error instanceof VersionError)) return error
-  return new IpcError(error.code === 'condensed' ? 'VERSION_CONDENSED' : 'NOT_FOUND', error.message)
+  return new IpcError(error.code === 'condensed' ? 'VERSION_CONDENSED' : 'NOT_FOUND', error.message, Object.keys(error.params).length ? error.params : undefined, error.key)
 }
 
 export function chatHandlers(
@@ -17,7 +17,7 @@ export function chatHandlers(
     // The quick prompt's conversations are marked as such by who sent the request, not by what it says.
     // Choosing a folder belongs to the main window: the quick prompt starts in the default one.
     'chat.send': async ({ sessionId, text, workspace, model, attachments }, { sender }) => {
-      if (sender === 'quick' && workspace !== undefined) throw new IpcError('FORBIDDEN_ROUTE', 'The quick prompt cannot choose a folder. Open the main Cairn window to do that.')
+      if (sender === 'quick' && workspace !== undefined) throw IpcError.of('FORBIDDEN_ROUTE', 'chat.quick_no_folder', {})
       return app.chats.send(sessionId, text, sender === 'quick' ? 'quick' : 'main', workspace, model, (attachments ?? []).map(fromOutgoing))
     },
     'chat.cancel': async ({ sessionId }) => ({ cancelled: app.chats.cancel(sessionId) }),

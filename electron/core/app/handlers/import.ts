@@ -20,7 +20,7 @@ export function importHandlers(app: DataSlice): Pick<IpcHandlers, ImportRoutes> 
       const { platform } = app.options
       const kind = await guard(() => imports.pickKind(source))
       const picker = kind === 'file' ? platform.pickFile : platform.pickFolder
-      if (!picker) throw new IpcError('UNSUPPORTED', 'Browser mode has no file picker: type the full path instead.')
+      if (!picker) throw IpcError.of('UNSUPPORTED', 'picker.no_file', {})
       const options = kind === 'file' ? { defaultPath, filters: [{ name: 'Export', extensions: ['zip', 'json'] }] } : { defaultPath }
       return { path: await picker(options) }
     },
@@ -30,10 +30,10 @@ export function importHandlers(app: DataSlice): Pick<IpcHandlers, ImportRoutes> 
     'import.list': async () => ({ batches: listBatches(app, imports) }),
     'import.undo': async ({ id }) => {
       const batch = new ImportBatches(app.core.db).get(id)
-      if (!batch) throw new IpcError('NOT_FOUND', `There is no import #${id}.`, { id })
-      if (batch.revertedAt !== null) throw new IpcError('IMPORT_ALREADY_UNDONE', `Import #${id} was already undone.`, { id })
+      if (!batch) throw IpcError.of('NOT_FOUND', 'import.missing', { id })
+      if (batch.revertedAt !== null) throw IpcError.of('IMPORT_ALREADY_UNDONE', 'import.already_undone', { id })
       // A batch still coming in (or being learned from) is undone once that ends, not under its feet.
-      if (imports.isRunning() || imports.learning.status().running) throw new IpcError('BUSY', 'Wait for the import or the learning from imports to finish, then undo.', { id })
+      if (imports.isRunning() || imports.learning.status().running) throw IpcError.of('BUSY', 'import.busy_undo', { id })
       const result = await undoImport(app.core, id)
       if (!result.ok) throw new IpcError('CONFLICT', result.error, { id })
       app.emit('sessions.changed', { sessionId: '' })
@@ -42,7 +42,7 @@ export function importHandlers(app: DataSlice): Pick<IpcHandlers, ImportRoutes> 
       return undone
     },
     'import.learn': async ({ importId }) => {
-      if (importId !== undefined && !new ImportBatches(app.core.db).get(importId)) throw new IpcError('NOT_FOUND', `There is no import #${importId}.`, { id: importId })
+      if (importId !== undefined && !new ImportBatches(app.core.db).get(importId)) throw IpcError.of('NOT_FOUND', 'import.missing', { id: importId })
       await guard(() => imports.learning.start(importId))
       return imports.activity()
     },
@@ -56,7 +56,7 @@ export function importHandlers(app: DataSlice): Pick<IpcHandlers, ImportRoutes> 
 /** A typed or picked location: `~` expanded, and it must be a full path (the app's working folder means nothing to the user). */
 function checkedPath(path: string): string {
   const expanded = expandTilde(path.trim())
-  if (!isAbsolute(expanded)) throw new IpcError('IMPORT_PATH_RELATIVE', `Give the full path (like /Users/me/.hermes), not "${path}".`, { path })
+  if (!isAbsolute(expanded)) throw IpcError.of('IMPORT_PATH_RELATIVE', 'import.path_relative', { path })
   return resolve(expanded)
 }
 

@@ -24,7 +24,7 @@ export function inboxHandlers(app: LearningSlice): Pick<IpcHandlers, InboxRoutes
     },
     'inbox.get': async ({ id }) => {
       const proposal = inbox().get(id)
-      if (!proposal) throw new IpcError('NOT_FOUND', `There is no proposal #${id}.`)
+      if (!proposal) throw IpcError.of('NOT_FOUND', 'proposal.missing', { id })
       return proposalView(proposal)
     },
     'inbox.approve': async ({ id, editedAfter }) => {

@@ -47,13 +47,13 @@ export function learningHandlers(app: LearningSlice): Pick<IpcHandlers, Learning
     },
     'learning.curate': async () => {
       const { enabled, mode } = app.core.config.get().learning
-      if (!enabled || mode === 'off') throw new IpcError('LEARNING_OFF', 'Learning is off, so the library was not curated. Turn it on in Settings (Auto or Ask) first.')
+      if (!enabled || mode === 'off') throw IpcError.of('LEARNING_OFF', 'learning.off_curate', {})
       // Like `cairn curate`: unused skills Cairn made are archived first, then the pass is queued.
       await archiveUnusedSkills(app.core)
       return { reviewId: queueCuration(app.host, new LearningState(app.core.db)) }
     },
     'learning.reviewNow': async ({ sessionId }) => {
-      if (!app.core.sessions.get(sessionId)) throw new IpcError('NOT_FOUND', `There is no conversation ${sessionId}.`)
+      if (!app.core.sessions.get(sessionId)) throw IpcError.of('NOT_FOUND', 'conversation.missing', { id: sessionId })
       return { reviewId: app.loop.reviewNow(sessionId) }
     }
   }

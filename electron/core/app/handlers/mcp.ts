@@ -50,16 +50,16 @@ export function mcpHandlers(app: SettingsSlice): Pick<IpcHandlers, McpRoute> {
   }
   const serverOf = (name: string): Record<string, unknown> => {
     const server = raw()[name]
-    if (server === undefined) throw new IpcError('NOT_FOUND', `There is no MCP server named "${name}".`)
-    if (!isObject(server)) throw new IpcError('VALIDATION_FAILED', `The MCP server "${name}" in config.json is not a JSON object; fix it there first.`)
+    if (server === undefined) throw IpcError.of('NOT_FOUND', 'mcp.server_missing', { name })
+    if (!isObject(server)) throw IpcError.of('VALIDATION_FAILED', 'mcp.server_not_object', { name })
     return server
   }
   const known = (name: string): void => {
-    if (!app.mcp.list().some((server) => server.name === name)) throw new IpcError('NOT_FOUND', `There is no MCP server named "${name}".`)
+    if (!app.mcp.list().some((server) => server.name === name)) throw IpcError.of('NOT_FOUND', 'mcp.server_missing', { name })
   }
   const writeSecrets = async (writes: SecretWrites): Promise<void> => {
     if (writes.length === 0) return
-    if (!secrets.setSecret) throw new IpcError('UNSUPPORTED', 'This Cairn cannot keep secrets; put the value in config.json as ${secret:NAME} and set it in the environment.')
+    if (!secrets.setSecret) throw IpcError.of('UNSUPPORTED', 'mcp.no_secret_store', {})
     for (const [name, value] of writes) await secrets.setSecret(name, value)
   }
   /** Writes the new `mcpServers`, tells the windows, and lets the servers follow. */
@@ -77,11 +77,11 @@ export function mcpHandlers(app: SettingsSlice): Pick<IpcHandlers, McpRoute> {
     },
     'mcp.save': async ({ name, server, previousName, secrets: values }) => {
       const servers = raw()
-      if (previousName !== undefined && !Object.hasOwn(servers, previousName)) throw new IpcError('NOT_FOUND', `There is no MCP server named "${previousName}".`)
-      if ((previousName ?? null) !== name && Object.hasOwn(servers, name)) throw new IpcError('CONFLICT', `An MCP server named "${name}" exists already: pick another name.`)
+      if (previousName !== undefined && !Object.hasOwn(servers, previousName)) throw IpcError.of('NOT_FOUND', 'mcp.server_missing', { name: previousName })
+      if ((previousName ?? null) !== name && Object.hasOwn(servers, name)) throw IpcError.of('CONFLICT', 'mcp.server_exists', { name })
       const next = withSecretRefs(name, server, values)
       const parsed = parseMcpServerConfig(next.server)
-      if (!parsed.ok) throw new IpcError('VALIDATION_FAILED', `The server "${name}" is not valid: ${parsed.error}`)
+      if (!parsed.ok) throw IpcError.of('VALIDATION_FAILED', 'mcp.server_invalid', { name, problem: parsed.error })
       await writeSecrets(next.writes)
       const replaced = previousName === undefined ? undefined : servers[previousName]
       await saveServers((current) => putServer(current, name, next.server, previousName))
@@ -124,7 +124,7 @@ export function mcpHandlers(app: SettingsSlice): Pick<IpcHandlers, McpRoute> {
         const candidate = found.find((item) => item.name === name && item.status !== 'invalid' && item.status !== 'identical')
         if (!candidate) continue
         const target = renames[name] ?? name
-        if (taken.has(target)) throw new IpcError('CONFLICT', `An MCP server named "${target}" exists already: rename "${name}" or leave it out.`)
+        if (taken.has(target)) throw IpcError.of('CONFLICT', 'mcp.import_name_taken', { name, target })
         taken.add(target)
         picked.push({ name: target, server: candidate.server })
       }

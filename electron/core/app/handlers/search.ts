@@ -32,6 +32,7 @@ async function testEmbedding(app: SettingsSlice, input: EmbeddingTestInput): Pro
   }
   const resolved = resolveEmbeddingSettings(search, app.providerSettings(), embeddingKeyFor(app, search.embeddingBaseURL, saved.embeddingBaseURL, input?.apiKey), {})
   const model = search.embeddingModel.trim()
+  // words-ok: faces word the test by its code; the message is only the detail under it.
   if (!resolved) return { ok: false, endpoint: '', model, code: 'not_configured', message: 'No embedding model is set.', status: null }
   const client = new EmbeddingClient({ ...resolved, maxRetries: 0, requestTimeoutMs: TEST_TIMEOUT_MS })
   try {

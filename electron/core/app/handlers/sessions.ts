@@ -24,7 +24,7 @@ export function sessionHandlers(app: ConversationSlice): Pick<
   const sessions = () => app.core.sessions
   const requireSession = (id: string) => {
     const session = sessions().get(id)
-    if (!session) throw new IpcError('NOT_FOUND', `There is no conversation ${id}.`)
+    if (!session) throw IpcError.of('NOT_FOUND', 'conversation.missing', { id })
     return session
   }
   return {
@@ -46,7 +46,7 @@ export function sessionHandlers(app: ConversationSlice): Pick<
     'sessions.messages': async ({ sessionId, limit, ...at }) => {
       requireSession(sessionId)
       const page = sessions().messagePage(sessionId, { limit, ...at })
-      if (!page) throw new IpcError('NOT_FOUND', `Message ${at.around} is not shown in conversation ${sessionId}; it may belong to another conversation or to a version not shown now.`)
+      if (!page) throw IpcError.of('NOT_FOUND', 'conversation.message_not_shown', { message: String(at.around), id: sessionId })
       return { messages: withVersions(page.messages.map(toDisplayMessage), sessions().versions(sessionId)), hasOlder: page.hasOlder, hasNewer: page.hasNewer }
     },
     'sessions.search': async ({ query, limit }) => {
@@ -101,7 +101,7 @@ export function sessionHandlers(app: ConversationSlice): Pick<
     // Instructions are part of the frozen prompt: it is dropped (composed again on the next turn) and the live conversation reopened.
     'sessions.setInstructions': async ({ sessionId, instructions }) => {
       requireSession(sessionId)
-      if (app.chats.isRunning(sessionId)) throw new IpcError('BUSY', 'Stop the reply in this conversation before changing its instructions.')
+      if (app.chats.isRunning(sessionId)) throw IpcError.of('BUSY', 'conversation.busy_instructions', {})
       sessions().setStateKey(sessionId, 'instructions', instructions.trim())
       sessions().update(sessionId, { systemPrompt: null })
       app.chats.forget(sessionId)
@@ -110,7 +110,7 @@ export function sessionHandlers(app: ConversationSlice): Pick<
     },
     'sessions.delete': async ({ sessionId }) => {
       requireSession(sessionId)
-      if (app.chats.isRunning(sessionId)) throw new IpcError('BUSY', 'Stop the reply in this conversation before deleting it.')
+      if (app.chats.isRunning(sessionId)) throw IpcError.of('BUSY', 'conversation.busy_delete', {})
       app.chats.forget(sessionId)
       sessions().delete(sessionId)
       app.core.attachments.removeSession(sessionId)

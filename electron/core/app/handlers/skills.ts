@@ -26,7 +26,7 @@ export function skillHandlers(app: LibrarySlice): Pick<IpcHandlers, SkillRoutes>
   }
   const itemOrThrow = (name: string): SkillListItem => {
     const skill = skillItem(app.core, name)
-    if (!skill) throw new IpcError('NOT_FOUND', `There is no skill named "${name}".`)
+    if (!skill) throw IpcError.of('NOT_FOUND', 'skill.missing', { name })
     return skill
   }
   return {

@@ -13,7 +13,7 @@ export function timelineHandlers(app: LibrarySlice): Pick<IpcHandlers, 'timeline
     },
     'timeline.get': async ({ id }) => {
       const entry = app.core.ledger.get(id)
-      if (!entry) throw new IpcError('NOT_FOUND', `There is no timeline entry #${id}.`)
+      if (!entry) throw IpcError.of('NOT_FOUND', 'timeline.entry_missing', { id })
       return entry
     },
     'timeline.revert': async ({ id, force }) => {

@@ -20,7 +20,7 @@ export function windowHandlers(app: SettingsSlice): Pick<IpcHandlers, 'window.op
     },
     // The picked folder is only a suggestion: sessions.setWorkspace checks it like a typed one.
     'window.pickFolder': async ({ defaultPath }) => {
-      if (!platform.pickFolder) throw new IpcError('UNSUPPORTED', 'Browser mode has no folder picker: type the folder’s full path instead.')
+      if (!platform.pickFolder) throw IpcError.of('UNSUPPORTED', 'picker.no_folder', {})
       return { path: await platform.pickFolder({ defaultPath }) }
     }
   }

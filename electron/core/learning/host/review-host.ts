@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { reviewFailureText } from '../../../../shared/i18n/describe-review-failure'
 import type { ReviewReason } from '../../../../shared/review-reasons'
 import { reviewJobSchema, type HostMessage, type ReviewEvent, type ReviewJob, type ReviewKind, type ReviewsPausedReason } from '../../../../shared/review-protocol'
 import { EventBus } from '../../events/event-bus'
@@ -152,7 +153,7 @@ export class ReviewHost {
       }
       const parsed = reviewJobSchema.safeParse({ ...input, reviewId })
       if (!parsed.success) {
-        const error = `The review job is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`
+        const error = reviewFailureText({ code: 'invalid_job', issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') })
         this.events.emit({ type: 'review_failed', reviewId, sessionId: input.sessionId ?? null, error, crashed: false })
         this.settle(reviewId, 'failed')
         return reviewId
@@ -263,7 +264,7 @@ export class ReviewHost {
   async release(): Promise<void> {
     if (this.closed) return
     this.closed = true
-    this.dropQueue('Cairn exited before this review started.')
+    this.dropQueue(reviewFailureText({ code: 'exited_before_start' }))
     const run = this.current
     if (run?.phase === 'spawning') await run.within(this.limits.readyTimeoutMs + EXIT_REPORT_SLACK_MS, (phase) => phase !== 'spawning')
     // From here the worker records its own ending; the caller may close the core.
@@ -305,14 +306,14 @@ export class ReviewHost {
         nativeBinding: this.options.nativeBinding
       })
     } catch (error) {
-      return this.end(job, { status: 'failed', error: `Could not read the provider settings: ${(error as Error).message}` })
+      return this.end(job, { status: 'failed', error: reviewFailureText({ code: 'settings_unreadable', detail: (error as Error).message }) })
     }
     const model = frame.type === 'start' ? frame.provider.model : null
     let handle: WorkerHandle
     try {
       handle = this.options.spawn()
     } catch (error) {
-      return this.end(job, { status: 'crashed', error: `Could not start the review worker: ${(error as Error).message}` })
+      return this.end(job, { status: 'crashed', error: reviewFailureText({ code: 'worker_unstartable', detail: (error as Error).message }) })
     }
     const pid = handle.pid ?? null
     this.safely(() => this.runs.started(job.reviewId, pid, Date.now(), model))

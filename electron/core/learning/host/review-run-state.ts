@@ -1,4 +1,6 @@
 import type { ReviewOutcome } from '../../../../shared/review-protocol'
+import { reviewFailureText } from '../../../../shared/i18n/describe-review-failure'
+import type { ReviewFailure } from '../../../../shared/review-failures'
 import type { ReviewFailureStatus } from '../../ledger/review-runs'
 
 /**
@@ -102,7 +104,7 @@ export type Transition = { ok: true; state: RunState; effects: RunEffect[] } | {
 /** Worker error codes that mean the process itself is broken (they count towards pausing, like crashes). */
 const CRASH_CODES = new Set(['uncaught', 'protocol_mismatch'])
 const OUTPUT_IN_ERROR = 1_500
-export const STOPPED_ERROR = 'Stopped because Cairn was closing.'
+export const STOPPED_ERROR = reviewFailureText({ code: 'stopped' })
 
 /** The longest a worker may take before it must have ended by itself: the lock wait, the budget, a grace. */
 export function backstopMs(limits: RunLimits): number {
@@ -188,11 +190,11 @@ function endingOf(state: RunState, exit: Extract<RunEvent, { type: 'exit' }>): {
     // keeps a worker from starting (its runtime or a native module failing to load, a hang at
     // start-up) is the process being broken, which the next worker will most likely hit too. So it
     // counts towards pausing like any crash, rather than spawning a stuck process after every turn.
-    const error = `The review worker did not start within ${seconds(state.limits.readyMs)} s.${outputTail(exit)}`
+    const error = `${reviewFailureText({ code: 'did_not_start', seconds: seconds(state.limits.readyMs) })}${outputTail(exit)}`
     return { ending: { status: 'crashed', error }, record: true }
   }
   if (state.killedAt === 'backstop') {
-    return { ending: { status: 'timeout', error: `The review took longer than its ${seconds(state.limits.budgetMs)} s budget and was stopped.` }, record: true }
+    return { ending: { status: 'timeout', error: reviewFailureText({ code: 'over_budget', seconds: seconds(state.limits.budgetMs) }) }, record: true }
   }
   return { ending: { status: 'crashed', error: crashMessage(exit, null) }, record: true }
 }
@@ -205,9 +207,9 @@ function reportedEnding(error: WorkerError, exit: Extract<RunEvent, { type: 'exi
 }
 
 function crashMessage(exit: Extract<RunEvent, { type: 'exit' }>, error: WorkerError | null): string {
-  const how = exit.signal ? `was killed (${exit.signal})` : `exited with code ${exit.code}`
-  const reported = error ? ` ${error.message}` : ''
-  return `The review worker ${how} before finishing.${reported}${outputTail(exit)}`
+  const reported = error?.message ?? ''
+  const failure: ReviewFailure = exit.signal ? { code: 'worker_killed', signal: exit.signal, reported } : { code: 'worker_exited', exitCode: String(exit.code), reported }
+  return `${reviewFailureText(failure)}${outputTail(exit)}`
 }
 
 function outputTail(exit: Extract<RunEvent, { type: 'exit' }>): string {

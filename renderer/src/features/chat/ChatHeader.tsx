@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { useApp, useChat, useSessions, useT } from '../../app/context'
 import { DeleteSessionConfirm } from '../../components/DeleteSessionConfirm'
 import { Icon } from '../../components/Icon'
-import { errorMessage } from '../../ipc/client'
+import { describeError } from '../../ipc/error-words'
 import { InstructionsButton } from './InstructionsDialog'
 import { ModelSwitcher } from './ModelSwitcher'
 import { ReloadToolsButton } from './ReloadToolsButton'
@@ -35,7 +35,7 @@ export function ChatHeader(): React.JSX.Element {
       await sessions.getState().rename(sessionId, next)
       chat.setState({ title: next })
     } catch (error) {
-      setProblem(errorMessage(error))
+      setProblem(describeError(error))
     }
   }
 
@@ -45,7 +45,7 @@ export function ChatHeader(): React.JSX.Element {
       await client.request('learning.reviewNow', { sessionId })
       ui.getState().toast({ tone: 'info', text: t('chat.reviewQueued') })
     } catch (error) {
-      ui.getState().toast({ tone: 'error', text: errorMessage(error) })
+      ui.getState().toast({ tone: 'error', text: describeError(error) })
     }
   }
 
@@ -56,7 +56,7 @@ export function ChatHeader(): React.JSX.Element {
       await sessions.getState().remove(sessionId)
       chat.getState().newChat()
     } catch (error) {
-      setProblem(errorMessage(error))
+      setProblem(describeError(error))
     }
   }
 

@@ -3,7 +3,7 @@ import { MAX_INSTRUCTIONS_CHARS } from '../../../../shared/instructions'
 import { useApp, useChat, useSessions, useT } from '../../app/context'
 import { Dialog } from '../../components/Dialog'
 import { Icon } from '../../components/Icon'
-import { errorMessage } from '../../ipc/client'
+import { describeError } from '../../ipc/error-words'
 
 /**
  * The open conversation's own instructions. They are part of its frozen prompt, so saving restarts the
@@ -44,7 +44,7 @@ function InstructionsDialog({ sessionId, saved, onClose }: { sessionId: string; 
       onClose()
       ui.getState().toast({ tone: 'info', text: t('instructions.saved') })
     } catch (error) {
-      setProblem(errorMessage(error))
+      setProblem(describeError(error))
       setBusy(false)
     }
   }

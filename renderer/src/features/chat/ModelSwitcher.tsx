@@ -4,7 +4,7 @@ import type { ModelList } from '../../../../shared/ipc/domain'
 import { useApp, useChat, useSessions, useSettings, useT } from '../../app/context'
 import { Dialog } from '../../components/Dialog'
 import { Icon } from '../../components/Icon'
-import { errorMessage } from '../../ipc/client'
+import { describeError } from '../../ipc/error-words'
 
 /** The model the default resolves to: what main reported with the list, else the saved setting. */
 function useDefaultModel(): string {
@@ -82,7 +82,7 @@ function ModelPicker({ sessionId, current, chosen, fallback, onClose }: { sessio
       onClose()
       ui.getState().toast({ tone: 'info', text: t('models.changed', { model: model || fallback || t('models.defaultShort') }) })
     } catch (error) {
-      setProblem(errorMessage(error))
+      setProblem(describeError(error))
     }
   }
 

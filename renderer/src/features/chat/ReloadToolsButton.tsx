@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { useApp, useChat, useSettings, useT } from '../../app/context'
 import { Dialog } from '../../components/Dialog'
 import { Icon } from '../../components/Icon'
-import { errorMessage } from '../../ipc/client'
+import { describeError } from '../../ipc/error-words'
 
 /**
  * "Reload tools": the open conversation gets the MCP tools as they are now from its next message
@@ -23,7 +23,7 @@ export function ReloadToolsButton(): React.JSX.Element | null {
       await client.request('chat.reloadTools', { sessionId })
       ui.getState().toast({ tone: 'info', text: t('mcp.reloadedTools') })
     } catch (error) {
-      ui.getState().toast({ tone: 'error', text: errorMessage(error) })
+      ui.getState().toast({ tone: 'error', text: describeError(error) })
     }
   }
 

@@ -2,7 +2,8 @@ import { useId, useState } from 'react'
 import { describeWorkspaceProblem, folderName } from '../../../../shared/i18n/describe-workspace'
 import { useApp, useChat, useSessions, useSettings, useT } from '../../app/context'
 import { Icon } from '../../components/Icon'
-import { errorMessage, errorParams } from '../../ipc/client'
+import { errorParams } from '../../ipc/client'
+import { describeError } from '../../ipc/error-words'
 import { WorkspaceDialog } from './WorkspaceDialog'
 
 /**
@@ -34,7 +35,7 @@ export function WorkspaceButton(): React.JSX.Element | null {
       }
       return null
     } catch (error) {
-      return describeWorkspaceProblem(errorParams(error), t) ?? errorMessage(error)
+      return describeWorkspaceProblem(errorParams(error), t) ?? describeError(error)
     }
   }
 
@@ -49,7 +50,7 @@ export function WorkspaceButton(): React.JSX.Element | null {
       const refused = await apply(picked)
       if (refused) ui.getState().toast({ tone: 'error', text: refused })
     } catch (error) {
-      ui.getState().toast({ tone: 'error', text: errorMessage(error) })
+      ui.getState().toast({ tone: 'error', text: describeError(error) })
     }
   }
 

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react'
 import { useApp, useT } from '../../app/context'
 import { Icon } from '../../components/Icon'
-import { errorCode, errorMessage } from '../../ipc/client'
+import { errorCode } from '../../ipc/client'
+import { describeError } from '../../ipc/error-words'
 
 /**
  * "Tidy the library now": queues one curation pass over all skills and memory. What it finds is
@@ -29,7 +30,7 @@ export function CurateButton({ where }: { where: 'inbox' | 'skills' }): React.JS
       const action = where === 'inbox' ? undefined : { label: t('curation.openInbox'), view: 'inbox' as const }
       ui.getState().toast({ tone: 'info', text: t('curation.started'), ...(action ? { action } : {}) })
     } catch (error) {
-      const text = errorCode(error) === 'LEARNING_OFF' ? t('curation.off') : errorMessage(error)
+      const text = errorCode(error) === 'LEARNING_OFF' ? t('curation.off') : describeError(error)
       ui.getState().toast({ tone: 'error', text }, 10_000)
     } finally {
       setRunning(false)

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { describeRationale } from '../../../../shared/i18n/describe-rationale'
 import { useApp, useInbox, useLocale, useSessions, useSettings, useT } from '../../app/context'
 import { EmptyState, Notice } from '../../components/Feedback'
 import { Icon } from '../../components/Icon'
@@ -261,7 +262,7 @@ function GroupSection({ group, now, decisions, children }: { group: ProposalGrou
               ))}
             </div>
           ) : null}
-          {shared ? <blockquote className="quote proposal-rationale">{shared}</blockquote> : null}
+          {shared ? <blockquote className="quote proposal-rationale">{describeRationale(shared, t)}</blockquote> : null}
           <div className="proposal-group-actions">
             {group.sessionId ? (
               <button

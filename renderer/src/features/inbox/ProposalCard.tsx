@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react'
+import { describeRationale } from '../../../../shared/i18n/describe-rationale'
 import { useApp, useInbox, useLocale, useT } from '../../app/context'
 import { Notice } from '../../components/Feedback'
 import { ContentOrigin } from '../../components/ContentOrigin'
@@ -37,6 +38,7 @@ export function ProposalCard({ proposal, focused, editing, rationaleShown, now, 
   const cause = describeCause(proposal.cause, t)
   const canEdit = !proposal.stale && editableText(proposal) !== null
   const worded = failure ? describeDecisionFailure(failure, t) : null
+  const rationale = describeRationale(proposal.rationale, t)
 
   return (
     <article
@@ -66,7 +68,7 @@ export function ProposalCard({ proposal, focused, editing, rationaleShown, now, 
       </div>
       <p className="proposal-cause">{cause.text}</p>
       <ContentOrigin meta={proposal.meta} />
-      {proposal.rationale && !rationaleShown ? <blockquote className="quote proposal-rationale">{proposal.rationale}</blockquote> : null}
+      {rationale && !rationaleShown ? <blockquote className="quote proposal-rationale">{rationale}</blockquote> : null}
       {proposal.stale ? <Notice tone="warn">{t('inbox.stale')}</Notice> : null}
       <ProposalChange proposal={proposal} />
       {editing && canEdit ? <ProposalEditor proposal={proposal} busy={busy} decisions={decisions} onClose={() => onEdit(false)} /> : null}

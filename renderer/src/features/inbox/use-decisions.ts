@@ -1,5 +1,6 @@
 import { useMemo } from 'react'
 import { useApp, useT } from '../../app/context'
+import { describeError } from '../../ipc/error-words'
 import type { ProposalItem } from '../../stores/inbox'
 import { describeProposal } from './proposal-words'
 
@@ -46,7 +47,7 @@ export function useDecisions(): Decisions {
           if (approved) ui.getState().toast({ tone: 'success', text: t('inbox.approvedAll', { count: approved }), action: { label: t('inbox.viewTimeline'), view: 'timeline' } })
           if (failed) ui.getState().toast({ tone: 'error', text: t('inbox.approveAllLeft', { count: failed }) }, 10_000)
         } catch (error) {
-          ui.getState().toast({ tone: 'error', text: t('inbox.approveAllFailed', { error: (error as Error).message }) }, 10_000)
+          ui.getState().toast({ tone: 'error', text: t('inbox.approveAllFailed', { error: describeError(error, t) }) }, 10_000)
         }
       }
     }),

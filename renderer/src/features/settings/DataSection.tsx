@@ -4,7 +4,7 @@ import { localeOf } from '../../../../shared/i18n'
 import type { BackupStatus } from '../../../../shared/ipc/contract-backup'
 import { useApp, useT, useUi } from '../../app/context'
 import { Notice, Spinner } from '../../components/Feedback'
-import { errorMessage } from '../../ipc/client'
+import { describeError } from '../../ipc/error-words'
 import { relativeTime, useNow } from '../../lib/time'
 import { ImportSection } from './data/ImportSection'
 import { SyncSection } from './sync/SyncSection'
@@ -32,7 +32,7 @@ export function DataSection(): React.JSX.Element {
 
   useEffect(() => {
     const off = client.on('backup.changed', setStatus)
-    client.request('backup.status').then(setStatus, (error: unknown) => setProblem(errorMessage(error)))
+    client.request('backup.status').then(setStatus, (error: unknown) => setProblem(describeError(error)))
     return off
   }, [client])
 
@@ -49,7 +49,7 @@ export function DataSection(): React.JSX.Element {
       setDraft(null)
       setProblem(null)
     } catch (error) {
-      setProblem(errorMessage(error))
+      setProblem(describeError(error))
     } finally {
       setSaving(false)
     }

@@ -5,7 +5,7 @@ import { useApp, useSettings, useT } from '../../../app/context'
 import { Dialog } from '../../../components/Dialog'
 import { Notice, Spinner } from '../../../components/Feedback'
 import { Icon } from '../../../components/Icon'
-import { errorMessage } from '../../../ipc/client'
+import { describeError } from '../../../ipc/error-words'
 
 /**
  * "Attach from MCP server", beside the file picker: lists the ready servers' resources and hands the
@@ -38,7 +38,7 @@ function ResourceDialog({ onClose, onAttach }: { onClose(): void; onAttach(file:
     let live = true
     client.request('mcp.resources').then(
       (list) => live && setResources(list),
-      (error: unknown) => live && setProblem(errorMessage(error))
+      (error: unknown) => live && setProblem(describeError(error))
     )
     return () => {
       live = false
@@ -53,7 +53,7 @@ function ResourceDialog({ onClose, onAttach }: { onClose(): void; onAttach(file:
       await onAttach(textFile(read.name || resource.name, read.text, read.mimeType))
       onClose()
     } catch (error) {
-      setProblem(errorMessage(error))
+      setProblem(describeError(error))
       setReading(null)
     }
   }

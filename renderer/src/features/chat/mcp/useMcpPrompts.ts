@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import type { McpPromptInfo } from '../../../../../shared/mcp'
 import { useApp } from '../../../app/context'
-import { errorMessage } from '../../../ipc/client'
+import { describeError } from '../../../ipc/error-words'
 
 /** What the composer needs for `/` prompts: the menu's matches, its keys, the argument form and the problem if any. */
 export interface McpPromptMenu {
@@ -70,7 +70,7 @@ export function useMcpPrompts(draft: string, enabled: boolean): McpPromptMenu {
       setAsking(null)
       chat.getState().setDraft(text)
     } catch (error) {
-      if (live.current) setProblem(errorMessage(error))
+      if (live.current) setProblem(describeError(error))
     }
   }
   const pick = (prompt: McpPromptInfo): void => {

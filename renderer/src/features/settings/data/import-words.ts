@@ -1,6 +1,7 @@
 import type { Translate } from '../../../../../shared/i18n'
 import type { ImportActivity, ImportCountsInfo, ImportSourceId, LearnImportedInfo } from '../../../../../shared/ipc/contract-import'
 import type { ImportFailure } from '../../../stores/imports'
+import { describeFailure } from '../../../../../shared/i18n/describe-errors'
 
 /** A failed import request in the user's words (the core's codes; its English only as the detail of a source problem). */
 export function importFailureText(failure: ImportFailure, t: Translate): string {
@@ -20,7 +21,7 @@ export function importFailureText(failure: ImportFailure, t: Translate): string 
     case 'IMPORT_ALREADY_UNDONE':
       return t('import.error.alreadyUndone')
     default:
-      return t('import.error.other', { message: failure.message })
+      return t('import.error.other', { message: describeFailure(failure, t) })
   }
 }
 

@@ -4,7 +4,7 @@ import { useApp, useT } from '../../../app/context'
 import { Segmented } from '../../../components/Controls'
 import { Dialog } from '../../../components/Dialog'
 import { Notice, Spinner } from '../../../components/Feedback'
-import { errorMessage } from '../../../ipc/client'
+import { describeError } from '../../../ipc/error-words'
 import type { McpStore } from '../../../stores/mcp'
 import { useSaveAndClose } from './use-save-and-close'
 
@@ -29,7 +29,7 @@ export function McpImportDialog({ store, onClose }: { store: McpStore; onClose()
         setPicked(Object.fromEntries(result.servers.map((server) => [server.name, server.status === 'new'])))
         setRenames({})
       },
-      (failure: unknown) => live && setError(errorMessage(failure))
+      (failure: unknown) => live && setError(describeError(failure))
     )
     return () => {
       live = false

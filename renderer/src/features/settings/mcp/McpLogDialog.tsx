@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { useApp, useT } from '../../../app/context'
 import { Dialog } from '../../../components/Dialog'
 import { Notice, Spinner } from '../../../components/Feedback'
-import { errorMessage } from '../../../ipc/client'
+import { describeError } from '../../../ipc/error-words'
 
 /** The server's log (its stderr and Cairn's lines about it) as plain text. */
 export function McpLogDialog({ name, onClose }: { name: string; onClose(): void }): React.JSX.Element {
@@ -14,7 +14,7 @@ export function McpLogDialog({ name, onClose }: { name: string; onClose(): void 
     let live = true
     client.request('mcp.log', { name }).then(
       (log) => live && setText(log.text),
-      (failure: unknown) => live && setError(errorMessage(failure))
+      (failure: unknown) => live && setError(describeError(failure))
     )
     return () => {
       live = false

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { errorMessage } from '../../../ipc/client'
+import { describeError } from '../../../ipc/error-words'
 
 /**
  * A dialog's save: runs the work, closes the dialog when it succeeds, and keeps it open with the
@@ -15,7 +15,7 @@ export function useSaveAndClose(onClose: () => void) {
       await work()
       onClose()
     } catch (failure) {
-      setError(errorMessage(failure))
+      setError(describeError(failure))
       setSaving(false)
     }
   }

@@ -3,7 +3,7 @@ import type { CairnConfig } from '../../../../../shared/config'
 import type { EmbeddingTest } from '../../../../../shared/ipc/contract-search'
 import { useApp, useSettings, useT } from '../../../app/context'
 import { Notice, Spinner } from '../../../components/Feedback'
-import { errorMessage } from '../../../ipc/client'
+import { describeError } from '../../../ipc/error-words'
 import { ApiKeyField } from '../ApiKeyField'
 import { embeddingTestText, parseDimensions } from './search-words'
 
@@ -80,7 +80,7 @@ export function EmbeddingFields({ search }: { search: CairnConfig['search'] }): 
       const input = { model: draft.model.trim(), baseURL: draft.baseURL.trim(), dimensions, ...(keyDraft.trim() && draft.baseURL.trim() ? { apiKey: keyDraft.trim() } : {}) }
       setTest(await client.request('search.testEmbedding', input))
     } catch (error) {
-      setTest({ ok: false, code: 'request_failed', message: errorMessage(error) })
+      setTest({ ok: false, code: 'request_failed', message: describeError(error) })
     } finally {
       setTesting(false)
     }

@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react'
 import type { SyncStatus } from '../../../../../shared/ipc/contract-sync'
 import { useApp, useT } from '../../../app/context'
 import { Notice, Spinner } from '../../../components/Feedback'
-import { errorMessage } from '../../../ipc/client'
+import { describeError } from '../../../ipc/error-words'
 import { SyncedPanel } from './SyncedPanel'
 import { SyncSetupForm } from './SyncSetupForm'
 
@@ -16,7 +16,7 @@ export function SyncSection(): React.JSX.Element {
 
   useEffect(() => {
     const off = client.on('sync.changed', setStatus)
-    client.request('sync.status').then(setStatus, (error: unknown) => setProblem(errorMessage(error)))
+    client.request('sync.status').then(setStatus, (error: unknown) => setProblem(describeError(error)))
     return off
   }, [client])
 

@@ -2,7 +2,7 @@ import { useId, useState } from 'react'
 import type { SyncProblemCode, SyncStatus } from '../../../../../shared/ipc/contract-sync'
 import { useApp, useT } from '../../../app/context'
 import { Notice, Spinner } from '../../../components/Feedback'
-import { errorMessage } from '../../../ipc/client'
+import { describeError } from '../../../ipc/error-words'
 import { describeSyncProblem } from './sync-words'
 
 interface Props {
@@ -31,7 +31,7 @@ export function SyncSetupForm({ status, onStatus }: Props): React.JSX.Element {
       onStatus(result.status)
       if (!result.ok) setFailure({ code: result.code, message: result.error })
     } catch (error) {
-      setFailure(errorMessage(error))
+      setFailure(describeError(error))
     } finally {
       setBusy(false)
     }

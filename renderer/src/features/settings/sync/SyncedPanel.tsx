@@ -4,7 +4,7 @@ import type { SyncStatus } from '../../../../../shared/ipc/contract-sync'
 import { useApp, useT, useUi } from '../../../app/context'
 import { Dialog } from '../../../components/Dialog'
 import { Notice, Spinner } from '../../../components/Feedback'
-import { errorMessage } from '../../../ipc/client'
+import { describeError } from '../../../ipc/error-words'
 import { relativeTime, useNow } from '../../../lib/time'
 import { currentProblem, describeLastSync, describeSchedule, describeSyncProblem, SYNC_SCHEDULES } from './sync-words'
 
@@ -30,7 +30,7 @@ export function SyncedPanel({ status, onStatus }: Props): React.JSX.Element {
       setProblem(null)
       return true
     } catch (error) {
-      setProblem(errorMessage(error))
+      setProblem(describeError(error))
       return false
     }
   }

@@ -1,0 +1,15 @@
+import type { ErrorKey, ErrorParamsByKey } from '../../shared/error-keys'
+import { translate, type Language } from '../../shared/i18n'
+import { CliFailure } from './io'
+
+/**
+ * A failure worded by its key (shared/error-keys.ts) in the data home's language when printed, and
+ * the command that lists what does exist. Apart from io.ts so `cairn --help` loads no dictionaries.
+ */
+export function wordedFailure<K extends ErrorKey>(key: K, params: ErrorParamsByKey[K], listWith?: string): CliFailure {
+  const words = (language: Language) => {
+    const failure = translate(language, `error.${key}`, params)
+    return listWith ? translate(language, 'error.withHint', { failure, hint: translate(language, 'error.hint.listWith', { command: listWith }) }) : failure
+  }
+  return new CliFailure(words('en'), words)
+}

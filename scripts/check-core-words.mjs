@@ -1,0 +1,133 @@
+// Part of `npm run lint`, in the spirit of VS Code's `code-no-unexternalized-strings`: the core reports
+// failures as codes with parameters (shared/error-codes.ts) and every face words them from
+// shared/i18n, so an English sentence where a person will read it (an error, an error envelope) does
+// not belong in electron/core. Model-facing text (prompts, tool results) and logs are English on purpose.
+import { readFileSync, readdirSync, statSync } from 'node:fs'
+import { join, relative, sep } from 'node:path'
+import ts from 'typescript'
+
+const CORE = 'electron/core'
+
+/**
+ * Files and folders (relative to electron/core, a trailing `/` for a folder) whose sentences are
+ * for the model: prompts, tool results, and the errors tools throw (runTool returns them to the model).
+ */
+export const MODEL_FACING = [
+  'agent/', // the system prompt, compression's summaries, the chat loop's tool plumbing
+  'learning/', // review prompts, the review runner's tool results
+  'staging/', // the review's scratch tools
+  'tools/', // the tool contract: argument errors go back to the model
+  'memory/', // the memory tool's results
+  'skills/', // the skill tools' results
+  'workspace/', // the workspace tools' results
+  'mcp/', // the user's MCP servers as tools
+  'mcp-server/', // Cairn's MCP tools, resources and JSON-RPC errors: read by another agent's model
+  'attachments/' // attachment problems go to the model as text; people get them worded (ATTACHMENT params)
+]
+
+/**
+ * Files still throwing English a person may read, to be turned into codes; the lint keeps this list
+ * from growing (a file not named here fails on its first sentence).
+ */
+export const NOT_YET_CODED = [
+  'backup/', // `cairn backup` / `cairn restore`: errors the CLI prints as they are
+  'import/', // import sources' errors (ImportSourceError), shown with the code's words around them
+  'sync/', // sync's errors (worded by sync problem codes; the message is the detail)
+  'config/', // ConfigError: which setting is invalid, from zod
+  'doctor/', // `cairn doctor`'s findings
+  'db/', // state.db open and migration failures
+  'ledger/', // revert refusals carry codes; the message is the detail
+  'sessions/', // version refusals (VersionError's code is worded), workspace and search-by-meaning errors
+  'fs/', // lock failures
+  'provider/', // the provider's own errors (turn errors carry codes; this is the detail)
+  'security/',
+  'cairn.ts'
+]
+
+/** `// words-ok: why` on the line (or the line before) lets one justified sentence through. */
+const ESCAPE = /\/\/\s*words-ok\b/
+
+/** A sentence: a capitalised word, then at least two more words, e.g. `There is no conversation ${id}.` */
+export function looksLikeSentence(text) {
+  return /^(?:[A-Z][a-z’']*|I|A)\s+[\p{L}\d"“‘'#$({[]\S*(?:\s+\S+)+/u.test(text.trim())
+}
+
+/** The text of a string or template literal with its substitutions as `${}`; null for anything else. */
+function literalText(node) {
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text
+  if (ts.isTemplateExpression(node)) return node.head.text + node.templateSpans.map((span) => '${}' + span.literal.text).join('')
+  return null
+}
+
+/** The literals a person would read when `node` is a user-facing position: an error's arguments, an error envelope's message. */
+function userFacingLiterals(node) {
+  if (ts.isNewExpression(node) && /Error$/.test(node.expression.getText())) return node.arguments ?? []
+  if (ts.isObjectLiteralExpression(node)) {
+    const names = node.properties.map((p) => (p.name && ts.isIdentifier(p.name) ? p.name.text : null))
+    if (!names.includes('code')) return []
+    return node.properties.filter((p) => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === 'message').map((p) => p.initializer)
+  }
+  return []
+}
+
+/** Sentence literals in user-facing positions of one source text, with their lines. */
+export function sentencesIn(fileName, text) {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)
+  const lines = text.split('\n')
+  const found = []
+  const visit = (node) => {
+    for (const argument of userFacingLiterals(node)) {
+      // A sentence may sit inside a conditional or a concatenation: look at every literal under the argument.
+      const check = (part) => {
+        const literal = literalText(part)
+        if (literal !== null) {
+          if (!looksLikeSentence(literal)) return
+          const line = source.getLineAndCharacterOfPosition(part.getStart()).line
+          if (ESCAPE.test(lines[line] ?? '') || ESCAPE.test(lines[line - 1] ?? '')) return
+          found.push({ line: line + 1, text: literal })
+          return
+        }
+        ts.forEachChild(part, check)
+      }
+      check(argument)
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return found
+}
+
+function allowed(path, list) {
+  return list.some((entry) => (entry.endsWith('/') ? path.startsWith(entry) : path === entry || path.startsWith(entry)))
+}
+
+function sourceFiles(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) return sourceFiles(path)
+    return /\.ts$/.test(name) && !/\.d\.ts$/.test(name) ? [path] : []
+  })
+}
+
+/** Every sentence literal in a user-facing position of electron/core outside the allowlists. */
+export function unexternalized(root, { allowlists = true } = {}) {
+  let files
+  try {
+    files = sourceFiles(join(root, CORE))
+  } catch {
+    return []
+  }
+  return files.flatMap((file) => {
+    const path = relative(join(root, CORE), file).split(sep).join('/')
+    if (allowlists && (allowed(path, MODEL_FACING) || allowed(path, NOT_YET_CODED))) return []
+    return sentencesIn(file, readFileSync(file, 'utf8')).map((hit) => ({ file: `${CORE}/${path}`, ...hit }))
+  })
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const root = process.argv.find((arg, i) => i > 1 && !arg.startsWith('--')) ?? process.cwd()
+  const hits = unexternalized(root, { allowlists: !process.argv.includes('--all') })
+  for (const { file, line, text } of hits) console.error(`${file}:${line}: an English sentence for people: "${text}". Report a code from shared/error-codes.ts and word it in shared/i18n.`)
+  if (hits.length) process.exit(1)
+  console.log('✔ no English sentences for people in electron/core')
+}

@@ -1,0 +1,68 @@
+import { execFile } from 'node:child_process'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+
+const repo = join(__dirname, '..', '..')
+const script = join(repo, 'scripts', 'check-core-words.mjs')
+const run = promisify(execFile)
+
+/** Runs the words lint over a tree (the repository by default) and returns its exit code and the lines it flagged. */
+async function lint(root = repo): Promise<{ code: number; flagged: string[] }> {
+  const result = await run(process.execPath, [script, root], { cwd: repo }).then(
+    () => ({ code: 0, stderr: '' }),
+    (error: { code?: number; stderr?: string }) => ({ code: error.code ?? 1, stderr: error.stderr ?? '' })
+  )
+  return { code: result.code, flagged: result.stderr.split('\n').filter(Boolean).map((line) => line.split(': an English sentence')[0]) }
+}
+
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'cairn-words-'))
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true })
+    writeFileSync(join(root, path), text)
+  }
+  return root
+}
+
+describe('the lint that keeps English sentences for people out of electron/core', () => {
+  it('passes on this repository', async () => {
+    expect(await lint()).toEqual({ code: 0, flagged: [] })
+  })
+
+  it('fails on an IpcError that carries an English sentence, and on a hand-built error envelope', async () => {
+    const root = tree({
+      'electron/core/app/handlers/things.ts': [
+        "import { IpcError } from '../../../../shared/ipc/define'",
+        'export function get(id: string) {',
+        '  if (!id) throw new IpcError(\'NOT_FOUND\', `There is no thing ${id}.`)',
+        "  return { ok: false, error: { code: 'BUSY', message: 'Wait for the other thing to finish.' } }",
+        '}'
+      ].join('\n'),
+      'electron/core/app/router.ts': "export const refuse = (why: string) => new Error(why ? 'Cairn refused it: ' + why : 'Nothing to do here.')\n"
+    })
+    expect(await lint(root)).toEqual({
+      code: 1,
+      flagged: ['electron/core/app/handlers/things.ts:3', 'electron/core/app/handlers/things.ts:4', 'electron/core/app/router.ts:1', 'electron/core/app/router.ts:1']
+    })
+  })
+
+  it('lets through errors worded by key, logs, internal errors, model-facing folders and a justified exception', async () => {
+    const root = tree({
+      'electron/core/app/handlers/things.ts': [
+        "import { IpcError } from '../../../../shared/ipc/define'",
+        'export function get(id: string) {',
+        "  if (!id) throw IpcError.of('NOT_FOUND', 'conversation.missing', { id })",
+        "  console.warn('Could not read the thing, trying again.')",
+        '  if (id === "x") throw new Error(`the answer to ${id} broke the contract`)',
+        '  // words-ok: the face words this by its code; the message is the detail.',
+        "  return { code: 'not_configured', message: 'No embedding model is set.' }",
+        '}'
+      ].join('\n'),
+      'electron/core/agent/prompt-thing.ts': "export const fail = () => new Error('The tool failed; try a smaller file.')\n"
+    })
+    expect(await lint(root)).toEqual({ code: 0, flagged: [] })
+  })
+})
