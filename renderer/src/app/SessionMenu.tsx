@@ -78,7 +78,6 @@ export function SessionMenu({ session, onClose }: { session: SessionSummary; onC
 
 /** Deletes the conversation once confirmed; a failure is said in a toast. */
 function DeleteSessionDialog({ session, title, onClose }: { session: SessionSummary; title: string; onClose(): void }): React.JSX.Element {
-  const t = useT()
   const { sessions, chat, ui } = useApp()
   const remove = async (): Promise<void> => {
     onClose()
