@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { ledgerEntrySchema } from './ledger'
+import { reviewFailureSchema, type ReviewFailure } from './review-failures'
 import { reviewOutcomeSchema, type ReviewOutcome } from './review-outcome'
 import { sessionEndCauses, type ReviewReason } from './review-reasons'
 
@@ -123,7 +124,8 @@ export const workerMessageSchema = z.discriminatedUnion('type', [
   z.object({ ...workerBase, type: z.literal('progress'), stage: z.string(), detail: z.string().optional() }),
   z.object({ ...workerBase, type: z.literal('action'), entry: ledgerEntrySchema }),
   z.object({ ...workerBase, type: z.literal('done'), outcome: reviewOutcomeSchema, recorded: workerRecorded }),
-  z.object({ ...workerBase, type: z.literal('error'), message: z.string(), code: z.string(), recorded: workerRecorded })
+  // `failure`: the message as data (optional: an older worker's message is read back from its English).
+  z.object({ ...workerBase, type: z.literal('error'), message: z.string(), code: z.string(), failure: reviewFailureSchema.optional(), recorded: workerRecorded })
 ])
 export type WorkerMessage = z.infer<typeof workerMessageSchema>
 
@@ -134,7 +136,8 @@ export type ReviewEvent =
   | { type: 'review_progress'; reviewId: string; stage: string; detail?: string }
   | { type: 'review_action'; reviewId: string; entry: z.infer<typeof ledgerEntrySchema> }
   | { type: 'review_finished'; reviewId: string; sessionId: string | null; outcome: ReviewOutcome }
-  | { type: 'review_failed'; reviewId: string; sessionId: string | null; error: string; crashed: boolean }
+  /** `failure`: why, as data for the faces to word; `error`: the same in English (with the worker's output), for logs. */
+  | { type: 'review_failed'; reviewId: string; sessionId: string | null; failure: ReviewFailure; error: string; crashed: boolean }
   /** Three reviews in a row crashed or timed out: learning waits until the user resumes it. */
   | { type: 'reviews_paused'; reason: ReviewsPausedReason }
   | { type: 'reviews_resumed' }

@@ -1,5 +1,5 @@
 import { translator, type Translate } from '../../shared/i18n'
-import { describeReviewError } from '../../shared/i18n/describe-review-failure'
+import { describeReviewFailure } from '../../shared/i18n/describe-review-failure'
 import { describePauseReason, describeReviewReason, describeReviewSummary } from '../../shared/i18n/describe'
 import { describeLearned } from '../../shared/i18n/describe-learning'
 import type { ReviewEvent } from '../../shared/review-protocol'
@@ -79,7 +79,7 @@ export function printReviewEvent(io: CliIO, event: ReviewEvent, t: Translate): v
       break
     }
     case 'review_failed':
-      io.err(`cairn: ${t('review.failed', { error: describeReviewError(event.error, t) })}\n`)
+      io.err(`cairn: ${t('review.failed', { error: describeReviewFailure(event.failure, t) })}\n`)
       break
     case 'reviews_paused':
       io.err(`cairn: ${describePauseReason(event.reason, t)}\n`)

@@ -23,6 +23,8 @@ import {
   type ReviewOutcome,
   type WorkerMessage
 } from '../../shared/review-protocol'
+import { reviewFailureText } from '../../shared/i18n/describe-review-failure'
+import { parseReviewFailure, type ReviewFailure } from '../../shared/review-failures'
 import type { DistributiveOmit } from '../../shared/type-utils'
 import { issueLines } from '../../shared/zod-issues'
 import { homePaths } from '../core/config/home'
@@ -139,7 +141,7 @@ async function review(start: StartMessage, controller: AbortController): Promise
     timer = setTimeout(() => {
       timedOut = true
       const message = `The review took longer than its ${budgetSeconds} s budget (learning.reviewTimeoutMs) and was stopped.`
-      void reportError('timeout', message, 'timeout').then(() => stop(WORKER_EXIT.timeout))
+      void reportError('timeout', message, 'timeout', { code: 'over_budget', seconds: budgetSeconds }).then(() => stop(WORKER_EXIT.timeout))
     }, start.limits.timeoutMs)
   }
 
@@ -177,13 +179,11 @@ async function review(start: StartMessage, controller: AbortController): Promise
   } catch (error) {
     clearTimeout(timer)
     if (timedOut) return // the timer already reported and is exiting
-    const message =
-      error instanceof LockTimeoutError && !locked
-        ? `Another review of this data home held the review lock for this review's whole ${budgetSeconds} s budget, so it did not run. ` +
-          'It is not retried; the next conversation worth learning from is reviewed as usual.'
-        : (error as Error).message || String(error)
+    const lockHeld: ReviewFailure | null = error instanceof LockTimeoutError && !locked ? { code: 'lock_held', seconds: budgetSeconds } : null
+    const message = lockHeld ? reviewFailureText(lockHeld) : (error as Error).message || String(error)
+    const failure = lockHeld ?? parseReviewFailure(message)
     // A cancel is the host's doing (shutdown, or it went away): the host judges that ending, not the worker.
-    await reportError(errorCode(error), message, error instanceof ReviewCancelledError ? null : 'failed')
+    await reportError(errorCode(error), message, error instanceof ReviewCancelledError ? null : 'failed', failure)
   }
   await core?.close().catch(() => {})
   core = null
@@ -202,12 +202,12 @@ async function reportDone(outcome: ReviewOutcome): Promise<void> {
  * Reports the review's failure, once. `status`: how a detached worker records it itself; null for
  * an ending only the host can judge (it asked the worker to stop, or is gone).
  */
-async function reportError(code: string, message: string, status: ReviewFailureStatus | null): Promise<void> {
+async function reportError(code: string, message: string, status: ReviewFailureStatus | null, failure: ReviewFailure = parseReviewFailure(message)): Promise<void> {
   if (reported) return
   reported = 'failed'
   logLineOf('error', `${status ?? 'stopped'} (${code}): ${message}`)
-  const recorded = status !== null && ownRow((runs) => runs.failed(reviewId, status, message))
-  await send({ type: 'error', code, message, recorded })
+  const recorded = status !== null && ownRow((runs) => runs.failed(reviewId, status, failure, { error: message }))
+  await send({ type: 'error', code, message, failure, recorded })
 }
 
 /**

@@ -24,6 +24,8 @@ export const zhCNLearning: Record<keyof typeof enLearning, string> = {
   'settings.learning.baseURL': '学习用的接口地址',
   'settings.learning.baseURLHint': '单独的 OpenAI 兼容地址；留空则使用聊天的提供方。它的密钥单独保存。',
   'reviewFailure.exited_before_start': '这次审查开始前 Cairn 已退出。',
+  'reviewFailure.closed_before_start': '这次审查开始前 Cairn 已关闭。',
+  'reviewFailure.quit_before_run': '这次审查运行前 Cairn 已退出：退出时打开的对话的审查只有 {seconds} 秒。',
   'reviewFailure.never_started': '未开始：排队它的进程在它运行前就结束了。',
   'reviewFailure.stopped': '因 Cairn 正在关闭而停止。',
   'reviewFailure.worker_gone': '审查进程（pid {pid}）已消失，没有记录审查如何结束：Cairn 或该进程在审查中途被停止或终止。不会重试；之后的对话照常审查。',
@@ -33,6 +35,7 @@ export const zhCNLearning: Record<keyof typeof enLearning, string> = {
   'reviewFailure.invalid_job': '审查任务无效：{issues}',
   'reviewFailure.over_budget': '审查超出了 {seconds} 秒的时间预算，已被停止。',
   'reviewFailure.did_not_start': '审查进程没有在 {seconds} 秒内启动。',
+  'reviewFailure.lock_held': '此数据目录中的另一次审查在这次审查的整个 {seconds} 秒预算内都占着审查锁，所以它没有运行。不会重试；下一个值得学习的对话照常审查。',
   'reviewFailure.worker_killed': '审查进程在完成前被终止（{signal}）。{reported}',
   'reviewFailure.worker_exited': '审查进程在完成前退出，退出码 {exitCode}。{reported}'
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { reviewFailureSchema } from '../review-failures'
 import { defineRoute } from './define'
 
 /**
@@ -83,6 +84,8 @@ export const learnImportedSchema = z.object({
   stopped: z.enum(['cancelled', 'learning_off']).nullable(),
   /** The latest failed review's reason. */
   lastError: z.string().nullable(),
+  /** The same as data, for the face to word (absent from older processes: word `lastError` then). */
+  lastFailure: reviewFailureSchema.nullable().optional(),
   startedAt: z.number().nullable(),
   finishedAt: z.number().nullable()
 })

@@ -4,6 +4,7 @@ import { configSchema, learningModes, providerPresets } from '../config'
 import { ledgerEntrySchema, ledgerKinds, ledgerSourceSchema } from '../ledger'
 import { proposalCauses, proposalKinds, proposalOrigins, proposalStates } from '../proposals'
 import { reviewKindSchema, reviewReasonSchema, reviewsPausedReasonSchema } from '../review-protocol'
+import { reviewFailureSchema } from '../review-failures'
 import { reviewSummarySchema } from '../review-outcome'
 
 /** Shapes that cross the IPC boundary, as zod schemas (the renderer imports only their types). */
@@ -114,6 +115,9 @@ export const reviewRunSchema = z.object({
   finishedAt: z.number().nullable(),
   /** What a finished review saved; null while it runs, or for an old run whose changes are gone. */
   summary: reviewSummarySchema.nullable(),
+  /** Why it did not finish, as data the faces word (absent from older processes: word `error` then). */
+  failure: reviewFailureSchema.nullable().optional(),
+  /** The same in English with the worker's last output, for logs and diagnostics. */
   error: z.string().nullable(),
   /** The model the review ran on; null for runs recorded before reviews named it. */
   model: z.string().nullable().optional(),

@@ -194,7 +194,7 @@ export class CairnApp implements AppContext {
     const finished = await this.host.settleWithin(this.chats.endAll('quit'), quitMs)
     for (const stop of this.unsubscribe) stop()
     await this.mcp.close()
-    await this.host.close(finished ? undefined : `Cairn quit before this review could run: reviews of the conversations open at quit get ${quitMs / 1000} s.`)
+    await this.host.close(finished ? undefined : { code: 'quit_before_run', seconds: quitMs / 1000 })
   }
 }
 

@@ -1,4 +1,5 @@
 import { migration14 } from './migration-14'
+import { reviewFailureMigration } from './review-failure-migration'
 import { semanticMigration } from './semantic-migration'
 import { vocabMigration } from './vocab-migration'
 
@@ -388,5 +389,6 @@ export const migrations: Migration[] = [
   },
   migration14(holdsUnsegmented),
   semanticMigration,
-  vocabMigration
+  vocabMigration,
+  reviewFailureMigration
 ]

@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3'
 import { reviewFailureText } from '../../../shared/i18n/describe-review-failure'
+import { parseReviewFailure, readStoredFailure, type ReviewFailure } from '../../../shared/review-failures'
 import { parseStoredReason, type ReviewReason } from '../../../shared/review-reasons'
 import type { ReviewJob, ReviewKind, ReviewOutcome } from '../../../shared/review-protocol'
 import { parseStoredSummary, type ReviewSummary } from '../../../shared/review-outcome'
@@ -18,6 +19,9 @@ export interface ReviewRun {
   startedAt: number | null
   finishedAt: number | null
   summary: ReviewSummary | null
+  /** Why it did not finish, as data; for a row written before the `failure` column, read back from its English `error`. */
+  failure: ReviewFailure | null
+  /** The same in English, with the worker's last output when it had any: for logs and diagnostics. */
   error: string | null
   pid: number | null
   /** The model it ran on (recorded when it started); null for runs from before. */
@@ -37,6 +41,7 @@ interface RunRow {
   started_at: number | null
   finished_at: number | null
   summary: string | null
+  failure: string | null
   error: string | null
   pid: number | null
   model: string | null
@@ -59,7 +64,8 @@ export interface RecoverStaleOptions {
   isAlive?: (pid: number) => boolean
 }
 
-export const NEVER_STARTED_ERROR = reviewFailureText({ code: 'never_started' })
+const NEVER_STARTED: ReviewFailure = { code: 'never_started' }
+export const NEVER_STARTED_ERROR = reviewFailureText(NEVER_STARTED)
 
 /** Signal 0 checks that a process exists without touching it; EPERM means it exists but is someone else's. */
 export function processAlive(pid: number): boolean {
@@ -94,13 +100,15 @@ export class ReviewRuns {
       start: db.prepare(`UPDATE review_runs SET status = 'running', started_at = @at, pid = @pid, model = coalesce(@model, model) WHERE id = @id`),
       // The outcome's model and tokens when it carries them; the model the host recorded at start otherwise.
       finish: db.prepare(
-        `UPDATE review_runs SET status = 'done', finished_at = @at, summary = @summary, error = NULL,
+        `UPDATE review_runs SET status = 'done', finished_at = @at, summary = @summary, error = NULL, failure = NULL,
            model = coalesce(@model, model), prompt_tokens = @promptTokens, completion_tokens = @completionTokens
          WHERE id = @id AND status IN ('queued', 'running')`
       ),
-      fail: db.prepare(`UPDATE review_runs SET status = @status, finished_at = @at, error = @error WHERE id = @id AND status IN ('queued', 'running')`),
+      fail: db.prepare(
+        `UPDATE review_runs SET status = @status, finished_at = @at, failure = @failure, error = @error WHERE id = @id AND status IN ('queued', 'running')`
+      ),
       // Only if nobody recorded an ending meanwhile (the run's own host or worker may be finishing it).
-      failIf: db.prepare(`UPDATE review_runs SET status = @status, finished_at = @at, error = @error WHERE id = @id AND status = @was`),
+      failIf: db.prepare(`UPDATE review_runs SET status = @status, finished_at = @at, failure = @failure, error = @error WHERE id = @id AND status = @was`),
       get: db.prepare('SELECT * FROM review_runs WHERE id = ?'),
       list: db.prepare('SELECT * FROM review_runs ORDER BY queued_at DESC, rowid DESC LIMIT ?'),
       open: db.prepare(`SELECT * FROM review_runs WHERE status IN ('queued', 'running')`),
@@ -136,9 +144,15 @@ export class ReviewRuns {
     return result.changes > 0
   }
 
-  /** Records how the review failed; false if the row had already ended (or is unknown), and then nothing changed. */
-  failed(id: string, status: ReviewFailureStatus, error: string, at = Date.now()): boolean {
-    return this.statements.fail.run({ id, status, error, at }).changes > 0
+  /**
+   * Records how the review failed; false if the row had already ended (or is unknown), and then
+   * nothing changed. `failure` is stored as data (English text from an older caller is read into its
+   * code); `error`, the English kept beside it for logs, defaults to the failure's en wording.
+   */
+  failed(id: string, status: ReviewFailureStatus, failure: ReviewFailure | string, options: { error?: string; at?: number } = {}): boolean {
+    const data = typeof failure === 'string' ? parseReviewFailure(failure) : failure
+    const error = options.error ?? (typeof failure === 'string' ? failure : reviewFailureText(failure))
+    return this.statements.fail.run({ id, status, failure: JSON.stringify(data), error, at: options.at ?? Date.now() }).changes > 0
   }
 
   /**
@@ -154,10 +168,12 @@ export class ReviewRuns {
     for (const row of this.statements.open.all() as RunRow[]) {
       if (row.status === 'running') {
         if (row.pid === null ? !old(row) : isAlive(row.pid)) continue
-        const error = reviewFailureText({ code: 'worker_gone', pid: row.pid })
-        if (this.statements.failIf.run({ id: row.id, status: 'crashed', was: 'running', error, at: now }).changes) recovered.crashed.push(row.id)
+        const gone: ReviewFailure = { code: 'worker_gone', pid: row.pid }
+        const ending = { id: row.id, status: 'crashed', was: 'running', failure: JSON.stringify(gone), error: reviewFailureText(gone), at: now }
+        if (this.statements.failIf.run(ending).changes) recovered.crashed.push(row.id)
       } else if (old(row)) {
-        if (this.statements.failIf.run({ id: row.id, status: 'failed', was: 'queued', error: NEVER_STARTED_ERROR, at: now }).changes) recovered.failed.push(row.id)
+        const ending = { id: row.id, status: 'failed', was: 'queued', failure: JSON.stringify(NEVER_STARTED), error: NEVER_STARTED_ERROR, at: now }
+        if (this.statements.failIf.run(ending).changes) recovered.failed.push(row.id)
       }
     }
     return recovered
@@ -190,6 +206,7 @@ function toRun(row: RunRow): ReviewRun {
     startedAt: row.started_at,
     finishedAt: row.finished_at,
     summary: parseStoredSummary(row.summary),
+    failure: readStoredFailure(row.failure) ?? (row.error ? parseReviewFailure(row.error) : null),
     error: row.error,
     pid: row.pid,
     model: row.model ?? null,

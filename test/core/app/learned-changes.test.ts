@@ -17,7 +17,7 @@ function row(id: number, reviewId: string | null): LedgerEntry {
 function run(id: string, status: ReviewRun['status']): ReviewRun {
   return {
     id, sessionId: 's1', kinds: ['memory'], reasons: [{ code: 'requested' }], status, queuedAt: 1, startedAt: 2, finishedAt: status === 'done' ? 3 : null,
-    summary: status === 'done' ? emptyReviewSummary() : null, error: null, pid: 7, model: 'm', promptTokens: null, completionTokens: null
+    summary: status === 'done' ? emptyReviewSummary() : null, failure: null, error: null, pid: 7, model: 'm', promptTokens: null, completionTokens: null
   }
 }
 

@@ -63,7 +63,7 @@ export function learningHandlers(app: LearningSlice): Pick<IpcHandlers, Learning
 function runningReview(running: NonNullable<ReviewHostStatus['running']>, row: StoredRun | null): ReviewRun {
   if (row) return { ...toReviewRun(row), status: 'running' }
   const { reviewId, sessionId, kinds, reasons, startedAt } = running
-  return { id: reviewId, sessionId, kinds, reasons, status: 'running', queuedAt: startedAt, startedAt, finishedAt: null, summary: null, error: null }
+  return { id: reviewId, sessionId, kinds, reasons, status: 'running', queuedAt: startedAt, startedAt, finishedAt: null, summary: null, failure: null, error: null }
 }
 
 export function toReviewRun(run: StoredRun): ReviewRun {
@@ -77,6 +77,7 @@ export function toReviewRun(run: StoredRun): ReviewRun {
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
     summary: run.summary,
+    failure: run.failure,
     error: run.error,
     model: run.model,
     promptTokens: run.promptTokens,

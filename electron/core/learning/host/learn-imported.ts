@@ -1,5 +1,6 @@
 import type { LearnImportedInfo } from '../../../../shared/ipc/contract-import'
 import type { ReviewOutcome } from '../../../../shared/review-outcome'
+import { parseReviewFailure } from '../../../../shared/review-failures'
 import type { StateDb } from '../../db/state-db'
 import type { SessionStore } from '../../sessions'
 import type { LearningLoop } from './learning-loop'
@@ -63,6 +64,7 @@ function idle(): LearnImportedInfo {
     cancelRequested: false,
     stopped: null,
     lastError: null,
+    lastFailure: null,
     startedAt: null,
     finishedAt: null
   }
@@ -115,7 +117,7 @@ export class ImportedLearning {
     this.running = this.run(queue)
       // A closed database (the app quitting mid-run) ends the run; it never surfaces as an unhandled rejection.
       .catch((error: unknown) => {
-        this.progress = { ...this.progress, lastError: (error as Error).message }
+        this.progress = { ...this.progress, ...latestError((error as Error).message) }
         return this.end(null)
       })
       .finally(() => {
@@ -162,7 +164,7 @@ export class ImportedLearning {
     let reviewId = ''
     const off = this.deps.host.events.on((event) => {
       if (event.type === 'review_finished' && event.reviewId === reviewId) outcome = event.outcome
-      if (event.type === 'review_failed' && event.reviewId === reviewId) this.progress = { ...this.progress, lastError: event.error.split('\n')[0] }
+      if (event.type === 'review_failed' && event.reviewId === reviewId) this.progress = { ...this.progress, lastError: event.error.split('\n')[0], lastFailure: event.failure }
     })
     try {
       reviewId = this.deps.loop.reviewNow(sessionId)
@@ -178,7 +180,8 @@ export class ImportedLearning {
           proposed: this.progress.proposed + (found.proposals?.length ?? 0)
         }
       } else {
-        this.progress = { ...this.progress, done: this.progress.done + 1, failed: this.progress.failed + 1, lastError: this.progress.lastError ?? `the review ${result === 'skipped' ? 'did not run' : result}` }
+        const unexplained = this.progress.lastError === null ? latestError(`the review ${result === 'skipped' ? 'did not run' : result}`) : {}
+        this.progress = { ...this.progress, done: this.progress.done + 1, failed: this.progress.failed + 1, ...unexplained }
       }
       this.emit()
       return 'ok'
@@ -208,4 +211,9 @@ export class ImportedLearning {
       console.error('cairn: could not announce the progress of learning from imports:', error)
     }
   }
+}
+
+/** A failure known only by its words (a thrown error), with the code they read back into. */
+function latestError(text: string): Pick<LearnImportedInfo, 'lastError' | 'lastFailure'> {
+  return { lastError: text, lastFailure: parseReviewFailure(text) }
 }

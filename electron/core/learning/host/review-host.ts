@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { reviewFailureText } from '../../../../shared/i18n/describe-review-failure'
+import type { ReviewFailure } from '../../../../shared/review-failures'
 import type { ReviewReason } from '../../../../shared/review-reasons'
 import { reviewJobSchema, type HostMessage, type ReviewEvent, type ReviewJob, type ReviewKind, type ReviewsPausedReason } from '../../../../shared/review-protocol'
 import { EventBus } from '../../events/event-bus'
@@ -8,7 +8,7 @@ import type { ProviderSettings } from '../../provider/provider-settings'
 import type { SettingsStore } from '../../config/config-store'
 import type { HomePaths } from '../../config/home'
 import type { StateDb } from '../../db/state-db'
-import type { RunEnding, RunLimits } from './review-run-state'
+import { failedEnding, type RunEnding, type RunLimits } from './review-run-state'
 import { ReviewRuns, type StaleRecovery } from '../../ledger/review-runs'
 import { ReviewQueue, type QueuedPlan } from './review-queue'
 import { orderKinds, startFrame, type ReviewSettings } from './review-start-frame'
@@ -153,8 +153,8 @@ export class ReviewHost {
       }
       const parsed = reviewJobSchema.safeParse({ ...input, reviewId })
       if (!parsed.success) {
-        const error = reviewFailureText({ code: 'invalid_job', issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') })
-        this.events.emit({ type: 'review_failed', reviewId, sessionId: input.sessionId ?? null, error, crashed: false })
+        const { failure, error } = failedEnding('failed', { code: 'invalid_job', issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') })
+        this.events.emit({ type: 'review_failed', reviewId, sessionId: input.sessionId ?? null, failure, error, crashed: false })
         this.settle(reviewId, 'failed')
         return reviewId
       }
@@ -239,7 +239,7 @@ export class ReviewHost {
    * Drops queued reviews, stops the running worker (politely, then by force) and waits for it to exit.
    * `dropReason` is what the dropped reviews' rows say (default: Cairn closed before they started).
    */
-  async close(dropReason = 'Cairn closed before this review started.'): Promise<void> {
+  async close(dropReason: ReviewFailure = { code: 'closed_before_start' }): Promise<void> {
     const run = this.current
     if (this.closed) return run?.when((phase) => phase === 'ended')
     this.closed = true
@@ -264,7 +264,7 @@ export class ReviewHost {
   async release(): Promise<void> {
     if (this.closed) return
     this.closed = true
-    this.dropQueue(reviewFailureText({ code: 'exited_before_start' }))
+    this.dropQueue({ code: 'exited_before_start' })
     const run = this.current
     if (run?.phase === 'spawning') await run.within(this.limits.readyTimeoutMs + EXIT_REPORT_SLACK_MS, (phase) => phase !== 'spawning')
     // From here the worker records its own ending; the caller may close the core.
@@ -272,9 +272,9 @@ export class ReviewHost {
     this.checkIdle()
   }
 
-  private dropQueue(error: string): void {
+  private dropQueue(reason: ReviewFailure): void {
     for (const job of this.queue.drain()) {
-      this.safely(() => this.runs.failed(job.reviewId, 'failed', error))
+      this.safely(() => this.runs.failed(job.reviewId, 'failed', reason))
       this.settle(job.reviewId, 'skipped')
     }
   }
@@ -306,14 +306,14 @@ export class ReviewHost {
         nativeBinding: this.options.nativeBinding
       })
     } catch (error) {
-      return this.end(job, { status: 'failed', error: reviewFailureText({ code: 'settings_unreadable', detail: (error as Error).message }) })
+      return this.end(job, failedEnding('failed', { code: 'settings_unreadable', detail: (error as Error).message }))
     }
     const model = frame.type === 'start' ? frame.provider.model : null
     let handle: WorkerHandle
     try {
       handle = this.options.spawn()
     } catch (error) {
-      return this.end(job, { status: 'crashed', error: reviewFailureText({ code: 'worker_unstartable', detail: (error as Error).message }) })
+      return this.end(job, failedEnding('crashed', { code: 'worker_unstartable', detail: (error as Error).message }))
     }
     const pid = handle.pid ?? null
     this.safely(() => this.runs.started(job.reviewId, pid, Date.now(), model))
@@ -345,9 +345,9 @@ export class ReviewHost {
       if (record) this.safely(() => this.runs.finished(job.reviewId, ending.outcome))
       this.events.emit({ type: 'review_finished', reviewId: job.reviewId, sessionId: job.sessionId, outcome: ending.outcome })
     } else {
-      const { error } = ending
-      if (record) this.safely(() => this.runs.failed(job.reviewId, ending.status, error))
-      this.events.emit({ type: 'review_failed', reviewId: job.reviewId, sessionId: job.sessionId, error, crashed: ending.status === 'crashed' })
+      const { failure, error } = ending
+      if (record) this.safely(() => this.runs.failed(job.reviewId, ending.status, failure, { error }))
+      this.events.emit({ type: 'review_failed', reviewId: job.reviewId, sessionId: job.sessionId, failure, error, crashed: ending.status === 'crashed' })
       if (ending.status === 'crashed' || ending.status === 'timeout') this.failures++
       if (this.failures >= this.limits.maxConsecutiveFailures && !this.isPaused && !this.closed) {
         this.pause({ code: 'failures', count: this.failures, latest: error.split('\n')[0] })

@@ -1,6 +1,6 @@
 import type { ReviewOutcome } from '../../../../shared/review-protocol'
 import { reviewFailureText } from '../../../../shared/i18n/describe-review-failure'
-import type { ReviewFailure } from '../../../../shared/review-failures'
+import { parseReviewFailure, type ReviewFailure } from '../../../../shared/review-failures'
 import type { ReviewFailureStatus } from '../../ledger/review-runs'
 
 /**
@@ -30,8 +30,14 @@ import type { ReviewFailureStatus } from '../../ledger/review-runs'
  */
 export type RunPhase = 'spawning' | 'waitingLock' | 'running' | 'finishing' | 'stopping' | 'released' | 'ended'
 
-/** How a run ended. */
-export type RunEnding = { status: 'done'; outcome: ReviewOutcome } | { status: ReviewFailureStatus; error: string }
+/** How a run ended; a failure as data (`failure`) and in English with the worker's last output (`error`, for logs). */
+export type RunEnding = { status: 'done'; outcome: ReviewOutcome } | FailedEnding
+export type FailedEnding = { status: ReviewFailureStatus; failure: ReviewFailure; error: string }
+
+/** A failed ending: its failure, and the English of it (plus whatever `tail` adds, the worker's output). */
+export function failedEnding(status: ReviewFailureStatus, failure: ReviewFailure, tail = ''): FailedEnding {
+  return { status, failure, error: `${reviewFailureText(failure)}${tail}` }
+}
 
 export interface RunLimits {
   /** How long a new worker has to say `ready` (load its runtime) before it is killed. */
@@ -50,6 +56,8 @@ export interface RunLimits {
 export interface WorkerError {
   code: string
   message: string
+  /** The message as data; an older worker's is read back from its English. */
+  failure: ReviewFailure
   recorded: boolean
 }
 
@@ -76,7 +84,7 @@ export type RunEvent =
   | { type: 'progress' }
   | { type: 'action' }
   | { type: 'done'; outcome: ReviewOutcome; recorded: boolean }
-  | { type: 'error'; code: string; message: string; recorded: boolean }
+  | { type: 'error'; code: string; message: string; failure?: ReviewFailure; recorded: boolean }
   /** The deadline the last `armDeadline` set has passed. */
   | { type: 'deadline' }
   /** The host is closing: the worker is asked to stop. */
@@ -104,7 +112,8 @@ export type Transition = { ok: true; state: RunState; effects: RunEffect[] } | {
 /** Worker error codes that mean the process itself is broken (they count towards pausing, like crashes). */
 const CRASH_CODES = new Set(['uncaught', 'protocol_mismatch'])
 const OUTPUT_IN_ERROR = 1_500
-export const STOPPED_ERROR = reviewFailureText({ code: 'stopped' })
+const STOPPED: ReviewFailure = { code: 'stopped' }
+export const STOPPED_ERROR = reviewFailureText(STOPPED)
 
 /** The longest a worker may take before it must have ended by itself: the lock wait, the budget, a grace. */
 export function backstopMs(limits: RunLimits): number {
@@ -154,7 +163,7 @@ export function transition(state: RunState, event: RunEvent): Transition {
     }
     case 'error':
       if (phase === 'finishing') return refuse() // its outcome stands
-      return to({ error: state.error ?? { code: event.code, message: event.message, recorded: event.recorded } })
+      return to({ error: state.error ?? { code: event.code, message: event.message, failure: event.failure ?? parseReviewFailure(event.message), recorded: event.recorded } })
     case 'deadline': {
       // While spawning the only deadline armed is the ready deadline; a stopped or finished worker overran a grace, not the backstop.
       const killedAt = phase === 'spawning' ? 'ready' : !state.outcome && phase !== 'stopping' ? 'backstop' : null
@@ -183,33 +192,33 @@ function endingOf(state: RunState, exit: Extract<RunEvent, { type: 'exit' }>): {
   if (state.outcome) return { ending: { status: 'done', outcome: state.outcome }, record: !state.outcomeRecorded }
   const { error } = state
   if (error?.recorded) return { ending: reportedEnding(error, exit), record: false }
-  if (state.phase === 'stopping') return { ending: { status: 'failed', error: STOPPED_ERROR }, record: true }
+  if (state.phase === 'stopping') return { ending: failedEnding('failed', STOPPED), record: true }
   if (error) return { ending: reportedEnding(error, exit), record: true }
   if (state.killedAt === 'ready') {
     // A crash, not a timeout or a plain failure: no review began and no budget was spent, and what
     // keeps a worker from starting (its runtime or a native module failing to load, a hang at
     // start-up) is the process being broken, which the next worker will most likely hit too. So it
     // counts towards pausing like any crash, rather than spawning a stuck process after every turn.
-    const error = `${reviewFailureText({ code: 'did_not_start', seconds: seconds(state.limits.readyMs) })}${outputTail(exit)}`
-    return { ending: { status: 'crashed', error }, record: true }
+    return { ending: failedEnding('crashed', { code: 'did_not_start', seconds: seconds(state.limits.readyMs) }, outputTail(exit)), record: true }
   }
   if (state.killedAt === 'backstop') {
-    return { ending: { status: 'timeout', error: reviewFailureText({ code: 'over_budget', seconds: seconds(state.limits.budgetMs) }) }, record: true }
+    return { ending: failedEnding('timeout', { code: 'over_budget', seconds: seconds(state.limits.budgetMs) }), record: true }
   }
-  return { ending: { status: 'crashed', error: crashMessage(exit, null) }, record: true }
+  return { ending: crashEnding(exit, null), record: true }
 }
 
 function reportedEnding(error: WorkerError, exit: Extract<RunEvent, { type: 'exit' }>): RunEnding {
-  if (error.code === 'timeout') return { status: 'timeout', error: error.message }
-  if (!CRASH_CODES.has(error.code)) return { status: 'failed', error: error.message }
+  const { failure, message } = error
+  if (error.code === 'timeout') return { status: 'timeout', failure, error: message }
+  if (!CRASH_CODES.has(error.code)) return { status: 'failed', failure, error: message }
   // What the worker recorded is what the row says; otherwise the exit and output tell more.
-  return { status: 'crashed', error: error.recorded ? error.message : crashMessage(exit, error) }
+  return error.recorded ? { status: 'crashed', failure, error: message } : crashEnding(exit, error)
 }
 
-function crashMessage(exit: Extract<RunEvent, { type: 'exit' }>, error: WorkerError | null): string {
+function crashEnding(exit: Extract<RunEvent, { type: 'exit' }>, error: WorkerError | null): RunEnding {
   const reported = error?.message ?? ''
   const failure: ReviewFailure = exit.signal ? { code: 'worker_killed', signal: exit.signal, reported } : { code: 'worker_exited', exitCode: String(exit.code), reported }
-  return `${reviewFailureText(failure)}${outputTail(exit)}`
+  return failedEnding('crashed', failure, outputTail(exit))
 }
 
 function outputTail(exit: Extract<RunEvent, { type: 'exit' }>): string {

@@ -93,7 +93,7 @@ export class WorkerRun {
       case 'done':
         return void this.dispatch({ type: 'done', outcome: message.outcome, recorded: message.recorded ?? false })
       case 'error':
-        return void this.dispatch({ type: 'error', code: message.code, message: message.message, recorded: message.recorded ?? false })
+        return void this.dispatch({ type: 'error', code: message.code, message: message.message, failure: message.failure, recorded: message.recorded ?? false })
     }
   }
 

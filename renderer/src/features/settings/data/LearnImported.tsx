@@ -1,5 +1,5 @@
 import { useStore } from 'zustand'
-import { describeReviewError } from '../../../../../shared/i18n/describe-review-failure'
+import { describeReviewError, describeReviewFailure } from '../../../../../shared/i18n/describe-review-failure'
 import { useT } from '../../../app/context'
 import { Notice } from '../../../components/Feedback'
 import type { ImportsStore } from '../../../stores/imports'
@@ -34,7 +34,7 @@ export function LearnImported({ store }: { store: ImportsStore }): React.JSX.Ele
           {learnLine(learning, t)}
         </p>
       ) : null}
-      {learning.lastError && learning.failed > 0 ? <Notice tone="warn">{t('import.learn.lastError', { error: describeReviewError(learning.lastError, t) })}</Notice> : null}
+      {learning.lastError && learning.failed > 0 ? <Notice tone="warn">{t('import.learn.lastError', { error: learning.lastFailure ? describeReviewFailure(learning.lastFailure, t) : describeReviewError(learning.lastError, t) })}</Notice> : null}
       <div className="card-actions">
         {learning.running ? (
           <button type="button" className="secondary-button" disabled={learning.cancelRequested} onClick={() => void store.getState().cancelLearn()}>
