@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { translator } from '../../shared/i18n'
 import { describePauseReason } from '../../shared/i18n/describe'
-import { describeReviewError, reviewFailureText } from '../../shared/i18n/describe-review-failure'
-import { parseReviewFailure } from '../../shared/review-failures'
+import { describeReviewError, describeReviewFailure, reviewFailureText } from '../../shared/i18n/describe-review-failure'
+import { parseReviewFailure, readStoredFailure, type ReviewFailure } from '../../shared/review-failures'
 
 const zh = translator('zh-CN')
 
@@ -30,5 +30,36 @@ describe('review failures as codes', () => {
   it('words the latest failure of a pause in the user language', () => {
     const text = describePauseReason({ code: 'failures', count: 3, latest: 'Stopped because Cairn was closing.' }, zh)
     expect(text).toContain('因 Cairn 正在关闭而停止。')
+  })
+
+  it('reads every code back from the English it is written as (the path for rows and events from before failures were data)', () => {
+    const failures: ReviewFailure[] = [
+      { code: 'exited_before_start' },
+      { code: 'closed_before_start' },
+      { code: 'quit_before_run', seconds: 0.3 },
+      { code: 'never_started' },
+      { code: 'stopped' },
+      { code: 'worker_gone', pid: 7 },
+      { code: 'worker_gone', pid: null },
+      { code: 'settings_unreadable', detail: 'bad JSON' },
+      { code: 'worker_unstartable', detail: 'spawn ENOMEM' },
+      { code: 'invalid_job', issues: 'kinds: too small' },
+      { code: 'over_budget', seconds: 90 },
+      { code: 'did_not_start', seconds: 15 },
+      { code: 'lock_held', seconds: 180 },
+      { code: 'worker_killed', signal: 'SIGKILL', reported: 'out of memory' },
+      { code: 'worker_exited', exitCode: '1', reported: '' },
+      { code: 'other', text: '401 Unauthorized: bad key' }
+    ]
+    for (const failure of failures) expect(parseReviewFailure(reviewFailureText(failure))).toEqual(failure)
+  })
+
+  it('words the new codes in Chinese, and reads stored data only when it is a failure', () => {
+    expect(describeReviewFailure({ code: 'lock_held', seconds: 180 }, zh)).toMatch(/180 秒预算内都占着审查锁/)
+    expect(describeReviewFailure({ code: 'quit_before_run', seconds: 0.3 }, zh)).toBe('这次审查运行前 Cairn 已退出：退出时打开的对话的审查只有 0.3 秒。')
+    expect(readStoredFailure('{"code":"stopped"}')).toEqual({ code: 'stopped' })
+    expect(readStoredFailure('{"code":"nonsense"}')).toBeNull()
+    expect(readStoredFailure('not json')).toBeNull()
+    expect(readStoredFailure(null)).toBeNull()
   })
 })

@@ -168,7 +168,7 @@ describe('how a run ends', () => {
     const state = run(ev.deadline)
     expect(endOf(state, { code: null, signal: 'SIGKILL' })).toEqual({
       type: 'end',
-      ending: { status: 'crashed', error: 'The review worker did not start within 2 s.' },
+      ending: { status: 'crashed', failure: { code: 'did_not_start', seconds: 2 }, error: 'The review worker did not start within 2 s.' },
       record: true
     })
     expect(endOf(state, { code: null, signal: 'SIGKILL', output: 'loading better-sqlite3\n' })).toMatchObject({
@@ -209,9 +209,18 @@ describe('how a run ends', () => {
 
   it('an ending the worker recorded itself is never written again by the host, even while stopping', () => {
     const timedOut = run(ev.ready, ev.locked, reported('timeout', 'Over budget.', true), ev.stop)
-    expect(endOf(timedOut, { code: 124 })).toEqual({ type: 'end', ending: { status: 'timeout', error: 'Over budget.' }, record: false })
+    expect(endOf(timedOut, { code: 124 })).toEqual({ type: 'end', ending: { status: 'timeout', failure: { code: 'other', text: 'Over budget.' }, error: 'Over budget.' }, record: false })
     const crashed = run(ev.ready, ev.locked, reported('uncaught', 'The review worker crashed: boom', true))
-    expect(endOf(crashed, { code: 73 })).toEqual({ type: 'end', ending: { status: 'crashed', error: 'The review worker crashed: boom' }, record: false })
+    expect(endOf(crashed, { code: 73 })).toEqual({ type: 'end', ending: { status: 'crashed', failure: { code: 'other', text: 'The review worker crashed: boom' }, error: 'The review worker crashed: boom' }, record: false })
+  })
+
+  it('every failed ending carries its failure as data for the faces, the worker’s own code when it sent one', () => {
+    const failureOf = (state: RunState, exit: { code: number | null; signal?: string; output?: string }) => (endOf(state, exit) as { ending: { failure?: unknown } }).ending.failure
+    expect(failureOf(run(ev.ready, ev.locked, ev.deadline), { code: null, signal: 'SIGKILL' })).toEqual({ code: 'over_budget', seconds: 10 })
+    expect(failureOf(run(ev.ready, ev.locked, ev.stop, ev.deadline), { code: null, signal: 'SIGKILL' })).toEqual({ code: 'stopped' })
+    expect(failureOf(run(ev.ready, ev.locked), { code: null, signal: 'SIGKILL', output: 'writing skill 7\n' })).toEqual({ code: 'worker_killed', signal: 'SIGKILL', reported: '' })
+    const lockHeld = transition(run(ev.ready), { type: 'error', code: 'lock_timeout', message: 'held elsewhere', failure: { code: 'lock_held', seconds: 10 }, recorded: false }).state
+    expect(failureOf(lockHeld, { code: 1 })).toEqual({ code: 'lock_held', seconds: 10 })
   })
 
   it('keeps the first error the worker reported', () => {
