@@ -61,7 +61,8 @@ void sameReason
 /** Why reviews stopped starting: the user paused them, or too many failed in a row (with the latest error). */
 export const reviewsPausedReasonSchema = z.discriminatedUnion('code', [
   z.object({ code: z.literal('requested') }),
-  z.object({ code: z.literal('failures'), count: z.number().int(), latest: z.string() })
+  // `latestFailure`: the latest as data for the faces; `latest`, its English first line (all an older process sends).
+  z.object({ code: z.literal('failures'), count: z.number().int(), latest: z.string(), latestFailure: reviewFailureSchema.optional() })
 ])
 export type ReviewsPausedReason = z.infer<typeof reviewsPausedReasonSchema>
 

@@ -1,5 +1,5 @@
 import type { ApprovalRequest } from '../agent-events'
-import { describeReviewError } from './describe-review-failure'
+import { describeReviewError, describeReviewFailure } from './describe-review-failure'
 import { prefixLabelKey } from '../command-prefix'
 import { isErrorKey } from '../error-keys'
 import type { ProviderPreset } from '../config'
@@ -55,7 +55,9 @@ export function describeReviewReason(parsed: ReviewReason, t: Translate): string
 
 /** Why background learning is paused, in the user's language. */
 export function describePauseReason(reason: ReviewsPausedReason, t: Translate): string {
-  return reason.code === 'failures' ? t('learning.paused.failures', { count: reason.count, latest: describeReviewError(reason.latest, t) }) : t('learning.paused.requested')
+  if (reason.code !== 'failures') return t('learning.paused.requested')
+  const latest = reason.latestFailure ? describeReviewFailure(reason.latestFailure, t) : describeReviewError(reason.latest, t)
+  return t('learning.paused.failures', { count: reason.count, latest })
 }
 
 /** What a connection test found, e.g. `Connected to https://…: 3 models available.` */

@@ -32,6 +32,11 @@ describe('review failures as codes', () => {
     expect(text).toContain('因 Cairn 正在关闭而停止。')
   })
 
+  it('words a pause’s latest failure from its data when the host sent it', () => {
+    const text = describePauseReason({ code: 'failures', count: 3, latest: 'anything', latestFailure: { code: 'over_budget', seconds: 90 } }, zh)
+    expect(text).toContain('审查超出了 90 秒的时间预算，已被停止。')
+  })
+
   it('reads every code back from the English it is written as (the path for rows and events from before failures were data)', () => {
     const failures: ReviewFailure[] = [
       { code: 'exited_before_start' },

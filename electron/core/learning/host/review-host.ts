@@ -350,7 +350,7 @@ export class ReviewHost {
       this.events.emit({ type: 'review_failed', reviewId: job.reviewId, sessionId: job.sessionId, failure, error, crashed: ending.status === 'crashed' })
       if (ending.status === 'crashed' || ending.status === 'timeout') this.failures++
       if (this.failures >= this.limits.maxConsecutiveFailures && !this.isPaused && !this.closed) {
-        this.pause({ code: 'failures', count: this.failures, latest: error.split('\n')[0] })
+        this.pause({ code: 'failures', count: this.failures, latest: error.split('\n')[0], latestFailure: failure })
       }
     }
     this.settle(job.reviewId, ending.status)

@@ -172,7 +172,7 @@ describe('the host supervising a review worker', () => {
     expect(worker.kills).toBe(1)
     expect(await host.wait(id)).toBe('crashed')
     expect(host.paused).toBe(true)
-    expect(events.at(-1)).toEqual({ type: 'reviews_paused', reason: { code: 'failures', count: 1, latest: 'The review worker did not start within 2 s.' } })
+    expect(events.at(-1)).toEqual({ type: 'reviews_paused', reason: { code: 'failures', count: 1, latest: 'The review worker did not start within 2 s.', latestFailure: { code: 'did_not_start', seconds: 2 } } })
   })
 
   it('release does not hang on a detached worker that never says ready: it is killed at the 15 s ready deadline and its crash recorded', async () => {
