@@ -79,12 +79,17 @@ export function processAlive(pid: number): boolean {
 
 /**
  * Every background review and how it ended (`review_runs` in state.db), for the timeline and
- * diagnostics. Each row has one owner at a time: the host that queued the review writes `queued`,
- * `running` and the ending of a run it is attached to; a detached worker owns its ending from its
- * start frame on (see review-run-state.ts, which decides this once for every way a run can end); a
- * row whose owner is gone without ending it is closed by whoever finds it: its host when the worker
- * exits without a word, or a later host ({@link recoverStale}). An ending is written once: it lands
- * only on a row still queued or running, so no second writer can overwrite how a review ended.
+ * diagnostics. The one rule of who writes a row (review-run-state.ts carries it out):
+ * - its host writes `queued` and `running`, and every ending that happens with no worker alive: the
+ *   job could not start (settings, spawn), was dropped from the queue, or its worker exited;
+ * - a worker writes only if it was started `detached` (the one-shot CLI's, which may outlive its
+ *   host), and only its own ending, which it then reports as `recorded` so its host does not;
+ * - a row left open by a process that is gone is closed by the next host ({@link recoverStale}: a dead
+ *   pid, or a queued row older than twice the budget).
+ * Two live writers never race for one ending: the host writes a run's ending only after it has seen
+ * the worker exit. Should it happen anyway (a bug, a clock), the ending is write-once: it lands only
+ * on a row still queued or running (a compare-and-set under SQLite's write lock), so the first
+ * ending stands and a later one is refused (`false`).
  */
 export class ReviewRuns {
   private readonly statements: Record<'queue' | 'start' | 'finish' | 'fail' | 'failIf' | 'get' | 'list' | 'open' | 'ofSession', Statement>

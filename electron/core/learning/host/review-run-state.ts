@@ -20,13 +20,10 @@ import type { ReviewFailureStatus } from '../../ledger/review-runs'
  * the worker may legitimately take (lock wait + budget + grace); once the worker has sent its outcome
  * or been told to shut down, a short grace to exit. When a deadline passes the host kills the process.
  *
- * Who writes a run's `review_runs` row (its one owner at a time, see ledger/review-runs.ts): the host
- * writes `queued` and `running`, and the ending of an attached run. A detached worker (the one-shot
- * CLI's, which may outlive its host) owns its ending from its start frame on: it records the endings
- * it reports itself and says so in its frame (`recorded`); for those the `end` effect says
- * `record: false`. A worker gone without a word (a kill, an exit, a stop on close) left its row
- * abandoned, and its host closes it. A released run is the worker's alone: the host writes nothing
- * more for it. Either way the ending lands once (ReviewRuns writes it only on an open row).
+ * Who writes a run's `review_runs` row is ruled in ledger/review-runs.ts; here: an attached run's
+ * ending is the host's (`end` with `record: true`); a detached worker records the endings it reports
+ * itself and says so (`recorded`), and then `end` says `record: false`; a worker gone without a word
+ * (a kill, an exit, a stop on close) left its row to the host. A released run is the worker's alone.
  */
 export type RunPhase = 'spawning' | 'waitingLock' | 'running' | 'finishing' | 'stopping' | 'released' | 'ended'
 
