@@ -57,14 +57,19 @@ export async function runCli(argv: string[], io: CliIO = processIO, env: NodeJS.
   } catch (error) {
     if (error instanceof UsageError) return usage(io, error.message, command.usage)
     // A damaged state.db, met at open or by any query later: one line naming `cairn doctor`.
-    const [{ asCorruptDatabaseError }, { ConfigError }] = await Promise.all([import('../core/db/corrupt'), import('../core/config/config-store')])
+    const [{ asCorruptDatabaseError }, { ConfigError }, { keyedFailure }] = await Promise.all([
+      import('../core/db/corrupt'),
+      import('../core/config/config-store'),
+      import('./worded-failure')
+    ])
     const corrupt = asCorruptDatabaseError(error, homePaths(ctx.home).stateDb)
-    if (error instanceof CliFailure) {
-      io.err(`cairn: ${error.wordedIn(languageOf(opened))}\n`)
+    const failure = error instanceof ConfigError ? keyedFailure(error) : error
+    if (failure instanceof CliFailure) {
+      io.err(`cairn: ${failure.wordedIn(languageOf(opened))}\n`)
       return 1
     }
-    if (error instanceof ConfigError || corrupt) {
-      io.err(`cairn: ${(corrupt ?? (error as Error)).message}\n`)
+    if (corrupt) {
+      io.err(`cairn: ${corrupt.message}\n`)
       return 1
     }
     io.err(`cairn: unexpected error: ${(error as Error).stack ?? String(error)}\n`)
