@@ -1,5 +1,5 @@
 // Part of `npm run lint`, in the spirit of VS Code's `code-no-unexternalized-strings`: the core reports
-// failures as codes with parameters (shared/error-codes.ts) and every face words them from
+// failures as keys with parameters (shared/error-keys.ts) and every face words them from
 // shared/i18n, so an English sentence where a person will read it (an error, an error envelope) does
 // not belong in electron/core. Model-facing text (prompts, tool results) and logs are English on purpose.
 import { readFileSync, readdirSync, statSync } from 'node:fs'
@@ -23,25 +23,6 @@ export const MODEL_FACING = [
   'mcp/', // the user's MCP servers as tools
   'mcp-server/', // Cairn's MCP tools, resources and JSON-RPC errors: read by another agent's model
   'attachments/' // attachment problems go to the model as text; people get them worded (ATTACHMENT params)
-]
-
-/**
- * Files still throwing English a person may read, to be turned into codes; the lint keeps this list
- * from growing (a file not named here fails on its first sentence).
- */
-export const NOT_YET_CODED = [
-  'backup/', // `cairn backup` / `cairn restore`: errors the CLI prints as they are
-  'import/', // import sources' errors (ImportSourceError), shown with the code's words around them
-  'sync/', // sync's errors (worded by sync problem codes; the message is the detail)
-  'config/', // ConfigError: which setting is invalid, from zod
-  'doctor/', // `cairn doctor`'s findings
-  'db/', // state.db open and migration failures
-  'ledger/', // revert refusals carry codes; the message is the detail
-  'sessions/', // version refusals (VersionError's code is worded), workspace and search-by-meaning errors
-  'fs/', // lock failures
-  'provider/', // the provider's own errors (turn errors carry codes; this is the detail)
-  'security/',
-  'cairn.ts'
 ]
 
 /** `// words-ok: why` on the line (or the line before) lets one justified sentence through. */
@@ -119,7 +100,7 @@ export function unexternalized(root, { allowlists = true } = {}) {
   }
   return files.flatMap((file) => {
     const path = relative(join(root, CORE), file).split(sep).join('/')
-    if (allowlists && (allowed(path, MODEL_FACING) || allowed(path, NOT_YET_CODED))) return []
+    if (allowlists && allowed(path, MODEL_FACING)) return []
     return sentencesIn(file, readFileSync(file, 'utf8')).map((hit) => ({ file: `${CORE}/${path}`, ...hit }))
   })
 }
@@ -127,7 +108,7 @@ export function unexternalized(root, { allowlists = true } = {}) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const root = process.argv.find((arg, i) => i > 1 && !arg.startsWith('--')) ?? process.cwd()
   const hits = unexternalized(root, { allowlists: !process.argv.includes('--all') })
-  for (const { file, line, text } of hits) console.error(`${file}:${line}: an English sentence for people: "${text}". Report a code from shared/error-codes.ts and word it in shared/i18n.`)
+  for (const { file, line, text } of hits) console.error(`${file}:${line}: an English sentence for people: "${text}". Throw it as a key from shared/error-keys.ts (IpcError.of, a KeyedError) and word it in shared/i18n.`)
   if (hits.length) process.exit(1)
   console.log('✔ no English sentences for people in electron/core')
 }

@@ -54,6 +54,64 @@ export interface ErrorParamsByKey {
   'import.busy_undo': { id: number }
   'import.path_relative': { path: string }
   'backup.folder_relative': { folder: string }
+  // Settings, lists, imports, backups and sync (thrown as KeyedError subclasses, shared/keyed-error.ts).
+  'config.not_json': { path: string; detail: string }
+  'config.not_object': { path: string }
+  'config.invalid': { source: string; issues: string }
+  'list.cursor_malformed': Record<string, never>
+  'import.unknown_source': { source: string }
+  'import.missing_listed': { id: number }
+  'import.no_folder': { app: string; path: string }
+  'import.not_claude_code': { path: string }
+  'import.no_hermes_home': { path: string }
+  'import.not_hermes_home': { path: string }
+  'import.no_openclaw_workspace': { path: string }
+  'import.not_openclaw_workspace': { path: string }
+  'import.no_export': { app: string; path: string }
+  'import.export_folder_empty': { path: string; file: string; app: string }
+  'import.export_zip_empty': { path: string; file: string; app: string }
+  'import.export_zip_unsafe': { name: string; entry: string }
+  'import.export_zip_unreadable': { name: string; problem: string }
+  'backup.no_home': { home: string }
+  'backup.file_exists': { file: string }
+  'backup.cannot_write': { folder: string; problem: string }
+  'backup.file_busy': { file: string; problem: string }
+  'backup.archive_refused': { problem: string }
+  'backup.newer_format': { name: string; version: string }
+  'backup.schema_mismatch': { name: string; onDisk: string; manifest: string }
+  'backup.unreadable': { name: string; problem: string }
+  'backup.no_manifest': { name: string; manifest: string }
+  'backup.manifest_not_json': { name: string; manifest: string }
+  'backup.manifest_invalid': { name: string; manifest: string }
+  'backup.newer_schema': { name: string; version: string; schema: number; latest: number }
+  'backup.unsafe_member': { name: string; path: string; problem: string }
+  'backup.incomplete': { name: string; path: string }
+  'backup.checksum': { name: string; path: string }
+  'backup.unlisted': { name: string; extra: string }
+  'backup.no_file': { archive: string }
+  'backup.home_is_file': { home: string }
+  'backup.home_in_use': { use: string }
+  'memory.entry_missing': { target: string; text: string }
+  'memory.entry_ambiguous': { target: string; text: string }
+  'sync.failed': { detail: string }
+  'sync.not_set_up': Record<string, never>
+  'sync.unsafe_path': { detail: string }
+  'sync.busy': Record<string, never>
+  'sync.kept_moving': { url: string; tries: number }
+  'sync.push_refused': { url: string; detail: string }
+  'sync.unauthorized': { url: string; status: string }
+  'sync.not_a_repository': { url: string; status: string; detail: string }
+  'sync.unreachable': { url: string; detail: string }
+  'sync.talk_failed': { url: string; detail: string }
+  'sync.ssh_remote': { url: string }
+  'sync.not_a_url': { url: string }
+  'sync.not_https': { url: string; protocol: string }
+  'sync.credentials_in_url': Record<string, never>
+  'sync.no_writable_library_named': { library: string; writable: string }
+  'sync.name_library': { names: string }
+  'sync.no_writable_library': Record<string, never>
+  'sync.no_skill': { name: string; folder: string }
+  'sync.branch_refused': { url: string; branch: string; detail: string }
 }
 
 export type ErrorKey = keyof ErrorParamsByKey
@@ -99,7 +157,64 @@ const errorKeys: Record<ErrorKey, true> = {
   'import.already_undone': true,
   'import.busy_undo': true,
   'import.path_relative': true,
-  'backup.folder_relative': true
+  'backup.folder_relative': true,
+  'config.not_json': true,
+  'config.not_object': true,
+  'config.invalid': true,
+  'list.cursor_malformed': true,
+  'import.unknown_source': true,
+  'import.missing_listed': true,
+  'import.no_folder': true,
+  'import.not_claude_code': true,
+  'import.no_hermes_home': true,
+  'import.not_hermes_home': true,
+  'import.no_openclaw_workspace': true,
+  'import.not_openclaw_workspace': true,
+  'import.no_export': true,
+  'import.export_folder_empty': true,
+  'import.export_zip_empty': true,
+  'import.export_zip_unsafe': true,
+  'import.export_zip_unreadable': true,
+  'backup.no_home': true,
+  'backup.file_exists': true,
+  'backup.cannot_write': true,
+  'backup.file_busy': true,
+  'backup.archive_refused': true,
+  'backup.newer_format': true,
+  'backup.schema_mismatch': true,
+  'backup.unreadable': true,
+  'backup.no_manifest': true,
+  'backup.manifest_not_json': true,
+  'backup.manifest_invalid': true,
+  'backup.newer_schema': true,
+  'backup.unsafe_member': true,
+  'backup.incomplete': true,
+  'backup.checksum': true,
+  'backup.unlisted': true,
+  'backup.no_file': true,
+  'backup.home_is_file': true,
+  'backup.home_in_use': true,
+  'memory.entry_missing': true,
+  'memory.entry_ambiguous': true,
+  'sync.failed': true,
+  'sync.not_set_up': true,
+  'sync.unsafe_path': true,
+  'sync.busy': true,
+  'sync.kept_moving': true,
+  'sync.push_refused': true,
+  'sync.unauthorized': true,
+  'sync.not_a_repository': true,
+  'sync.unreachable': true,
+  'sync.talk_failed': true,
+  'sync.ssh_remote': true,
+  'sync.not_a_url': true,
+  'sync.not_https': true,
+  'sync.credentials_in_url': true,
+  'sync.no_writable_library_named': true,
+  'sync.name_library': true,
+  'sync.no_writable_library': true,
+  'sync.no_skill': true,
+  'sync.branch_refused': true
 }
 
 /** Whether a key that came over the wire is one this version words (an older or newer peer may send others). */

@@ -1,5 +1,6 @@
 import type { Language } from '../../shared/i18n'
 import type { CairnCore } from '../core/cairn'
+import type { SettingsStore } from '../core/config/config-store'
 import { homePaths, resolveHome } from '../core/config/home'
 import { CliFailure, processIO, UsageError, type CliIO } from './io'
 import { commands, usageText } from './commands'
@@ -57,14 +58,19 @@ export async function runCli(argv: string[], io: CliIO = processIO, env: NodeJS.
   } catch (error) {
     if (error instanceof UsageError) return usage(io, error.message, command.usage)
     // A damaged state.db, met at open or by any query later: one line naming `cairn doctor`.
-    const [{ asCorruptDatabaseError }, { ConfigError }] = await Promise.all([import('../core/db/corrupt'), import('../core/config/config-store')])
+    const [{ asCorruptDatabaseError }, { ConfigError, ConfigStore }, { keyedFailure }] = await Promise.all([
+      import('../core/db/corrupt'),
+      import('../core/config/config-store'),
+      import('./worded-failure')
+    ])
     const corrupt = asCorruptDatabaseError(error, homePaths(ctx.home).stateDb)
-    if (error instanceof CliFailure) {
-      io.err(`cairn: ${error.wordedIn(languageOf(opened))}\n`)
+    const failure = error instanceof ConfigError ? keyedFailure(error) : error
+    if (failure instanceof CliFailure) {
+      io.err(`cairn: ${failure.wordedIn(languageOf(opened, () => new ConfigStore(homePaths(ctx.home).configFile)))}\n`)
       return 1
     }
-    if (error instanceof ConfigError || corrupt) {
-      io.err(`cairn: ${(corrupt ?? (error as Error)).message}\n`)
+    if (corrupt) {
+      io.err(`cairn: ${corrupt.message}\n`)
       return 1
     }
     io.err(`cairn: unexpected error: ${(error as Error).stack ?? String(error)}\n`)
@@ -74,10 +80,13 @@ export async function runCli(argv: string[], io: CliIO = processIO, env: NodeJS.
   }
 }
 
-/** The language failures are worded in: the data home's (`ui.language`), English before one is open. */
-function languageOf(core: CairnCore | null): Language {
+/**
+ * The language failures are worded in: the data home's (`ui.language`), read from its settings when a
+ * command failed before opening it (backup, restore, sync setup), English when there are none.
+ */
+function languageOf(core: CairnCore | null, settings: () => SettingsStore): Language {
   try {
-    return core?.config.get().ui.language ?? 'en'
+    return (core?.config ?? settings()).get().ui.language
   } catch {
     return 'en' // a config.json that cannot be read is itself the failure being reported
   }

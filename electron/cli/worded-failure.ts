@@ -1,5 +1,6 @@
 import type { ErrorKey, ErrorParamsByKey } from '../../shared/error-keys'
 import { translate, type Language } from '../../shared/i18n'
+import { errorWordsOf } from '../../shared/keyed-error'
 import { CliFailure } from './io'
 
 /**
@@ -12,4 +13,10 @@ export function wordedFailure<K extends ErrorKey>(key: K, params: ErrorParamsByK
     return listWith ? translate(language, 'error.withHint', { failure, hint: translate(language, 'error.hint.listWith', { command: listWith }) }) : failure
   }
   return new CliFailure(words('en'), words)
+}
+
+/** A domain error the user must see: worded by its key when it carries one (a KeyedError), else its message as it is. */
+export function keyedFailure(error: Error, listWith?: string): CliFailure {
+  const words = errorWordsOf(error)
+  return words ? wordedFailure(words.key, words.params as never, listWith) : new CliFailure(error.message)
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import { isErrorKey, type ErrorKey, type ErrorParamsByKey } from '../error-keys'
 import { translate } from '../i18n'
+import { errorWordsOf } from '../keyed-error'
 
 /**
  * Which window sent a request, as main established it (never as the request says): the desktop's
@@ -83,6 +84,13 @@ export class IpcError extends Error {
   static of<K extends ErrorKey>(code: IpcErrorCode, key: K, params: ErrorParamsByKey[K]): IpcError {
     const figures = params as IpcErrorParams
     return new IpcError(code, translate('en', `error.${key}`, figures), Object.keys(figures).length ? figures : undefined, key)
+  }
+
+  /** A domain error a route answers with `code`: its key and figures go along (a KeyedError's), so the faces word it; else its message as it is. */
+  static carrying(code: IpcErrorCode, error: Error, extra?: IpcErrorParams): IpcError {
+    const words = errorWordsOf(error)
+    const figures = { ...words?.params, ...extra }
+    return new IpcError(code, error.message, Object.keys(figures).length ? figures : undefined, words?.key)
   }
 
   toJSON(): IpcErrorShape {

@@ -49,6 +49,15 @@ describe('the lint that keeps English sentences for people out of electron/core'
     })
   })
 
+  it('fails on a sentence in sync/, backup/ or config/ too: every folder that is not model-facing words its errors by key', async () => {
+    const root = tree({
+      'electron/core/sync/sync-run.ts': "export const busy = () => new SyncError('busy', 'Another sync of this data home is running; try again later.')\n",
+      'electron/core/backup/create-backup.ts': "export const none = (home: string) => new BackupError(`There is no data home at ${home} to back up.`)\n",
+      'electron/core/config/config-store.ts': "export const keyed = (path: string) => new ConfigError('config.not_object', { path })\n"
+    })
+    expect(await lint(root)).toEqual({ code: 1, flagged: ['electron/core/backup/create-backup.ts:1', 'electron/core/sync/sync-run.ts:1'] })
+  })
+
   it('lets through errors worded by key, logs, internal errors, model-facing folders and a justified exception', async () => {
     const root = tree({
       'electron/core/app/handlers/things.ts': [

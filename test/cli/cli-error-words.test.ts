@@ -30,3 +30,20 @@ describe('failures worded from their keys', () => {
     expect(run.stderr).toBe('cairn: There is no proposal #99. List them with: cairn inbox\n')
   })
 })
+
+describe('domain errors worded from their keys (KeyedError)', () => {
+  it('says sync is not set up in Chinese', async () => {
+    const dir = home('zh-CN')
+    const run = await runCairn(['--home', dir, 'sync'], { cwd: dir })
+    expect(run.code).toBe(1)
+    expect(run.stderr).toBe('cairn: 同步尚未设置：请先运行 cairn sync setup <remote-url>。\n')
+  })
+
+  it('words a restore refusal in the home’s language before the home is opened', async () => {
+    const dir = home('zh-CN')
+    const archive = join(dir, 'nope.tar.gz')
+    const run = await runCairn(['--home', dir, 'restore', archive], { cwd: dir })
+    expect(run.code).toBe(1)
+    expect(run.stderr).toBe(`cairn: ${archive} 处没有备份文件。\n`)
+  })
+})

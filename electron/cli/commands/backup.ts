@@ -1,6 +1,7 @@
 import { BackupError, createBackup, type BackupProgress } from '../../core/backup'
 import { parseCommandArgs } from '../args'
 import { CliFailure, printJson, type CliIO } from '../io'
+import { keyedFailure } from '../worded-failure'
 import { appVersion } from './serve'
 import type { CliCommand } from './types'
 
@@ -29,7 +30,7 @@ Restore it with "cairn restore FILE".
     try {
       result = await createBackup({ home: ctx.home, out: values.out, cairnVersion: appVersion(), onProgress: progressPrinter(ctx.io) })
     } catch (error) {
-      if (error instanceof BackupError) throw new CliFailure(error.message)
+      if (error instanceof BackupError) throw keyedFailure(error)
       throw error
     }
     if (values.json) {

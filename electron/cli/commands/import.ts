@@ -9,6 +9,7 @@ import {
   ImportBatches,
   ImportSourceError,
   undoImport,
+  undoRefusal,
   type ImportBatch,
   type ImportCounts,
   type ImportProgress,
@@ -16,6 +17,7 @@ import {
 } from '../../core/import'
 import { parseCommandArgs } from '../args'
 import { CliFailure, formatTime, printJson, UsageError, type CliIO } from '../io'
+import { keyedFailure } from '../worded-failure'
 import { IMPORT_LEARN_USAGE, importLearn } from './import-learn'
 import type { CliCommand, CliContext } from './types'
 
@@ -91,7 +93,7 @@ ${IMPORT_LEARN_USAGE}
       else if (action === 'claude-code') report = await importClaudeCode(core, { path: rest[0] ?? defaultClaudeCodeHome(ctx.env), ...options })
       else report = await importChatExport(core, { app: action, path: rest[0], ...options })
     } catch (error) {
-      if (error instanceof ImportSourceError) throw new CliFailure(error.message)
+      if (error instanceof ImportSourceError) throw keyedFailure(error)
       throw error
     }
     if (values.json) printJson(ctx.io, report)
@@ -167,12 +169,13 @@ function batchState(batch: ImportBatch): string {
 async function undo(ctx: CliContext, rest: string[], json: boolean): Promise<number> {
   const id = Number(rest[0])
   if (rest.length !== 1 || !Number.isInteger(id) || id < 1) throw new UsageError('Give the import to undo, e.g. cairn import undo 3 (cairn import list shows them).')
-  const result = await undoImport(await ctx.core(), id)
+  const core = await ctx.core()
+  const result = await undoImport(core, id)
   if (json) {
     printJson(ctx.io, result)
     return result.ok && result.complete ? 0 : 1
   }
-  if (!result.ok) throw new CliFailure(result.error)
+  if (!result.ok) throw keyedFailure(undoRefusal(core.db, id) ?? new Error(result.error))
   ctx.io.out(
     `Undid import #${id}: ${result.reverted} changes reverted, ${result.sessionsRemoved} conversations deleted, ${result.proposalsWithdrawn} waiting proposals withdrawn.\n`
   )

@@ -5,6 +5,7 @@ import { BackupError, HELD_SETTINGS_FILE, restoreBackup, type HeldSetting, type 
 import { resolveHome } from '../../core/config/home'
 import { parseCommandArgs } from '../args'
 import { CliFailure, printJson, UsageError, type CliIO } from '../io'
+import { keyedFailure } from '../worded-failure'
 import type { CliCommand } from './types'
 
 export const restoreCommand: CliCommand = {
@@ -42,7 +43,7 @@ and come in only when you agree (or with --yes); otherwise they are kept out of 
         confirmSettings: (held) => confirmSettings(ctx.io, held, values.yes === true)
       })
     } catch (error) {
-      if (error instanceof BackupError) throw new CliFailure(error.message)
+      if (error instanceof BackupError) throw keyedFailure(error)
       throw error
     }
     if (values.json) {

@@ -1,7 +1,8 @@
 import type { CairnCore } from '../../core/cairn'
 import { leaveSync, proposeToLibrary, readSyncState, runSync, setupSync, SyncError, type LibraryProposal, type SyncProgress, type SyncReport, type SharedLibraryReport } from '../../core/sync'
 import { parseCommandArgs } from '../args'
-import { CliFailure, formatTime, printJson, UsageError, type CliIO } from '../io'
+import { formatTime, printJson, UsageError, type CliIO } from '../io'
+import { keyedFailure } from '../worded-failure'
 import type { CliCommand, CliContext } from './types'
 
 export const syncCommand: CliCommand = {
@@ -75,7 +76,7 @@ CAIRN_SECRET_SYNC_SHARED_<NAME>_TOKEN, else CAIRN_SYNC_TOKEN.
           ? await setupSync(core, { remote: rest[0], branch: values.branch, username: values.username, deviceName: values.device }, options)
           : await runSync(core, options)
     } catch (error) {
-      if (error instanceof SyncError) throw new CliFailure(error.message)
+      if (error instanceof SyncError) throw keyedFailure(error)
       throw error
     }
     if (json) printJson(ctx.io, report)
@@ -101,7 +102,7 @@ async function propose(ctx: CliContext, core: CairnCore, rest: string[], library
   try {
     proposal = await proposeToLibrary(core, { skill: rest[0], library, token: syncToken(ctx), libraryToken: (name) => secretFromEnv(ctx, `sync.shared.${name}.token`) })
   } catch (error) {
-    if (error instanceof SyncError) throw new CliFailure(error.message)
+    if (error instanceof SyncError) throw keyedFailure(error)
     throw error
   }
   if (json) printJson(ctx.io, proposal)

@@ -1,3 +1,4 @@
+import { KeyedError } from '../../../shared/keyed-error'
 import { existsSync } from 'node:fs'
 import type { ImportActivity, ImportSourceId, ImportSourceInfo } from '../../../shared/ipc/contract-import'
 import {
@@ -51,9 +52,9 @@ export class ImportBusyError extends Error {
 }
 
 /** A source this build has no importer for. */
-export class UnknownImportSourceError extends Error {
+export class UnknownImportSourceError extends KeyedError<'import.unknown_source'> {
   constructor(readonly source: string) {
-    super(`Cairn cannot import from ${source} yet.`)
+    super('import.unknown_source', { source })
     this.name = 'UnknownImportSourceError'
   }
 }

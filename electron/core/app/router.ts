@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import { ipcRoutes, type IpcContext, type IpcHandlers } from '../../../shared/ipc/contract'
 import { IpcError, ipcErrorShape, mayCall, type IpcResult } from '../../../shared/ipc/define'
+import { errorWordsOf } from '../../../shared/keyed-error'
 import { issueLines } from '../../../shared/zod-issues'
 
 /**
@@ -40,6 +41,8 @@ export async function dispatch(handlers: IpcHandlers, route: unknown, input: unk
     return { ok: true, data }
   } catch (error) {
     if (error instanceof IpcError) return { ok: false, error: error.toJSON() }
+    // A domain error with a key no handler mapped still reaches the faces worded.
+    if (errorWordsOf(error)) return { ok: false, error: IpcError.carrying('INTERNAL', error as Error).toJSON() }
     return { ok: false, error: { code: 'INTERNAL', message: (error as Error)?.message ?? String(error) } }
   }
 }

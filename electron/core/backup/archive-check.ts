@@ -37,7 +37,7 @@ export async function extractVerified(archive: string, staging: string, nativeBi
     }
   }
   await readArchive(name, () => listArchive(archive, (entry) => (check(entry), problem !== null)))
-  if (problem) throw new BackupError(problem)
+  if (problem) throw new BackupError('backup.archive_refused', { problem })
   // The listing passed; the filter refuses the same members again in case the file changed in between.
   await readArchive(name, () =>
     tar.x({
@@ -49,13 +49,13 @@ export async function extractVerified(archive: string, staging: string, nativeBi
   )
   const manifest = readManifest(name, staging)
   if (manifest.formatVersion > BACKUP_FORMAT_VERSION) {
-    throw new BackupError(`${name} was made by a newer Cairn (${manifest.cairnVersion}) in a format this Cairn cannot read. Upgrade Cairn first, then restore it.`)
+    throw new BackupError('backup.newer_format', { name, version: manifest.cairnVersion })
   }
   checkSchema(name, manifest)
   await checkFiles(name, staging, manifest)
   if (manifest.schemaVersion !== null) {
     const onDisk = schemaOf(join(staging, STATE_DB), nativeBinding)
-    if (onDisk !== manifest.schemaVersion) throw new BackupError(`${name} was changed or damaged: its state.db has schema ${onDisk}, its manifest says ${manifest.schemaVersion}.`)
+    if (onDisk !== manifest.schemaVersion) throw new BackupError('backup.schema_mismatch', { name, onDisk: String(onDisk), manifest: String(manifest.schemaVersion) })
   }
   return manifest
 }
@@ -135,31 +135,28 @@ async function readArchive(name: string, read: () => Promise<void>): Promise<voi
     await read()
   } catch (error) {
     if (error instanceof BackupError) throw error
-    throw new BackupError(`${name} is damaged or cut short and cannot be read (${(error as Error).message}); nothing was restored.`)
+    throw new BackupError('backup.unreadable', { name, problem: (error as Error).message })
   }
 }
 
 function readManifest(name: string, staging: string): BackupManifest {
   const path = join(staging, MANIFEST_NAME)
-  if (!existsSync(path)) throw new BackupError(`${name} is not a Cairn backup: it has no ${MANIFEST_NAME}.`)
+  if (!existsSync(path)) throw new BackupError('backup.no_manifest', { name, manifest: MANIFEST_NAME })
   let raw: unknown
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'))
   } catch {
-    throw new BackupError(`${name} has a damaged ${MANIFEST_NAME} (it is not valid JSON); nothing was restored.`)
+    throw new BackupError('backup.manifest_not_json', { name, manifest: MANIFEST_NAME })
   }
   const parsed = manifestSchema.safeParse(raw)
-  if (!parsed.success) throw new BackupError(`${name} is not a Cairn backup this Cairn can read: its ${MANIFEST_NAME} is not in the expected form.`)
+  if (!parsed.success) throw new BackupError('backup.manifest_invalid', { name, manifest: MANIFEST_NAME })
   return parsed.data
 }
 
 function checkSchema(name: string, manifest: BackupManifest): void {
   const latest = latestSchemaVersion()
   if (manifest.schemaVersion !== null && manifest.schemaVersion > latest) {
-    throw new BackupError(
-      `${name} was made by a newer Cairn (${manifest.cairnVersion}, database schema ${manifest.schemaVersion}); this Cairn knows schema ${latest} at most. ` +
-        'Upgrade Cairn first, then restore it. Nothing was changed.'
-    )
+    throw new BackupError('backup.newer_schema', { name, version: manifest.cairnVersion, schema: manifest.schemaVersion, latest })
   }
 }
 
@@ -167,16 +164,16 @@ async function checkFiles(name: string, staging: string, manifest: BackupManifes
   const listed = new Set<string>([MANIFEST_NAME])
   for (const file of manifest.files) {
     const unsafe = unsafeMemberPath(file.path)
-    if (unsafe) throw new BackupError(`${name} lists ${file.path}, ${unsafe}; it is refused (nothing was restored).`)
+    if (unsafe) throw new BackupError('backup.unsafe_member', { name, path: file.path, problem: unsafe })
     listed.add(file.path)
     const path = join(staging, file.path)
-    if (!existsSync(path)) throw new BackupError(`${name} is incomplete: ${file.path} is in its manifest but not in the archive; nothing was restored.`)
+    if (!existsSync(path)) throw new BackupError('backup.incomplete', { name, path: file.path })
     if (lstatSync(path).size !== file.size || (await sha256OfFile(path)) !== file.sha256) {
-      throw new BackupError(`${name} was changed or damaged: ${file.path} does not match its checksum; nothing was restored.`)
+      throw new BackupError('backup.checksum', { name, path: file.path })
     }
   }
   const extra = filesUnder(staging).find((rel) => !listed.has(rel))
-  if (extra) throw new BackupError(`${name} was changed: it holds ${extra}, which its manifest does not list; nothing was restored.`)
+  if (extra) throw new BackupError('backup.unlisted', { name, extra })
 }
 
 function filesUnder(root: string): string[] {

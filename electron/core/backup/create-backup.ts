@@ -58,9 +58,9 @@ const LOCKED_FILES = new Set(['memories/MEMORY.md', 'memories/USER.md'])
 export async function createBackup(options: CreateBackupOptions): Promise<BackupResult> {
   const home = resolve(options.home)
   const now = options.now ?? new Date()
-  if (!existsSync(home)) throw new BackupError(`There is no data home at ${home} to back up.`)
+  if (!existsSync(home)) throw new BackupError('backup.no_home', { home })
   const out = options.out ? resolve(options.out) : freeDefaultName(resolve(options.folder ?? join(home, 'backups')), now)
-  if (existsSync(out)) throw new BackupError(`${out} already exists; choose another file name (a backup never overwrites a file).`)
+  if (existsSync(out)) throw new BackupError('backup.file_exists', { file: out })
   const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`
   const staging = join(dirname(out), `.${basename(out)}.${suffix}.tmp`)
   const partial = `${out}.${suffix}.partial`
@@ -68,7 +68,7 @@ export async function createBackup(options: CreateBackupOptions): Promise<Backup
     removeAbandonedBackupFiles(dirname(out))
     mkdirSync(staging, { recursive: true })
   } catch (error) {
-    throw new BackupError(`Cannot write a backup to ${dirname(out)}: ${(error as Error).message}`)
+    throw new BackupError('backup.cannot_write', { folder: dirname(out), problem: (error as Error).message })
   }
   try {
     const listed = listHomeFiles(home)
@@ -178,7 +178,7 @@ async function copyFile(home: string, staging: string, rel: string): Promise<boo
   try {
     return await withLock(from, copy)
   } catch (error) {
-    if (error instanceof LockTimeoutError) throw new BackupError(`Could not back up ${rel}: ${error.message} Nothing was written.`)
+    if (error instanceof LockTimeoutError) throw new BackupError('backup.file_busy', { file: rel, problem: error.message })
     throw error
   }
 }

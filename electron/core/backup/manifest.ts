@@ -1,3 +1,5 @@
+import type { ErrorKey, ErrorParamsByKey } from '../../../shared/error-keys'
+import { KeyedError } from '../../../shared/keyed-error'
 import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { z } from 'zod'
@@ -48,9 +50,11 @@ export function fileStamp(now: Date): string {
 }
 
 /** A backup or restore that cannot go ahead; the message says why and what to do. Nothing was changed. */
-export class BackupError extends Error {
-  constructor(message: string) {
-    super(message)
+export class BackupError<K extends BackupErrorKey = BackupErrorKey> extends KeyedError<K> {
+  constructor(key: K, params: ErrorParamsByKey[K]) {
+    super(key, params)
     this.name = 'BackupError'
   }
 }
+
+type BackupErrorKey = Extract<ErrorKey, `backup.${string}`>

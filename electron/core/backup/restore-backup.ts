@@ -55,8 +55,8 @@ export type RestoreResult =
 export async function restoreBackup(options: RestoreOptions): Promise<RestoreResult> {
   const archive = resolve(options.archive)
   const home = resolve(options.home)
-  if (!existsSync(archive) || !statSync(archive).isFile()) throw new BackupError(`There is no backup file at ${archive}.`)
-  if (existsSync(home) && !statSync(home).isDirectory()) throw new BackupError(`${home} is a file, not a data home folder.`)
+  if (!existsSync(archive) || !statSync(archive).isFile()) throw new BackupError('backup.no_file', { archive })
+  if (existsSync(home) && !statSync(home).isDirectory()) throw new BackupError('backup.home_is_file', { home })
   const hasData = existsSync(home) && readdirSync(home).length > 0
   if (hasData) refuseWhileInUse(home, options.nativeBinding)
 
@@ -94,7 +94,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
 
 function refuseWhileInUse(home: string, nativeBinding: string | undefined): void {
   const use = homeInUse(home, nativeBinding)
-  if (use) throw new BackupError(`Cannot restore now: ${use} Quit the Cairn app, "cairn serve" and any chat first, then try again. Nothing was changed.`)
+  if (use) throw new BackupError('backup.home_in_use', { use })
 }
 
 function freeAsideName(home: string, now: Date): string {

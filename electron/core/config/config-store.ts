@@ -1,3 +1,5 @@
+import type { ErrorKey, ErrorParamsByKey } from '../../../shared/error-keys'
+import { KeyedError } from '../../../shared/keyed-error'
 import { existsSync, mkdirSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
@@ -7,12 +9,14 @@ import { StaleWriteError, writeFileAtomicText } from '../fs/atomic'
 import { LockLostError, withLock } from '../fs/lock'
 
 /** The settings file could not be used. The file is left exactly as it was. */
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message)
+export class ConfigError<K extends ConfigErrorKey = ConfigErrorKey> extends KeyedError<K> {
+  constructor(key: K, params: ErrorParamsByKey[K]) {
+    super(key, params)
     this.name = 'ConfigError'
   }
 }
+
+type ConfigErrorKey = Extract<ErrorKey, `config.${string}`>
 
 /** Reads and writes `config.json` (a {@link ConfigStore}, or a stand-in in tests). */
 export interface SettingsStore {
@@ -204,12 +208,10 @@ export class ConfigStore implements SettingsStore {
     try {
       value = JSON.parse(text)
     } catch (error) {
-      throw new ConfigError(
-        `${this.path} is not valid JSON (${(error as Error).message}). Fix the file or move it away; Cairn has not changed it.`
-      )
+      throw new ConfigError('config.not_json', { path: this.path, detail: (error as Error).message })
     }
     if (!isPlainObject(value)) {
-      throw new ConfigError(`${this.path} must hold a JSON object at the top level. Cairn has not changed it.`)
+      throw new ConfigError('config.not_object', { path: this.path })
     }
     return value
   }
@@ -219,7 +221,7 @@ export function parseConfig(raw: unknown, source = 'config.json'): CairnConfig {
   const result = configSchema.safeParse(raw)
   if (result.success) return result.data
   const issues = issueLines(result.error, { root: '(root)' }).map((line) => `  - ${line}`)
-  throw new ConfigError(`${source} has invalid settings:\n${issues.join('\n')}\nCairn has not changed the file.`)
+  throw new ConfigError('config.invalid', { source, issues: issues.join('\n') })
 }
 
 function readBytesOrNull(path: string): Buffer | null {

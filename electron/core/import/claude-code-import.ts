@@ -36,9 +36,9 @@ function rationale(entry: SourceEntry): string {
  */
 export async function importClaudeCode(core: ImportHome, options: ClaudeCodeImportOptions): Promise<ImportReport> {
   const home = resolve(options.path)
-  if (!existsSync(home) || !statSync(home).isDirectory()) throw new ImportSourceError(`There is no Claude Code folder at ${home}.`)
+  if (!existsSync(home) || !statSync(home).isDirectory()) throw new ImportSourceError('import.no_folder', { app: 'Claude Code', path: home })
   if (!['CLAUDE.md', 'projects', 'skills'].some((part) => existsSync(join(home, part)))) {
-    throw new ImportSourceError(`${home} does not look like Claude Code's folder: it has no CLAUDE.md, projects/ or skills/.`)
+    throw new ImportSourceError('import.not_claude_code', { path: home })
   }
   return runImportBatch(core, { source: 'claude-code', path: home, dryRun: options.dryRun, onProgress: options.onProgress }, async (run) => {
     const entries = readClaudeCodeEntries(home, run.problems)

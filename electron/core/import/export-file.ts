@@ -40,10 +40,10 @@ export class ExportJsonError extends Error {
  * or the `.zip` the app sent (read in place: nothing is extracted to disk).
  */
 export function locateExport(path: string, app: string): ExportLocation {
-  if (!existsSync(path)) throw new ImportSourceError(`There is no ${app} export at ${path}.`)
+  if (!existsSync(path)) throw new ImportSourceError('import.no_export', { app, path })
   if (statSync(path).isDirectory()) {
     const file = join(path, CONVERSATIONS)
-    if (!existsSync(file)) throw new ImportSourceError(`${path} has no ${CONVERSATIONS}; point at the ${app} export's folder, its ${CONVERSATIONS} or its .zip.`)
+    if (!existsSync(file)) throw new ImportSourceError('import.export_folder_empty', { path, file: CONVERSATIONS, app })
     return fileLocation(file)
   }
   if (path.toLowerCase().endsWith('.zip')) return zipLocation(path, app)
@@ -70,7 +70,7 @@ function zipLocation(zipPath: string, app: string): ExportLocation {
       )
       try {
         const entry = await findEntry(zip).catch((error: Error) => Promise.reject(zipProblem(zipPath, error)))
-        if (!entry) throw new ImportSourceError(`${zipPath} holds no ${CONVERSATIONS}; is it the ${app} data export?`)
+        if (!entry) throw new ImportSourceError('import.export_zip_empty', { path: zipPath, file: CONVERSATIONS, app })
         const stream = await new Promise<Readable>((resolve, reject) => zip.openReadStream(entry, (error, read) => (error ? reject(zipProblem(zipPath, error)) : resolve(read))))
         const close = (): void => {
           stream.destroy()
@@ -92,9 +92,9 @@ function zipLocation(zipPath: string, app: string): ExportLocation {
 function zipProblem(zipPath: string, error: Error): ImportSourceError {
   const unsafe = /^(?:invalid relative path|absolute path|invalid characters in fileName): (.*)$/.exec(error.message)
   if (unsafe) {
-    return new ImportSourceError(`${basename(zipPath)} has an entry whose path points outside the archive (${JSON.stringify(unsafe[1].slice(0, 200))}), so Cairn does not read it. Nothing was imported; unpack the export yourself and import its folder if you trust it.`)
+    return new ImportSourceError('import.export_zip_unsafe', { name: basename(zipPath), entry: JSON.stringify(unsafe[1].slice(0, 200)) })
   }
-  return new ImportSourceError(`${basename(zipPath)} could not be read as a zip (${error.message.slice(0, 200)}). Nothing was imported.`)
+  return new ImportSourceError('import.export_zip_unreadable', { name: basename(zipPath), problem: error.message.slice(0, 200) })
 }
 
 /** The shallowest entry named `conversations.json` (exports put it at the top, sometimes in one folder). */

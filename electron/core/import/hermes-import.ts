@@ -1,3 +1,5 @@
+import type { ErrorKey, ErrorParamsByKey } from '../../../shared/error-keys'
+import { KeyedError } from '../../../shared/keyed-error'
 import { existsSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -16,12 +18,14 @@ export function defaultHermesHome(env: NodeJS.ProcessEnv): string {
 }
 
 /** A path that is not a Hermes home (nothing to import from), with what was looked for. */
-export class ImportSourceError extends Error {
-  constructor(message: string) {
-    super(message)
+export class ImportSourceError<K extends ImportSourceErrorKey = ImportSourceErrorKey> extends KeyedError<K> {
+  constructor(key: K, params: ErrorParamsByKey[K]) {
+    super(key, params)
     this.name = 'ImportSourceError'
   }
 }
+
+type ImportSourceErrorKey = Extract<ErrorKey, `import.${string}`>
 
 export interface HermesImportOptions {
   /** Hermes's home folder. */
@@ -40,9 +44,9 @@ export interface HermesImportOptions {
 export async function importHermes(core: ImportHome, options: HermesImportOptions): Promise<ImportReport> {
   const home = resolve(options.path)
   const parts = { memories: join(home, 'memories'), skills: join(home, 'skills'), stateDb: join(home, 'state.db') }
-  if (!existsSync(home) || !statSync(home).isDirectory()) throw new ImportSourceError(`There is no Hermes home at ${home}.`)
+  if (!existsSync(home) || !statSync(home).isDirectory()) throw new ImportSourceError('import.no_hermes_home', { path: home })
   if (!Object.values(parts).some((path) => existsSync(path))) {
-    throw new ImportSourceError(`${home} does not look like a Hermes home: it has no memories/, skills/ or state.db.`)
+    throw new ImportSourceError('import.not_hermes_home', { path: home })
   }
   return runImportBatch(core, { source: 'hermes', path: home, dryRun: options.dryRun, onProgress: options.onProgress }, async (run) => {
     for (const target of ['memory', 'user'] as const) {

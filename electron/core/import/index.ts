@@ -2,7 +2,7 @@ export { defaultHermesHome, importHermes, ImportSourceError, type HermesImportOp
 export { defaultOpenClawWorkspace, importOpenClaw, type OpenClawImportOptions } from './openclaw-import'
 export { defaultClaudeCodeHome, importClaudeCode, type ClaudeCodeImportOptions } from './claude-code-import'
 export { ImportBatches, type ImportBatch } from './import-batches'
-export { undoImport, type UndoConflict, type UndoResult } from './undo-import'
+export { undoImport, undoRefusal, type UndoConflict, type UndoResult } from './undo-import'
 export * from './types'
 export { importChatExport, type ChatExportApp, type ChatExportImportOptions } from './export-import'
 export type { ImportHome, ImportUndoHome } from './import-home'

@@ -59,10 +59,10 @@ function managedSkillsOf(workspace: string): string | null {
  */
 export async function importOpenClaw(core: ImportHome, options: OpenClawImportOptions): Promise<ImportReport> {
   const workspace = resolve(options.path)
-  if (!existsSync(workspace) || !statSync(workspace).isDirectory()) throw new ImportSourceError(`There is no OpenClaw workspace at ${workspace}.`)
+  if (!existsSync(workspace) || !statSync(workspace).isDirectory()) throw new ImportSourceError('import.no_openclaw_workspace', { path: workspace })
   const looked = ['MEMORY.md', 'USER.md', 'memory', 'skills', join('.agents', 'skills')]
   if (!looked.some((part) => existsSync(join(workspace, part)))) {
-    throw new ImportSourceError(`${workspace} does not look like an OpenClaw workspace: it has no MEMORY.md, USER.md, memory/, skills/ or .agents/skills/.`)
+    throw new ImportSourceError('import.not_openclaw_workspace', { path: workspace })
   }
   const managed = options.managedSkillsDir === undefined ? managedSkillsOf(workspace) : options.managedSkillsDir
   return runImportBatch(core, { source: 'openclaw', path: workspace, dryRun: options.dryRun, onProgress: options.onProgress }, async (run) => {

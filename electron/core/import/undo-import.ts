@@ -2,6 +2,8 @@ import type { ImportUndoHome } from './import-home'
 import { ProposalStore } from '../ledger/proposals'
 import { ImportBatches } from './import-batches'
 import { importReviewId } from './types'
+import { KeyedError } from '../../../shared/keyed-error'
+import type { StateDb } from '../db/state-db'
 
 /** The most ledger rows one batch is expected to hold; a bigger one is undone by running undo again. */
 const MAX_ROWS = 100_000
@@ -40,8 +42,8 @@ export type UndoResult =
 export async function undoImport(core: ImportUndoHome, importId: number): Promise<UndoResult> {
   const batches = new ImportBatches(core.db)
   const batch = batches.get(importId)
-  if (!batch) return { ok: false, error: `There is no import #${importId} (cairn import list shows them).` }
-  if (batch.revertedAt !== null) return { ok: false, error: `Import #${importId} was already undone.` }
+  const refusal = undoRefusal(core.db, importId)
+  if (!batch || refusal) return { ok: false, error: refusal?.message ?? '' }
   const reviewId = importReviewId(importId)
   const rows = core.ledger.list({ reviewId, sources: ['import'], limit: MAX_ROWS }).filter((row) => row.revertedBy === null)
   const conflicts: UndoConflict[] = []
@@ -63,4 +65,12 @@ export async function undoImport(core: ImportUndoHome, importId: number): Promis
   const complete = conflicts.length === 0
   if (complete) batches.markReverted(importId)
   return { ok: true, importId, reverted, conflicts, sessionsRemoved, sessionsKept, proposalsWithdrawn, complete }
+}
+
+/** Why a batch cannot be undone (there is none, or it was undone already) as words for a person; null when it can. */
+export function undoRefusal(db: StateDb, importId: number): KeyedError<'import.missing_listed' | 'import.already_undone'> | null {
+  const batch = new ImportBatches(db).get(importId)
+  if (!batch) return new KeyedError('import.missing_listed', { id: importId })
+  if (batch.revertedAt !== null) return new KeyedError('import.already_undone', { id: importId })
+  return null
 }

@@ -96,12 +96,14 @@ export class Ledger implements BatchChangeRecorder, PendingRecorder {
     let settled = false
     return {
       commit: () => {
+        // words-ok: a broken invariant (a bug or a race), for logs; a face gets it as INTERNAL
         if (settled) throw new Error('These ledger rows were already settled.')
         const entries = this.db
           .transaction(() => {
             const changed = this.db
               .prepare(`UPDATE ledger SET state = 'committed' WHERE state = 'pending' AND id IN (${ids.map(() => '?').join(',')})`)
               .run(...ids).changes
+            // words-ok: a broken invariant (a bug or a race), for logs; a face gets it as INTERNAL
             if (changed !== ids.length) throw new Error('The pending ledger rows of this change were reconciled away by another process.')
             this.markRevertsDone(ids)
             return ids.map((id) => this.get(id)!)

@@ -120,6 +120,7 @@ export class EmbeddingClient implements Embedder {
   }
 
   private badReply(what: string): ProviderError {
+    // words-ok: the detail under the code, which every face words (turnError.*, setup.problem.*); logs keep it
     return new ProviderError('bad_response', `Unexpected embeddings reply from ${this.settings.baseURL} for "${this.settings.model}": ${what}.`, false)
   }
 }

@@ -37,14 +37,17 @@ export function toProviderError(error: unknown, baseURL: string, model: string, 
     return new ProviderError('cancelled', 'Cancelled.', false)
   }
   if (error instanceof APIConnectionTimeoutError) {
+    // words-ok: the detail under the code, which every face words (turnError.*, setup.problem.*); logs keep it
     return new ProviderError('timeout', `No response from ${baseURL} within ${Math.round(timeoutMs / 1000)} s.`, true)
   }
   if (error instanceof APIConnectionError) {
     const cause = describeCause(error)
+    // words-ok: the detail under the code, which every face words (turnError.*, setup.problem.*); logs keep it
     return new ProviderError('unreachable', `Cannot reach ${baseURL}${cause ? ` (${cause})` : ''}. Is the server running and the URL right?`, true)
   }
   // undici reports a body cut mid-way as a bare `TypeError: terminated`, not an APIError.
   if (error instanceof StreamCutError || (error instanceof TypeError && /terminated|socket/i.test(error.message))) {
+    // words-ok: the detail under the code, which every face words (turnError.*, setup.problem.*); logs keep it
     return new ProviderError('stream_cut', `The connection to ${baseURL} dropped in the middle of the answer.`, true)
   }
   if (error instanceof APIError && typeof error.status === 'number') {
@@ -55,9 +58,11 @@ export function toProviderError(error: unknown, baseURL: string, model: string, 
     }
     // There is no standard way to ask a provider whether a model reads images: its refusal says so.
     if ([400, 404, 415, 422].includes(status) && /\b(image|images|image_url|vision|multimodal|multi-modal)\b/i.test(detail)) {
+      // words-ok: the detail under the code, which every face words (turnError.*, setup.problem.*); logs keep it
       return new ProviderError('images_unsupported', `The model "${model}" at ${baseURL} does not take images (${status}${detail}). Choose a model that reads images, or send the message without them.`, false, status)
     }
     if (status === 404) {
+      // words-ok: the detail under the code, which every face words (turnError.*, setup.problem.*); logs keep it
       return new ProviderError('model_not_found', `The model "${model}" was not found at ${baseURL} (404${detail}). Pick a model the provider lists.`, false, status)
     }
     if (status === 429) {
@@ -68,6 +73,7 @@ export function toProviderError(error: unknown, baseURL: string, model: string, 
     }
     return new ProviderError('bad_request', `${baseURL} refused the request (${status}${detail}).`, false, status)
   }
+  // words-ok: the detail under the code, which every face words (turnError.*, setup.problem.*); logs keep it
   return new ProviderError('bad_response', `Unexpected reply from ${baseURL}: ${(error as Error)?.message ?? String(error)}`, false)
 }
 

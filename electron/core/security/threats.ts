@@ -39,6 +39,7 @@ export function threatPatternIdsFor(scope: ThreatScope): readonly string[] {
 
 function rulesFor(scope: ThreatScope): readonly ThreatRule[] {
   if (!Object.hasOwn(scopeRank, scope)) {
+    // words-ok: a caller bug (the scope is typed), for logs
     throw new Error(`Unknown threat scan scope '${String(scope)}'. Use 'all', 'context' or 'strict'.`)
   }
   return threatRules.filter((rule) => scopeRank[rule.scope] <= scopeRank[scope])

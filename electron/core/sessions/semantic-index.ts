@@ -120,6 +120,7 @@ export function storeBatch(db: StateDb, identity: VectorIdentity, batch: Pending
       db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${VECTOR_TABLE} USING vec0(embedding float[${size}] distance_metric=cosine)`)
       db.prepare('UPDATE semantic_index SET dimensions = ? WHERE id = 1').run(size)
     } else if (vectors.size > 0 && size !== state.dimensions) {
+      // words-ok: the fill's failure detail for logs; the search status words it by code (search.meaning.error.*)
       throw new Error(`The embedding model returned ${size} dimensions where the index holds ${state.dimensions}.`)
     }
     let added = 0

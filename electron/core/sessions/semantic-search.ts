@@ -57,6 +57,7 @@ export function semanticCandidates(db: StateDb, queryVector: Float32Array, k: nu
  * list by list, so the result is deterministic. A repeated id in one list counts at its best rank.
  */
 export function reciprocalRankFusion<T>(lists: readonly (readonly T[])[], k = RRF_K): Array<{ id: T; score: number }> {
+  // words-ok: a caller bug (the constant is ours), for logs
   if (!(k >= 0)) throw new RangeError(`The fusion constant must be 0 or more, not ${k}.`)
   const scores = new Map<T, number>()
   for (const list of lists) {

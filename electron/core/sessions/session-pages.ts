@@ -1,10 +1,11 @@
+import { KeyedError } from '../../../shared/keyed-error'
 import type { StateDb } from '../db/state-db'
 import { toSession, type SessionRow } from './session-rows'
 import type { ListSessionsOptions, SessionPage, SessionRecord } from './types'
 
-export class InvalidCursorError extends Error {
+export class InvalidCursorError extends KeyedError<'list.cursor_malformed'> {
   constructor() {
-    super('The list cursor is malformed. Pass the nextCursor of the previous page unchanged, or no cursor for the first page.')
+    super('list.cursor_malformed', {})
     this.name = 'InvalidCursorError'
   }
 }

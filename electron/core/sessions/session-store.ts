@@ -110,9 +110,11 @@ export class SessionStore {
         return this.get(id)!
       } catch (error) {
         if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error
+        // words-ok: a caller bug (only imports and tests pass an id), for logs
         if (input.id !== undefined) throw new Error(`A session with id "${id}" already exists. Omit the id to get a fresh one.`, { cause: error })
       }
     }
+    // words-ok: cannot happen in practice (random suffixes), for logs
     throw new Error(`No free session id for ${new Date(startedAt).toISOString()} after ${MAX_ID_ATTEMPTS} random suffixes.`)
   }
 

@@ -34,6 +34,7 @@ export interface WorkspaceCheck {
 export function checkWorkspace(path: string, options: WorkspaceCheck = {}): string {
   const asked = path
   if (!path.trim() || !isAbsolute(path)) {
+    // words-ok: WorkspaceError's code, path and root are what the app words (workspace.problem.*); the CLI's usage line is English
     throw new WorkspaceError('not_absolute', asked, `The workspace must be a full path to a folder, like ${join(homedir(), 'Cairn')} (got "${asked}").`)
   }
   const folder = resolve(path)
@@ -47,10 +48,12 @@ export function checkWorkspace(path: string, options: WorkspaceCheck = {}): stri
     }
   }
   if (!existsSync(folder)) {
+    // words-ok: WorkspaceError's code, path and root are what the app words (workspace.problem.*); the CLI's usage line is English
     if (!options.create) throw new WorkspaceError('missing', asked, `There is no folder ${folder}. Create it first, or choose another.`)
     try {
       mkdirSync(folder, { recursive: true })
     } catch (error) {
+      // words-ok: WorkspaceError's code, path and root are what the app words (workspace.problem.*); the CLI's usage line is English
       throw new WorkspaceError('cannot_create', asked, `Cannot create the folder ${folder}: ${(error as Error).message}`)
     }
   }

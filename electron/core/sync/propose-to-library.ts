@@ -34,17 +34,12 @@ export async function proposeToLibrary(
   const library = input.library ? writable.find((candidate) => candidate.name === input.library) : writable.length === 1 ? writable[0] : undefined
   if (!library) {
     const names = writable.map((candidate) => candidate.name)
-    throw new SyncError(
-      'not_set_up',
-      input.library
-        ? `No writable team library is named "${input.library}"${names.length ? ` (writable: ${names.join(', ')})` : ''}. Mark one "writable": true in skills.shared if you maintain it.`
-        : names.length
-          ? `Name the library to propose to: ${names.join(', ')}.`
-          : 'No team library in skills.shared is marked "writable": true; only its maintainers can propose changes.'
-    )
+    if (input.library) throw new SyncError('not_set_up', 'sync.no_writable_library_named', { library: input.library, writable: names.length ? ` (writable: ${names.join(', ')})` : '' })
+    if (names.length) throw new SyncError('not_set_up', 'sync.name_library', { names: names.join(', ') })
+    throw new SyncError('not_set_up', 'sync.no_writable_library', {})
   }
   const skill = core.skills.list().find((candidate) => candidate.name === input.skill && !candidate.readOnly)
-  if (!skill) throw new SyncError('failed', `There is no skill named "${input.skill}" in ${core.paths.skillsDir} to propose.`)
+  if (!skill) throw new SyncError('failed', 'sync.no_skill', { name: input.skill, folder: core.paths.skillsDir })
   const url = checkRemoteUrl(library.url)
   // The library's own token, else the sync token only where the sync remote lives.
   const token = libraryToken(library, { own: (name) => input.libraryToken?.(name) ?? null, sync: input.token, remote: config.sync.remote })
@@ -71,7 +66,7 @@ export async function proposeToLibrary(
     await git.commit({ fs, dir: work, message: `Propose ${skill.name} from ${device}`, author: { name: device, email: 'sync@cairn.invalid' } })
     try {
       const pushed = await git.push({ fs, dir: work, ...auth, ref: branch, remoteRef: branch })
-      if (!pushed.ok) throw new SyncError('remote_rejected', `${url} refused the branch ${branch}: ${pushed.error ?? 'refused'}`)
+      if (!pushed.ok) throw new SyncError('remote_rejected', 'sync.branch_refused', { url, branch, detail: pushed.error ?? 'refused' })
     } catch (error) {
       throw remoteError(error, url)
     }

@@ -162,7 +162,7 @@ export class SyncRepo {
       if (result.ok) return 'pushed'
       const refError = result.refs?.[`refs/heads/${access.branch}`]?.error ?? result.error ?? 'refused'
       if (/fast.?forward|fetch first|stale/i.test(refError)) return 'rejected'
-      throw new SyncError('remote_rejected', `${access.url} refused the push: ${refError}`)
+      throw new SyncError('remote_rejected', 'sync.push_refused', { url: access.url, detail: String(refError) })
     } catch (error) {
       if ((error as { code?: string }).code === 'PushRejectedError') return 'rejected'
       throw remoteError(error, access.url)
@@ -259,14 +259,14 @@ export function remoteError(error: unknown, url: string): Error {
   const { code, data, message } = error as { code?: string; data?: { statusCode?: number }; message?: string }
   const status = data?.statusCode
   if (code === 'UserCanceledError' || status === 401 || status === 403) {
-    return new SyncError('unauthorized', `${url} refused the credentials${status ? ` (HTTP ${status})` : ''}. Check the token (cairn sync setup … --token, or CAIRN_SYNC_TOKEN).`)
+    return new SyncError('unauthorized', 'sync.unauthorized', { url, status: status ? ` (HTTP ${status})` : '' })
   }
   if (code === 'HttpError' || code === 'SmartHttpError' || code === 'EmptyServerResponseError') {
-    return new SyncError('remote_rejected', `${url} is not a git repository Cairn can sync with${status ? ` (HTTP ${status})` : ''}: ${message ?? code}`)
+    return new SyncError('remote_rejected', 'sync.not_a_repository', { url, status: status ? ` (HTTP ${status})` : '', detail: String(message ?? code) })
   }
   const system = (error as NodeJS.ErrnoException).code
   if (system && /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH)$/.test(system)) {
-    return new SyncError('network', `${url} could not be reached (${system}).`)
+    return new SyncError('network', 'sync.unreachable', { url, detail: system })
   }
-  return new SyncError('failed', `Talking to ${url} failed: ${message ?? String(error)}`)
+  return new SyncError('failed', 'sync.talk_failed', { url, detail: message ?? String(error) })
 }

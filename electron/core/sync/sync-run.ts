@@ -36,7 +36,7 @@ export async function runSync(core: SyncHome, options: RunSyncOptions): Promise<
   const now = options.now ?? Date.now
   const { libraries } = sharedLibraries(config.skills.shared)
   try {
-    if (!config.sync.remote && libraries.length === 0) throw new SyncError('not_set_up', 'Sync is not set up: run cairn sync setup <remote-url> first.')
+    if (!config.sync.remote && libraries.length === 0) throw new SyncError('not_set_up', 'sync.not_set_up', {})
     let report: SyncReport
     if (config.sync.remote) {
       const access: RemoteAccess = {
@@ -72,7 +72,7 @@ function asSyncError(error: unknown): SyncError {
   const { code, message } = error as { code?: string; message?: string }
   // isomorphic-git refuses to read a tree entry such as `a\..\b`: another device (or someone with the token) put it there.
   if (code === 'UnsafeFilepathError') {
-    return new SyncError('remote_rejected', `The repository holds a path Cairn will not write (${message}); nothing was brought in. Remove that path from the repository, then sync again.`)
+    return new SyncError('remote_rejected', 'sync.unsafe_path', { detail: String(message) })
   }
   return new SyncError('failed', message ?? String(error))
 }
@@ -85,7 +85,7 @@ async function withSyncLock<T>(home: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await withLock(join(home, 'sync', 'sync'), fn, { timeoutMs: 0 })
   } catch (error) {
-    if (error instanceof LockTimeoutError) throw new SyncError('busy', 'Another sync of this data home is running; try again when it has finished.')
+    if (error instanceof LockTimeoutError) throw new SyncError('busy', 'sync.busy', {})
     throw error
   }
 }
@@ -137,7 +137,7 @@ async function syncOnce(core: SyncHome, access: RemoteAccess, device: string, no
       if (outcome === 'up_to_date') outcome = 'pushed'
       break
     }
-    if (attempt >= MAX_ATTEMPTS) throw new SyncError('remote_rejected', `${access.url} kept moving on while Cairn merged (${attempt} tries); sync again in a moment.`)
+    if (attempt >= MAX_ATTEMPTS) throw new SyncError('remote_rejected', 'sync.kept_moving', { url: access.url, tries: attempt })
   }
   report.outcome = outcome
   report.commit = local ?? ''

@@ -41,19 +41,19 @@ export async function writeSyncOutcome(home: string, config: CairnConfig, outcom
 export function checkRemoteUrl(remote: string): string {
   const trimmed = remote.trim()
   if (/^(ssh:\/\/|git@|[\w.-]+@[\w.-]+:)/.test(trimmed)) {
-    throw new SyncError('unsupported_remote', `${trimmed} is an SSH remote; Cairn syncs over HTTPS. Use the repository's HTTPS URL with a token.`)
+    throw new SyncError('unsupported_remote', 'sync.ssh_remote', { url: trimmed })
   }
   let url: URL
   try {
     url = new URL(trimmed)
   } catch {
-    throw new SyncError('unsupported_remote', `"${trimmed}" is not a URL. Give the repository's HTTPS URL, e.g. https://github.com/you/cairn-sync.git.`)
+    throw new SyncError('unsupported_remote', 'sync.not_a_url', { url: trimmed })
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new SyncError('unsupported_remote', `${trimmed} uses ${url.protocol.replace(/:$/, '')}; Cairn syncs over HTTPS.`)
+    throw new SyncError('unsupported_remote', 'sync.not_https', { url: trimmed, protocol: url.protocol.replace(/:$/, '') })
   }
   if (url.username || url.password) {
-    throw new SyncError('unsupported_remote', 'The URL has credentials in it. Give the URL without them and the token separately (--token-stdin, or CAIRN_SYNC_TOKEN), so it is kept as a secret.')
+    throw new SyncError('unsupported_remote', 'sync.credentials_in_url', {})
   }
   return trimmed
 }

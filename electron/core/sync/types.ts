@@ -1,3 +1,6 @@
+import type { ErrorKey, ErrorParamsByKey } from '../../../shared/error-keys'
+import { KeyedError } from '../../../shared/keyed-error'
+
 /**
  * Sync of `memories/` and `skills/` across devices over git. The engine returns these data; the CLI
  * and the app word them (shared/i18n `sync.*`).
@@ -20,15 +23,22 @@ export type SyncErrorCode =
   /** Something else; `message` has the details. */
   | 'failed'
 
-export class SyncError extends Error {
+/** A sync that failed: `code` says what kind of failure, the key and params say it to a person (a plain string is a detail from git or the network, as it came). */
+export class SyncError<K extends SyncErrorKey = SyncErrorKey> extends KeyedError<SyncErrorKey> {
+  constructor(code: SyncErrorCode, detail: string)
+  constructor(code: SyncErrorCode, key: K, params: ErrorParamsByKey[K])
   constructor(
     readonly code: SyncErrorCode,
-    message: string
+    keyOrDetail: K | string,
+    params?: ErrorParamsByKey[K]
   ) {
-    super(message)
+    // A detail as it came words as itself (`sync.failed`).
+    super(...((params === undefined ? ['sync.failed', { detail: keyOrDetail }] : [keyOrDetail, params]) as [SyncErrorKey, ErrorParamsByKey[SyncErrorKey]]))
     this.name = 'SyncError'
   }
 }
+
+type SyncErrorKey = Extract<ErrorKey, `sync.${string}`>
 
 /** What one sync did. */
 export type SyncOutcome =

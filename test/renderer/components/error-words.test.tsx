@@ -2,6 +2,7 @@ import { fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { IpcError } from '../../../shared/ipc/define'
 import { describeError } from '../../../renderer/src/ipc/error-words'
+import { importFailureText } from '../../../renderer/src/features/settings/data/import-words'
 import { IpcRequestError } from '../../../renderer/src/ipc/client'
 import { translator } from '../../../shared/i18n'
 import { config, session, settingsView } from '../helpers/fixtures'
@@ -45,5 +46,15 @@ describe('errors worded from their keys', () => {
     expect(describeError(new IpcRequestError('INTERNAL', 'disk full', 'sessions.get'), zh)).toBe('disk full')
     expect(describeError(new IpcRequestError('INTERNAL', '', 'sessions.get'), zh)).toBe('出了点问题：INTERNAL')
     expect(describeError('plain text', zh)).toBe('plain text')
+  })
+
+  it('words a domain error the core threw as a key (an invalid setting, an import source) in the window’s language', () => {
+    const zh = translator('zh-CN')
+    const issues = '  - learning.memoryNudgeInterval: Too small: expected number to be >=1'
+    const invalid = new IpcRequestError('VALIDATION_FAILED', 'config.json has invalid settings: …', 'settings.update', { source: 'config.json', issues }, 'config.invalid')
+    expect(describeError(invalid, zh)).toBe(`config.json 中有无效的设置：\n${issues}\nCairn 没有改动该文件。`)
+    const source = { code: 'IMPORT_SOURCE', message: 'There is no Hermes home at /x.', params: { path: '/x' }, key: 'import.no_hermes_home' }
+    expect(importFailureText(source, zh)).toBe('那里没有可导入的内容：/x 处没有 Hermes 主目录。')
+    expect(importFailureText({ ...source, params: null, key: null }, translator('en'))).toBe('There is nothing to import there: There is no Hermes home at /x.')
   })
 })

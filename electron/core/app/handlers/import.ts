@@ -4,7 +4,7 @@ import type { ImportBatchInfo, ImportSourceId } from '../../../../shared/ipc/con
 import { importSourceIds } from '../../../../shared/ipc/contract-import'
 import { IpcError } from '../../../../shared/ipc/define'
 import { expandTilde } from '../../config/home'
-import { ImportBatches, ImportSourceError, undoImport } from '../../import'
+import { ImportBatches, ImportSourceError, undoImport, undoRefusal } from '../../import'
 import { LearnImportedBusyError, LearningOffError } from '../../learning/host/learn-imported'
 import type { DataSlice } from './route-slices'
 import { ImportBusyError, UnknownImportSourceError, type AppImports } from '../import-activity'
@@ -35,7 +35,7 @@ export function importHandlers(app: DataSlice): Pick<IpcHandlers, ImportRoutes> 
       // A batch still coming in (or being learned from) is undone once that ends, not under its feet.
       if (imports.isRunning() || imports.learning.status().running) throw IpcError.of('BUSY', 'import.busy_undo', { id })
       const result = await undoImport(app.core, id)
-      if (!result.ok) throw new IpcError('CONFLICT', result.error, { id })
+      if (!result.ok) throw IpcError.carrying('CONFLICT', undoRefusal(app.core.db, id) ?? new Error(result.error), { id })
       app.emit('sessions.changed', { sessionId: '' })
       imports.emit()
       const { ok: _ok, ...undone } = result
@@ -66,10 +66,10 @@ async function guard<T>(run: () => T | Promise<T>): Promise<Awaited<T>> {
     return await run()
   } catch (error) {
     if (error instanceof IpcError) throw error
-    if (error instanceof ImportSourceError) throw new IpcError('IMPORT_SOURCE', error.message)
+    if (error instanceof ImportSourceError) throw IpcError.carrying('IMPORT_SOURCE', error)
     if (error instanceof ImportBusyError || error instanceof LearnImportedBusyError) throw new IpcError('BUSY', error.message)
     if (error instanceof LearningOffError) throw new IpcError('LEARNING_OFF', error.message)
-    if (error instanceof UnknownImportSourceError) throw new IpcError('VALIDATION_FAILED', error.message, { source: error.source })
+    if (error instanceof UnknownImportSourceError) throw IpcError.carrying('VALIDATION_FAILED', error)
     throw error
   }
 }

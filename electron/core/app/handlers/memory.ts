@@ -2,6 +2,7 @@ import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import { IpcError } from '../../../../shared/ipc/define'
 import type { MemoryStoreView, MemoryTargetName } from '../../../../shared/ipc/domain'
 import { memoryEntryInfo, memoryHistory, restoreMemoryEntry } from '../../memory/entry-history'
+import { trimmedText } from '../../memory/entry-ops'
 import { replaceEntryKeepingPin, setEntryPinned } from '../../memory/entry-pinning'
 import type { LibrarySlice } from './route-slices'
 
@@ -39,7 +40,9 @@ export function memoryHandlers(app: LibrarySlice): Pick<IpcHandlers, MemoryRoute
     'memory.remove': async ({ target, text }) => changed(await app.core.memory.remove(target, text, user, { force: true })),
     'memory.setPinned': async ({ target, text, pinned }) => {
       const outcome = setEntryPinned(app.core, target, text, pinned)
-      if (!outcome.ok) throw new IpcError(outcome.code === 'not_found' ? 'NOT_FOUND' : 'CONFLICT', outcome.error)
+      // The memory tool's English stays the model's; a person gets the refusal as a key.
+      const words = { target, text: trimmedText(text) }
+      if (!outcome.ok) throw outcome.code === 'not_found' ? IpcError.of('NOT_FOUND', 'memory.entry_missing', words) : IpcError.of('CONFLICT', 'memory.entry_ambiguous', words)
       app.emit('memory.changed', {})
       return { ok: true as const }
     },

@@ -33,7 +33,7 @@ export function sessionHandlers(app: ConversationSlice): Pick<
         const page = sessions().listPage({ limit, cursor, archived, pinnedFirst: true })
         return { sessions: page.sessions.map(toSummary), nextCursor: page.nextCursor }
       } catch (error) {
-        if (error instanceof InvalidCursorError) throw new IpcError('VALIDATION_FAILED', error.message)
+        if (error instanceof InvalidCursorError) throw IpcError.carrying('VALIDATION_FAILED', error)
         throw error
       }
     },

@@ -30,7 +30,7 @@ export function settingsHandlers(app: SettingsSlice): Pick<IpcHandlers, 'setting
         const config = await app.core.config.update(patch as ConfigPatch)
         app.emit('settings.changed', { config })
       } catch (error) {
-        if (error instanceof ConfigError) throw new IpcError('VALIDATION_FAILED', error.message)
+        if (error instanceof ConfigError) throw IpcError.carrying('VALIDATION_FAILED', error)
         throw error
       }
       return view()

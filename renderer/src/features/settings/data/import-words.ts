@@ -3,13 +3,14 @@ import type { ImportActivity, ImportCountsInfo, ImportSourceId, LearnImportedInf
 import type { ImportFailure } from '../../../stores/imports'
 import { describeFailure } from '../../../../../shared/i18n/describe-errors'
 
-/** A failed import request in the user's words (the core's codes; its English only as the detail of a source problem). */
+/** A failed import request in the user's words (the core's codes, and a source problem's key). */
 export function importFailureText(failure: ImportFailure, t: Translate): string {
   switch (failure.code) {
     case 'IMPORT_PATH_RELATIVE':
       return t('import.error.relative', { path: String(failure.params?.path ?? '') })
     case 'IMPORT_SOURCE':
-      return t('import.error.source', { message: failure.message })
+      // The source's problem is a key (ImportSourceError) worded in the window's language; an older peer's English as it came.
+      return t('import.error.source', { message: describeFailure(failure, t) })
     case 'BUSY':
       return t('import.error.busy')
     case 'LEARNING_OFF':
