@@ -54,6 +54,8 @@ const LEARNING_HOST = '^electron/core/learning/host/'
 const LEARNING_WORKER = '^electron/core/learning/worker/'
 const HOST_SIDE = '^(electron/core/learning/host/|electron/core/(app|mcp-server)/|electron/(main|serve|cli)/)'
 const WORKER_SIDE = '^(electron/core/learning/worker/|electron/worker/)'
+/** Core code that only the host side runs: the learning host, the app's parts and Cairn's MCP server. */
+const HOST_ONLY_CORE = '^electron/core/(learning/host|app|mcp-server)/'
 /** The one host file that names worker code: it hands electron-vite the worker entry to bundle as its own chunk (`?modulePath`). */
 const WORKER_SPAWNER = '^electron/main/review/utility-spawner\\.ts$'
 const WORKER_ENTRY = '^electron/worker/review-entry\\.ts$'
@@ -64,9 +66,10 @@ const runtimeRules = [
     severity: 'error',
     comment:
       'Review worker code (electron/worker/, electron/core/learning/worker/) runs in its own process and never imports the ' +
-      'host side of the learning loop: what it needs from the host travels in the start frame (shared/review-protocol.ts).',
+      "host side (the learning host, the app's parts, the MCP server): what it needs from the host travels in the start frame " +
+      '(shared/review-protocol.ts).',
     from: { path: WORKER_SIDE },
-    to: { path: LEARNING_HOST }
+    to: { path: HOST_ONLY_CORE }
   },
   {
     name: 'runtime:host-is-not-worker',
@@ -89,6 +92,7 @@ const runtimeRules = [
   {
     name: 'runtime:learning-file-has-a-side',
     severity: 'error',
+    // A file that imports nothing never reaches this rule; test/architecture/runtime.test.ts checks every file's folder.
     comment: 'Every file of electron/core/learning runs on one side: put it in host/ or worker/ (the protocol they share lives in shared/).',
     from: { path: '^electron/core/learning/', pathNot: `${LEARNING_HOST}|${LEARNING_WORKER}` },
     to: {}
@@ -124,9 +128,10 @@ module.exports = {
       severity: 'error',
       comment:
         'Only a composition root names the whole data home (cairn.ts): other core modules take the narrow interface ' +
-        'they declare beside them (agent-stores.ts, import-home.ts, app-home.ts), which CairnCore satisfies.',
+        'they declare beside them (agent-stores.ts, import-home.ts, app-home.ts), which CairnCore satisfies; nor do they ' +
+        'name CairnApp (app/cairn-app.ts), which holds the whole core: a route handler takes its slice (handlers/route-slices.ts).',
       from: { path: '^electron/core/', pathNot: COMPOSITION_ROOTS },
-      to: { path: '^electron/core/cairn\\.ts$' }
+      to: { path: '^electron/core/(cairn|app/cairn-app)\\.ts$' }
     },
     {
       name: 'renderer-speaks-the-contract',

@@ -38,7 +38,8 @@ const patterns: Array<[RegExp, (match: RegExpMatchArray) => ReviewFailure]> = [
   [/^Could not read the provider settings: (.*)$/, (m) => ({ code: 'settings_unreadable', detail: m[1] })],
   [/^Could not start the review worker: (.*)$/, (m) => ({ code: 'worker_unstartable', detail: m[1] })],
   [/^The review job is invalid: (.*)$/, (m) => ({ code: 'invalid_job', issues: m[1] })],
-  [/^The review took longer than its ([\d.]+) s budget and was stopped\.$/, (m) => ({ code: 'over_budget', seconds: Number(m[1]) })],
+  // The worker's own wording names the setting: `… s budget (learning.reviewTimeoutMs) and was stopped.`
+  [/^The review took longer than its ([\d.]+) s budget(?: \(learning\.reviewTimeoutMs\))? and was stopped\.$/, (m) => ({ code: 'over_budget', seconds: Number(m[1]) })],
   [/^The review worker did not start within ([\d.]+) s\.$/, (m) => ({ code: 'did_not_start', seconds: Number(m[1]) })],
   [/^Another review of this data home held the review lock for this review's whole ([\d.]+) s budget, so it did not run\./, (m) => ({ code: 'lock_held', seconds: Number(m[1]) })],
   [/^The review worker was killed \(([^)]*)\) before finishing\.(?: (.*))?$/, (m) => ({ code: 'worker_killed', signal: m[1], reported: m[2] ?? '' })],

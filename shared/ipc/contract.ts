@@ -325,8 +325,8 @@ export interface LearnedChange {
   review?: ReviewRun | null
 }
 
-/** A review's event; once it ended, with its run as stored (so a timeline showing it updates without a reload). */
-export type AppReviewEvent = ReviewEvent & { run?: ReviewRun | null }
+/** A review's event (its rows travel as ledger.changed, never here); once it ended, with its run as stored (so a timeline showing it updates without a reload). */
+export type AppReviewEvent = Exclude<ReviewEvent, { type: 'review_action' }> & { run?: ReviewRun | null }
 
 /** Events main pushes to every window (types only: main is trusted). */
 export interface IpcEvents {

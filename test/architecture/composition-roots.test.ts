@@ -16,8 +16,10 @@ describe('the composition-roots lint', () => {
       'electron/core/import/importer.ts': NAMES_THE_CORE,
       'electron/core/app/handlers/memory.ts': `import type { CairnCore } from '../../cairn'\nexport const h = (core: CairnCore) => core\n`,
       'electron/core/mcp-server/tools.ts': NAMES_THE_CORE,
+      // A handler reaching the whole core through the class that composes the app.
+      'electron/core/app/handlers/skills.ts': `import type { CairnApp } from '../cairn-app'\nexport const h = (app: CairnApp) => app\n`,
       // The roots that compose one: the app, and `cairn doctor` (which opens its own).
-      'electron/core/app/cairn-app.ts': NAMES_THE_CORE,
+      'electron/core/app/cairn-app.ts': `${NAMES_THE_CORE}export class CairnApp {}\n`,
       'electron/core/doctor/index.ts': NAMES_THE_CORE,
       // A shell outside the core.
       'electron/cli/main.ts': `import { CairnCore } from '../core/cairn'\nexport const c = CairnCore\n`,
@@ -30,9 +32,14 @@ describe('the composition-roots lint', () => {
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-  it('fails a core module that names the whole data home', async () => {
+  it('fails a core module that names the whole data home, or the app that holds it', async () => {
     const flagged = (await found).filter((v) => v.rule === 'core-composed-at-the-roots').map((v) => v.from)
-    expect(flagged.sort()).toEqual(['electron/core/app/handlers/memory.ts', 'electron/core/import/importer.ts', 'electron/core/mcp-server/tools.ts'])
+    expect(flagged.sort()).toEqual([
+      'electron/core/app/handlers/memory.ts',
+      'electron/core/app/handlers/skills.ts',
+      'electron/core/import/importer.ts',
+      'electron/core/mcp-server/tools.ts'
+    ])
   })
 
   it('lets the composition roots and the shells name it', async () => {

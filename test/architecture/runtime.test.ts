@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs'
+import { readdirSync, rmSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tree, violations, type Violation } from './lint-tree'
 
@@ -18,6 +19,9 @@ describe('the runtime axis of the learning loop', () => {
       'electron/core/learning/worker/review-runner.ts': runner,
       // The worker side reaching into the host's queue.
       'electron/core/learning/worker/review-policy.ts': `import { enqueue } from '../host/review-host'\nexport const p = enqueue\n`,
+      // ... or into the app's parts, which only the host side runs.
+      'electron/core/app/chat-manager.ts': `export const chats = () => 1\n`,
+      'electron/core/learning/worker/review-prompts.ts': `import { chats } from '../../app/chat-manager'\nexport const q = chats\n`,
       'electron/worker/review-entry.ts': `import { enqueue } from '../core/learning/host/review-host'\nimport { runReview } from '../core/learning/worker/review-runner'\nexport const e = [enqueue, runReview]\n`,
       // The host side running a review in its own process by importing the runner.
       'electron/core/learning/host/learning-loop.ts': `import { runReview } from '../worker/review-runner'\nexport const l = runReview\n`,
@@ -51,6 +55,7 @@ describe('the runtime axis of the learning loop', () => {
     const has = (from: string) => found.some((v) => v.rule === 'runtime:worker-is-not-host' && v.from === from)
     expect(has('electron/core/learning/worker/review-policy.ts')).toBe(true)
     expect(has('electron/worker/review-entry.ts')).toBe(true)
+    expect(has('electron/core/learning/worker/review-prompts.ts')).toBe(true)
   })
 
   it('fails host code (the learning host, the app, the CLI) importing worker code, and the spawner naming more than the entry', async () => {
@@ -65,6 +70,15 @@ describe('the runtime axis of the learning loop', () => {
   it('fails a learning file that belongs to neither side', async () => {
     const found = await badFound
     expect(found.some((v) => v.rule === 'runtime:learning-file-has-a-side' && v.from === 'electron/core/learning/helpers.ts')).toBe(true)
+  })
+
+  it('finds every file of the real learning/ on one side, including files the import rules never see', () => {
+    const root = join(__dirname, '../../electron/core/learning')
+    const files = readdirSync(root, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(root, join(entry.parentPath, entry.name)))
+    expect(files.length).toBeGreaterThan(20)
+    expect(files.filter((file) => !/^(host|worker)\//.test(file))).toEqual([])
   })
 
   it('passes both sides sharing only the protocol and the lower layers, and the spawner naming the entry', async () => {

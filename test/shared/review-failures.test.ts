@@ -21,6 +21,8 @@ describe('review failures as codes', () => {
     expect(describeReviewError(stored, zh)).toMatch(/^审查进程（pid 42）已消失/)
     expect(parseReviewFailure('The review worker exited with code 1 before finishing. boom\nLast output:\nstack')).toEqual({ code: 'worker_exited', exitCode: '1', reported: 'boom' })
     expect(describeReviewError('The review took longer than its 90 s budget and was stopped.', zh)).toBe('审查超出了 90 秒的时间预算，已被停止。')
+    // A detached worker's own older wording names the setting.
+    expect(parseReviewFailure('The review took longer than its 12.5 s budget (learning.reviewTimeoutMs) and was stopped.')).toEqual({ code: 'over_budget', seconds: 12.5 })
   })
 
   it("shows the worker's own words as written, first line only", () => {

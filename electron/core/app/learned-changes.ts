@@ -40,13 +40,22 @@ export function storedReviewRun(sources: StoredRunSources, reviewId: string): Re
  * events go on as review events; one that ends a review carries its run as stored. Returns the stop function.
  */
 export function streamLearnedChanges(sources: LearnedChangeSources, sinks: LearnedChangeSinks): () => void {
-  const changed = (entry: LearnedChange['entry']): void => sinks.changed({ entry, review: entry.reviewId ? storedReviewRun(sources, entry.reviewId) : null })
+  // Reading the run back must never hold the event itself up: without its run (undefined) a face
+  // reloads what it shows, so a busy or broken state.db costs a reload, not a lost change or ending.
+  const runOf = (reviewId: string): ReviewRun | null | undefined => {
+    try {
+      return storedReviewRun(sources, reviewId)
+    } catch {
+      return undefined
+    }
+  }
+  const changed = (entry: LearnedChange['entry']): void => sinks.changed({ entry, review: entry.reviewId ? runOf(entry.reviewId) : null })
   const stops = [
     sources.ledger.onRecord(changed),
     sources.host.events.on((event) => {
       if (event.type === 'review_action') return changed(event.entry)
       const ended = event.type === 'review_finished' || event.type === 'review_failed'
-      sinks.review(ended ? { ...event, run: storedReviewRun(sources, event.reviewId) } : event)
+      sinks.review(ended ? { ...event, run: runOf(event.reviewId) } : event)
     })
   ]
   return () => {

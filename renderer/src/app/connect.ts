@@ -69,7 +69,7 @@ export function connectApp(app: AppState): () => void {
         }
       }
       if (event.type === 'reviews_paused') ui.getState().toast({ tone: 'error', text: t()('toast.reviewsPaused') }, 10_000)
-      if (event.type !== 'review_progress' && event.type !== 'review_action') void settings.getState().loadLearning()
+      if (event.type !== 'review_progress') void settings.getState().loadLearning()
     }),
     client.on('ledger.changed', (change) => {
       const { entry } = change

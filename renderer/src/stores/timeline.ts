@@ -60,6 +60,8 @@ export interface TimelineState {
 export type TimelineStore = StoreApi<TimelineState>
 
 const PAGE = 100
+/** More rows than this streamed within 120 ms (an import, an undo, a sync) reload the page once instead of being placed one by one. */
+const BURST_ROWS = 20
 
 /** Every ledger kind of each family; typed so a new kind in `shared/ledger.ts` must be placed here. */
 const kindFamily: Record<LedgerKind, KindFilter> = {
@@ -156,6 +158,17 @@ export function batchOf(reviewId: string, entries: readonly LedgerEntry[]): Time
 export function createTimelineStore(client: CairnClient): TimelineStore {
   let seq = 0
   let reloadTimer: ReturnType<typeof setTimeout> | null = null
+  // Rows streamed within one burst window; past BURST_ROWS the timeline reloads once instead.
+  let burstRows = 0
+  let burstTimer: ReturnType<typeof setTimeout> | null = null
+  const countBurst = (): number => {
+    burstRows += 1
+    burstTimer ??= setTimeout(() => {
+      burstTimer = null
+      burstRows = 0
+    }, 120)
+    return burstRows
+  }
 
   const query = (filters: TimelineFilters, beforeId?: number) => ({
     limit: PAGE,
@@ -241,14 +254,19 @@ export function createTimelineStore(client: CairnClient): TimelineStore {
 
     applyChange(change) {
       if (!get().loaded) return
-      // Without its review, or while a page is on its way (it may have been read before this row), reload instead.
-      if (change.review === undefined || get().loading) return get().invalidate()
+      // Without its review, while a page is on its way (it may have been read before this row), or in a
+      // burst (an import, an undo, a sync: one reload beats a re-sort per row), reload instead.
+      if (change.review === undefined || get().loading || reloadTimer || countBurst() > BURST_ROWS) return get().invalidate()
       const { entry, review } = change
-      const { entries, reviews, filters } = get()
+      const { entries, reviews, filters, hasMore } = get()
       const revertOf = entry.meta.revertOf
       const kept = entries.filter((row) => row.id !== entry.id).map((row) => (row.id === revertOf ? { ...row, revertedBy: entry.id } : row))
+      // A row committed late, older than the last row shown while more pages wait, belongs to a page not
+      // loaded yet: inserting it would make the next page start below the rows between.
+      const oldest = entries.length ? entries[entries.length - 1].id : 0
+      const belongsHere = matchesFilters(entry, filters) && !(hasMore && entry.id < oldest)
       set({
-        entries: matchesFilters(entry, filters) ? [entry, ...kept].sort((a, b) => b.id - a.id) : kept,
+        entries: belongsHere ? [entry, ...kept].sort((a, b) => b.id - a.id) : kept,
         reviews: review ? { ...reviews, [review.id]: review } : reviews
       })
     },

@@ -44,3 +44,20 @@ describe('the stream of learned changes', () => {
     expect(reviews[0].run?.status).toBe('done')
   })
 })
+
+describe('the stream of learned changes when its run cannot be read', () => {
+  it('still carries the change and the ending, without a run, so the faces reload instead of missing them', () => {
+    const local = new EventBus<LedgerEntry>()
+    const host = { events: new EventBus<ReviewEvent>(), runs: { get: (): ReviewRun | null => { throw new Error('database is locked') } } }
+    const changes: LearnedChange[] = []
+    const reviews: AppReviewEvent[] = []
+    streamLearnedChanges(
+      { ledger: { onRecord: (listener) => local.on(listener), list: () => [] }, host },
+      { changed: (change) => changes.push(change), review: (event) => reviews.push(event) }
+    )
+    host.events.emit({ type: 'review_action', reviewId: 'rv1', entry: row(2, 'rv1') })
+    host.events.emit({ type: 'review_failed', reviewId: 'rv1', sessionId: 's1', error: 'provider down', failure: { code: 'other', text: 'provider down' }, crashed: false })
+    expect(changes.map((change) => [change.entry.id, change.review])).toEqual([[2, undefined]])
+    expect(reviews.map((event) => [event.type, event.run])).toEqual([['review_failed', undefined]])
+  })
+})

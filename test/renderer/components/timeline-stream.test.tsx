@@ -49,6 +49,28 @@ describe('the timeline on the stream of learned changes', () => {
     await pastReloadDebounce()
     expect(harness.bridge.callsTo('timeline.list')).toHaveLength(loads)
   })
+
+  it('reloads once for a burst of rows (an import), not row by row', async () => {
+    const harness = await openTimeline()
+    const loads = harness.bridge.callsTo('timeline.list').length
+    act(() => {
+      for (let id = 10; id < 40; id++) harness.bridge.emit('ledger.changed', { entry: ledger(id, { kind: 'memory.add', after: `Imported ${id}`, source: 'import' }), review: null })
+    })
+    await pastReloadDebounce()
+    expect(harness.bridge.callsTo('timeline.list')).toHaveLength(loads + 1)
+  })
+
+  it('keeps a late row older than the last one shown for the page it belongs to, so the next page still starts right', async () => {
+    const page = Array.from({ length: 100 }, (_, index) => ledger(300 - index, { kind: 'memory.add', after: `Entry ${300 - index}`, source: 'user' }))
+    const harness = await openTimeline(page)
+    const loads = harness.bridge.callsTo('timeline.list').length
+    act(() => harness.bridge.emit('ledger.changed', { entry: ledger(50, { kind: 'memory.add', after: 'Committed late', source: 'agent' }), review: null }))
+    await settle()
+    expect(screen.queryByText('Committed late')).toBeNull()
+    expect(screen.getByText('Entry 201')).toBeTruthy()
+    await pastReloadDebounce()
+    expect(harness.bridge.callsTo('timeline.list')).toHaveLength(loads)
+  })
 })
 
 function outcomeOf(run: ReturnType<typeof review>): ReviewOutcome {
