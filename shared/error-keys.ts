@@ -76,7 +76,12 @@ export interface ErrorParamsByKey {
   'backup.file_exists': { file: string }
   'backup.cannot_write': { folder: string; problem: string }
   'backup.file_busy': { file: string; problem: string }
-  'backup.archive_refused': { problem: string }
+  'backup.too_many_members': { name: string; limit: string }
+  'backup.expands_too_far': { name: string; archiveSize: string; expandedSize: string; times: number }
+  'backup.no_room': { name: string; size: string; free: string }
+  'backup.member_absolute': { name: string; path: string }
+  'backup.member_climbs': { name: string; path: string }
+  'backup.member_not_plain': { name: string; path: string; type: string }
   'backup.newer_format': { name: string; version: string }
   'backup.schema_mismatch': { name: string; onDisk: string; manifest: string }
   'backup.unreadable': { name: string; problem: string }
@@ -84,7 +89,8 @@ export interface ErrorParamsByKey {
   'backup.manifest_not_json': { name: string; manifest: string }
   'backup.manifest_invalid': { name: string; manifest: string }
   'backup.newer_schema': { name: string; version: string; schema: number; latest: number }
-  'backup.unsafe_member': { name: string; path: string; problem: string }
+  'backup.listed_absolute': { name: string; path: string }
+  'backup.listed_climbs': { name: string; path: string }
   'backup.incomplete': { name: string; path: string }
   'backup.checksum': { name: string; path: string }
   'backup.unlisted': { name: string; extra: string }
@@ -179,7 +185,12 @@ const errorKeys: Record<ErrorKey, true> = {
   'backup.file_exists': true,
   'backup.cannot_write': true,
   'backup.file_busy': true,
-  'backup.archive_refused': true,
+  'backup.too_many_members': true,
+  'backup.expands_too_far': true,
+  'backup.no_room': true,
+  'backup.member_absolute': true,
+  'backup.member_climbs': true,
+  'backup.member_not_plain': true,
   'backup.newer_format': true,
   'backup.schema_mismatch': true,
   'backup.unreadable': true,
@@ -187,7 +198,8 @@ const errorKeys: Record<ErrorKey, true> = {
   'backup.manifest_not_json': true,
   'backup.manifest_invalid': true,
   'backup.newer_schema': true,
-  'backup.unsafe_member': true,
+  'backup.listed_absolute': true,
+  'backup.listed_climbs': true,
   'backup.incomplete': true,
   'backup.checksum': true,
   'backup.unlisted': true,
