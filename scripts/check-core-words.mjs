@@ -68,8 +68,9 @@ function userFacingLiterals(node, { refusals = true } = {}) {
     const named = (name) => node.properties.filter((p) => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === name).map((p) => p.initializer)
     const names = node.properties.map((p) => (p.name && ts.isIdentifier(p.name) ? p.name.text : null))
     // A refusal with a code is worded by its code (the English beside it is the detail); one without shows its English.
+    // An error envelope under `error` is checked as an object of its own.
     const refusal = node.properties.some((p) => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === 'ok' && p.initializer.kind === ts.SyntaxKind.FalseKeyword)
-    return [...(names.includes('code') ? named('message') : []), ...(refusals && refusal && !names.includes('code') ? named('error') : [])]
+    return [...(names.includes('code') ? named('message') : []), ...(refusals && refusal && !names.includes('code') ? named('error').filter((value) => !ts.isObjectLiteralExpression(value)) : [])]
   }
   return []
 }
