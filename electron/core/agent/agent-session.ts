@@ -121,8 +121,7 @@ export class AgentSession {
 
   /**
    * Starts a user turn and returns at once with its id; `done` gives its summary once it has ended.
-   * Every failure (provider, tool, database) ends the turn with an `error` event and `turn_finished`;
-   * only starting while another turn runs throws.
+   * Every failure (provider, tool, database) ends the turn with an `error` event and `turn_finished`; only starting while another turn runs throws.
    */
   runTurn(text: string, options: { signal?: AbortSignal; attachments?: SavedAttachment[] } = {}): TurnHandle {
     if (!this.running) this.nextAttachments = options.attachments ?? []
