@@ -13,24 +13,42 @@ const CORE = 'electron/core'
  * for the model: prompts, tool results, and the errors tools throw (runTool returns them to the model).
  */
 export const MODEL_FACING = [
-  'agent/', // the system prompt, compression's summaries, the chat loop's tool plumbing
-  'learning/', // review prompts, the review runner's tool results
+  'agent/', // the system prompt, compression's summaries, the chat loop's tool plumbing; turn errors are worded by their code
+  'learning/worker/', // review prompts, the review runner's tool results (the host side is app code)
   'staging/', // the review's scratch tools
   'tools/', // the tool contract: argument errors go back to the model
-  'memory/', // the memory tool's results
-  'skills/', // the skill tools' results
+  'memory/memory-tool.ts', // the memory tool's results
+  'memory/messages.ts', // every text the memory tool shows the model
+  'skills/skill-tools.ts', // the skill tools' results
+  'skills/skill-file.ts', // SKILL.md validation, returned to the model by the skill tools (the editor shows it too: not yet worded)
+  'skills/skill-paths.ts', // the skill tools' file_path checks, returned to the model
   'workspace/', // the workspace tools' results
-  'mcp/', // the user's MCP servers as tools
+  'mcp/mcp-tools.ts', // the user's MCP servers' tools as the model sees them
+  'mcp/tool-search.ts', // mcp_tool_search's results
+  'mcp/server-runner.ts', // a tool call's failures (McpCallError), the model's tool result
   'mcp-server/', // Cairn's MCP tools, resources and JSON-RPC errors: read by another agent's model
   'attachments/' // attachment problems go to the model as text; people get them worded (ATTACHMENT params)
 ]
 
+/**
+ * Files whose `{ ok: false, error }` refusals (a revert or a restore from the timeline) still reach people
+ * as English: the app shows them as the detail under `timeline.revertError.other`, the CLI as they are.
+ * Only their `error:` results are let through here (their thrown errors are checked); this list only shrinks.
+ */
+export const REFUSALS_NOT_YET_KEYED = ['memory/revert.ts', 'memory/entry-history.ts', 'skills/skill-revert.ts', 'skills/skill-history.ts']
+
 /** `// words-ok: why` on the line (or the line before) lets one justified sentence through. */
 const ESCAPE = /\/\/\s*words-ok\b/
 
-/** A sentence: a capitalised word, then at least two more words, e.g. `There is no conversation ${id}.` */
+/**
+ * A sentence: a capitalised word, then at least two more words, e.g. `There is no conversation ${id}.`;
+ * or a template that opens with a substitution and reads on as one to its full stop, e.g.
+ * `${name} holds ${path}, a link; it is refused.` (a lowercase fragment without a full stop is not).
+ */
 export function looksLikeSentence(text) {
-  return /^(?:[A-Z][a-z’']*|I|A)\s+[\p{L}\d"“‘'#$({[]\S*(?:\s+\S+)+/u.test(text.trim())
+  const trimmed = text.trim()
+  if (/^(?:[A-Z][a-z’']*|I|A)\s+[\p{L}\d"“‘'#$({[]\S*(?:\s+\S+)+/u.test(trimmed)) return true
+  return /^\$\{\}\s+[a-z]\S*(?:\s+\S+){3,}[.!?]["”')]*$/u.test(trimmed)
 }
 
 /** The text of a string or template literal with its substitutions as `${}`; null for anything else. */
@@ -40,24 +58,30 @@ function literalText(node) {
   return null
 }
 
-/** The literals a person would read when `node` is a user-facing position: an error's arguments, an error envelope's message. */
-function userFacingLiterals(node) {
+/**
+ * The literals a person would read when `node` is a user-facing position: an error's arguments, an
+ * error envelope's message, and the `error` of a result object the faces show (`{ ok: false, error }`).
+ */
+function userFacingLiterals(node, { refusals = true } = {}) {
   if (ts.isNewExpression(node) && /Error$/.test(node.expression.getText())) return node.arguments ?? []
   if (ts.isObjectLiteralExpression(node)) {
+    const named = (name) => node.properties.filter((p) => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === name).map((p) => p.initializer)
     const names = node.properties.map((p) => (p.name && ts.isIdentifier(p.name) ? p.name.text : null))
-    if (!names.includes('code')) return []
-    return node.properties.filter((p) => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === 'message').map((p) => p.initializer)
+    // A refusal with a code is worded by its code (the English beside it is the detail); one without shows its English.
+    // An error envelope under `error` is checked as an object of its own.
+    const refusal = node.properties.some((p) => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === 'ok' && p.initializer.kind === ts.SyntaxKind.FalseKeyword)
+    return [...(names.includes('code') ? named('message') : []), ...(refusals && refusal && !names.includes('code') ? named('error').filter((value) => !ts.isObjectLiteralExpression(value)) : [])]
   }
   return []
 }
 
 /** Sentence literals in user-facing positions of one source text, with their lines. */
-export function sentencesIn(fileName, text) {
+export function sentencesIn(fileName, text, { refusals = true } = {}) {
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)
   const lines = text.split('\n')
   const found = []
   const visit = (node) => {
-    for (const argument of userFacingLiterals(node)) {
+    for (const argument of userFacingLiterals(node, { refusals })) {
       // A sentence may sit inside a conditional or a concatenation: look at every literal under the argument.
       const check = (part) => {
         const literal = literalText(part)
@@ -101,7 +125,8 @@ export function unexternalized(root, { allowlists = true } = {}) {
   return files.flatMap((file) => {
     const path = relative(join(root, CORE), file).split(sep).join('/')
     if (allowlists && allowed(path, MODEL_FACING)) return []
-    return sentencesIn(file, readFileSync(file, 'utf8')).map((hit) => ({ file: `${CORE}/${path}`, ...hit }))
+    const refusals = !(allowlists && allowed(path, REFUSALS_NOT_YET_KEYED))
+    return sentencesIn(file, readFileSync(file, 'utf8'), { refusals }).map((hit) => ({ file: `${CORE}/${path}`, ...hit }))
   })
 }
 

@@ -7,6 +7,14 @@
  * To add one: a line here, `error.<key>` in `i18n/en-error-keys.ts` and `i18n/zh-CN-error-keys.ts`
  * (both fail to compile without it), then `throw IpcError.of('NOT_FOUND', '<key>', { … })`.
  */
+/** Where a value sits in an MCP server's config: `where` in English ("the header Authorization"), `part` and `partName` to word it in another language. */
+export type McpValueParams = {
+  server: string
+  where: string
+  part: 'url' | 'command' | 'argument' | 'header' | 'variable' | 'cwd'
+  partName: string
+}
+
 export interface ErrorParamsByKey {
   // Requests the router or a transport refused before a handler ran.
   'request.unknown_route': { route: string }
@@ -24,6 +32,7 @@ export interface ErrorParamsByKey {
   'picker.no_file': Record<string, never>
   // Conversations and chat.
   'conversation.missing': { id: string }
+  'session.missing': { id: string }
   'conversation.message_not_shown': { message: string; id: string }
   'conversation.busy_instructions': Record<string, never>
   'conversation.busy_delete': Record<string, never>
@@ -38,6 +47,8 @@ export interface ErrorParamsByKey {
   'version.not_a_user_message': Record<string, never>
   // The library, the timeline and the Inbox.
   'timeline.entry_missing': { id: number }
+  'revert.not_found': { id: number }
+  'revert.already_reverted': { id: number; by: number }
   'skill.missing': { name: string }
   'proposal.missing': { id: number }
   'learning.off_curate': Record<string, never>
@@ -48,6 +59,23 @@ export interface ErrorParamsByKey {
   'mcp.server_exists': { name: string }
   'mcp.server_invalid': { name: string; problem: string }
   'mcp.import_name_taken': { name: string; target: string }
+  // Why an MCP server is not ready (its status in Settings → Tools, `cairn mcp list`).
+  'mcp.command_not_found': { server: string; command: string; problem: string }
+  'mcp.command_not_runnable': { server: string; command: string; errno: string; problem: string }
+  'mcp.unauthorized': { server: string; status: number; problem: string }
+  'mcp.start_timeout': { server: string; seconds: number; timeoutMs: number }
+  'mcp.exited_starting': { server: string; tail: string }
+  'mcp.exited_starting_silently': { server: string }
+  'mcp.connect_failed': { server: string; problem: string }
+  'mcp.connect_failed_http': { server: string; problem: string; status: number }
+  'mcp.crashed': { server: string }
+  'mcp.crashed_saying': { server: string; tail: string }
+  'mcp.own_secret_named': McpValueParams & { secret: string }
+  'mcp.secret_not_stored': McpValueParams & { secret: string }
+  'mcp.own_env_named': McpValueParams & { name: string }
+  'mcp.env_not_set': McpValueParams & { name: string }
+  'mcp.server_not_ready': { server: string; status: string }
+  'mcp.server_not_ready_because': { server: string; status: string; problem: string }
   // Imports and backups.
   'import.missing': { id: number }
   'import.already_undone': { id: number }
@@ -76,7 +104,12 @@ export interface ErrorParamsByKey {
   'backup.file_exists': { file: string }
   'backup.cannot_write': { folder: string; problem: string }
   'backup.file_busy': { file: string; problem: string }
-  'backup.archive_refused': { problem: string }
+  'backup.too_many_members': { name: string; limit: string }
+  'backup.expands_too_far': { name: string; archiveSize: string; expandedSize: string; times: number }
+  'backup.no_room': { name: string; size: string; free: string }
+  'backup.member_absolute': { name: string; path: string }
+  'backup.member_climbs': { name: string; path: string }
+  'backup.member_not_plain': { name: string; path: string; type: string }
   'backup.newer_format': { name: string; version: string }
   'backup.schema_mismatch': { name: string; onDisk: string; manifest: string }
   'backup.unreadable': { name: string; problem: string }
@@ -84,7 +117,8 @@ export interface ErrorParamsByKey {
   'backup.manifest_not_json': { name: string; manifest: string }
   'backup.manifest_invalid': { name: string; manifest: string }
   'backup.newer_schema': { name: string; version: string; schema: number; latest: number }
-  'backup.unsafe_member': { name: string; path: string; problem: string }
+  'backup.listed_absolute': { name: string; path: string }
+  'backup.listed_climbs': { name: string; path: string }
   'backup.incomplete': { name: string; path: string }
   'backup.checksum': { name: string; path: string }
   'backup.unlisted': { name: string; extra: string }
@@ -131,6 +165,7 @@ const errorKeys: Record<ErrorKey, true> = {
   'picker.no_folder': true,
   'picker.no_file': true,
   'conversation.missing': true,
+  'session.missing': true,
   'conversation.message_not_shown': true,
   'conversation.busy_instructions': true,
   'conversation.busy_delete': true,
@@ -144,6 +179,8 @@ const errorKeys: Record<ErrorKey, true> = {
   'version.not_shown': true,
   'version.not_a_user_message': true,
   'timeline.entry_missing': true,
+  'revert.not_found': true,
+  'revert.already_reverted': true,
   'skill.missing': true,
   'proposal.missing': true,
   'learning.off_curate': true,
@@ -153,6 +190,22 @@ const errorKeys: Record<ErrorKey, true> = {
   'mcp.server_exists': true,
   'mcp.server_invalid': true,
   'mcp.import_name_taken': true,
+  'mcp.command_not_found': true,
+  'mcp.command_not_runnable': true,
+  'mcp.unauthorized': true,
+  'mcp.start_timeout': true,
+  'mcp.exited_starting': true,
+  'mcp.exited_starting_silently': true,
+  'mcp.connect_failed': true,
+  'mcp.connect_failed_http': true,
+  'mcp.crashed': true,
+  'mcp.crashed_saying': true,
+  'mcp.own_secret_named': true,
+  'mcp.secret_not_stored': true,
+  'mcp.own_env_named': true,
+  'mcp.env_not_set': true,
+  'mcp.server_not_ready': true,
+  'mcp.server_not_ready_because': true,
   'import.missing': true,
   'import.already_undone': true,
   'import.busy_undo': true,
@@ -179,7 +232,12 @@ const errorKeys: Record<ErrorKey, true> = {
   'backup.file_exists': true,
   'backup.cannot_write': true,
   'backup.file_busy': true,
-  'backup.archive_refused': true,
+  'backup.too_many_members': true,
+  'backup.expands_too_far': true,
+  'backup.no_room': true,
+  'backup.member_absolute': true,
+  'backup.member_climbs': true,
+  'backup.member_not_plain': true,
   'backup.newer_format': true,
   'backup.schema_mismatch': true,
   'backup.unreadable': true,
@@ -187,7 +245,8 @@ const errorKeys: Record<ErrorKey, true> = {
   'backup.manifest_not_json': true,
   'backup.manifest_invalid': true,
   'backup.newer_schema': true,
-  'backup.unsafe_member': true,
+  'backup.listed_absolute': true,
+  'backup.listed_climbs': true,
   'backup.incomplete': true,
   'backup.checksum': true,
   'backup.unlisted': true,

@@ -102,6 +102,18 @@ export type McpServerStatus = (typeof mcpServerStatuses)[number]
 export const mcpErrorCodes = ['config_invalid', 'secret_missing', 'spawn_failed', 'connect_failed', 'unauthorized', 'timeout', 'crashed'] as const
 export type McpErrorCode = (typeof mcpErrorCodes)[number]
 
+/**
+ * Why a server is not ready: `code` worded briefly, `key` and `params` (shared/error-keys.ts) the whole
+ * story in the face's language, `message` its English (for logs, the CLI and peers without the key).
+ */
+export const mcpServerProblemSchema = z.object({
+  code: z.enum(mcpErrorCodes),
+  message: z.string(),
+  key: z.string().optional(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional()
+})
+export type McpServerProblem = z.infer<typeof mcpServerProblemSchema>
+
 export const mcpToolInfoSchema = z.object({
   /** The server's own name for the tool. */
   name: z.string(),
@@ -124,7 +136,7 @@ export const mcpServerInfoSchema = z.object({
   tools: z.array(mcpToolInfoSchema),
   resourceCount: z.number().int(),
   promptCount: z.number().int(),
-  error: z.object({ code: z.enum(mcpErrorCodes), message: z.string() }).optional(),
+  error: mcpServerProblemSchema.optional(),
   /** The last lines the server wrote to stderr (stdio) or of Cairn's log of it. */
   logTail: z.string(),
   /** Restarts after a crash since the app started. */

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises'
 import type { AgentSession } from '../core/agent/agent-session'
-import { dropIfUnanswered, openChatSession, type ChatSetup } from './chat-session'
+import { dropIfUnanswered, openChatSession, openFailureWords, type ChatSetup } from './chat-session'
 import { conversationModel, HISTORY_SIZE, inboxSummary, modelNameProblem, modelReport, PromptHistory, REPL_HELP, unlistedModel } from './repl-commands'
 
 /**
@@ -82,7 +82,7 @@ export async function runInteractiveChat(base: ChatSetup, resumeId: string | und
         if (chosenModel) core.sessions.update(session.id, { model: chosenModel })
         chosenModel = null
       } catch (error) {
-        io.err(`cairn: ${(error as Error).message}\n`)
+        io.err(`cairn: ${openFailureWords(core, error)}\n`)
         return
       }
     }

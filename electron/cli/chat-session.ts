@@ -7,7 +7,9 @@ import type { CairnCore } from '../core/cairn'
 import { McpManager } from '../core/mcp/mcp-manager'
 import { ProcessSecretStore } from '../serve/process-secrets'
 import { askApproval, jsonPrinter, textPrinter, type AskLine } from './chat-output'
+import { errorWordsOf } from '../../shared/keyed-error'
 import { CliFailure, type CliIO } from './io'
+import { keyedFailure } from './worded-failure'
 import { appVersion } from './commands/serve'
 import type { CliLearning } from './learning'
 import { startFolder } from './workspace-option'
@@ -27,6 +29,13 @@ export interface ChatSetup {
   ask?: AskLine
   /** The user's MCP servers for this process: each conversation opened takes a snapshot of their tools. */
   mcp?: Pick<McpManager, 'conversationTools'>
+}
+
+/** Why a chat could not open, in the data home's language (`ui.language`); a missing session says how to list them. */
+export function openFailureWords(core: CairnCore, error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const listWith = errorWordsOf(error)?.key === 'session.missing' ? 'cairn sessions' : undefined
+  return keyedFailure(error, listWith).wordedIn(core.config.get().ui.language)
 }
 
 /** Opens a new session (or resumes `sessionId`) with the CLI's output and approvals wired to it. Throws what opening throws. */

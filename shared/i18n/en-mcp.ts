@@ -26,6 +26,13 @@ export const enMcp = {
   'mcp.error.unauthorized': 'The server refused the credentials.',
   'mcp.error.timeout': 'It did not answer in time.',
   'mcp.error.crashed': 'It stopped unexpectedly.',
+  // The part of a server's config a missing value sits in (error.mcp.secret_not_stored…).
+  'mcp.where.url': 'the url',
+  'mcp.where.command': 'the command',
+  'mcp.where.argument': 'argument {name}',
+  'mcp.where.header': 'the header {name}',
+  'mcp.where.variable': 'the variable {name}',
+  'mcp.where.cwd': 'the folder (cwd)',
   'mcp.restartAt': 'Restarting at {time} (restart {count}).',
   'mcp.logTail': 'End of its log',
   'mcp.enabled': 'Use {name}',

@@ -28,6 +28,13 @@ export const zhCNMcp: Record<keyof typeof enMcp, string> = {
   'mcp.error.unauthorized': '服务器拒绝了凭据。',
   'mcp.error.timeout': '它没有及时响应。',
   'mcp.error.crashed': '它意外停止了。',
+  // The part of a server's config a missing value sits in (error.mcp.secret_not_stored…).
+  'mcp.where.url': ' URL ',
+  'mcp.where.command': '命令',
+  'mcp.where.argument': '第 {name} 个参数',
+  'mcp.where.header': '请求头 {name} ',
+  'mcp.where.variable': '环境变量 {name} ',
+  'mcp.where.cwd': '工作文件夹 (cwd)',
   'mcp.restartAt': '将于 {time} 重启（第 {count} 次重启）。',
   'mcp.logTail': '日志末尾',
   'mcp.enabled': '使用 {name}',

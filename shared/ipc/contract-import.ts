@@ -104,9 +104,21 @@ export const importActivitySchema = z.object({
       total: z.number().int().nullable()
     })
     .nullable(),
-  /** The import this app ran last: its report, or why it failed (`error`, with the path). */
+  /**
+   * The import this app ran last: its report, or why it failed (`error`, the English, with the path).
+   * A failure the core keyed also carries its key and figures (shared/error-keys.ts), worded by each face;
+   * an older peer sends the English alone.
+   */
   last: z
-    .object({ source: z.enum(importSourceIds), path: z.string(), finishedAt: z.number(), report: importReportSchema.nullable(), error: z.string().nullable() })
+    .object({
+      source: z.enum(importSourceIds),
+      path: z.string(),
+      finishedAt: z.number(),
+      report: importReportSchema.nullable(),
+      error: z.string().nullable(),
+      errorKey: z.string().nullable().optional(),
+      errorParams: z.record(z.string(), z.union([z.string(), z.number()])).nullable().optional()
+    })
     .nullable(),
   learning: learnImportedSchema,
   /** Imported conversations no "learn from imported conversations" has reviewed yet. */

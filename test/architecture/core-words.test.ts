@@ -58,6 +58,35 @@ describe('the lint that keeps English sentences for people out of electron/core'
     expect(await lint(root)).toEqual({ code: 1, flagged: ['electron/core/backup/create-backup.ts:1', 'electron/core/sync/sync-run.ts:1'] })
   })
 
+  it('fails on a sentence in learning/host or mcp/mcp-manager.ts: only the worker and the MCP tool-result files are model-facing', async () => {
+    const root = tree({
+      'electron/core/learning/host/review-host.ts': "export const busy = () => new Error('A review is already running for this conversation.')\n",
+      'electron/core/learning/worker/review-runner.ts': "export const bad = () => new Error('The tool needs a path.')\n",
+      'electron/core/mcp/mcp-manager.ts': 'export const gone = (name: string) => new McpError(`The MCP server "${name}" is not running.`)\n',
+      'electron/core/mcp/mcp-tools.ts': 'export const off = (name: string) => new McpCallError(`The tool ${name} is turned off.`)\n',
+      'electron/core/skills/skill-store.ts': "export const none = () => new Error('There is no such skill here.')\n",
+      'electron/core/skills/skill-tools.ts': "export const none = () => new Error('There is no such skill here.')\n"
+    })
+    expect(await lint(root)).toEqual({
+      code: 1,
+      flagged: ['electron/core/learning/host/review-host.ts:1', 'electron/core/mcp/mcp-manager.ts:1', 'electron/core/skills/skill-store.ts:1']
+    })
+  })
+
+  it('fails on the English error of a refusal without a code, and on a sentence that opens with a substitution', async () => {
+    const root = tree({
+      'electron/core/ledger/undo.ts': [
+        'export function undo(id: number) {',
+        '  if (!id) return { ok: false, error: `There is no timeline entry #${id}.` }',
+        "  if (id < 0) return { ok: false, code: 'not_found', error: `There is no timeline entry #${id}.` }",
+        '  if (id > 9) throw new Error(`${id} is past the end of the timeline; nothing was changed.`)',
+        '  throw new Error(`${id} of the timeline`)',
+        '}'
+      ].join('\n')
+    })
+    expect(await lint(root)).toEqual({ code: 1, flagged: ['electron/core/ledger/undo.ts:2', 'electron/core/ledger/undo.ts:4'] })
+  })
+
   it('lets through errors worded by key, logs, internal errors, model-facing folders and a justified exception', async () => {
     const root = tree({
       'electron/core/app/handlers/things.ts': [

@@ -1,5 +1,5 @@
 import { parseCommandArgs } from '../args'
-import { dropIfUnanswered, latestSessionId, openChatSession, readAttachFiles, startChatMcp, type ChatSetup } from '../chat-session'
+import { dropIfUnanswered, latestSessionId, openChatSession, openFailureWords, readAttachFiles, startChatMcp, type ChatSetup } from '../chat-session'
 import type { PreparedAttachment } from '../../core/attachments'
 import type { CairnCore } from '../../core/cairn'
 import { runInteractiveChat } from '../chat-repl'
@@ -56,7 +56,7 @@ Provider: config.json provider.*, overridden by CAIRN_BASE_URL and CAIRN_MODEL; 
       // Checked before any MCP server starts: a mistyped file fails at once, without waiting for them.
       attachments = await readAttachFiles(values.attach ?? [], ctx.env)
     } catch (error) {
-      return failBeforeChat(ctx, learning, error)
+      return failBeforeChat(ctx, core, learning, error)
     }
     // The user's MCP servers live as long as this command; every exit path closes them (no child left behind).
     const mcp = await startChatMcp(core, ctx.env, ctx.io)
@@ -70,9 +70,9 @@ Provider: config.json provider.*, overridden by CAIRN_BASE_URL and CAIRN_MODEL; 
 
 type ChatValues = { yes?: boolean; json?: boolean }
 
-async function failBeforeChat(ctx: CliContext, learning: CliLearning, error: unknown): Promise<number> {
+async function failBeforeChat(ctx: CliContext, core: CairnCore, learning: CliLearning, error: unknown): Promise<number> {
   await learning.host.close()
-  ctx.io.err(`cairn: ${(error as Error).message}\n`)
+  ctx.io.err(`cairn: ${openFailureWords(core, error)}\n`)
   return 1
 }
 
@@ -87,7 +87,7 @@ async function chatOnce(ctx: CliContext, core: CairnCore, prompt: string, attach
   try {
     session = openChatSession(setup, resumeId)
   } catch (error) {
-    return failBeforeChat(ctx, learning, error)
+    return failBeforeChat(ctx, core, learning, error)
   }
   const onSigint = () => session.cancel()
   process.once('SIGINT', onSigint)

@@ -1,6 +1,8 @@
+import { translate } from '../../../shared/i18n'
 import { parseCommandArgs } from '../args'
 import { describeChange } from '../format-change'
 import { printJson, UsageError } from '../io'
+import type { CairnCore } from '../../core/cairn'
 import type { CliCommand } from './types'
 
 export const revertCommand: CliCommand = {
@@ -25,7 +27,7 @@ changed the same memory entry or skill file since. The undo shows up on the time
       for (const line of describeChange(row)) ctx.io.out(`      ${line}\n`)
       return 0
     }
-    ctx.io.err(`cairn: could not revert #${id}: ${result.error}\n`)
+    ctx.io.err(`cairn: could not revert #${id}: ${refusalWords(core, id, result)}\n`)
     if (result.conflict) {
       ctx.io.err(`\nExpected (what #${id} wrote):\n${indent(result.conflict.expected)}\n\nFound now:\n${indent(result.conflict.actual)}\n`)
     }
@@ -36,4 +38,12 @@ changed the same memory entry or skill file since. The undo shows up on the time
 function indent(text: string | null): string {
   if (text === null) return '    (nothing: the file or entry does not exist)'
   return text.split('\n').map((line) => `    ${line}`).join('\n')
+}
+
+/** Why a revert was refused, in the data home's language where its code has words (a conflict's English names the files). */
+function refusalWords(core: CairnCore, id: number, result: { code?: string | null; error: string }): string {
+  const language = core.config.get().ui.language
+  if (result.code === 'not_found') return translate(language, 'error.revert.not_found', { id })
+  if (result.code === 'already_reverted') return translate(language, 'error.revert.already_reverted', { id, by: core.ledger.get(id)?.revertedBy ?? '?' })
+  return result.error
 }

@@ -1,5 +1,6 @@
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
 import type { AgentEvent, ApprovalDecision } from '../../../shared/agent-events'
+import { KeyedError } from '../../../shared/keyed-error'
 import { EventBus } from '../events/event-bus'
 import { modelStep, type ModelStep } from '../provider/model-step'
 import { resolveProvider, type ChatProvider, type ModelToolCall } from '../provider/provider'
@@ -85,7 +86,7 @@ export class AgentSession {
     const toolNames = new Set(options.tools.map((t) => t.name))
     if (options.sessionId) {
       const existing = stores.sessions.get(options.sessionId)
-      if (!existing) throw new Error(`There is no session ${options.sessionId}. List them with: cairn sessions`)
+      if (!existing) throw new KeyedError('session.missing', { id: options.sessionId })
       const session = existing.systemPrompt
         ? existing
         : stores.sessions.update(existing.id, { systemPrompt: composeSystemPrompt(stores, toolNames, options.workspace, existing, new Date(), mcpPromptInfo(options.tools)) })
@@ -120,8 +121,7 @@ export class AgentSession {
 
   /**
    * Starts a user turn and returns at once with its id; `done` gives its summary once it has ended.
-   * Every failure (provider, tool, database) ends the turn with an `error` event and `turn_finished`;
-   * only starting while another turn runs throws.
+   * Every failure (provider, tool, database) ends the turn with an `error` event and `turn_finished`; only starting while another turn runs throws.
    */
   runTurn(text: string, options: { signal?: AbortSignal; attachments?: SavedAttachment[] } = {}): TurnHandle {
     if (!this.running) this.nextAttachments = options.attachments ?? []

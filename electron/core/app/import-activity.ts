@@ -1,4 +1,4 @@
-import { KeyedError } from '../../../shared/keyed-error'
+import { errorWordsOf, KeyedError } from '../../../shared/keyed-error'
 import { existsSync } from 'node:fs'
 import type { ImportActivity, ImportSourceId, ImportSourceInfo } from '../../../shared/ipc/contract-import'
 import {
@@ -163,13 +163,15 @@ export class AppImports {
   private async runImport(importer: Importer, source: ImportSourceId, path: string): Promise<void> {
     let report: ImportReport | null = null
     let error: string | null = null
+    let words: ReturnType<typeof errorWordsOf> = null
     try {
       report = await importer.run(this.deps.core, { path, dryRun: false, onProgress: (progress) => this.progressed(progress) })
     } catch (caught) {
       error = (caught as Error).message
+      words = errorWordsOf(caught)
     }
     this.running = null
-    this.last = { source, path, finishedAt: this.now(), report, error }
+    this.last = { source, path, finishedAt: this.now(), report, error, errorKey: words?.key ?? null, errorParams: words?.params ?? null }
     if (report?.counts.sessions.added) this.deps.sessionsChanged()
     this.emit()
   }

@@ -5,10 +5,10 @@ import * as tar from 'tar'
 import { STATE_DB } from './home-files'
 import { BACKUP_FORMAT_VERSION, BackupError, latestSchemaVersion, MANIFEST_NAME, manifestSchema, sha256OfFile, type BackupManifest } from './manifest'
 
-/** Why an archive member's path could land outside the folder it is extracted into, or null when it cannot. */
-export function unsafeMemberPath(path: string): string | null {
-  if (path.startsWith('/') || path.startsWith('\\') || /^[a-zA-Z]:/.test(path)) return 'an absolute path'
-  if (path.split(/[\\/]+/).includes('..')) return 'a path that climbs out with ".."'
+/** How an archive member's path could land outside the folder it is extracted into, or null when it cannot. */
+export function unsafeMemberPath(path: string): 'absolute' | 'climbs' | null {
+  if (path.startsWith('/') || path.startsWith('\\') || /^[a-zA-Z]:/.test(path)) return 'absolute'
+  if (path.split(/[\\/]+/).includes('..')) return 'climbs'
   return null
 }
 
@@ -20,7 +20,7 @@ export function unsafeMemberPath(path: string): string | null {
  */
 export async function extractVerified(archive: string, staging: string, nativeBinding?: string): Promise<BackupManifest> {
   const name = basename(archive)
-  let problem: string | null = null
+  let problem: BackupError | null = null
   const limits = restoreLimits(archive, staging)
   let members = 0
   let total = 0
@@ -31,13 +31,13 @@ export async function extractVerified(archive: string, staging: string, nativeBi
     problem = limitProblem(name, members, total, limits)
     if (problem) return
     const unsafe = unsafeMemberPath(entry.path)
-    if (unsafe) problem = `${name} holds ${entry.path}, ${unsafe}; it is refused (nothing was restored).`
+    if (unsafe) problem = new BackupError(unsafe === 'absolute' ? 'backup.member_absolute' : 'backup.member_climbs', { name, path: entry.path })
     else if (entry.type !== 'File' && entry.type !== 'OldFile' && entry.type !== 'Directory') {
-      problem = `${name} holds ${entry.path}, a ${entry.type} rather than a plain file; it is refused (nothing was restored).`
+      problem = new BackupError('backup.member_not_plain', { name, path: entry.path, type: entry.type })
     }
   }
   await readArchive(name, () => listArchive(archive, (entry) => (check(entry), problem !== null)))
-  if (problem) throw new BackupError('backup.archive_refused', { problem })
+  if (problem) throw problem
   // The listing passed; the filter refuses the same members again in case the file changed in between.
   await readArchive(name, () =>
     tar.x({
@@ -86,12 +86,12 @@ function restoreLimits(archive: string, staging: string): RestoreLimits {
   return { archiveBytes, room }
 }
 
-function limitProblem(name: string, members: number, total: number, limits: RestoreLimits): string | null {
-  if (members > MAX_RESTORE_MEMBERS) return `${name} holds more than ${MAX_RESTORE_MEMBERS.toLocaleString('en')} files, far more than a Cairn home has; it is refused (nothing was restored).`
+function limitProblem(name: string, members: number, total: number, limits: RestoreLimits): BackupError | null {
+  if (members > MAX_RESTORE_MEMBERS) return new BackupError('backup.too_many_members', { name, limit: MAX_RESTORE_MEMBERS.toLocaleString('en') })
   if (total > EXPANSION_CHECKED_FROM && total > limits.archiveBytes * MAX_EXPANSION) {
-    return `${name} would expand from ${mib(limits.archiveBytes)} to more than ${mib(total)}, over ${MAX_EXPANSION} times its size, which a Cairn backup never does; it is refused (nothing was restored).`
+    return new BackupError('backup.expands_too_far', { name, archiveSize: mib(limits.archiveBytes), expandedSize: mib(total), times: MAX_EXPANSION })
   }
-  if (total > limits.room) return `${name} would take more than ${mib(total)} on a disk with ${mib(limits.room + FREE_SPACE_KEPT)} free; nothing was restored. Free some space and try again.`
+  if (total > limits.room) return new BackupError('backup.no_room', { name, size: mib(total), free: mib(limits.room + FREE_SPACE_KEPT) })
   return null
 }
 
@@ -164,7 +164,7 @@ async function checkFiles(name: string, staging: string, manifest: BackupManifes
   const listed = new Set<string>([MANIFEST_NAME])
   for (const file of manifest.files) {
     const unsafe = unsafeMemberPath(file.path)
-    if (unsafe) throw new BackupError('backup.unsafe_member', { name, path: file.path, problem: unsafe })
+    if (unsafe) throw new BackupError(unsafe === 'absolute' ? 'backup.listed_absolute' : 'backup.listed_climbs', { name, path: file.path })
     listed.add(file.path)
     const path = join(staging, file.path)
     if (!existsSync(path)) throw new BackupError('backup.incomplete', { name, path: file.path })

@@ -1,4 +1,5 @@
 import type { ContentBlock } from '@modelcontextprotocol/client'
+import { KeyedError } from '../../../shared/keyed-error'
 import type { McpPromptInfo, McpResourceInfo, McpServerConfig, McpServerInfo, McpSettings } from '../../../shared/mcp'
 import { isRemoteServer, parseMcpServerConfig } from '../../../shared/mcp'
 import { estimatePromptTokens } from '../provider/tokens'
@@ -172,9 +173,12 @@ export class McpManager implements McpToolCaller {
   async callTool(entry: McpSnapshotTool, args: Record<string, unknown>, signal?: AbortSignal): Promise<McpCallOutcome> {
     const { server, tool } = entry
     const running = this.running.get(server)
+    // words-ok: a tool call's refusals are the tool result the model reads (runTool returns them).
     if (!running) throw new McpCallError(`The MCP server "${server}" is not running: it was removed or disabled in the config, or Cairn is quitting.`)
+    // words-ok: the model's tool result, as above.
     if (running.key !== entry.serverKey) throw new McpCallError(`The MCP server "${server}" was changed in the config since this conversation started; reload its tools to use it again.`)
     const current = this.configured().find((candidate) => candidate.name === server)
+    // words-ok: the model's tool result, as above.
     if (current?.ok && current.config.disabledTools.includes(tool)) throw new McpCallError(`${tool} of the MCP server "${server}" was turned off in Settings; it does not run any more.`)
     const log = this.logOf(server)
     try {
@@ -285,7 +289,12 @@ export class McpManager implements McpToolCaller {
   private readyRunner(server: string): McpServerRunner {
     const runner = this.running.get(server)?.runner
     if (!runner) throw new McpUnknownServerError(server)
-    if (runner.status !== 'ready' || !runner.connection) throw new McpCallError(`The MCP server "${server}" is not ready (${runner.status}${runner.error ? `: ${runner.error.message}` : ''}).`)
+    // A person asked (a resource or prompt for the composer): keyed, worded by the face.
+    if (runner.status !== 'ready' || !runner.connection) {
+      throw runner.error
+        ? new KeyedError('mcp.server_not_ready_because', { server, status: runner.status, problem: runner.error.message })
+        : new KeyedError('mcp.server_not_ready', { server, status: runner.status })
+    }
     return runner
   }
 

@@ -1,13 +1,21 @@
 import { Client, SdkError, SdkErrorCode, SdkHttpError, SSEClientTransport, SseError, StreamableHTTPClientTransport, UnauthorizedError, type Tool } from '@modelcontextprotocol/client'
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
+import type { ErrorKey, ErrorParamsByKey } from '../../../shared/error-keys'
+import { KeyedError } from '../../../shared/keyed-error'
 import type { McpErrorCode, McpRemoteServerConfig, McpServerConfig, McpStdioServerConfig } from '../../../shared/mcp'
 import { isRemoteServer } from '../../../shared/mcp'
 import type { McpServerLog } from './server-log'
 
-/** Why a connection attempt failed, as the faces word it, with the technical detail. */
-export class McpConnectError extends Error {
-  constructor(readonly code: McpErrorCode, message: string) {
-    super(message)
+type McpConnectKey = Extract<ErrorKey, `mcp.${string}`>
+
+/** Why a server could not start or stopped: a code the faces word briefly, and a key with its figures for the whole story. */
+export class McpConnectError<K extends McpConnectKey = McpConnectKey> extends KeyedError<K> {
+  constructor(
+    readonly code: McpErrorCode,
+    key: K,
+    params: ErrorParamsByKey[K]
+  ) {
+    super(key, params)
     this.name = 'McpConnectError'
   }
 }
@@ -159,19 +167,20 @@ export function classifyConnectError(error: unknown, options: Pick<ConnectOption
   const errno = (error as NodeJS.ErrnoException | undefined)?.code
   if (kind === 'stdio' && typeof errno === 'string' && ['ENOENT', 'EACCES', 'ENOTDIR', 'EPERM'].includes(errno)) {
     const command = isRemoteServer(config) ? '' : config.command
-    const why = errno === 'ENOENT' ? 'was not found (is it installed and on the PATH?)' : `could not be run (${errno})`
-    return new McpConnectError('spawn_failed', `The command "${command}" of the MCP server "${server}" ${why}: ${message}`)
+    if (errno === 'ENOENT') return new McpConnectError('spawn_failed', 'mcp.command_not_found', { server, command, problem: message })
+    return new McpConnectError('spawn_failed', 'mcp.command_not_runnable', { server, command, errno, problem: message })
   }
   const status = httpStatus(error)
   if (error instanceof UnauthorizedError || status === 401 || status === 403) {
-    return new McpConnectError('unauthorized', `The MCP server "${server}" refused Cairn (HTTP ${status ?? 401}): check its API key or token in the headers. ${message}`)
+    return new McpConnectError('unauthorized', 'mcp.unauthorized', { server, status: status ?? 401, problem: message })
   }
   if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
-    return new McpConnectError('timeout', `The MCP server "${server}" did not answer within ${Math.round(config.timeoutMs / 1000)} s while starting (timeoutMs ${config.timeoutMs}).`)
+    return new McpConnectError('timeout', 'mcp.start_timeout', { server, seconds: Math.round(config.timeoutMs / 1000), timeoutMs: config.timeoutMs })
   }
   if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed && kind === 'stdio') {
     const tail = log.stderrTail()
-    return new McpConnectError('connect_failed', `The MCP server "${server}" exited while starting.${tail ? ` It wrote:\n${tail}` : ' It wrote nothing to stderr.'}`)
+    return tail ? new McpConnectError('connect_failed', 'mcp.exited_starting', { server, tail }) : new McpConnectError('connect_failed', 'mcp.exited_starting_silently', { server })
   }
-  return new McpConnectError('connect_failed', `Could not connect to the MCP server "${server}" while starting: ${message}${status ? ` (HTTP ${status})` : ''}`)
+  if (status) return new McpConnectError('connect_failed', 'mcp.connect_failed_http', { server, problem: message, status })
+  return new McpConnectError('connect_failed', 'mcp.connect_failed', { server, problem: message })
 }

@@ -1,11 +1,19 @@
+import type { ErrorParamsByKey, McpValueParams } from '../../../shared/error-keys'
+import { KeyedError } from '../../../shared/keyed-error'
 import type { McpServerConfig } from '../../../shared/mcp'
 import { isRemoteServer } from '../../../shared/mcp'
 import { isCairnSecretEnv } from '../security/secret-env'
 
+type McpValueKey = 'mcp.own_secret_named' | 'mcp.secret_not_stored' | 'mcp.own_env_named' | 'mcp.env_not_set'
+
 /** A value could not be resolved: a secret not in the store, or an environment variable not set (with no default). */
-export class McpValueError extends Error {
-  constructor(readonly code: 'secret_missing' | 'config_invalid', message: string) {
-    super(message)
+export class McpValueError<K extends McpValueKey = McpValueKey> extends KeyedError<K> {
+  constructor(
+    readonly code: 'secret_missing' | 'config_invalid',
+    key: K,
+    params: ErrorParamsByKey[K]
+  ) {
+    super(key, params)
     this.name = 'McpValueError'
   }
 }
@@ -36,41 +44,62 @@ export interface ResolvedServer {
  */
 export function resolveServerValues(server: string, config: McpServerConfig, sources: ValueSources): ResolvedServer {
   const secrets: string[] = []
-  const fill = (value: string, where: string): string =>
-    value.replace(REFS, (_, secretName: string | undefined, name: string, fallback: string | undefined) => {
+  // Where a value sits, in English for the message and as a part and name for other languages.
+  const fill = (value: string, part: McpValueParams['part'], partName = ''): string => {
+    const located = { server, where: whereInEnglish(part, partName), part, partName }
+    return value.replace(REFS, (_, secretName: string | undefined, name: string, fallback: string | undefined) => {
       if (secretName !== undefined) {
         // Cairn's own tokens (sync, team libraries) live in the same store; no server is given them.
         if (/^sync[./]/i.test(secretName)) {
-          throw new McpValueError('config_invalid', `Cairn gives no MCP server its own keys and tokens, and ${where} of the MCP server "${server}" names the secret "${secretName}". Save the value the server needs as a secret of its own.`)
+          throw new McpValueError('config_invalid', 'mcp.own_secret_named', { ...located, secret: secretName })
         }
         const secret = sources.resolveSecret?.(secretName) ?? null
         if (secret === null || secret === '') {
-          throw new McpValueError('secret_missing', `The secret "${secretName}" used by ${where} of the MCP server "${server}" is not in Cairn's secret store. Save it under that name (Settings → Tools (MCP)) and test the server again.`)
+          throw new McpValueError('secret_missing', 'mcp.secret_not_stored', { ...located, secret: secretName })
         }
         secrets.push(secret)
         return secret
       }
       // Cairn's own keys and tokens never go to a server, even when its config names them.
       if (isCairnSecretEnv(name)) {
-        throw new McpValueError('config_invalid', `Cairn gives no MCP server its own keys and tokens, and ${where} of the MCP server "${server}" names ${name}. Save the value the server needs as a secret of its own and write \${secret:NAME} instead.`)
+        throw new McpValueError('config_invalid', 'mcp.own_env_named', { ...located, name })
       }
       const found = sources.env[name]
       if (found !== undefined && found !== '') return found
       if (fallback !== undefined) return fallback
-      throw new McpValueError('config_invalid', `The environment variable ${name} used by ${where} of the MCP server "${server}" is not set (write \${${name}:-default} to give it a default).`)
+      throw new McpValueError('config_invalid', 'mcp.env_not_set', { ...located, name })
     })
-  const fillRecord = (record: Record<string, string>, kind: string) =>
-    Object.fromEntries(Object.entries(record).map(([key, value]) => [key, fill(value, `${kind} ${key}`)]))
+  }
+  const fillRecord = (record: Record<string, string>, part: 'header' | 'variable') =>
+    Object.fromEntries(Object.entries(record).map(([key, value]) => [key, fill(value, part, key)]))
   const resolved: McpServerConfig = isRemoteServer(config)
-    ? { ...config, url: fill(config.url, 'the url'), headers: fillRecord(config.headers, 'the header') }
+    ? { ...config, url: fill(config.url, 'url'), headers: fillRecord(config.headers, 'header') }
     : {
         ...config,
-        command: fill(config.command, 'the command'),
-        args: config.args.map((arg, i) => fill(arg, `argument ${i + 1}`)),
-        env: fillRecord(config.env, 'the variable'),
-        cwd: config.cwd === undefined ? undefined : fill(config.cwd, 'the folder (cwd)')
+        command: fill(config.command, 'command'),
+        args: config.args.map((arg, i) => fill(arg, 'argument', String(i + 1))),
+        env: fillRecord(config.env, 'variable'),
+        cwd: config.cwd === undefined ? undefined : fill(config.cwd, 'cwd')
       }
   return { config: resolved, secrets: [...secrets, ...literalCredentials(resolved)] }
+}
+
+/** The part of the config a value sits in, as the English messages name it (the faces word `part` and `partName`). */
+function whereInEnglish(part: McpValueParams['part'], name: string): string {
+  switch (part) {
+    case 'url':
+      return 'the url'
+    case 'command':
+      return 'the command'
+    case 'argument':
+      return `argument ${name}`
+    case 'header':
+      return `the header ${name}`
+    case 'variable':
+      return `the variable ${name}`
+    case 'cwd':
+      return 'the folder (cwd)'
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { SdkError, SdkErrorCode, type CallToolResult } from '@modelcontextprotocol/client'
-import { isRemoteServer, type McpErrorCode, type McpServerConfig, type McpServerStatus } from '../../../shared/mcp'
+import { isRemoteServer, type McpServerConfig, type McpServerProblem, type McpServerStatus } from '../../../shared/mcp'
 import { classifyConnectError, connectServer, McpConnectError, type McpConnection } from './server-connection'
 import { McpValueError, type ResolvedServer } from './server-env'
 import type { McpServerLog } from './server-log'
@@ -49,7 +49,7 @@ export interface RunnerDeps {
  */
 export class McpServerRunner {
   status: Exclude<McpServerStatus, 'disabled'> = 'stopped'
-  error: { code: McpErrorCode; message: string } | undefined
+  error: McpServerProblem | undefined
   connection: McpConnection | null = null
   restarts = 0
   nextRestartAt: number | undefined
@@ -152,7 +152,7 @@ export class McpServerRunner {
       resolved = this.deps.resolve()
     } catch (error) {
       if (!(error instanceof McpValueError)) throw error
-      return this.fail(generation, new McpConnectError(error.code, error.message), false)
+      return this.fail(generation, new McpConnectError(error.code, error.key, error.params as never), false)
     }
     log.setSecrets(resolved.secrets)
     log.note(`starting${afterCrash ? ` (restart ${this.restarts})` : ''}`)
@@ -188,10 +188,14 @@ export class McpServerRunner {
     if (generation !== this.generation) return
     this.status = 'failed'
     // A server may echo its token in an error page: the message reaches the faces.
-    this.error = { code: error.code, message: this.deps.log.redact(error.message) }
+    this.error = { code: error.code, message: this.deps.log.redact(error.message), key: error.key, params: this.redacted(error.params) }
     this.deps.log.note(`failed (${error.code}): ${error.message}`)
     if (retry) this.scheduleRestart()
     this.deps.onChange()
+  }
+
+  private redacted(params: Record<string, string | number>): Record<string, string | number> {
+    return Object.fromEntries(Object.entries(params).map(([name, value]) => [name, typeof value === 'string' ? this.deps.log.redact(value) : value]))
   }
 
   /** The transport closed by itself: the server exited or the stream dropped. */
@@ -201,9 +205,9 @@ export class McpServerRunner {
     this.generation++
     this.deps.log.flush()
     const tail = this.deps.log.stderrTail(4)
-    const message = `The MCP server "${this.name}" stopped unexpectedly.${tail ? ` Its last words:\n${tail}` : ''}`
+    const failure = tail ? new McpConnectError('crashed', 'mcp.crashed_saying', { server: this.name, tail }) : new McpConnectError('crashed', 'mcp.crashed', { server: this.name })
     this.status = 'failed'
-    this.error = { code: 'crashed', message }
+    this.error = { code: 'crashed', message: failure.message, key: failure.key, params: failure.params }
     this.deps.log.note(`stopped unexpectedly`)
     // A server that ran for a healthy minute starts over at the shortest delay.
     if (this.deps.timers.now() - this.readyAt >= HEALTHY_MS) this.backoff = 0

@@ -54,6 +54,7 @@ export function toProviderError(error: unknown, baseURL: string, model: string, 
     const detail = providerDetail(error)
     const status = error.status
     if (status === 401 || status === 403) {
+      // words-ok: the detail under the code, which every face words (turnError.*, setup.problem.*); logs keep it
       return new ProviderError('auth', `${baseURL} rejected the API key (${status}${detail}). Check the key in Settings or CAIRN_API_KEY.`, false, status)
     }
     // There is no standard way to ask a provider whether a model reads images: its refusal says so.
@@ -66,11 +67,14 @@ export function toProviderError(error: unknown, baseURL: string, model: string, 
       return new ProviderError('model_not_found', `The model "${model}" was not found at ${baseURL} (404${detail}). Pick a model the provider lists.`, false, status)
     }
     if (status === 429) {
+      // words-ok: the detail under the code, which every face words (turnError.*, setup.problem.*); logs keep it
       return new ProviderError('rate_limited', `${baseURL} is rate-limiting requests (429${detail}).`, true, status, retryAfterMs(error))
     }
     if (status >= 500 || status === 408 || status === 409) {
+      // words-ok: the detail under the code, which every face words (turnError.*, setup.problem.*); logs keep it
       return new ProviderError('server', `${baseURL} had a server error (${status}${detail}).`, true, status, retryAfterMs(error))
     }
+    // words-ok: the detail under the code, which every face words (turnError.*, setup.problem.*); logs keep it
     return new ProviderError('bad_request', `${baseURL} refused the request (${status}${detail}).`, false, status)
   }
   // words-ok: the detail under the code, which every face words (turnError.*, setup.problem.*); logs keep it

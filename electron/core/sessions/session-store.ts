@@ -315,20 +315,24 @@ interface MessageParams {
 function validateMessage(message: NewMessage, index: number): MessageParams {
   const where = `Message ${index + 1}`
   if (!messageRoles.includes(message.role)) {
+    // words-ok: a writer broke the message contract (a bug, or an outside agent's tool call, which reads it as its error); the app only sees INTERNAL
     throw new InvalidMessageError(`${where} has role "${String(message.role)}"; use one of ${messageRoles.join(', ')}.`)
   }
   for (const key of ['promptTokens', 'completionTokens', 'cachedTokens'] as const) {
     const value = message[key]
     if (value !== undefined && !(Number.isInteger(value) && value >= 0)) {
+      // words-ok: a writer broke the message contract (a bug, or an outside agent's tool call, which reads it as its error); the app only sees INTERNAL
       throw new InvalidMessageError(`${where} has ${key} = ${String(value)}; token counts are whole numbers ≥ 0.`)
     }
   }
   const meta = message.meta ?? null
   if (meta !== null && (typeof meta !== 'object' || Array.isArray(meta))) {
+    // words-ok: a writer broke the message contract (a bug, or an outside agent's tool call, which reads it as its error); the app only sees INTERNAL
     throw new InvalidMessageError(`${where} has meta that is not an object; pass an object or omit it.`)
   }
   const toolCalls = message.toolCalls ?? null
   if (toolCalls && !toolCalls.every(isToolCall)) {
+    // words-ok: a writer broke the message contract (a bug, or an outside agent's tool call, which reads it as its error); the app only sees INTERNAL
     throw new InvalidMessageError(`${where} has a malformed tool call; each needs string id, name and arguments.`)
   }
   return {

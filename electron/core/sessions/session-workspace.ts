@@ -44,6 +44,7 @@ export function checkWorkspace(path: string, options: WorkspaceCheck = {}): stri
     const roots = [resolve(root), realTarget(resolve(root))]
     const hit = roots.find((r) => isWithin(folder, r) || isWithin(real, r))
     if (hit) {
+      // words-ok: WorkspaceError's code, path and root are what the app words (workspace.problem.*); the CLI's usage line is English
       throw new WorkspaceError('forbidden', asked, `${folder} is inside ${resolve(root)}, where Cairn itself lives; Cairn never works there. Choose a folder of your own.`, resolve(root))
     }
   }
@@ -57,6 +58,7 @@ export function checkWorkspace(path: string, options: WorkspaceCheck = {}): stri
       throw new WorkspaceError('cannot_create', asked, `Cannot create the folder ${folder}: ${(error as Error).message}`)
     }
   }
+  // words-ok: WorkspaceError's code, path and root are what the app words (workspace.problem.*); the CLI's usage line is English
   if (!statSync(folder).isDirectory()) throw new WorkspaceError('not_folder', asked, `${folder} is a file, not a folder. Choose a folder.`)
   return folder
 }

@@ -2,7 +2,8 @@ import { act, fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { ImportBatchInfo, ImportReportInfo, ImportSourceInfo } from '../../../shared/ipc/contract-import'
 import { FakeFailure } from '../helpers/fake-transport'
-import { importActivity } from '../helpers/fixtures'
+import { translator } from '../../../shared/i18n'
+import { config, importActivity, settingsView } from '../helpers/fixtures'
 import { renderApp, settle } from '../helpers/render-app'
 
 const HERMES = '/home/me/.hermes'
@@ -185,5 +186,28 @@ describe('Settings → Data → Import', () => {
     const start = within(part).getByRole('button', { name: 'Learn from 3 conversations' }) as HTMLButtonElement
     expect(start.disabled).toBe(true)
     expect(within(part).getByText('Learning is off, so Cairn cannot learn from imported conversations. Turn it on in Settings → Learning.')).toBeTruthy()
+  })
+
+  it('words a background import that failed by its key in the window language (zh-CN), and an older peer’s English as it came', async () => {
+    const zh = translator('zh-CN')
+    const failed = { source: 'hermes' as const, path: '/tmp/nowhere', finishedAt: Date.now(), report: null, error: 'There is no Hermes home at /tmp/nowhere.' }
+    const keyed = { ...failed, errorKey: 'import.no_hermes_home', errorParams: { path: '/tmp/nowhere' } }
+    const { bridge, app } = await renderApp({
+      'settings.get': settingsView({ config: config((c) => (c.ui.language = 'zh-CN')) }),
+      'import.sources': { sources },
+      'import.list': { batches: [] },
+      'import.status': importActivity({ last: keyed })
+    })
+    act(() => app.ui.getState().navigate('settings'))
+    await settle()
+    act(() => bridge.emit('import.changed', importActivity({ last: keyed })))
+    await settle()
+    const part = screen.getByRole('region', { name: zh('import.title') })
+    const worded = zh('import.failed', { message: zh('error.import.no_hermes_home', { path: '/tmp/nowhere' }) })
+    expect(worded).not.toContain('There is no')
+    expect(within(part).getByText(worded)).toBeTruthy()
+
+    act(() => bridge.emit('import.changed', importActivity({ last: failed })))
+    expect(within(part).getByText(zh('import.failed', { message: failed.error }))).toBeTruthy()
   })
 })

@@ -2,6 +2,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { McpList } from '../../../shared/ipc/contract-mcp'
 import type { McpServerInfo, McpToolInfo } from '../../../shared/mcp'
+import { translator } from '../../../shared/i18n'
 import { config, settingsView } from '../helpers/fixtures'
 import { renderApp, settle } from '../helpers/render-app'
 
@@ -161,5 +162,19 @@ describe('Settings → Tools (MCP)', () => {
     const zh = screen.getByRole('region', { name: '工具（MCP）' })
     expect(within(zh).getByText('就绪，2 个工具')).toBeTruthy()
     expect(within(zh).getByText('无法启动它的程序。')).toBeTruthy()
+  })
+
+  it('words a keyed status problem in Chinese, naming the part of the config in Chinese too, and shows a peer’s English as it came', async () => {
+    const zh = translator('zh-CN')
+    const params = { server: 'github', where: 'the header Authorization', part: 'header', partName: 'Authorization', secret: 'GH_TOKEN' }
+    const english = 'The secret "GH_TOKEN" used by the header Authorization of the MCP server "github" is not in Cairn\'s secret store. Save it under that name (Settings → Tools (MCP)) and test the server again.'
+    const missing = server('github', { status: 'failed', error: { code: 'secret_missing', message: english, key: 'mcp.secret_not_stored', params } })
+    await openSettings({ 'settings.get': settingsView({ config: config((c) => (c.ui.language = 'zh-CN')) }), 'mcp.list': listOf([missing, broken]) })
+    const part = screen.getByRole('region', { name: '工具（MCP）' })
+    const worded = zh('error.mcp.secret_not_stored', { ...params, where: zh('mcp.where.header', { name: 'Authorization' }) })
+    expect(worded).toContain('请求头 Authorization')
+    expect(within(part).getByText(worded)).toBeTruthy()
+    expect(within(part).getByText('The command "/no/such/program" was not found')).toBeTruthy()
+    expect(translator('en')('error.mcp.secret_not_stored', params)).toBe(english)
   })
 })

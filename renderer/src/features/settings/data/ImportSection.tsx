@@ -6,7 +6,7 @@ import { Notice, Spinner } from '../../../components/Feedback'
 import { createImportsStore, type ImportsStore } from '../../../stores/imports'
 import { ImportHistory } from './ImportHistory'
 import { ImportReportView } from './ImportReportView'
-import { importFailureText, importProgress, sourceLabel } from './import-words'
+import { importFailureText, importProgress, lastImportFailureText, sourceLabel } from './import-words'
 import { LearnImported } from './LearnImported'
 import './import.css'
 
@@ -134,7 +134,7 @@ function ImportForm({ store }: { store: ImportsStore }): React.JSX.Element {
             }
           />
         ) : (
-          <Notice tone="error">{t('import.failed', { message: last.error ?? '' })}</Notice>
+          <Notice tone="error">{lastImportFailureText(last, t)}</Notice>
         )
       ) : null}
     </div>

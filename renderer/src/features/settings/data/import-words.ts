@@ -26,6 +26,12 @@ export function importFailureText(failure: ImportFailure, t: Translate): string 
   }
 }
 
+/** Why the last background import failed: its key in the window's language, or an older peer's English as it came. */
+export function lastImportFailureText(last: NonNullable<ImportActivity['last']>, t: Translate): string {
+  const message = describeFailure({ code: 'INTERNAL', message: last.error ?? '', key: last.errorKey, params: last.errorParams }, t)
+  return t('import.failed', { message })
+}
+
 export function sourceLabel(source: ImportSourceId, t: Translate): string {
   return t(`import.source.${source}`)
 }

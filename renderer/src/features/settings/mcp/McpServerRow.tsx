@@ -1,6 +1,7 @@
 import { useId, useState } from 'react'
 import { useStore } from 'zustand'
-import type { McpServerInfo } from '../../../../../shared/mcp'
+import { isErrorKey, type McpValueParams } from '../../../../../shared/error-keys'
+import type { McpServerInfo, McpServerProblem } from '../../../../../shared/mcp'
 import type { Translate } from '../../../../../shared/i18n'
 import { useLocale, useT } from '../../../app/context'
 import { Dialog } from '../../../components/Dialog'
@@ -60,7 +61,7 @@ export function McpServerRow({ server, store }: { server: McpServerInfo; store: 
       {server.status === 'failed' && server.error ? (
         <div className="mcp-failure" role="group" aria-label={t('mcp.status.failed')}>
           <p className="mcp-failure-why">{t(`mcp.error.${server.error.code}`)}</p>
-          <p className="mcp-failure-message">{server.error.message}</p>
+          <p className="mcp-failure-message">{mcpProblemText(server.error, t)}</p>
           {server.nextRestartAt ? (
             <p className="muted">{t('mcp.restartAt', { time: new Date(server.nextRestartAt).toLocaleTimeString(locale), count: server.restarts + 1 })}</p>
           ) : null}
@@ -122,6 +123,14 @@ export function McpServerRow({ server, store }: { server: McpServerInfo; store: 
 export function statusWords(server: McpServerInfo, t: Translate): string {
   if (server.status === 'ready') return server.tools.length === 1 ? t('mcp.status.readyOne') : t('mcp.status.ready', { count: server.tools.length })
   return t(`mcp.status.${server.status}`)
+}
+
+/** Why a server failed, in the window's language: by its key (the part of its config too), or a peer's English as it came. */
+export function mcpProblemText(problem: McpServerProblem, t: Translate): string {
+  if (!isErrorKey(problem.key)) return problem.message
+  const params = { ...problem.params }
+  if (typeof params.part === 'string') params.where = t(`mcp.where.${params.part as McpValueParams['part']}`, { name: params.partName ?? '' })
+  return t(`error.${problem.key}`, params)
 }
 
 function badgeTone(server: McpServerInfo): string {
