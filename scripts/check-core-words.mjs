@@ -30,13 +30,6 @@ export const MODEL_FACING = [
   'attachments/' // attachment problems go to the model as text; people get them worded (ATTACHMENT params)
 ]
 
-/**
- * Files whose `{ ok: false, error }` refusals (a revert or a restore from the timeline) still reach people
- * as English: the app shows them as the detail under `timeline.revertError.other`, the CLI as they are.
- * Only their `error:` results are let through here (their thrown errors are checked); this list only shrinks.
- */
-export const REFUSALS_NOT_YET_KEYED = ['memory/revert.ts', 'memory/entry-history.ts', 'skills/skill-revert.ts', 'skills/skill-history.ts']
-
 /** `// words-ok: why` on the line (or the line before) lets one justified sentence through. */
 const ESCAPE = /\/\/\s*words-ok\b/
 
@@ -62,7 +55,7 @@ function literalText(node) {
  * The literals a person would read when `node` is a user-facing position: an error's arguments, an
  * error envelope's message, and the `error` of a result object the faces show (`{ ok: false, error }`).
  */
-function userFacingLiterals(node, { refusals = true } = {}) {
+function userFacingLiterals(node) {
   if (ts.isNewExpression(node) && /Error$/.test(node.expression.getText())) return node.arguments ?? []
   if (ts.isObjectLiteralExpression(node)) {
     const named = (name) => node.properties.filter((p) => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === name).map((p) => p.initializer)
@@ -70,18 +63,18 @@ function userFacingLiterals(node, { refusals = true } = {}) {
     // A refusal with a code is worded by its code (the English beside it is the detail); one without shows its English.
     // An error envelope under `error` is checked as an object of its own.
     const refusal = node.properties.some((p) => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === 'ok' && p.initializer.kind === ts.SyntaxKind.FalseKeyword)
-    return [...(names.includes('code') ? named('message') : []), ...(refusals && refusal && !names.includes('code') ? named('error').filter((value) => !ts.isObjectLiteralExpression(value)) : [])]
+    return [...(names.includes('code') ? named('message') : []), ...(refusal && !names.includes('code') ? named('error').filter((value) => !ts.isObjectLiteralExpression(value)) : [])]
   }
   return []
 }
 
 /** Sentence literals in user-facing positions of one source text, with their lines. */
-export function sentencesIn(fileName, text, { refusals = true } = {}) {
+export function sentencesIn(fileName, text) {
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)
   const lines = text.split('\n')
   const found = []
   const visit = (node) => {
-    for (const argument of userFacingLiterals(node, { refusals })) {
+    for (const argument of userFacingLiterals(node)) {
       // A sentence may sit inside a conditional or a concatenation: look at every literal under the argument.
       const check = (part) => {
         const literal = literalText(part)
@@ -125,8 +118,7 @@ export function unexternalized(root, { allowlists = true } = {}) {
   return files.flatMap((file) => {
     const path = relative(join(root, CORE), file).split(sep).join('/')
     if (allowlists && allowed(path, MODEL_FACING)) return []
-    const refusals = !(allowlists && allowed(path, REFUSALS_NOT_YET_KEYED))
-    return sentencesIn(file, readFileSync(file, 'utf8'), { refusals }).map((hit) => ({ file: `${CORE}/${path}`, ...hit }))
+    return sentencesIn(file, readFileSync(file, 'utf8')).map((hit) => ({ file: `${CORE}/${path}`, ...hit }))
   })
 }
 

@@ -49,6 +49,34 @@ export interface ErrorParamsByKey {
   'timeline.entry_missing': { id: number }
   'revert.not_found': { id: number }
   'revert.already_reverted': { id: number; by: number }
+  // Refusals of a timeline revert and of restoring a memory entry or a skill's version.
+  'revert.not_memory': { id: number; kind: string; target: string }
+  'revert.memory_no_text': { id: number; field: 'before' | 'after'; file: string }
+  'revert.memory_unsafe': { id: number; why: string }
+  'revert.memory_split': { id: number; why: string; file: string }
+  'revert.memory_holds_removed': { id: number; file: string }
+  'revert.memory_entry_changed': { id: number; file: string }
+  'revert.memory_over_limit': { id: number; file: string; total: string; limit: string }
+  'revert.memory_no_change': { id: number; file: string }
+  'revert.not_skill': { id: number; kind: string }
+  'revert.skill_symlink': { target: string; link: string }
+  'revert.skill_changed': { id: number; target: string }
+  'revert.skill_gone': { name: string }
+  'revert.skill_exists_again': { name: string }
+  'revert.skill_archive_gone': { name: string; archive: string }
+  'revert.skill_exists_at': { name: string; path: string }
+  'revert.skill_missing_for_file': { name: string }
+  'revert.file_removed_since': { target: string }
+  'memory_restore.not_memory': { id: number; target: string }
+  'memory_restore.no_text': { id: number }
+  'memory_restore.already_held': { id: number; store: string }
+  'memory_restore.unchanged': { store: string }
+  'skill_restore.other_target': { id: number; target: string; name: string }
+  'skill_restore.other_skill': { id: number; owner: string; name: string }
+  'skill_restore.not_a_file': { id: number; target: string; name: string }
+  'skill_restore.removed_skill_md': { id: number; target: string }
+  'skill_restore.binary': { id: number }
+  'skill_restore.unchanged': { id: number; target: string }
   'skill.missing': { name: string }
   'proposal.missing': { id: number }
   'learning.off_curate': Record<string, never>
@@ -181,6 +209,33 @@ const errorKeys: Record<ErrorKey, true> = {
   'timeline.entry_missing': true,
   'revert.not_found': true,
   'revert.already_reverted': true,
+  'revert.not_memory': true,
+  'revert.memory_no_text': true,
+  'revert.memory_unsafe': true,
+  'revert.memory_split': true,
+  'revert.memory_holds_removed': true,
+  'revert.memory_entry_changed': true,
+  'revert.memory_over_limit': true,
+  'revert.memory_no_change': true,
+  'revert.not_skill': true,
+  'revert.skill_symlink': true,
+  'revert.skill_changed': true,
+  'revert.skill_gone': true,
+  'revert.skill_exists_again': true,
+  'revert.skill_archive_gone': true,
+  'revert.skill_exists_at': true,
+  'revert.skill_missing_for_file': true,
+  'revert.file_removed_since': true,
+  'memory_restore.not_memory': true,
+  'memory_restore.no_text': true,
+  'memory_restore.already_held': true,
+  'memory_restore.unchanged': true,
+  'skill_restore.other_target': true,
+  'skill_restore.other_skill': true,
+  'skill_restore.not_a_file': true,
+  'skill_restore.removed_skill_md': true,
+  'skill_restore.binary': true,
+  'skill_restore.unchanged': true,
   'skill.missing': true,
   'proposal.missing': true,
   'learning.off_curate': true,

@@ -139,5 +139,5 @@ export type RevertErrorCode = 'not_found' | 'already_reverted' | 'conflict'
 
 export type RevertResult =
   | { ok: true; revertEntry: LedgerEntry }
-  /** `error` is English, for logs and the CLI. */
-  | { ok: false; code?: RevertErrorCode; error: string; conflict?: RevertConflict }
+  /** `key` (an ErrorKey, checked with isErrorKey where it arrives) and `params` word the refusal; `error` is its English, for logs and --json. */
+  | { ok: false; code?: RevertErrorCode; key?: string; params?: Record<string, string | number>; error: string; conflict?: RevertConflict }

@@ -20,3 +20,9 @@ export function keyedFailure(error: Error, listWith?: string): CliFailure {
   const words = errorWordsOf(error)
   return words ? wordedFailure(words.key, words.params as never, listWith) : new CliFailure(error.message)
 }
+
+/** A refusal result's words in `language`: by its key when it carries one, else its English as it is. */
+export function refusalWords(language: Language, refusal: { key?: unknown; params?: unknown; error: string }): string {
+  const words = errorWordsOf(refusal)
+  return words ? translate(language, `error.${words.key}`, words.params) : refusal.error
+}

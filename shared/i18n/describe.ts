@@ -142,10 +142,24 @@ export function describeTurnError(error: { code: string; message: string; params
   return { text: t(`turnError.${code}`), detail }
 }
 
-/** Why a revert was refused; a refusal without a code is explained by the store's English message. */
-export function describeRevertFailure(failure: { code?: RevertErrorCode | null; error: string }, t: Translate): WordedFailure {
+/** A revert or restore refusal as main gives it: a code the faces word, or its key and figures, and its English. */
+export interface RevertRefusal {
+  code?: RevertErrorCode | null
+  key?: string | null
+  params?: Record<string, string | number> | null
+  error: string
+}
+
+/** Why a revert was refused; one without a code is explained by its key's words (its English from an older main). */
+export function describeRevertFailure(failure: RevertRefusal, t: Translate): WordedFailure {
   if (failure.code) return { text: t(`timeline.revertError.${failure.code}`), detail: null }
-  return { text: t('timeline.revertError.other'), detail: failure.error || null }
+  return { text: t('timeline.revertError.other'), detail: revertRefusalDetail(failure, t) }
+}
+
+/** The refusal's own words, in the window's language when it carries a key. */
+export function revertRefusalDetail(failure: RevertRefusal, t: Translate): string | null {
+  if (isErrorKey(failure.key)) return t(`error.${failure.key}`, failure.params ?? undefined)
+  return failure.error || null
 }
 
 /**

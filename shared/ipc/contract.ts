@@ -67,6 +67,9 @@ const revertResultSchema = z.union([
     ok: z.literal(false),
     /** Why, for the UI to word: the entry is gone, already reverted, or the target changed since. */
     code: z.enum(['not_found', 'already_reverted', 'conflict']).optional(),
+    /** The refusal's words (shared/error-keys.ts) with their figures; a face words a key it does not know from `error`. */
+    key: z.string().optional(),
+    params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
     error: z.string(),
     conflict: z.object({ expected: z.string().nullable(), actual: z.string().nullable() }).optional()
   })

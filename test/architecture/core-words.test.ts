@@ -87,6 +87,12 @@ describe('the lint that keeps English sentences for people out of electron/core'
     expect(await lint(root)).toEqual({ code: 1, flagged: ['electron/core/ledger/undo.ts:2', 'electron/core/ledger/undo.ts:4'] })
   })
 
+  it('checks the revert and restore refusals of memory/ and skills/ like any other', async () => {
+    const refusal = 'export const refuse = (id: number) => ({ ok: false, error: `Timeline entry #${id} holds no entry text to restore.` })\n'
+    const root = tree({ 'electron/core/memory/entry-history.ts': refusal, 'electron/core/skills/skill-revert.ts': refusal })
+    expect(await lint(root)).toEqual({ code: 1, flagged: ['electron/core/memory/entry-history.ts:1', 'electron/core/skills/skill-revert.ts:1'] })
+  })
+
   it('lets through errors worded by key, logs, internal errors, model-facing folders and a justified exception', async () => {
     const root = tree({
       'electron/core/app/handlers/things.ts': [

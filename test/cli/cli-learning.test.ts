@@ -94,6 +94,17 @@ describe('timeline and revert', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, code: 'conflict', conflict: { expected: 'Works at Acme', actual: 'Works at Globex' } })
     expect(readFileSync(join(home, 'memories', 'USER.md'), 'utf8')).toBe('Works at Globex')
   })
+
+  it('words a revert refusal by its key in the language of ui.language', async () => {
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ ui: { language: 'zh-CN' } }))
+    await cairn('tool', 'memory', JSON.stringify({ action: 'add', target: 'user', content: 'Works at Acme' }))
+    await cairn('tool', 'memory', JSON.stringify({ action: 'replace', target: 'user', old_text: 'Acme', content: 'Works at Globex' }))
+    const run = await cairn('revert', '1')
+    expect(run.stderr).toMatch(/无法撤销条目 #1：USER\.md 中已没有这次更改写入的条目/)
+    const json = JSON.parse((await cairn('revert', '1', '--json')).stdout)
+    expect(json).toMatchObject({ key: 'revert.memory_entry_changed', params: { id: 1, file: 'USER.md' } })
+    expect(json.error).toMatch(/^Cannot revert entry #1: USER\.md no longer holds/)
+  })
 })
 
 describe('skills and search', () => {

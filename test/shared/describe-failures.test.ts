@@ -52,6 +52,10 @@ describe('revert refusals', () => {
     expect(describeRevertFailure({ code: 'not_found', error: 'There is no timeline entry #9.' }, en)).toEqual({ text: 'This change is no longer in the timeline.', detail: null })
     expect(describeRevertFailure({ code: 'conflict', error: '…' }, zh).text).toBe('这项更改之后内容又被修改过，因此 Cairn 没有改动它。')
     expect(describeRevertFailure({ error: 'The archived copy is gone.' }, zh)).toEqual({ text: 'Cairn 无法撤销这项更改。', detail: 'The archived copy is gone.' })
+    const keyed = { key: 'revert.skill_gone', params: { name: 'tea' }, error: "Skill 'tea' is already gone; there is nothing to revert." }
+    expect(describeRevertFailure(keyed, zh)).toEqual({ text: 'Cairn 无法撤销这项更改。', detail: '技能“tea”已经不存在，没有可撤销的内容。' })
+    expect(describeRevertFailure(keyed, en).detail).toBe(keyed.error)
+    expect(describeRevertFailure({ ...keyed, key: 'revert.from_a_newer_version' }, zh).detail).toBe(keyed.error)
   })
 })
 

@@ -5,6 +5,7 @@ import { isMemoryTarget, memoryTargets, type MemoryTarget } from '../../core/mem
 import { parseCommandArgs } from '../args'
 import { describeChange } from '../format-change'
 import { CliFailure, formatTime, oneLine, printJson, UsageError } from '../io'
+import { refusalWords } from '../worded-failure'
 import type { CliCommand, CliContext } from './types'
 
 const FILE: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md' }
@@ -118,13 +119,14 @@ async function pin(ctx: CliContext, pinned: boolean, rest: string[]): Promise<nu
 async function restore(ctx: CliContext, rest: string[], json: boolean): Promise<number> {
   const id = Number(rest[0])
   if (rest.length !== 1 || !Number.isInteger(id) || id < 1) throw new UsageError('Give the timeline id to restore, e.g. cairn memory restore 12.')
-  const result = await restoreMemoryEntry(await ctx.core(), id)
+  const core = await ctx.core()
+  const result = await restoreMemoryEntry(core, id)
   if (json) {
     printJson(ctx.io, result)
     return result.ok ? 0 : 1
   }
   if (!result.ok) {
-    ctx.io.err(`cairn: could not restore #${id}: ${result.error}\n`)
+    ctx.io.err(`cairn: could not restore #${id}: ${refusalWords(core.config.get().ui.language, result)}\n`)
     return 1
   }
   ctx.io.out(`Restored the entry as #${id} left it (new timeline entry #${result.revertEntry.id}).\n`)

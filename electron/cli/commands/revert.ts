@@ -2,8 +2,12 @@ import { translate } from '../../../shared/i18n'
 import { parseCommandArgs } from '../args'
 import { describeChange } from '../format-change'
 import { printJson, UsageError } from '../io'
+import { refusalWords } from '../worded-failure'
+import type { RevertResult } from '../../../shared/ledger'
 import type { CairnCore } from '../../core/cairn'
 import type { CliCommand } from './types'
+
+type RefusedRevert = Extract<RevertResult, { ok: false }>
 
 export const revertCommand: CliCommand = {
   usage: `Usage: cairn [--home DIR] revert <id> [--json]
@@ -27,7 +31,7 @@ changed the same memory entry or skill file since. The undo shows up on the time
       for (const line of describeChange(row)) ctx.io.out(`      ${line}\n`)
       return 0
     }
-    ctx.io.err(`cairn: could not revert #${id}: ${refusalWords(core, id, result)}\n`)
+    ctx.io.err(`cairn: could not revert #${id}: ${refusalText(core, id, result)}\n`)
     if (result.conflict) {
       ctx.io.err(`\nExpected (what #${id} wrote):\n${indent(result.conflict.expected)}\n\nFound now:\n${indent(result.conflict.actual)}\n`)
     }
@@ -40,10 +44,10 @@ function indent(text: string | null): string {
   return text.split('\n').map((line) => `    ${line}`).join('\n')
 }
 
-/** Why a revert was refused, in the data home's language where its code has words (a conflict's English names the files). */
-function refusalWords(core: CairnCore, id: number, result: { code?: string | null; error: string }): string {
+/** Why a revert was refused, in the data home's language: by its code with its figures, or by the key it carries. */
+function refusalText(core: CairnCore, id: number, result: RefusedRevert): string {
   const language = core.config.get().ui.language
   if (result.code === 'not_found') return translate(language, 'error.revert.not_found', { id })
   if (result.code === 'already_reverted') return translate(language, 'error.revert.already_reverted', { id, by: core.ledger.get(id)?.revertedBy ?? '?' })
-  return result.error
+  return refusalWords(language, result)
 }

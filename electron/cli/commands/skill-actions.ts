@@ -4,6 +4,7 @@ import { restoreSkillVersion, skillRow, versionAfter } from '../../core/skills/s
 import { closestNames } from '../../core/skills/skill-view'
 import { describeChange } from '../format-change'
 import { CliFailure, formatTime, printJson, UsageError } from '../io'
+import { refusalWords, wordedFailure } from '../worded-failure'
 import type { CliContext } from './types'
 
 /** What `cairn skills <action>` can do besides listing. */
@@ -94,7 +95,7 @@ async function restore(ctx: CliContext, core: CairnCore, name: string, id: numbe
     return result.ok ? 0 : 1
   }
   if (!result.ok) {
-    ctx.io.err(`cairn: could not restore #${id} of skill '${name}': ${result.error}\n`)
+    ctx.io.err(`cairn: could not restore #${id} of skill '${name}': ${refusalWords(core.config.get().ui.language, result)}\n`)
     return 1
   }
   const row = result.revertEntry
@@ -105,7 +106,7 @@ async function restore(ctx: CliContext, core: CairnCore, name: string, id: numbe
 
 function diff(ctx: CliContext, core: CairnCore, name: string, idA: number, idB: number): number {
   const [a, b] = [skillRow(core.ledger, name, idA), skillRow(core.ledger, name, idB)]
-  for (const found of [a, b]) if (!found.ok) throw new CliFailure(found.error)
+  for (const found of [a, b]) if (!found.ok) throw wordedFailure(found.key, found.params as never)
   if (!a.ok || !b.ok) return 1
   const label = (entry: typeof a.entry): string => `#${entry.id} ${entry.target}${versionAfter(entry) === null ? ' (absent)' : ''}`
   const before = versionAfter(a.entry) ?? ''

@@ -4,6 +4,7 @@ import type { Ledger } from '../ledger/ledger'
 import type { MemoryPins } from './memory-pins'
 import type { MemoryStore } from './memory-store'
 import type { MemoryResult, MemoryTarget } from './types'
+import { refusal } from '../ledger/refusal'
 
 /** Rows read per query, and at most this many of one file (the newest), so a long history stays quick. */
 const PAGE = 500
@@ -96,13 +97,13 @@ export interface MemoryRestoreSource {
  */
 export async function restoreMemoryEntry(source: MemoryRestoreSource, ledgerId: number): Promise<RevertResult> {
   const entry = source.ledger.get(ledgerId)
-  if (!entry) return { ok: false, code: 'not_found', error: `There is no timeline entry #${ledgerId}.` }
-  if (!isMemoryRow(entry)) return { ok: false, error: `Timeline entry #${ledgerId} is a change to ${entry.target}, not a memory entry.` }
+  if (!entry) return { ...refusal('revert.not_found', { id: ledgerId }), code: 'not_found' }
+  if (!isMemoryRow(entry)) return refusal('memory_restore.not_memory', { id: ledgerId, target: entry.target })
   const target = entry.meta.store
   const text = entry.kind === 'memory.remove' ? entry.before : entry.after
-  if (text === null) return { ok: false, error: `Timeline entry #${ledgerId} holds no entry text to restore.` }
+  if (text === null) return refusal('memory_restore.no_text', { id: ledgerId })
   const { entries } = source.memory.read(target)
-  if (entries.includes(text)) return { ok: false, error: `The ${target} store already holds this entry as timeline entry #${ledgerId} left it; nothing was changed.` }
+  if (entries.includes(text)) return refusal('memory_restore.already_held', { id: ledgerId, store: target })
   const now = currentVersion(memoryFileHistory(source.ledger, target), entry, text)
   const replacing = now !== null && entries.includes(now) ? now : null
   const write = { write: { source: 'user' as const, sessionId: null } }
@@ -111,7 +112,7 @@ export async function restoreMemoryEntry(source: MemoryRestoreSource, ledgerId: 
   )
   if (!result.success) return { ok: false, error: result.error }
   const row = rows[rows.length - 1]
-  if (!row) return { ok: false, error: `The ${target} store already holds this entry; nothing was changed.` }
+  if (!row) return refusal('memory_restore.unchanged', { store: target })
   if (replacing !== null) source.memoryPins.rename(target, replacing, text)
   return { ok: true, revertEntry: row }
 }

@@ -4,6 +4,7 @@ import { separatorLineError, type EntryChange } from './entry-ops'
 import type { MemoryFiles, PlanOutcome } from './memory-files'
 import { charCount, joinEntries } from './memory-file'
 import { formatCount, messages } from './messages'
+import { refusal } from '../ledger/refusal'
 
 type RevertFailure = Extract<RevertResult, { ok: false }>
 
@@ -15,14 +16,11 @@ type RevertFailure = Extract<RevertResult, { ok: false }>
 export async function revertMemoryChange(files: MemoryFiles, entry: LedgerEntry): Promise<RevertResult> {
   const target = files.targetOfLedgerPath(entry.target)
   if (!target || !entry.kind.startsWith('memory.')) {
-    return { ok: false, error: `Entry #${entry.id} (${entry.kind} on ${entry.target}) is not a memory change; the memory store cannot revert it.` }
+    return refusal('revert.not_memory', { id: entry.id, kind: entry.kind, target: entry.target })
   }
   const fileName = files.fileNameOf(target)
   const limit = files.limitOf(target)
-  const missingText = (field: 'before' | 'after'): RevertResult => ({
-    ok: false,
-    error: `Entry #${entry.id} has no '${field}' text, so there is nothing to restore. Edit ${fileName} by hand instead.`
-  })
+  const missingText = (field: 'before' | 'after'): RevertResult => refusal('revert.memory_no_text', { id: entry.id, field, file: fileName })
   if ((entry.kind === 'memory.add' || entry.kind === 'memory.replace') && entry.after === null) return missingText('after')
   if ((entry.kind === 'memory.remove' || entry.kind === 'memory.replace') && entry.before === null) return missingText('before')
 
@@ -30,41 +28,34 @@ export async function revertMemoryChange(files: MemoryFiles, entry: LedgerEntry)
   // old row whose text holds a separator line would come back split, so it is refused like a write.
   if (entry.kind !== 'memory.add' && entry.before !== null) {
     const blocked = threatMessage(scanForThreats(entry.before, 'strict'))
-    if (blocked) return { ok: false, error: `Entry #${entry.id} cannot be reverted: the text it would restore is unsafe. ${blocked}` }
+    if (blocked) return refusal('revert.memory_unsafe', { id: entry.id, why: blocked })
     const split = separatorLineError(entry.before, fileName)
-    if (split) return { ok: false, error: `Entry #${entry.id} cannot be reverted: ${split} Edit ${fileName} by hand instead.` }
+    if (split) return refusal('revert.memory_split', { id: entry.id, why: split, file: fileName })
   }
 
-  const conflict = (entries: readonly string[], why: string): PlanOutcome<RevertFailure> => ({
+  const conflict = (entries: readonly string[], why: 'revert.memory_holds_removed' | 'revert.memory_entry_changed'): PlanOutcome<RevertFailure> => ({
     kind: 'fail',
-    failure: {
-      ok: false,
-      error: `Cannot revert entry #${entry.id}: ${why} Nothing was changed.`,
-      conflict: { expected: entry.after, actual: joinEntries(entries) }
-    }
+    failure: { ...refusal(why, { id: entry.id, file: fileName }), conflict: { expected: entry.after, actual: joinEntries(entries) } }
   })
   const overLimit = (next: readonly string[]): PlanOutcome<RevertFailure> | null => {
     const total = charCount(next)
     if (total <= limit) return null
     return {
       kind: 'fail',
-      failure: {
-        ok: false,
-        error: `Cannot revert entry #${entry.id}: ${fileName} would hold ${formatCount(total)}/${formatCount(limit)} chars, over its limit. Remove or shorten other entries first, then revert again. Nothing was changed.`
-      }
+      failure: refusal('revert.memory_over_limit', { id: entry.id, file: fileName, total: formatCount(total), limit: formatCount(limit) })
     }
   }
 
   const plan = (entries: string[]): PlanOutcome<RevertFailure> => {
     if (entry.kind === 'memory.remove') {
       const restored = entry.before as string
-      if (entries.includes(restored)) return conflict(entries, `${fileName} already holds the removed entry again.`)
+      if (entries.includes(restored)) return conflict(entries, 'revert.memory_holds_removed')
       const next = [...entries, restored]
       return overLimit(next) ?? apply(next, { kind: 'memory.add', before: null, after: restored })
     }
     const current = entry.after as string
     const index = entries.indexOf(current)
-    if (index === -1) return conflict(entries, `${fileName} no longer holds the entry this change wrote (it was edited or removed since).`)
+    if (index === -1) return conflict(entries, 'revert.memory_entry_changed')
     if (entry.kind === 'memory.add') {
       return apply(entries.filter((_, i) => i !== index), { kind: 'memory.remove', before: current, after: null })
     }
@@ -83,7 +74,7 @@ export async function revertMemoryChange(files: MemoryFiles, entry: LedgerEntry)
     case 'applied':
       return { ok: true, revertEntry: outcome.recorded[0] }
     case 'noop':
-      return { ok: false, error: `Entry #${entry.id} needs no revert: ${fileName} is already in that state.` }
+      return refusal('revert.memory_no_change', { id: entry.id, file: fileName })
     case 'fail':
       return outcome.failure
     case 'drift':

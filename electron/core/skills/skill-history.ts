@@ -3,6 +3,7 @@ import type { Ledger } from '../ledger/ledger'
 import { SKILL_FILE, isSupportDir } from './skill-paths'
 import type { SkillStore } from './skill-store'
 import type { SkillResult } from './skill-write-support'
+import { refusal } from '../ledger/refusal'
 
 /** What restoring a version goes through: the locked store, the ledger, and the timeline's revert. */
 export interface SkillHistorySource {
@@ -11,16 +12,15 @@ export interface SkillHistorySource {
   revert(id: number): Promise<RevertResult>
 }
 
-export type SkillRowLookup = { ok: true; entry: LedgerEntry } | { ok: false; code?: 'not_found'; error: string }
+export type SkillRowLookup = { ok: true; entry: LedgerEntry } | (ReturnType<typeof refusal> & { code?: 'not_found' })
 
 /** Ledger row `id` when it is a change to skill `name`; a clear refusal when it is missing or another skill's. */
 export function skillRow(ledger: Pick<Ledger, 'get'>, name: string, id: number): SkillRowLookup {
   const entry = ledger.get(id)
-  if (!entry) return { ok: false, code: 'not_found', error: `There is no timeline entry #${id}.` }
+  if (!entry) return { ...refusal('revert.not_found', { id }), code: 'not_found' }
   const owner = skillNameOf(entry)
   if (owner !== name) {
-    const what = owner === null ? `a change to ${entry.target}` : `a change to skill '${owner}'`
-    return { ok: false, error: `Timeline entry #${id} is ${what}, not to skill '${name}'.` }
+    return owner === null ? refusal('skill_restore.other_target', { id, target: entry.target, name }) : refusal('skill_restore.other_skill', { id, owner, name })
   }
   return { ok: true, entry }
 }
@@ -57,12 +57,12 @@ export async function restoreSkillVersion(source: SkillHistorySource, name: stri
   const entry = found.entry
   if (entry.kind === 'skill.delete') return source.revert(entry.id)
   const file = skillFileOf(entry.target, name)
-  if (file === undefined) return { ok: false, error: `Timeline entry #${ledgerId} names ${entry.target}, which is not a file of skill '${name}'.` }
+  if (file === undefined) return refusal('skill_restore.not_a_file', { id: ledgerId, target: entry.target, name })
   if (entry.kind === 'skill.file_remove' && file === null) {
-    return { ok: false, error: `Timeline entry #${ledgerId} removed ${entry.target}; a skill's SKILL.md cannot be restored as removed.` }
+    return refusal('skill_restore.removed_skill_md', { id: ledgerId, target: entry.target })
   }
   if ('encoding' in entry.meta && entry.meta.encoding === 'base64' && entry.kind !== 'skill.file_remove') {
-    return { ok: false, error: `Timeline entry #${ledgerId} holds a binary file, which only its timeline revert can put back.` }
+    return refusal('skill_restore.binary', { id: ledgerId })
   }
   const write: WriteContext = { source: 'user', sessionId: null }
   const text = entry.after
@@ -77,7 +77,7 @@ export async function restoreSkillVersion(source: SkillHistorySource, name: stri
   })
   if (!result.success) return { ok: false, error: result.error }
   const row = rows[rows.length - 1]
-  if (!row) return { ok: false, error: `${entry.target} already reads as it did after timeline entry #${ledgerId}; nothing was changed.` }
+  if (!row) return refusal('skill_restore.unchanged', { id: ledgerId, target: entry.target })
   return { ok: true, revertEntry: row }
 }
 

@@ -9,6 +9,7 @@ import { readSkillFile, removeEmptyDirs } from './skill-dir-files'
 import { SKILL_FILE, isInside, isSupportDir, symlinkOnPath, toPosixRelative } from './skill-paths'
 import { archiveFolderFor, archiveLinkProblem } from './skill-writer'
 import { findSkillDirsOnDisk, ledgerTarget, withSkillLock, type SkillWriteDeps } from './skill-write-support'
+import { refusal } from '../ledger/refusal'
 
 /** Where a ledger target lives on disk, and which skill folder it belongs to. */
 interface RevertTarget {
@@ -90,23 +91,18 @@ export interface SkillRevertOptions {
  */
 export async function revertSkillChange(deps: SkillWriteDeps, entry: LedgerEntry, options: SkillRevertOptions = {}): Promise<RevertResult> {
   if (!entry.kind.startsWith('skill.')) {
-    return { ok: false, error: `Timeline entry #${entry.id} (${entry.kind}) is not a skill change; revert it through its own store.` }
+    return refusal('revert.not_skill', { id: entry.id, kind: entry.kind })
   }
   const target = resolveTarget(deps, entry)
   if (typeof target === 'string') return { ok: false, error: target }
 
   return withSkillLock(deps, target.name, async () => {
     const link = symlinkOnPath(deps.skillsDir, target.parts)
-    if (link) return { ok: false, error: `Cannot revert: ${entry.target} goes through the symlink ${link}; Cairn never writes through symlinks.` }
+    if (link) return refusal('revert.skill_symlink', { target: entry.target, link })
     const actual = currentText(target.path)
     const forced = Boolean(options.force) && actual !== entry.after
     if (actual !== entry.after && !options.force) {
-      return {
-        ok: false,
-        error: `${entry.target} has changed since timeline entry #${entry.id}; reverting would overwrite the newer text. ` +
-          'Compare the two versions and edit the skill by hand if you still want the old one.',
-        conflict: { expected: entry.after, actual }
-      }
+      return { ...refusal('revert.skill_changed', { id: entry.id, target: entry.target }), conflict: { expected: entry.after, actual } }
     }
     /** What the target holds now, which the revert replaces: the change's own text, or (forced) the newer one. */
     const current = forced ? actual : entry.after
@@ -122,7 +118,7 @@ export async function revertSkillChange(deps: SkillWriteDeps, entry: LedgerEntry
 
     switch (entry.kind) {
       case 'skill.create': {
-        if (current === null) return { ok: false, error: `Skill '${target.name}' is already gone; there is nothing to revert.` }
+        if (current === null) return refusal('revert.skill_gone', { name: target.name })
         const archiveDir = archiveFolderFor(deps.skillsDir, target.name)
         const archiveLink = archiveLinkProblem(deps.skillsDir, archiveDir)
         if (archiveLink) return { ok: false, error: archiveLink }
@@ -150,22 +146,18 @@ export async function revertSkillChange(deps: SkillWriteDeps, entry: LedgerEntry
       case 'skill.delete': {
         // Restoring the archived skill over one of the same name would lose that one: never forced.
         if (forced) {
-          return { ok: false, error: `A skill named '${target.name}' exists again; delete or rename it before restoring the archived one.`, conflict: { expected: null, actual } }
+          return { ...refusal('revert.skill_exists_again', { name: target.name }), conflict: { expected: null, actual } }
         }
         const archivePath = entry.meta.archivePath
         const archiveDir = archivePath && !archivePath.split('/').includes('..') ? join(deps.dataHome, ...archivePath.split('/')) : null
         if (!archivePath || !archiveDir || !existsSync(join(archiveDir, SKILL_FILE))) {
-          return { ok: false, error: `The archived copy of skill '${target.name}' (${archivePath ?? 'unknown'}) is gone, so it cannot be restored.` }
+          return refusal('revert.skill_archive_gone', { name: target.name, archive: archivePath ?? 'unknown' })
         }
         const archiveLink = archiveLinkProblem(deps.skillsDir, archiveDir)
         if (archiveLink) return { ok: false, error: archiveLink }
         const clash = findSkillDirsOnDisk(deps.skillsDir, target.name)[0]
         if (clash) {
-          return {
-            ok: false,
-            error: `A skill named '${target.name}' exists now at ${clash}; delete or rename it before restoring the archived one.`,
-            conflict: { expected: null, actual: currentText(join(clash, SKILL_FILE)) }
-          }
+          return { ...refusal('revert.skill_exists_at', { name: target.name, path: clash }), conflict: { expected: null, actual: currentText(join(clash, SKILL_FILE)) } }
         }
         const restored = readFileSync(join(archiveDir, SKILL_FILE), 'utf8')
         const result = await apply(
@@ -188,7 +180,7 @@ export async function revertSkillChange(deps: SkillWriteDeps, entry: LedgerEntry
       }
       case 'skill.file_remove': {
         if (!existsSync(join(target.skillDir, SKILL_FILE))) {
-          return { ok: false, error: `Skill '${target.name}' no longer exists; restore the skill first, then revert this file removal.` }
+          return refusal('revert.skill_missing_for_file', { name: target.name })
         }
         const encoding = entry.meta.encoding === 'base64' ? 'base64' : null
         const bytes = encoding ? Buffer.from(entry.before ?? '', 'base64') : (entry.before ?? '')
@@ -207,7 +199,7 @@ export async function revertSkillChange(deps: SkillWriteDeps, entry: LedgerEntry
       default: {
         // skill.patch, skill.edit, skill.file_write: put the old text back (or remove a file the write added).
         const wrote = current
-        if (wrote === null) return { ok: false, error: `${entry.target} was removed since; restore it from the skill's history instead.` }
+        if (wrote === null) return refusal('revert.file_removed_since', { target: entry.target })
         if (entry.before === null) {
           const result = await apply(
             { kind: 'skill.file_remove', target: entry.target, before: wrote, after: null, meta },

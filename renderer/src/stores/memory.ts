@@ -99,7 +99,7 @@ export function createMemoryStore(client: CairnClient): MemoryStore {
     async restore(ledgerId) {
       try {
         const result: RevertResult = await client.request('memory.restore', { ledgerId })
-        if (!result.ok) return { ok: false, code: result.code ?? null, error: result.error, conflict: result.conflict ?? null }
+        if (!result.ok) return { ok: false, code: result.code ?? null, key: result.key, params: result.params, error: result.error, conflict: result.conflict ?? null }
         const row = result.revertEntry
         if (isMemoryEntry(row) && row.after !== null) set({ restored: { target: row.meta.store, text: row.after } })
         await get().load()

@@ -105,7 +105,7 @@ export function createSkillsStore(client: CairnClient): SkillsStore {
     async restore(name, ledgerId) {
       try {
         const result: RevertResult = await client.request('skills.restore', { name, ledgerId })
-        if (!result.ok) return { ok: false, code: result.code ?? null, error: result.error, conflict: result.conflict ?? null }
+        if (!result.ok) return { ok: false, code: result.code ?? null, key: result.key, params: result.params, error: result.error, conflict: result.conflict ?? null }
         get().changed(name)
         return { ok: true }
       } catch (error) {

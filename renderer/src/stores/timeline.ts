@@ -26,8 +26,10 @@ export type TimelineGroup =
   | { type: 'review'; key: string; reviewId: string; review: ReviewRun | null; batch: TimelineBatch | null; entries: LedgerEntry[] }
   | { type: 'entry'; key: string; entry: LedgerEntry }
 
-/** A refused revert: its code when main gave one (the UI words it), main's English, and both texts on a conflict. */
-export type RevertOutcome = { ok: true } | { ok: false; code: RevertErrorCode | null; error: string; conflict: RevertConflict | null }
+/** A refused revert: its code when main gave one, else its key and figures (the UI words either), main's English, and both texts on a conflict. */
+export type RevertOutcome =
+  | { ok: true }
+  | { ok: false; code: RevertErrorCode | null; key?: string; params?: Record<string, string | number>; error: string; conflict: RevertConflict | null }
 
 export interface TimelineState {
   entries: LedgerEntry[]
@@ -244,7 +246,7 @@ export function createTimelineStore(client: CairnClient): TimelineStore {
     async revert(id, options) {
       try {
         const result: RevertResult = await client.request('timeline.revert', { id, ...(options?.force ? { force: true } : {}) })
-        if (!result.ok) return { ok: false, code: result.code ?? null, error: result.error, conflict: result.conflict ?? null }
+        if (!result.ok) return { ok: false, code: result.code ?? null, key: result.key, params: result.params, error: result.error, conflict: result.conflict ?? null }
         await get().load()
         return { ok: true }
       } catch (error) {

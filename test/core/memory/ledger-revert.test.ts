@@ -132,6 +132,8 @@ describe('revertChange', () => {
     expect(result).toEqual({
       ok: false,
       error: expect.stringContaining('no longer holds the entry'),
+      key: 'revert.memory_entry_changed',
+      params: { id: added.id, file: 'MEMORY.md' },
       conflict: { expected: 'fact A', actual: 'fact A, edited' }
     })
     expect(memoryText()).toBe(before)

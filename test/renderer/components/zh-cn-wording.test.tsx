@@ -180,4 +180,13 @@ describe('revert refusals in Chinese', () => {
     expect(textWithout(alert, '.notice-detail')).toBe('Cairn 无法撤销这项更改。')
     expect(alert.querySelector('.notice-detail')!.textContent).toBe('Entry #1 cannot be reverted: the text it would restore is unsafe.')
   })
+
+  it('words a keyed refusal underneath in Chinese, with its figures', async () => {
+    const dialog = await revertWith({ ok: false, key: 'revert.memory_no_change', params: { id: 1, file: 'MEMORY.md' }, error: 'Entry #1 needs no revert: MEMORY.md is already in that state.' })
+    const alert = within(dialog).getByRole('alert')
+    expect(textWithout(alert, '.notice-detail')).toBe('Cairn 无法撤销这项更改。')
+    expect(alert.querySelector('.notice-detail')!.textContent).toBe('条目 #1 无需撤销：MEMORY.md 已经是那个状态。')
+    // The file's name is a figure; every word around it is Chinese.
+    expect(englishLeft(dialog.textContent!.replace('MEMORY.md', ''))).toEqual([])
+  })
 })

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { describeRevertFailure, type WordedFailure } from '../../../../shared/i18n/describe'
+import { describeRevertFailure, revertRefusalDetail, type WordedFailure } from '../../../../shared/i18n/describe'
 import type { MemoryTargetName } from '../../../../shared/ipc/domain'
 import type { MemoryLedgerEntry } from '../../../../shared/ledger'
 import { useApp, useLocale, useT } from '../../app/context'
@@ -30,8 +30,8 @@ export function MemoryRestoreDialog({ target, entry, onClose }: { target: Memory
     } else setRefusal(outcome)
   }
 
-  // A refusal main gives a code is worded as the timeline words it; any other keeps main's own words underneath.
-  const worded: WordedFailure | null = refusal ? (refusal.code ? describeRevertFailure(refusal, t) : { text: t('memory.restoreFailed'), detail: refusal.error || null }) : null
+  // A refusal main gives a code is worded as the timeline words it; any other keeps its own words (by its key) underneath.
+  const worded: WordedFailure | null = refusal ? (refusal.code ? describeRevertFailure(refusal, t) : { text: t('memory.restoreFailed'), detail: revertRefusalDetail(refusal, t) }) : null
   return (
     <Dialog
       title={refusal ? t('memory.restoreFailedTitle') : t('memory.restoreTitle')}

@@ -1,0 +1,11 @@
+import type { ErrorKey, ErrorParamsByKey } from '../../../shared/error-keys'
+import { translate } from '../../../shared/i18n'
+
+/**
+ * A revert or restore refused for a reason a person reads: its key and figures for the faces to word
+ * in the user's language, and `error`, the key's English, for logs and --json.
+ */
+export function refusal<K extends ErrorKey>(key: K, params: ErrorParamsByKey[K]) {
+  const figures = params as Record<string, string | number>
+  return { ok: false as const, key, params: figures, error: translate('en', `error.${key}`, figures) }
+}
