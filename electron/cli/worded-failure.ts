@@ -1,5 +1,6 @@
 import type { ErrorKey, ErrorParamsByKey } from '../../shared/error-keys'
-import { translate, type Language } from '../../shared/i18n'
+import { translate, translator, type Language } from '../../shared/i18n'
+import { revertRefusalDetail, type RevertRefusal } from '../../shared/i18n/describe'
 import { errorWordsOf } from '../../shared/keyed-error'
 import { CliFailure } from './io'
 
@@ -21,8 +22,7 @@ export function keyedFailure(error: Error, listWith?: string): CliFailure {
   return words ? wordedFailure(words.key, words.params as never, listWith) : new CliFailure(error.message)
 }
 
-/** A refusal result's words in `language`: by its key when it carries one, else its English as it is. */
-export function refusalWords(language: Language, refusal: { key?: unknown; params?: unknown; error: string }): string {
-  const words = errorWordsOf(refusal)
-  return words ? translate(language, `error.${words.key}`, words.params) : refusal.error
+/** A refusal result's words in `language`: by its key when it carries one, else its English as it is (as the app words it). */
+export function refusalWords(language: Language, refusal: RevertRefusal): string {
+  return revertRefusalDetail(refusal, translator(language)) ?? refusal.error
 }
