@@ -1,5 +1,5 @@
 import { isErrorKey, type ErrorKey, type ErrorParamsByKey } from './error-keys'
-import { translate } from './i18n'
+import { coreEnglish } from './i18n/core-english'
 
 /** Figures that go with a key: strings and numbers, as every face and transport carries them. */
 type Figures = Record<string, string | number>
@@ -17,7 +17,7 @@ export class KeyedError<K extends ErrorKey = ErrorKey> extends Error {
     params: ErrorParamsByKey[K],
     options?: ErrorOptions
   ) {
-    super(translate('en', `error.${key}`, params as Figures), options)
+    super(coreEnglish(`error.${key}`, params as Figures), options)
     this.name = 'KeyedError'
     this.params = params as Figures
   }

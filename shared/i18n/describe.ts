@@ -72,15 +72,8 @@ export interface WordedFailure {
   detail: string | null
 }
 
-/** What is missing before chat can start, e.g. `No API key for https://…. Enter it in Settings.` */
-export function describeProviderProblem(problem: Pick<ProviderProblem, 'code' | 'baseURL'>, t: Translate): string {
-  return t(`setup.problem.${problem.code}`, { baseURL: problem.baseURL })
-}
-
-/** The problem and every other place it can be fixed (config.json, the environment): for the CLI and logs. */
-export function describeProviderProblemEverywhere(problem: Pick<ProviderProblem, 'code' | 'baseURL'>, t: Translate): string {
-  return t('error.withHint', { failure: describeProviderProblem(problem, t), hint: t(`setup.fixElsewhere.${problem.code}`) })
-}
+import { describeProviderProblem } from './describe-provider'
+export { describeProviderProblem, describeProviderProblemEverywhere } from './describe-provider'
 
 // Lists of codes as records, so a code added to the contract fails to compile here (and no zod comes along).
 const problemCodes: Record<ProviderProblemCode, true> = { no_url: true, no_model: true, no_key: true }

@@ -1,6 +1,7 @@
 import type { CairnConfig } from '../config'
 import { en, type MessageKey } from './en'
 import { zhCN } from './zh-CN'
+import { fillTemplate } from './fill'
 
 export type { MessageKey }
 /** A language the faces speak (`ui.language` in config.json). */
@@ -12,11 +13,7 @@ const dictionaries: Record<Language, Record<MessageKey, string>> = { en, 'zh-CN'
 
 /** Looks a string up and fills `{name}` placeholders. Falls back to English, then to the key. */
 export function translate(language: Language, key: MessageKey, params?: Params): string {
-  const template = dictionaries[language]?.[key] ?? en[key] ?? key
-  if (!params) return template
-  return template
-    .replace(/\{(\w+)\|([^|}]*)\|([^}]*)\}/g, (whole, name: string, one: string, other: string) => (name in params ? (Number(params[name]) === 1 ? one : other) : whole))
-    .replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole))
+  return fillTemplate(dictionaries[language]?.[key] ?? en[key] ?? key, params)
 }
 
 export function translator(language: Language): Translate {

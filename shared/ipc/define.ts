@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { isErrorKey, type ErrorKey, type ErrorParamsByKey } from '../error-keys'
-import { translate } from '../i18n'
+import { coreEnglish } from '../i18n/core-english'
 import { errorWordsOf } from '../keyed-error'
 
 /**
@@ -83,7 +83,7 @@ export class IpcError extends Error {
   /** A failure worded by its key: the English goes along for logs, every face words it in its own language. */
   static of<K extends ErrorKey>(code: IpcErrorCode, key: K, params: ErrorParamsByKey[K]): IpcError {
     const figures = params as IpcErrorParams
-    return new IpcError(code, translate('en', `error.${key}`, figures), Object.keys(figures).length ? figures : undefined, key)
+    return new IpcError(code, coreEnglish(`error.${key}`, figures), Object.keys(figures).length ? figures : undefined, key)
   }
 
   /** A domain error a route answers with `code`: its key and figures go along (a KeyedError's), so the faces word it; else its message as it is. */

@@ -1,5 +1,5 @@
 import type { ErrorKey, ErrorParamsByKey } from '../../../shared/error-keys'
-import { translate } from '../../../shared/i18n'
+import { coreEnglish } from '../../../shared/i18n/core-english'
 
 /**
  * A revert or restore refused for a reason a person reads: its key and figures for the faces to word
@@ -7,5 +7,5 @@ import { translate } from '../../../shared/i18n'
  */
 export function refusal<K extends ErrorKey>(key: K, params: ErrorParamsByKey[K]) {
   const figures = params as Record<string, string | number>
-  return { ok: false as const, key, params: figures, error: translate('en', `error.${key}`, figures) }
+  return { ok: false as const, key, params: figures, error: coreEnglish(`error.${key}`, figures) }
 }

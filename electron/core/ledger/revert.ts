@@ -1,4 +1,4 @@
-import { translate } from '../../../shared/i18n'
+import { coreEnglish } from '../../../shared/i18n/core-english'
 import type { LedgerEntry, RevertResult } from '../../../shared/ledger'
 import type { Ledger } from './ledger'
 
@@ -29,9 +29,9 @@ export async function revertLedgerEntry(
 ): Promise<RevertResult> {
   const entry = ledger.get(id)
   // `error` is the English of the code's key, for logs and --json; the faces word the code (the CLI with its figures).
-  if (!entry) return { ok: false, code: 'not_found', error: translate('en', 'error.revert.not_found', { id }) }
+  if (!entry) return { ok: false, code: 'not_found', error: coreEnglish('error.revert.not_found', { id }) }
   if (entry.revertedBy !== null) {
-    return { ok: false, code: 'already_reverted', error: translate('en', 'error.revert.already_reverted', { id, by: entry.revertedBy }) }
+    return { ok: false, code: 'already_reverted', error: coreEnglish('error.revert.already_reverted', { id, by: entry.revertedBy }) }
   }
   const result = entry.kind.startsWith('memory.') ? await stores.memory.revertChange(entry) : await stores.skills.revertChange(entry, { force: options.force })
   if (result.ok) ledger.markReverted(id, result.revertEntry.id)

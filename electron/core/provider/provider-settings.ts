@@ -1,6 +1,6 @@
 import { localPresets, presetBaseURLs, type CairnConfig, type ProviderPreset } from '../../../shared/config'
-import { translator } from '../../../shared/i18n'
-import { describeProviderProblemEverywhere } from '../../../shared/i18n/describe'
+import { coreEnglish } from '../../../shared/i18n/core-english'
+import { describeProviderProblemEverywhere } from '../../../shared/i18n/describe-provider'
 import type { ProviderProblem } from '../../../shared/ipc/domain'
 
 /** Everything needed to talk to one OpenAI-compatible endpoint. */
@@ -79,7 +79,7 @@ export function findProviderProblem(settings: ProviderSettings): ProviderProblem
 
 /** The problem in English, with every place it can be fixed: for logs, errors and the CLI (worded in shared/i18n). */
 export function providerProblemText(problem: ProviderProblem): string {
-  return describeProviderProblemEverywhere(problem, translator('en'))
+  return describeProviderProblemEverywhere(problem, coreEnglish)
 }
 
 /** Why the provider cannot be used yet, in English words a user can act on; null when it is ready. */

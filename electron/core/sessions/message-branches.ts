@@ -1,5 +1,5 @@
 import type { ErrorKey } from '../../../shared/error-keys'
-import { translate } from '../../../shared/i18n'
+import { coreEnglish } from '../../../shared/i18n/core-english'
 import type { StateDb } from '../db/state-db'
 
 /**
@@ -29,7 +29,7 @@ export class VersionError extends Error {
     readonly code: 'condensed' | 'not_found' | 'not_a_user_message',
     words: { key: VersionErrorKey; params?: Record<string, string> }
   ) {
-    super(translate('en', `error.${words.key}`, words.params))
+    super(coreEnglish(`error.${words.key}`, words.params))
     this.name = 'VersionError'
     this.key = words.key
     this.params = words.params ?? {}
