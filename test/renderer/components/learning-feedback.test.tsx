@@ -141,11 +141,24 @@ describe('the chat’s learning note stays true', () => {
   it('after a learned change is reverted it says it was undone, and its lines no longer stand', async () => {
     const main = fakeMain({ notes: [savedNote], rows: [{ id: 12, reviewId: 'rv2', reverted: false }] })
     const harness = await openChat(main)
+    // The review ends while the conversation is open: its chip above the composer announces it too.
+    act(() =>
+      harness.bridge.emit('review.event', {
+        type: 'review_finished',
+        reviewId: 'rv2',
+        sessionId: 's1',
+        outcome: { summary: savedNote.summary, entries: [], skillOutcomes: [], finalText: '', iterations: 1, toolCalls: 1, refusedCalls: [] }
+      })
+    )
+    await settle()
+    expect(screen.getByTitle('See what was learned in the Timeline')).toBeTruthy()
     expect(note().textContent).not.toContain('undone')
     main.revert(harness, 12)
     await waitFor(() => expect(note().textContent).toContain('1 change was undone.'))
     expect(note().className).toContain('learned-note-undone')
     expect(within(note()).getByRole('button', { name: 'See it in the Timeline' })).toBeTruthy()
+    // The chip no longer claims it was learned.
+    expect(screen.queryByTitle('See what was learned in the Timeline')).toBeNull()
   })
 
   it('with some decided and some waiting, says both in one phrase and still links to what waits', async () => {
@@ -177,7 +190,17 @@ describe('the chat’s learning note stays true', () => {
     const main = fakeMain({ notes: [proposedNote()], proposals: [pnpm] })
     const harness = await openChat(main, { 'settings.get': settingsView({ config: config((c) => (c.ui.language = 'zh-CN')) }) })
     act(() => main.decideElsewhere(7, 'rejected'))
-    await waitFor(() => expect(note().textContent).toContain('你拒绝了这些更改。'))
+    await waitFor(() => expect(note().textContent).toContain('你拒绝了这项更改。'))
     expect(harness.app.ui.getState().language).toBe('zh-CN')
+  })
+
+  it('says in Chinese what became of the proposals a stale note leads to', async () => {
+    const main = fakeMain({ notes: [proposedNote()], proposals: [pnpm], staleNotes: true })
+    await openChat(main, { 'settings.get': settingsView({ config: config((c) => (c.ui.language = 'zh-CN')) }) })
+    main.attach({ bridge: null } as never)
+    main.decideElsewhere(7, 'approved')
+    fireEvent.click(within(note()).getByRole('button', { name: '提出了 1 项更改，等你审阅' }))
+    await settle()
+    expect(screen.getByText('你要找的更改已不在这里等待：1 项已生效。')).toBeTruthy()
   })
 })
