@@ -19,7 +19,6 @@ export const enFeedback = {
 
   'inbox.arrival.gone': 'The changes you came for no longer wait here: {parts}.',
   'inbox.arrival.goneUnknown': 'The changes you came for no longer wait here.',
-  'inbox.arrival.here': 'The changes you came for',
 
   'curation.running': 'Tidying…',
   'curation.waiting': 'Waiting to tidy…',

@@ -17,7 +17,6 @@ export const zhCNFeedback: Record<keyof typeof enFeedback, string> = {
 
   'inbox.arrival.gone': '你要找的更改已不在这里等待：{parts}。',
   'inbox.arrival.goneUnknown': '你要找的更改已不在这里等待。',
-  'inbox.arrival.here': '你要找的更改',
 
   'curation.running': '正在整理…',
   'curation.waiting': '等待整理…',

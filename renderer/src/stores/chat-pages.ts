@@ -80,7 +80,7 @@ export function createPager({ client, get, set, attach, olderPages }: PagerConte
   let fatesTimer: ReturnType<typeof setTimeout> | null = null
   const readFates = async (): Promise<void> => {
     const sessionId = get().sessionId
-    const followed = notes.filter((note) => note.summary.saved || note.summary.proposed || note.fate).slice(-MAX_FATES_PER_REQUEST)
+    const followed = notes.filter((note) => note.summary.saved || note.summary.proposed).slice(-MAX_FATES_PER_REQUEST)
     if (!sessionId || !followed.length) return
     try {
       const { fates } = await client.request('learning.fates', { reviewIds: followed.map((note) => note.reviewId) })
