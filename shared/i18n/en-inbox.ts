@@ -1,3 +1,5 @@
+import { enFeedback } from './en-feedback'
+
 /**
  * English words for steering learning from the app: the Inbox of proposals, learning modes, skill
  * pins and versions, memory provenance, pins and history, and what a conversation taught. Part of `en.ts`.
@@ -169,5 +171,7 @@ export const enInbox = {
   'chat.learnedTimeline': 'See it in the Timeline',
   'chat.learnedProposed': 'Proposed {count} {count|change|changes} for you to review',
   'timeline.fromInbox': 'Approved in the Inbox',
-  'timeline.tokens': '{prompt} prompt + {completion} completion tokens'
+  'timeline.tokens': '{prompt} prompt + {completion} completion tokens',
+
+  ...enFeedback
 } as const

@@ -1,4 +1,5 @@
 import type { enInbox } from './en-inbox'
+import { zhCNFeedback } from './zh-CN-feedback'
 
 /** 简体中文: the Inbox, learning modes, skill pins and versions, memory provenance and versions (the keys of `en-inbox.ts`). */
 export const zhCNInbox: Record<keyof typeof enInbox, string> = {
@@ -167,5 +168,7 @@ export const zhCNInbox: Record<keyof typeof enInbox, string> = {
   'chat.learnedTimeline': '在时间线中查看',
   'chat.learnedProposed': '提出了 {count} 项更改，等你审阅',
   'timeline.fromInbox': '在待办中批准',
-  'timeline.tokens': '提示 {prompt} + 生成 {completion} 个 token'
+  'timeline.tokens': '提示 {prompt} + 生成 {completion} 个 token',
+
+  ...zhCNFeedback
 }

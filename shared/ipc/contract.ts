@@ -6,6 +6,7 @@ import { ledgerKinds, ledgerSources, type LedgerEntry } from '../ledger'
 import type { McpServerInfo } from '../mcp'
 import { proposalStates } from '../proposals'
 import type { ReviewEvent } from '../review-protocol'
+import { MAX_FATES_PER_REQUEST } from '../review-fate'
 import { backupRoutes, type BackupStatus } from './contract-backup'
 import { importRoutes, type ImportActivity } from './contract-import'
 import { syncRoutes, type SyncStatus } from './contract-sync'
@@ -27,6 +28,7 @@ import {
   memoryTargetSchema,
   proposalDecisionSchema,
   proposalSchema,
+  reviewFateSchema,
   reviewRunSchema,
   searchHitSchema,
   sessionExportFormats,
@@ -296,6 +298,12 @@ export const ipcRoutes = {
   'learning.setMode': defineRoute({ input: z.object({ mode: z.enum(learningModes) }), output: learningStatusSchema }),
   /** A curation pass over the whole library now; its results are always proposals. */
   'learning.curate': defineRoute({ input: z.void(), output: z.object({ reviewId: z.string() }) }),
+  /** What became of these reviews' proposals and changes (the chat's notes stay true after a decision or a revert). */
+  'learning.fates': defineRoute({
+    input: z.object({ reviewIds: z.array(z.string().max(200)).max(MAX_FATES_PER_REQUEST) }),
+    output: z.object({ fates: z.array(reviewFateSchema) }),
+    quickWindow: true
+  }),
 
   /** Desktop only (no-ops in browser mode): window and shell actions. */
   'window.openMain': defineRoute({ input: z.object({ sessionId: sessionId.optional() }), output: ok, quickWindow: true }),

@@ -6,6 +6,7 @@ import { proposalCauses, proposalKinds, proposalOrigins, proposalStates } from '
 import { reviewKindSchema, reviewReasonSchema, reviewsPausedReasonSchema } from '../review-protocol'
 import { reviewFailureSchema } from '../review-failures'
 import { reviewSummarySchema } from '../review-outcome'
+import type { ReviewFate } from '../review-fate'
 
 /** Shapes that cross the IPC boundary, as zod schemas (the renderer imports only their types). */
 
@@ -127,6 +128,18 @@ export const reviewRunSchema = z.object({
 })
 export type ReviewRun = z.infer<typeof reviewRunSchema>
 
+const count = z.number().int()
+/** What became of one review's proposals and changes since (see ReviewFate). */
+export const reviewFateSchema = z.object({
+  reviewId: z.string(),
+  pending: count,
+  approved: count,
+  rejected: count,
+  setAside: count,
+  applied: count,
+  undone: count
+}) satisfies z.ZodType<ReviewFate>
+
 /**
  * What one finished review of a conversation learned, kept with the conversation so the chat can
  * show it after a reload: every review that saved something, and a requested one that found
@@ -138,7 +151,9 @@ export const learnedReviewSchema = z.object({
   at: z.number(),
   summary: reviewSummarySchema,
   /** The user asked for it ("Learn from this conversation now"). */
-  requested: z.boolean()
+  requested: z.boolean(),
+  /** What became of its proposals and changes since (absent from older processes: word the summary alone). */
+  fate: reviewFateSchema.optional()
 })
 export type LearnedReview = z.infer<typeof learnedReviewSchema>
 

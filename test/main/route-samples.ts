@@ -122,6 +122,7 @@ export function routeSamples(ctx: SampleContext): { [R in IpcRoute]: () => Route
     'learning.setEnabled': () => ({ enabled: true }),
     'learning.resume': () => undefined,
     'learning.setMode': () => ({ mode: 'auto' }),
+    'learning.fates': () => ({ reviewIds: ['no-such-review'] }),
     'learning.reviewNow': async () => {
       await chatIdle(sessionId)
       return { sessionId }

@@ -1,6 +1,7 @@
 import type { CairnClient } from '../ipc/client'
 import { wordErrorsIn } from '../ipc/error-words'
 import { createChatStore, type ChatStore } from '../stores/chat'
+import { createCurationStore, type CurationStore } from '../stores/curation'
 import { createInboxStore, type InboxStore } from '../stores/inbox'
 import { createMemoryStore, type MemoryStore } from '../stores/memory'
 import { createModelsStore, type ModelsStore } from '../stores/models'
@@ -18,6 +19,8 @@ export interface AppState {
   sessions: SessionsStore
   timeline: TimelineStore
   inbox: InboxStore
+  /** "Tidy the library now": the pass asked for, and how it ended. */
+  curation: CurationStore
   skills: SkillsStore
   memory: MemoryStore
   settings: SettingsStore
@@ -48,6 +51,7 @@ export function createAppState(client: CairnClient, options: AppStateOptions = {
     sessions,
     timeline: createTimelineStore(client),
     inbox: createInboxStore(client),
+    curation: createCurationStore(client),
     skills: createSkillsStore(client),
     memory: createMemoryStore(client),
     settings: createSettingsStore(client),

@@ -3,7 +3,8 @@ import type { LedgerEntry } from '../../../shared/ledger'
 import { isMemoryEntry, skillNameOf, type MemoryKind } from '../../../shared/ledger-names'
 import { translator, type MessageKey } from '../../../shared/i18n'
 import { describeReviewSummary } from '../../../shared/i18n/describe'
-import type { ReviewOutcome } from '../../../shared/review-outcome'
+import { proposedCount, type CurationEnding } from '../stores/curation'
+import { curationEndingText } from '../features/inbox/curation-words'
 import { familyOf } from '../stores/timeline'
 import type { AppState } from './app-state'
 import { startNewChat } from './shortcuts-actions'
@@ -13,7 +14,7 @@ import { startNewChat } from './shortcuts-actions'
  * function that unsubscribes everything (tests, hot reload).
  */
 export function connectApp(app: AppState): () => void {
-  const { client, chat, sessions, timeline, inbox, skills, memory, settings, ui } = app
+  const { client, chat, sessions, timeline, inbox, skills, memory, settings, ui, curation } = app
   const t = () => translator(ui.getState().language)
   let sessionsTimer: ReturnType<typeof setTimeout> | null = null
   // The conversations changed since the last reload: the store finds them even past its first page.
@@ -49,6 +50,9 @@ export function connectApp(app: AppState): () => void {
     }),
     client.on('review.event', (event) => {
       chat.getState().handleReview(event)
+      // A curation pass the user asked for says how it ended (its proposals included, so not twice below).
+      const curated = curation.getState().handleReview(event)
+      if (curated) curationEnded(app, curated)
       if (event.type === 'review_finished' || event.type === 'review_failed') {
         // Its run as stored, when main sent it; otherwise the timeline reloads to show how it ended.
         if (event.run) timeline.getState().reviewEnded(event.run)
@@ -63,8 +67,8 @@ export function connectApp(app: AppState): () => void {
         }
         // What waits for the user is never silent, wherever they are.
         const proposed = proposedCount(event.outcome)
-        if (proposed > 0) {
-          inbox.getState().invalidate()
+        if (proposed > 0) inbox.getState().invalidate()
+        if (proposed > 0 && !curated) {
           ui.getState().toast({ tone: 'learned', text: t()('inbox.toast.proposed', { count: proposed }), action: { label: t()('inbox.toast.open'), view: 'inbox' } }, 10_000)
         }
       }
@@ -74,6 +78,8 @@ export function connectApp(app: AppState): () => void {
     client.on('ledger.changed', (change) => {
       const { entry } = change
       learnedChange(change)
+      // A revert, or a change of a review the open conversation notes (an approval): its note re-reads what became of it.
+      if (entry.source === 'revert' || chat.getState().learnedNotes.some((note) => note.reviewId === entry.reviewId)) chat.getState().learnedChanged()
       // The review announces its own changes in one line when it finishes; the chatting agent's are announced here.
       if (entry.source === 'agent') ui.getState().toast({ tone: 'learned', text: agentToast(entry, t()), action: { label: t()('toast.viewTimeline'), view: 'timeline' } })
     }),
@@ -86,6 +92,7 @@ export function connectApp(app: AppState): () => void {
     client.on('inbox.changed', ({ pending }) => {
       settings.getState().pendingChanged(pending)
       inbox.getState().invalidate()
+      chat.getState().learnedChanged()
     }),
     client.on('settings.changed', ({ config }) => {
       settings.getState().configChanged(config)
@@ -181,9 +188,18 @@ async function openInbox(app: AppState, proposalId?: number): Promise<void> {
   if (proposalId !== undefined && app.inbox.getState().proposals.some((p) => p.id === proposalId)) app.inbox.getState().focus(proposalId)
 }
 
-/** How many proposals a finished review left in the Inbox (both fields are absent when it left none). */
-export function proposedCount(outcome: ReviewOutcome): number {
-  return outcome.proposals?.length || outcome.summary.proposed || 0
+/**
+ * How a curation pass the user asked for ended, as a toast from any screen but the Inbox (which shows
+ * it above its list until dismissed); with proposals, the toast offers the Inbox.
+ */
+function curationEnded(app: AppState, ending: CurationEnding): void {
+  const { ui } = app
+  if (ui.getState().view === 'inbox') return
+  const t = translator(ui.getState().language)
+  const text = curationEndingText(ending, t)
+  if (ending.kind === 'failed') ui.getState().toast({ tone: 'error', text }, 10_000)
+  else if (ending.kind === 'nothing') ui.getState().toast({ tone: 'info', text })
+  else ui.getState().toast({ tone: 'learned', text, action: { label: t('curation.openInbox'), view: 'inbox' } }, 10_000)
 }
 
 const kindToast: Record<MemoryKind, MessageKey> = {

@@ -1,6 +1,7 @@
 import { createContext, useContext, useMemo, type ReactNode } from 'react'
 import { useStore } from 'zustand'
 import type { ChatState } from '../stores/chat'
+import type { CurationState } from '../stores/curation'
 import type { InboxState } from '../stores/inbox'
 import type { MemoryState } from '../stores/memory'
 import type { SessionsState } from '../stores/sessions'
@@ -28,6 +29,7 @@ export const useChat = <T,>(selector: (state: ChatState) => T): T => useStore(us
 export const useSessions = <T,>(selector: (state: SessionsState) => T): T => useStore(useApp().sessions, selector)
 export const useTimeline = <T,>(selector: (state: TimelineState) => T): T => useStore(useApp().timeline, selector)
 export const useInbox = <T,>(selector: (state: InboxState) => T): T => useStore(useApp().inbox, selector)
+export const useCuration = <T,>(selector: (state: CurationState) => T): T => useStore(useApp().curation, selector)
 export const useSkills = <T,>(selector: (state: SkillsState) => T): T => useStore(useApp().skills, selector)
 export const useMemory = <T,>(selector: (state: MemoryState) => T): T => useStore(useApp().memory, selector)
 export const useSettings = <T,>(selector: (state: SettingsState) => T): T => useStore(useApp().settings, selector)

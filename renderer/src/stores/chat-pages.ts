@@ -1,6 +1,7 @@
 import type { DisplayMessage, LearnedReview } from '../../../shared/ipc/domain'
 import type { AgentEvent } from '../../../shared/agent-events'
 import type { CairnClient } from '../ipc/client'
+import { MAX_FATES_PER_REQUEST } from '../../../shared/review-fate'
 import { buildItems, reconcileItems, type ChatItem } from './chat-items'
 
 /**
@@ -30,6 +31,8 @@ export interface PagingState {
 export const PAGE_SIZE = 100
 /** The most a route gives at once: for someone racing to the top of a long conversation. */
 export const MAX_PAGE_SIZE = 500
+/** How long a burst of decisions and reverts is gathered before the notes ask what became of their changes. */
+const FATES_DELAY_MS = 120
 
 interface PagedView extends PagingState {
   sessionId: string | null
@@ -73,6 +76,22 @@ export function createPager({ client, get, set, attach, olderPages }: PagerConte
   }
 
   const newestPage = (sessionId: string) => client.request('sessions.get', { sessionId })
+
+  let fatesTimer: ReturnType<typeof setTimeout> | null = null
+  const readFates = async (): Promise<void> => {
+    const sessionId = get().sessionId
+    const followed = notes.filter((note) => note.summary.saved || note.summary.proposed).slice(-MAX_FATES_PER_REQUEST)
+    if (!sessionId || !followed.length) return
+    try {
+      const { fates } = await client.request('learning.fates', { reviewIds: followed.map((note) => note.reviewId) })
+      if (get().sessionId !== sessionId) return
+      const byReview = new Map(fates.map((fate) => [fate.reviewId, fate]))
+      notes = notes.map((note) => (byReview.has(note.reviewId) ? { ...note, fate: byReview.get(note.reviewId) } : note))
+      set({ learnedNotes: visibleNotes(notes, loaded, flags()) })
+    } catch {
+      // The notes keep what they said; the next decision or reload asks again.
+    }
+  }
 
   return {
     paging: {
@@ -237,6 +256,18 @@ export function createPager({ client, get, set, attach, olderPages }: PagerConte
       if (notes.some((n) => n.reviewId === note.reviewId)) return
       notes = [...notes, note]
       set({ learnedNotes: visibleNotes(notes, loaded, flags()) })
+    },
+
+    /**
+     * A proposal was decided or a change reverted somewhere: asks once (a burst of events is one
+     * request, and none while no note has changes) what became of each note's changes now.
+     */
+    refreshFates(): void {
+      if (fatesTimer) clearTimeout(fatesTimer)
+      fatesTimer = setTimeout(() => {
+        fatesTimer = null
+        void readFates()
+      }, FATES_DELAY_MS)
     }
   }
 }

@@ -61,6 +61,8 @@ export interface ChatState extends TurnSlice, VersionActions, PagingState {
    * pages loaded (after a turn, a reconnect); `keepOlder: false` keeps only the newest page.
    */
   refresh(options?: { keepOlder?: boolean }): Promise<void>
+  /** A proposal was decided or a learned change reverted: the notes re-read what became of theirs. */
+  learnedChanged(): void
 }
 
 export type ChatStore = StoreApi<ChatState>
@@ -345,6 +347,8 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
         if (summary.saved) set({ learned: { reviewId: event.reviewId, summary } })
         pager.addNote({ reviewId: event.reviewId, at: Date.now(), summary, requested: false })
       },
+
+      learnedChanged: () => pager.refreshFates(),
 
       async refresh(refreshOptions) {
         const { sessionId } = get()

@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { RouteOutput } from '../../../shared/ipc/contract'
 import type { ProposalErrorCode } from '../../../shared/proposals'
+import { emptyFate, type ReviewFate } from '../../../shared/review-fate'
 import { type CairnClient } from '../ipc/client'
 import { describeError } from '../ipc/error-words'
 
@@ -48,6 +49,11 @@ export interface InboxState {
   failures: Record<number, DecisionFailure>
   /** A review whose "Approve all" is on its way. */
   approvingAll: string | null
+  /**
+   * The review whose proposals the user came for (a chat note's link): the screen shows them first, or
+   * says what became of them (`fate`, null until known) once none waits.
+   */
+  arrival: { reviewId: string; fate: ReviewFate | null } | null
   /** The newest page (or as many as are already loaded, so a reload keeps what the user paged to). */
   load(): Promise<void>
   /** The next page of older proposals. */
@@ -62,6 +68,10 @@ export interface InboxState {
   dismissFailure(id: number): void
   /** Proposals were added or decided elsewhere (`inbox.changed`): reload if the list is on screen. */
   invalidate(): void
+  /** The user follows a link to one review's proposals; asks what became of them, for when none waits. */
+  arriveFor(reviewId: string): void
+  /** The screen was left: the next visit shows the Inbox as it is. */
+  leave(): void
 }
 
 export type InboxStore = StoreApi<InboxState>
@@ -175,6 +185,7 @@ export function createInboxStore(client: CairnClient): InboxStore {
       busy: {},
       failures: {},
       approvingAll: null,
+      arrival: null,
 
       async load() {
         const mine = ++seq
@@ -241,6 +252,21 @@ export function createInboxStore(client: CairnClient): InboxStore {
         const { [id]: _gone, ...failures } = get().failures
         set({ failures })
       },
+
+      arriveFor(reviewId) {
+        set({ arrival: { reviewId, fate: null } })
+        client
+          .request('learning.fates', { reviewIds: [reviewId] })
+          .then(({ fates }) => {
+            if (get().arrival?.reviewId === reviewId) set({ arrival: { reviewId, fate: fates[0] ?? null } })
+          })
+          .catch(() => {
+            // Unknown: the screen still says they no longer wait, without what became of them.
+            if (get().arrival?.reviewId === reviewId) set({ arrival: { reviewId, fate: emptyFate(reviewId) } })
+          })
+      },
+
+      leave: () => set({ arrival: null }),
 
       invalidate() {
         if (!get().loaded) return

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest'
 import type { RouteOutput } from '../../../shared/ipc/contract'
 import { FakeFailure, type RouteHandlers } from '../helpers/fake-transport'
 import { skill } from '../helpers/fixtures'
-import { renderApp, settle } from '../helpers/render-app'
+import { renderApp, settle, type Harness } from '../helpers/render-app'
+import type { ReviewOutcome } from '../../../shared/review-outcome'
+import { learned } from '../helpers/fixtures'
 
 const STARTED = 'Curation started. Its proposals will appear in the Inbox.'
 
@@ -83,5 +85,89 @@ describe('"Tidy the library now"', () => {
     fireEvent.click(button)
     await settle()
     expect(bridge.callsTo('learning.curate')).toHaveLength(2)
+  })
+})
+
+/** A curation pass's outcome as the worker reports it: `proposals` left in the Inbox. */
+function curationOutcome(proposals: number[]): ReviewOutcome {
+  return { summary: { ...learned(), ...(proposals.length ? { proposed: proposals.length } : {}) }, ...(proposals.length ? { proposals } : {}), entries: [], skillOutcomes: [], finalText: 'Done.', iterations: 3, toolCalls: 2, refusedCalls: [] }
+}
+
+/** The review events of a curation pass, as main sends them: queued, started, then how it ended. */
+function runCuration(harness: Harness, reviewId: string, end: 'finished' | 'failed', proposals: number[] = []) {
+  const reasons = [{ code: 'curation' as const }]
+  act(() => harness.bridge.emit('review.event', { type: 'review_queued', reviewId, sessionId: null, kinds: ['memory', 'skills'], reasons }))
+  act(() => harness.bridge.emit('review.event', { type: 'review_started', reviewId, sessionId: null, kinds: ['memory', 'skills'], reasons, pid: 42 }))
+  return () =>
+    act(() =>
+      harness.bridge.emit(
+        'review.event',
+        end === 'finished'
+          ? { type: 'review_finished', reviewId, sessionId: null, outcome: curationOutcome(proposals) }
+          : { type: 'review_failed', reviewId, sessionId: null, failure: { code: 'over_budget', seconds: 300 }, error: 'The review took longer than its 300 s budget and was stopped.', crashed: false }
+      )
+    )
+}
+
+describe('"Tidy the library now" reports how the pass ended', () => {
+  it('in the Inbox: shows it waits and runs (still reachable by keyboard, a press does nothing), then "Nothing to tidy"', async () => {
+    const harness = await openScreen('Inbox', { 'learning.curate': { reviewId: 'cu1' } })
+    const { bridge, button } = harness
+    fireEvent.click(button)
+    await settle()
+    const end = runCuration(harness, 'cu1', 'finished')
+    expect(button.textContent).toBe('Tidying…')
+    expect(button.getAttribute('aria-busy')).toBe('true')
+    expect(button.getAttribute('aria-disabled')).toBe('true')
+    expect(button.disabled).toBe(false)
+    fireEvent.click(button)
+    await settle()
+    expect(bridge.callsTo('learning.curate')).toHaveLength(1)
+
+    end()
+    await settle()
+    const outcome = screen.getByLabelText('How the last tidying ended')
+    expect(outcome.textContent).toBe('Nothing to tidy: the library has no overlaps worth merging.')
+    expect(button.textContent).toBe('Tidy the library now')
+    expect(button.getAttribute('aria-disabled')).toBeNull()
+    fireEvent.click(within(outcome).getByRole('button', { name: 'Dismiss' }))
+    expect(screen.queryByLabelText('How the last tidying ended')).toBeNull()
+  })
+
+  it('from the Skills screen: "Tidied: N proposals to review" as one toast that offers the Inbox', async () => {
+    const harness = await openScreen('Skills', { 'learning.curate': { reviewId: 'cu2' } })
+    fireEvent.click(harness.button)
+    await settle()
+    runCuration(harness, 'cu2', 'finished', [11, 12, 13])()
+    await settle()
+    const toast = screen.getByText('Tidied: 3 proposals to review.').closest('.toast') as HTMLElement
+    // Said once: not also as the general "proposals waiting" toast.
+    expect(screen.queryByText(/waiting for you|suggestions? waiting/i)).toBeNull()
+    fireEvent.click(within(toast).getByRole('button', { name: 'Open Inbox' }))
+    await settle()
+    expect(screen.getByLabelText('How the last tidying ended').textContent).toBe('Tidied: 3 proposals to review.')
+  })
+
+  it('says why it failed, in the user’s language', async () => {
+    const harness = await openScreen('Skills', { 'learning.curate': { reviewId: 'cu3' } })
+    fireEvent.click(harness.button)
+    await settle()
+    const end = runCuration(harness, 'cu3', 'failed')
+    act(() => harness.app.ui.getState().setLanguage('zh-CN'))
+    expect(harness.button.textContent).toBe('正在整理…')
+    end()
+    await settle()
+    expect(screen.getByRole('alert').textContent).toContain('未能整理资料库：')
+    expect(harness.button.textContent).toBe('立即整理资料库')
+  })
+
+  it('a pass nobody here asked for (the schedule) shows as running but reports nothing of its own', async () => {
+    const harness = await openScreen('Inbox', {})
+    const end = runCuration(harness, 'cu4', 'finished')
+    expect(harness.button.textContent).toBe('Tidying…')
+    end()
+    await settle()
+    expect(harness.button.textContent).toBe('Tidy the library now')
+    expect(screen.queryByLabelText('How the last tidying ended')).toBeNull()
   })
 })

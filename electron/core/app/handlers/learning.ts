@@ -6,10 +6,11 @@ import type { ReviewRun as StoredRun } from '../../ledger/review-runs'
 import { queueCuration } from '../../learning/host/curation-schedule'
 import { LearningState } from '../../learning/host/learning-state'
 import { ProposalStore } from '../../ledger/proposals'
+import { reviewFates } from '../../ledger/review-fates'
 import { archiveUnusedSkills } from '../../skills/skill-archive'
 import type { LearningSlice } from './route-slices'
 
-type LearningRoutes = 'learning.status' | 'learning.setEnabled' | 'learning.resume' | 'learning.reviewNow' | 'learning.setMode' | 'learning.curate'
+type LearningRoutes = 'learning.status' | 'learning.setEnabled' | 'learning.resume' | 'learning.reviewNow' | 'learning.setMode' | 'learning.curate' | 'learning.fates'
 
 export function learningHandlers(app: LearningSlice): Pick<IpcHandlers, LearningRoutes> {
   // The host's own state: rows other processes left 'running' or 'queued' are not this app's reviews.
@@ -52,6 +53,7 @@ export function learningHandlers(app: LearningSlice): Pick<IpcHandlers, Learning
       await archiveUnusedSkills(app.core)
       return { reviewId: queueCuration(app.host, new LearningState(app.core.db)) }
     },
+    'learning.fates': async ({ reviewIds }) => ({ fates: reviewFates(app.core.db, reviewIds) }),
     'learning.reviewNow': async ({ sessionId }) => {
       if (!app.core.sessions.get(sessionId)) throw IpcError.of('NOT_FOUND', 'conversation.missing', { id: sessionId })
       return { reviewId: app.loop.reviewNow(sessionId) }

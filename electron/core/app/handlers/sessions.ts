@@ -5,6 +5,7 @@ import { userWords } from '../../sessions/stored-messages'
 import { attachmentViews } from '../../attachments'
 import { exportSession, InvalidCursorError, searchSessions, type MessageRecord, type SessionRecord, type VersionGroup } from '../../sessions'
 import { conversationInstructions } from '../../agent/prompt-context'
+import { reviewFates } from '../../ledger/review-fates'
 import type { ConversationSlice } from './route-slices'
 
 export function sessionHandlers(app: ConversationSlice): Pick<
@@ -125,13 +126,16 @@ export function sessionHandlers(app: ConversationSlice): Pick<
  * stored with its session, by whichever process finished it: the app, a CLI or a detached worker).
  * A review that saved nothing is kept only when the user asked for it ("Nothing worth keeping") or when it proposed changes.
  */
-export function learnedIn(app: Pick<ConversationSlice, 'host'>, sessionId: string): LearnedReview[] {
-  return app.host.runs.doneForSession(sessionId).flatMap((run) => {
+export function learnedIn(app: Pick<ConversationSlice, 'host' | 'core'>, sessionId: string): LearnedReview[] {
+  const notes = app.host.runs.doneForSession(sessionId).flatMap((run) => {
     const requested = run.reasons.some((reason) => reason.code === 'requested')
     // Kept too: a review that only proposed (its note points at the Inbox).
     if (!run.summary || (!run.summary.saved && !requested && !run.summary.proposed)) return []
     return [{ reviewId: run.id, at: run.finishedAt ?? run.queuedAt, summary: run.summary, requested }]
   })
+  // Each note says what became of its changes since: approved, rejected, reverted (one query for all).
+  const fates = new Map(reviewFates(app.core.db, notes.map((note) => note.reviewId)).map((fate) => [fate.reviewId, fate]))
+  return notes.map((note) => ({ ...note, fate: fates.get(note.reviewId) }))
 }
 
 export function toSummary(s: SessionRecord): SessionSummary {

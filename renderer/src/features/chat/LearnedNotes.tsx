@@ -3,16 +3,32 @@ import { describeLearned, describeLearnedOrNothing } from '../../../../shared/i1
 import { useApp, useT } from '../../app/context'
 import { Icon } from '../../components/Icon'
 import type { ChatItem } from '../../stores/chat-items'
+import { describeFate, fateMoved } from '../../../../shared/i18n/describe-fate'
 
-/** What one review of this conversation learned, as a quiet note in the conversation ("Remembered: …"). */
+/**
+ * What one review of this conversation learned, as a quiet note in the conversation ("Remembered: …"),
+ * and what became of it since: its proposals approved, rejected or still waiting, its changes undone
+ * (`note.fate`, re-read whenever a proposal is decided or a change reverted).
+ */
 export function LearnedNote({ note }: { note: LearnedReview }): React.JSX.Element {
   const t = useT()
-  const { ui } = useApp()
+  const { ui, inbox } = useApp()
+  const { fate } = note
   const proposed = note.summary.proposed ?? 0
+  // Without a fate (an older main, a note announced live), the review's own figures are all there is.
+  const waiting = fate ? fate.pending : proposed
+  const moved = fateMoved(fate)
+  const status = describeFate(fate, t)
+  const inTimeline = note.summary.saved || (fate ? fate.applied + fate.undone > 0 : false)
+  const allUndone = fate ? fate.undone > 0 && fate.applied === 0 && fate.pending === 0 : false
   // A review that only proposed changes learned nothing yet: say what waits, not "nothing worth keeping".
   const lines = proposed && !note.summary.saved ? describeLearned(note.summary, t) : describeLearnedOrNothing(note.summary, t)
+  const openInbox = (): void => {
+    inbox.getState().arriveFor(note.reviewId)
+    ui.getState().navigate('inbox')
+  }
   return (
-    <aside className="learned-note" aria-label={t('learned.heading')} data-review-id={note.reviewId}>
+    <aside className={`learned-note${allUndone ? ' learned-note-undone' : ''}`} aria-label={t('learned.heading')} data-review-id={note.reviewId}>
       <Icon name="sparkle" size={14} />
       <div className="learned-note-body">
         {lines.length ? (
@@ -22,15 +38,16 @@ export function LearnedNote({ note }: { note: LearnedReview }): React.JSX.Elemen
             ))}
           </ul>
         ) : null}
+        {status ? <p className="learned-note-fate">{status}</p> : null}
         <div className="learned-note-links">
-          {note.summary.saved ? (
+          {inTimeline ? (
             <button type="button" className="link-button" onClick={() => ui.getState().navigate('timeline')}>
               {t('chat.learnedTimeline')}
             </button>
           ) : null}
-          {proposed ? (
-            <button type="button" className="link-button" onClick={() => ui.getState().navigate('inbox')}>
-              {t('chat.learnedProposed', { count: proposed })}
+          {waiting ? (
+            <button type="button" className="link-button" onClick={openInbox}>
+              {moved ? t('chat.learnedFate.openInbox', { count: waiting }) : t('chat.learnedProposed', { count: waiting })}
             </button>
           ) : null}
         </div>

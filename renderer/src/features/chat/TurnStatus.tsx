@@ -3,6 +3,7 @@ import { Icon } from '../../components/Icon'
 import { Notice } from '../../components/Feedback'
 import { describeReviewSummary, describeTurnError } from '../../../../shared/i18n/describe'
 import { ApprovalCard } from './ApprovalCard'
+import type { LearnedReview } from '../../../../shared/ipc/domain'
 
 /** Failures the user fixes in Settings (the provider is missing, rejects the key, or lacks the model). */
 const SETTINGS_ERRORS = new Set(['PROVIDER', 'not_configured', 'auth', 'model_not_found', 'unreachable'])
@@ -14,7 +15,8 @@ export function TurnStatus(): React.JSX.Element {
   const approvals = useChat((s) => s.approvals)
   const retrying = useChat((s) => s.retrying)
   const error = useChat((s) => s.error)
-  const learned = useChat((s) => s.learned)
+  // The chip goes once every change it announces was undone (its note in the conversation says so).
+  const learned = useChat((s) => (s.learned && !undoneSince(s.learned.reviewId, s.learnedNotes) ? s.learned : null))
   const running = useChat((s) => s.running)
   const failure = error ? describeTurnError(error, t) : null
 
@@ -64,4 +66,10 @@ export function TurnStatus(): React.JSX.Element {
       ) : null}
     </div>
   )
+}
+
+/** Every change review `reviewId` made is undone by now, as its note last heard. */
+function undoneSince(reviewId: string, notes: LearnedReview[]): boolean {
+  const fate = notes.find((note) => note.reviewId === reviewId)?.fate
+  return Boolean(fate && fate.undone > 0 && fate.applied === 0)
 }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { describeRationale } from '../../../../shared/i18n/describe-rationale'
+import { fateMoved, fateParts } from '../../../../shared/i18n/describe-fate'
 import { useApp, useInbox, useLocale, useSessions, useSettings, useT } from '../../app/context'
 import { EmptyState, Notice } from '../../components/Feedback'
 import { Icon } from '../../components/Icon'
@@ -13,7 +14,8 @@ import { groupProposals, screenOrder, type ProposalGroup } from '../../stores/in
 import { effectiveMode } from '../../stores/settings'
 import { editableText } from './proposal-words'
 import { ProposalCard } from './ProposalCard'
-import { CurateButton } from './CurateButton'
+import { CurateButton, CurationOutcome } from './CurateButton'
+import type { ReviewFate } from '../../../../shared/review-fate'
 import { InboxReminder } from './InboxReminder'
 import { useDecisions, type Decisions } from './use-decisions'
 
@@ -42,9 +44,13 @@ export function InboxView(): React.JSX.Element {
   const pane = useRef<HTMLDivElement>(null)
   const decisions = useDecisions()
   const now = useNow()
+  const arrival = useInbox((s) => s.arrival)
+  const loading = useInbox((s) => s.loading)
+  const arrivedGroup = arrival ? groups.find((group) => group.reviewId === arrival.reviewId) : undefined
 
   useEffect(() => {
     void inbox.getState().load()
+    return () => inbox.getState().leave()
   }, [inbox])
 
   const moveTo = useCallback(
@@ -56,6 +62,14 @@ export function InboxView(): React.JSX.Element {
     },
     [inbox]
   )
+
+  // Came from a chat note: once the list is fresh, the keyboard and the view go to that review's proposals.
+  useEffect(() => {
+    const state = inbox.getState()
+    if (!arrivedGroup || state.loading || !state.loaded) return
+    moveTo(arrivedGroup.proposals[0].id)
+    state.leave()
+  }, [arrivedGroup, loading, inbox, moveTo])
 
   // After "Load more", the keyboard goes on to the first proposal it brought (once its card is there).
   const focusAfterLoad = useRef<number | null>(null)
@@ -121,6 +135,8 @@ export function InboxView(): React.JSX.Element {
 
   const count = proposals.length
   const total = Math.max(pending, count)
+  // The proposals the user came for no longer wait: say what became of them instead of a bare list.
+  const gone = arrival && !arrivedGroup && loaded && !loading && arrival.fate ? goneWords(arrival.fate, t) : null
   return (
     <Pane
       label={t('nav.inbox')}
@@ -138,10 +154,12 @@ export function InboxView(): React.JSX.Element {
         <PaneBody lead={count ? t('inbox.lead') : undefined}>
           {loadError ? <Notice tone="error">{loadError}</Notice> : null}
           <InboxReminder where="inbox" />
+          <CurationOutcome />
+          {gone && count ? <Notice tone="info">{gone}</Notice> : null}
           {!loaded ? (
             <PaneLoading label={t('common.loading')} />
           ) : !count ? (
-            <InboxEmpty />
+            <InboxEmpty gone={gone} />
           ) : (
             <>
               <p className="inbox-keys" aria-hidden="true">
@@ -294,8 +312,13 @@ function GroupSection({ group, now, decisions, children }: { group: ProposalGrou
   )
 }
 
-/** What the Inbox is for, and which learning mode decides what lands here. */
-function InboxEmpty(): React.JSX.Element {
+/** What became of the proposals a chat note pointed to, once none of them waits. */
+function goneWords(fate: ReviewFate, t: Translate): string {
+  return fateMoved(fate) ? t('inbox.arrival.gone', { parts: fateParts(fate, t) }) : t('inbox.arrival.goneUnknown')
+}
+
+/** What the Inbox is for, and which learning mode decides what lands here; `gone`: what became of the proposals the user came for. */
+function InboxEmpty({ gone }: { gone: string | null }): React.JSX.Element {
   const t = useT()
   const { ui } = useApp()
   const status = useSettings((s) => s.learning)
@@ -303,6 +326,11 @@ function InboxEmpty(): React.JSX.Element {
   return (
     <div className="inbox-empty">
       <EmptyState icon="inbox" title={t('inbox.empty')}>
+        {gone ? (
+          <p className="inbox-arrival" role="status">
+            {gone}
+          </p>
+        ) : null}
         <p>{t('inbox.emptyBody')}</p>
         {mode ? <p className="muted">{t(`inbox.emptyMode.${mode}`)}</p> : null}
         <button type="button" className="secondary-button small" onClick={() => ui.getState().navigate('settings')}>
