@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineTool, type ToolAudience, type ToolDef } from '../tools/types'
 import { truncateDescription } from './skill-file'
-import { descriptionWithoutWhen, warnWithoutWhen } from './skill-trigger'
+import { DESCRIPTION_CHARS, descriptionWithoutWhen, warnWithoutWhen } from './skill-trigger'
 import type { SkillStore } from './skill-store'
 import { fail, type SkillResult } from './skill-write-support'
 
@@ -63,7 +63,7 @@ function listSkills(store: SkillStore, category: string | null | undefined): Ski
   const groups = new Map<string | null, { name: string; description: string; readOnly?: true }[]>()
   for (const skill of skills) {
     const group = groups.get(skill.category) ?? []
-    group.push({ name: skill.name, description: truncateDescription(skill.description), ...(skill.readOnly ? { readOnly: true as const } : {}) })
+    group.push({ name: skill.name, description: truncateDescription(skill.description, DESCRIPTION_CHARS), ...(skill.readOnly ? { readOnly: true as const } : {}) })
     groups.set(skill.category, group)
   }
   const categories = [...groups.entries()].map(([name, items]) => ({ category: name, skills: items }))

@@ -10,6 +10,13 @@ import type { SkillResult } from './skill-write-support'
  */
 const SAYS_WHEN = /\bwhen\b/i
 
+/**
+ * Characters of a description the skills index and skills_list show: room for a "Use when …" sentence
+ * naming the situation and what the skill does (about 30 tokens); 60, Hermes's figure, cut most of them
+ * mid-clause. A catalogue too big for the index's budget keeps them for its best ranked skills.
+ */
+export const DESCRIPTION_CHARS = 120
+
 /** The description of a new SKILL.md when it does not say when to use the skill; null when it does (or cannot be read). */
 export function descriptionWithoutWhen(content: string): string | null {
   const parsed = parseFrontmatter(content)
