@@ -61,8 +61,9 @@ Skills are saved procedures for recurring tasks. When the index below or a [Cair
 user's message names a skill for the task, load it with skill_view(name) before you start.`
 
 const SESSION_SEARCH_GUIDANCE = `## Past conversations
-When the user refers to something from before ("like last time"), use session_search; pass summarize: true
-to find a fact in a long conversation. What it returns is history, not proof of how things are now.`
+When the user refers to something from before ("like last time"), use session_search.
+To find a fact or decision in a long past conversation, pass summarize: true.
+Leave it off when you need the exact words. What it returns is history, not proof of how things are now.`
 
 const WORKSPACE_GUIDANCE = `## Working on the computer
 Look (read_file, list_dir, search_files) before you change anything. Reading outside the workspace,
