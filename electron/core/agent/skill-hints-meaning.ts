@@ -18,9 +18,14 @@ export interface MeaningHintOptions {
   pauseAfterFailureMs?: number
   limit?: number
   now?: () => number
+  /** Where skill vectors are kept (default: one cache for the process). */
+  cache?: Map<string, Float32Array>
 }
 
 const CACHE_LIMIT = 4000
+
+/** Skill vectors by embedder and content hash, shared by every conversation of this process: a catalogue is embedded once, not per conversation. */
+const processVectors = new Map<string, Float32Array>()
 
 /**
  * Hints by meaning when `search.embeddingModel` is set: the message and each skill's name and
@@ -30,7 +35,7 @@ const CACHE_LIMIT = 4000
  * lexical hints, and a description fill that outlives the wait goes on in the background for the next turn.
  */
 export class MeaningSkillHinter implements SkillHinter {
-  private readonly vectors = new Map<string, Float32Array>()
+  private readonly vectors: Map<string, Float32Array>
   private pausedUntil = 0
   /** A ranking that outlived its wait is still running: the next turn does not start another. */
   private running = false
@@ -48,6 +53,7 @@ export class MeaningSkillHinter implements SkillHinter {
     this.pauseMs = options.pauseAfterFailureMs ?? 60_000
     this.limit = options.limit ?? 3
     this.now = options.now ?? Date.now
+    this.vectors = options.cache ?? processVectors
   }
 
   async hint(message: string, catalogue: IndexSkill[], signal?: AbortSignal): Promise<IndexSkill[]> {
