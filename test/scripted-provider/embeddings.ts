@@ -22,10 +22,10 @@ function hash(text: string): number {
 }
 
 /** The vector the scripted server returns for `text` under `model`, unit length. */
-export function hashedEmbedding(text: string, dimensions: number, model = ''): number[] {
+export function hashedEmbedding(text: string, dimensions: number, model = '', concepts: Record<string, string> = {}): number[] {
   const vector = new Array<number>(dimensions).fill(0)
   for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-    const h = hash(`${model}\u0000${word}`)
+    const h = hash(`${model}\u0000${concepts[word] ?? word}`)
     vector[h % dimensions] += (h >>> 31) === 1 ? -1 : 1
   }
   const norm = Math.hypot(...vector)
@@ -73,7 +73,7 @@ export function answerEmbeddings(entry: RecordedRequest, res: ServerResponse, co
     object: 'list',
     model: body.model,
     data: inputs.map((input, index) => {
-      const vector = hashedEmbedding(input, dimensions, body.model as string)
+      const vector = hashedEmbedding(input, dimensions, body.model as string, context.options.concepts)
       return { object: 'embedding', index, embedding: base64 ? Buffer.from(Float32Array.from(vector).buffer).toString('base64') : vector }
     }),
     usage: { prompt_tokens: inputs.join(' ').split(/\s+/).length, total_tokens: inputs.join(' ').split(/\s+/).length }

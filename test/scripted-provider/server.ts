@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { answerChat, type ChatContext } from './chat'
 import { answerEmbeddings, embeddingsPath, type EmbeddingsContext } from './embeddings'
-import { openAiError, readBody, sendJson } from './http'
+import { openAiError, readBody, sendJson, sleep } from './http'
 import { ReplyScript } from './script'
 import type {
   ChatRequestBody,
@@ -128,7 +128,10 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
     if (entry.method === 'GET' && entry.path.startsWith('/v1/models/')) {
       return sendModels(res, entry, decodeURIComponent(entry.path.slice('/v1/models/'.length)))
     }
-    if (entry.method === 'POST' && entry.path === embeddingsPath) return answerEmbeddings(entry, res, embeddings)
+    if (entry.method === 'POST' && entry.path === embeddingsPath) {
+      if (embeddings.options.delayMs && !(await sleep(embeddings.options.delayMs, signal))) return 'client-disconnected'
+      return answerEmbeddings(entry, res, embeddings)
+    }
     if (entry.method === 'POST' && entry.path === chatCompletionsPath) {
       if (!isChatRequest(entry)) {
         return fail(400, openAiError('The request body is not a JSON object. Send a chat-completions request as JSON.', 'invalid_request_error'))

@@ -134,6 +134,13 @@ export interface EmbeddingsOptions {
   maxInputChars?: number
   /** Answer at the default size whatever `dimensions` asks (a model that cannot shorten its vectors). */
   ignoreDimensions?: boolean
+  /**
+   * Words this model takes for one meaning (`{ ship: 'deploy', app: 'service' }`): each is hashed as the
+   * word it maps to, so a test can stand for a model that knows two words mean the same thing.
+   */
+  concepts?: Record<string, string>
+  /** Wait this long before answering (a slow embedding server). */
+  delayMs?: number
 }
 
 /** One scripted failure of an embeddings request, taken in order before any vector is served. */

@@ -17,7 +17,7 @@ import { planCompression, summarizeMiddle } from './compression'
 import { toChatMessages } from './history'
 import { LiveEvidence } from '../staging/conversation-evidence'
 import { composeSystemPrompt, indexSkills, mcpPromptInfo } from './prompt-context'
-import { formatSkillHint, relevantSkills } from './skill-hints'
+import { skillHintFor, type SkillHinter } from './skill-hints'
 import { executeToolCalls } from './tool-executor'
 import { TurnProgress, isCancellation, stepLimitAnswer, titleFrom, turnFailure, type TurnEvent, type TurnHandle, type TurnSummary } from './turn'
 export type { TurnHandle, TurnSummary } from './turn'
@@ -44,6 +44,8 @@ export interface AgentSessionOptions {
   source?: string
   autoApprove?: boolean
   hooks?: AgentHooks
+  /** Picks the skills hinted on each message (by meaning when an embedding model is set); default: by words. */
+  hinter?: SkillHinter
 }
 
 /** What a turn settles once, when it starts. */
@@ -212,7 +214,7 @@ export class AgentSession {
       }
       const answerAgain = beforeUserMessage?.()
       if (answerAgain) this.emit({ type: 'turn_started', userMessageId: answerAgain.id })
-      else this.beginTurn(turn)
+      else this.beginTurn(turn, await skillHintFor(turn.userText, indexSkills(this.options.stores), this.options.hinter, signal))
       let going = true
       while (going) going = await this.step(turn, setup)
     } catch (error) {
@@ -227,9 +229,8 @@ export class AgentSession {
    * Saves the user's message and names a new conversation after it. Hints to relevant skills go in
    * `meta.hint` only (the model gets them, see `modelText`), so they are never shown or searched.
    */
-  private beginTurn(turn: TurnProgress): void {
+  private beginTurn(turn: TurnProgress, hint: string): void {
     const { sessions } = this.options.stores
-    const hint = formatSkillHint(relevantSkills(turn.userText, indexSkills(this.options.stores)))
     const attachments = this.nextAttachments.splice(0)
     const userRecord = sessions.append(this.id, { role: 'user', content: turn.userText, meta: userMessageMeta(hint, attachments) })
     if (attachments.length) this.options.stores.attachments?.index(userRecord.id, attachments)
@@ -385,12 +386,8 @@ export class AgentSession {
     this.session = stores.sessions.update(this.id, {
       systemPrompt: composeSystemPrompt(stores, toolNames, this.options.workspace, stores.sessions.get(this.id), new Date(), mcpPromptInfo(this.options.tools))
     })
-    this.emit({
-      type: 'compressed',
-      summarizedMessages: plan.middle.length,
-      tokensBefore,
-      tokensAfter: estimatePromptTokens(this.modelMessages(), this.toolSchemas)
-    })
+    const tokensAfter = estimatePromptTokens(this.modelMessages(), this.toolSchemas)
+    this.emit({ type: 'compressed', summarizedMessages: plan.middle.length, tokensBefore, tokensAfter })
   }
 
   private emit(event: TurnEvent): void {

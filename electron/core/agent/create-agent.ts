@@ -1,6 +1,7 @@
 import { createWorkspaceTools } from '../workspace'
 import { AgentSession, type AgentHooks } from './agent-session'
 import type { AgentHome } from './agent-stores'
+import { MeaningSkillHinter } from './skill-hints-meaning'
 import { gateLearningTools, type ChatLearningDeps } from './learning-gate'
 import { ProposalStore } from '../ledger/proposals'
 import { createMemoryTool } from '../memory'
@@ -73,7 +74,8 @@ export function createAgentSession(options: CreateAgentOptions): AgentSession {
     sessionId: options.sessionId,
     source: options.source,
     autoApprove: options.autoApprove,
-    hooks: options.hooks
+    hooks: options.hooks,
+    hinter: new MeaningSkillHinter(() => access.embedder())
   })
   return session
 }

@@ -2,6 +2,7 @@ import { ellipsize } from '../text/cut'
 import { estimateTokens } from '../provider/tokens'
 import type { SkillFlags } from '../skills/skill-flags'
 import { successScore } from '../skills/skill-stats'
+import { DESCRIPTION_CHARS } from '../skills/skill-trigger'
 import type { SkillStore } from '../skills'
 
 export interface IndexSkill {
@@ -97,7 +98,6 @@ export interface SkillsIndex {
   listed: number
 }
 
-const DESCRIPTION_CHARS = 60
 const NO_CATEGORY = 'general'
 
 /**
@@ -230,5 +230,11 @@ function renderCategories(groups: Map<string, IndexSkill[]>, shown: Set<string>)
 }
 
 function shorten(text: string): string {
-  return ellipsize(text, DESCRIPTION_CHARS)
+  return ellipsize(whenFirst(text), DESCRIPTION_CHARS)
+}
+
+/** The sentence that says when to use the skill goes first, so a cut never drops it. */
+function whenFirst(text: string): string {
+  const at = text.search(/(?<=[.!?]\s+)Use (?:it |this skill )?when\b/i)
+  return at > 0 ? `${text.slice(at).trim()} ${text.slice(0, at).trim()}` : text
 }

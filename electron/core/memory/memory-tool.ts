@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineTool, describeFor, type DescriptionPart, type ToolAudience, type ToolContext, type ToolDef } from '../tools/types'
+import { defineTool, type ToolAudience, type ToolContext, type ToolDef } from '../tools/types'
 import type { MemoryStore } from './memory-store'
 import { messages } from './messages'
 import { isMemoryTarget, type MemoryFailure, type MemoryReadResult, type MemoryResult } from './types'
@@ -13,28 +13,38 @@ export interface MemoryToolOptions {
   audience?: ToolAudience
 }
 
-const DESCRIPTION_PARTS: readonly DescriptionPart[] = [
+/** The review's wording, and other agents' over MCP (the review's prompt and budget are its own; see learning/worker). Only the chat is told to save proactively. */
+const REVIEW_DESCRIPTION_PARTS: readonly string[] = [
   'Save durable facts to persistent memory that survives across sessions. Memory is injected into every future conversation, so keep entries compact and high-signal.',
   "HOW: make ALL your changes in ONE call via an 'operations' array (each item: {action, content?, old_text?}). The batch applies atomically and the char limit is checked only on the FINAL result — so a single call can remove/replace stale entries to free room AND add new ones. When consolidating, always use one batch call. The response confirms completion; do not repeat it. Use the bare action/content/old_text fields only for a single lone change. replace/remove pick the entry by old_text: a short unique substring of it, or its full text (which picks that entry even if a longer one contains it).",
-  {
-    chatOnly:
-      "WHEN: save proactively, without being asked, when the user states a preference, corrects you, or shares a personal detail, or when you learn a stable fact about their environment, conventions or workflow. Write declarative facts, not instructions ('User prefers concise answers', not 'Always answer concisely'). Priority: user preferences & corrections > environment facts."
-  },
   "READ: call action='read' to see the current entries and the real usage before consolidating. Never guess that memory is full: the usage shown in the system prompt is from the start of the session. A change that removes more than half of a store that is under 80% full is refused unless force: true (use it only when the user asked for it or the entries are wrong).",
   'IF FULL: an add is rejected with the current entries shown. Reissue as ONE batch that removes or shortens enough stale entries and adds the new one together.',
   "TARGETS: 'user' = who the user is (name, role, preferences, style). 'memory' = your notes (environment, conventions, tool quirks, lessons).",
   'SKIP: trivial or easily re-discovered facts, raw data dumps, task progress, completed-work logs, todo state, PR/issue numbers, commit SHAs, anything that will be stale in 7 days (session_search finds past conversations when they matter). Reusable procedures belong in a skill, not memory.'
 ]
 
+/**
+ * The chat's wording: sent with every request of every conversation, so only what changes what the
+ * model does, and nothing the system prompt already says.
+ */
+const CHAT_DESCRIPTION = [
+  'Persistent memory shown in every future conversation.',
+  "HOW: make all changes in ONE call: 'operations' [{action, content?, old_text?}] applies atomically, so one call can drop stale entries and add new ones. old_text: a unique substring of the entry.",
+  "WHEN: save proactively when the user states a preference, corrects you or shares a personal detail, or you learn a stable fact about their setup. Write declarative facts ('User prefers concise answers', not 'Always answer concisely').",
+  "READ: action='read' shows the current entries and usage. If an add is refused as full, send ONE batch that frees room and adds.",
+  "TARGETS: 'user' = the user and their preferences; 'memory' = your notes on the environment, conventions, lessons.",
+  'SKIP: trivia, task progress, todo state, ids, anything stale within a week (session_search finds the past). Procedures go in a skill.'
+].join('\n')
+
 /** The memory tool's description for `audience`. */
 export function memoryToolDescription(audience: ToolAudience): string {
-  return describeFor(audience, DESCRIPTION_PARTS, '\n\n')
+  return audience === 'chat' ? CHAT_DESCRIPTION : REVIEW_DESCRIPTION_PARTS.join('\n\n')
 }
 
 const operationSchema = z.object({
   action: z.enum(['add', 'replace', 'remove']),
-  content: z.string().optional().describe('Entry content for add/replace.'),
-  old_text: z.string().optional().describe('Substring identifying the entry for replace/remove.')
+  content: z.string().optional(),
+  old_text: z.string().optional()
 })
 
 /** No top-level oneOf/anyOf: some providers reject them, so per-action requirements are checked in `run`. */
@@ -42,27 +52,23 @@ export const memoryToolSchema = z.object({
   action: z
     .enum(['add', 'replace', 'remove', 'read'])
     .optional()
-    .describe("The action to perform (single-op shape). Omit when using 'operations'. 'read' shows the current entries and usage."),
+    .describe("Single change (omit with 'operations')."),
   target: z
     .enum(['memory', 'user'])
-    .describe("Which memory store: 'memory' for your personal notes, 'user' for the user profile."),
-  content: z.string().optional().describe("The entry content. Required for 'add' and 'replace' (single-op shape)."),
+    .describe('Which store.'),
+  content: z.string().optional().describe('add/replace: the entry.'),
   old_text: z
     .string()
     .optional()
-    .describe(
-      "REQUIRED for 'replace' and 'remove' (single-op shape): a short unique substring identifying the existing entry to modify. Omit only for 'add'."
-    ),
+    .describe('replace/remove: unique substring of the entry.'),
   force: z
     .boolean()
     .optional()
-    .describe('Allow a replace/remove that deletes more than half of a store that is not nearly full. Only when the user asked for it.'),
+    .describe('Allow removing over half of a store (only if the user asked).'),
   operations: z
     .array(operationSchema)
     .optional()
-    .describe(
-      'Batch shape: a list of operations applied atomically in one call against the final char budget. Preferred when making multiple changes or consolidating to make room. Each item is {action, content?, old_text?}.'
-    )
+    .describe('Several changes, applied atomically.')
 })
 
 export type MemoryToolArgs = z.infer<typeof memoryToolSchema>

@@ -9,27 +9,22 @@ import type { Embedder } from '../provider/embeddings'
 import { SessionNotFoundError } from './session-store'
 import { summarizeHits, type SessionSummary, type SessionSummaryOptions } from './session-summaries'
 
-const description = `Search your earlier conversations with the user (every past session, tool output included).
-Ask in plain language, e.g. "how did we fix the 502 error on the blog server" or "user's preferred test framework". No search syntax is needed: any of the words may match, rarer words weigh more, word endings are ignored, and the best-matching sessions come first. Each result has a snippet with the matches marked >>>like this<<< and the messages around the best match. Optional: "exact phrase" in quotes, deploy* for a word prefix. Chinese, Japanese and other scripts work too.
-Other shapes:
-- session_id + around_message_id: the messages around that message (±window, default 5) — to read more of a result.
-- session_id alone: read that session (its first 20 and last 10 messages when it is long).
-- no query: list the most recent sessions.
-The current session is skipped unless include_current is true (useful for messages already summarised away).
-summarize: true returns, for each session found, a short summary of the messages around its matches focused on your query instead of the raw messages — use it to find a fact or decision in a long past conversation without reading it all. Leave it off to quote exact wording, or when the hits are short. A summary paraphrases: check exact text with session_id + around_message_id before relying on it. If a summary fails, that session's raw messages come back with a note.
-A past session records what was said then; it is not proof of how files, services or other external things are now. Check the source before relying on it.`
+// Sent with every chat request: only what changes how the model calls it (the system prompt says when).
+const description = `Search earlier conversations (tool output included) in plain language. No search syntax is needed.
+session_id + around_message_id: read around a hit; session_id alone: read a session; no query: recent sessions. This session is skipped unless include_current.
+summarize: true returns a summary per session (check exact words with around_message_id). History is not proof of how things are now.`
 
 export const sessionSearchSchema = z.object({
-  query: z.string().optional().describe('What to look for, in natural language. Omit to list recent sessions.'),
-  session_id: z.string().optional().describe('A session id from an earlier result: read it, or scroll it with around_message_id.'),
-  around_message_id: z.number().int().optional().describe('With session_id: show the messages around this message id.'),
-  window: z.number().int().optional().describe('Messages on each side: around a search hit (default 2, max 10) or a scroll (default 5, max 20).'),
-  limit: z.number().int().optional().describe(`Sessions to return (default ${DEFAULT_SEARCH_LIMIT}, max 10).`),
-  include_current: z.boolean().optional().describe('Also search the current session (default false).'),
+  query: z.string().optional().describe('Plain-language query.'),
+  session_id: z.string().optional().describe('From a result.'),
+  around_message_id: z.number().int().optional().describe('With session_id.'),
+  window: z.number().int().optional().describe('Messages each side (hit: 2, max 10; scroll: 5, max 20).'),
+  limit: z.number().int().optional().describe(`Sessions (default ${DEFAULT_SEARCH_LIMIT}, max 10).`),
+  include_current: z.boolean().optional().describe('Search this session too.'),
   summarize: z
     .boolean()
     .optional()
-    .describe('With query: a summary of each session\'s matching part, focused on the query, instead of raw messages (default false).')
+    .describe('Summaries instead of raw messages.')
 })
 
 export type SessionSearchArgs = z.infer<typeof sessionSearchSchema>

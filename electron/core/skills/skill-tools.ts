@@ -1,6 +1,7 @@
 import { z } from 'zod'
-import { defineTool, describeFor, type DescriptionPart, type ToolAudience, type ToolDef } from '../tools/types'
+import { defineTool, type ToolAudience, type ToolDef } from '../tools/types'
 import { truncateDescription } from './skill-file'
+import { DESCRIPTION_CHARS, descriptionWithoutWhen, warnWithoutWhen } from './skill-trigger'
 import type { SkillStore } from './skill-store'
 import { fail, type SkillResult } from './skill-write-support'
 
@@ -11,25 +12,25 @@ const unknownAction = (action: unknown): string =>
   `Unknown action '${String(action)}'. Use: create, edit, patch, delete, write_file, remove_file`
 
 export const skillsListSchema = z.object({
-  category: z.string().nullish().describe('Only list skills in this category (e.g. "devops").')
+  category: z.string().nullish().describe('Only this category.')
 })
 
 export const skillViewSchema = z.object({
-  name: z.string().describe('Skill name as shown by skills_list (or category/name).'),
-  file_path: z.string().nullish().describe("A file of the skill to read, e.g. 'references/api.md'. Omit to read SKILL.md.")
+  name: z.string().describe('Skill name.'),
+  file_path: z.string().nullish().describe("A file of the skill, e.g. 'references/api.md'.")
 })
 
 export const skillManageSchema = z.looseObject({
   action: z.enum(SKILL_ACTIONS, { error: (issue) => unknownAction(issue.input) }),
-  name: z.string().describe('Skill name: lowercase letters, digits and single hyphens (e.g. "deploy-k8s"); also its folder name.'),
-  category: z.string().nullish().describe('create only: one folder name to file the skill under, e.g. "devops".'),
-  content: z.string().nullish().describe('create/edit: the full SKILL.md text (YAML frontmatter with name and description, then the body).'),
-  old_string: z.string().nullish().describe('patch: exact text to find, copied from skill_view.'),
-  new_string: z.string().nullish().describe('patch: replacement text ("" deletes the match).'),
-  replace_all: z.boolean().nullish().describe('patch: replace every match instead of requiring exactly one.'),
-  file_path: z.string().nullish().describe("patch/write_file/remove_file: a supporting file such as 'references/api.md'."),
-  file_content: z.string().nullish().describe('write_file: the full text of the supporting file.'),
-  absorbed_into: z.string().nullish().describe('delete: the skill that now holds this one\'s content.')
+  name: z.string().describe('Lowercase, digits, hyphens, e.g. "deploy-k8s".'),
+  category: z.string().nullish().describe('create: a folder, e.g. "devops".'),
+  content: z.string().nullish().describe('create/edit: the full SKILL.md.'),
+  old_string: z.string().nullish().describe('patch: exact text copied from skill_view.'),
+  new_string: z.string().nullish().describe('patch: replacement.'),
+  replace_all: z.boolean().nullish(),
+  file_path: z.string().nullish().describe("e.g. 'references/api.md'."),
+  file_content: z.string().nullish(),
+  absorbed_into: z.string().nullish().describe('delete: the skill that holds its content now.')
 })
 
 export type SkillManageArgs = z.infer<typeof skillManageSchema>
@@ -62,7 +63,7 @@ function listSkills(store: SkillStore, category: string | null | undefined): Ski
   const groups = new Map<string | null, { name: string; description: string; readOnly?: true }[]>()
   for (const skill of skills) {
     const group = groups.get(skill.category) ?? []
-    group.push({ name: skill.name, description: truncateDescription(skill.description), ...(skill.readOnly ? { readOnly: true as const } : {}) })
+    group.push({ name: skill.name, description: truncateDescription(skill.description, DESCRIPTION_CHARS), ...(skill.readOnly ? { readOnly: true as const } : {}) })
     groups.set(skill.category, group)
   }
   const categories = [...groups.entries()].map(([name, items]) => ({ category: name, skills: items }))
@@ -93,7 +94,7 @@ async function manage(store: SkillStore, options: SkillToolOptions, args: SkillM
         )
       }
       if (args.content == null) return fail("content is required for 'create'. Provide the full SKILL.md text (frontmatter + body).")
-      return store.create({ name, category: args.category, content: args.content }, ctx)
+      return warnWithoutWhen(await store.create({ name, category: args.category, content: args.content }, ctx), name, descriptionWithoutWhen(args.content))
     case 'edit':
       if (args.content == null) return fail("content is required for 'edit'. Provide the full SKILL.md text (frontmatter + body).")
       return store.edit({ name, content: args.content }, ctx)
@@ -127,35 +128,56 @@ async function manage(store: SkillStore, options: SkillToolOptions, args: SkillM
   }
 }
 
-const MANAGE_DESCRIPTION_PARTS: readonly DescriptionPart[] = [
+/** What a description says so the skill is found again (skill-trigger.ts checks it on create). */
+const USE_WHEN = 'Its description says when to use it: "Use when <situation>. <what it does>".'
+
+/** The review's wording, and other agents' over MCP (the review's prompt and budget are its own). */
+const REVIEW_MANAGE_DESCRIPTION = [
   'Create, update or delete skills: your procedural memory (SKILL.md files with YAML frontmatter name + description, then instructions).',
-  {
-    chatOnly:
-      'Create a skill when a complex task succeeded (5+ calls), errors were overcome, a user-corrected approach worked, a non-trivial workflow was found, or the user asks you to remember a procedure.'
-  },
+  USE_WHEN,
   'Update one (patch) when its instructions are stale or wrong, missed a step, or failed on this OS. Always skill_view a skill before patching it, and copy old_string exactly from what you read.',
-  "Actions: create (name, content, optional category), patch (name, old_string, new_string, optional replace_all, optional file_path), edit (name, content: full rewrite), delete (name), write_file (name, file_path under references/ templates/ scripts/ assets/, file_content), remove_file (name, file_path).",
-  { chatOnly: 'Confirm with the user before creating or deleting a skill.' }
-]
+  'Actions: create (name, content, optional category), patch (name, old_string, new_string, optional replace_all, optional file_path), edit (name, content: full rewrite), delete (name), write_file (name, file_path under references/ templates/ scripts/ assets/, file_content), remove_file (name, file_path).'
+].join('\n')
+
+/** The chat's wording: sent with every request, so short; when to load or patch a skill is in the system prompt. */
+const CHAT_MANAGE_DESCRIPTION = [
+  'Create, patch or delete skills: SKILL.md with front matter (name, description), then the steps.',
+  USE_WHEN,
+  'Create one after a hard task succeeded (5+ calls, errors overcome, a user correction) or when asked to remember a procedure; confirm with the user before creating or deleting.',
+  'patch: skill_view first, copy old_string exactly. edit rewrites SKILL.md. write_file/remove_file: files under references/ templates/ scripts/ assets/.'
+].join('\n')
+
+const DESCRIPTIONS = {
+  chat: {
+    list: 'List skills by category, with their descriptions.',
+    view: 'Read a skill: its SKILL.md and file list, or one file of it (file_path).',
+    manage: CHAT_MANAGE_DESCRIPTION
+  },
+  review: {
+    list: 'List the skills you have, grouped by category, with a short description of each. Read one with skill_view before using it.',
+    view: 'Read a skill: without file_path, its full SKILL.md and the list of its files; with file_path, one of those files.',
+    manage: REVIEW_MANAGE_DESCRIPTION
+  }
+} as const
 
 /** `skills_list`, `skill_view` and `skill_manage` over one store. */
 export function createSkillTools(store: SkillStore, options: SkillToolOptions): ToolDef[] {
-  const audience = options.audience ?? 'chat'
+  const words = DESCRIPTIONS[options.audience ?? 'chat']
   const list = defineTool({
     name: 'skills_list',
-    description: 'List the skills you have, grouped by category, with a short description of each. Read one with skill_view before using it.',
+    description: words.list,
     schema: skillsListSchema,
     run: (args) => listSkills(store, args.category)
   })
   const view = defineTool({
     name: 'skill_view',
-    description: 'Read a skill: without file_path, its full SKILL.md and the list of its files; with file_path, one of those files.',
+    description: words.view,
     schema: skillViewSchema,
     run: (args, ctx) => store.view(args.name, args.file_path, ctx.turn, options.viewCountsAsUse)
   })
   const manageTool = defineTool({
     name: 'skill_manage',
-    description: describeFor(audience, MANAGE_DESCRIPTION_PARTS, '\n'),
+    description: words.manage,
     schema: skillManageSchema,
     run: (args, ctx) => manage(store, options, args, ctx)
   })

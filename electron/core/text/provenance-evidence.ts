@@ -53,8 +53,8 @@ function fold(text: string): string {
   return text.normalize('NFKC').toLowerCase()
 }
 
-/** A light English stemmer: enough that "mirrored", "mirrors" and "mirroring" meet. */
-function stem(word: string): string {
+/** A light English stemmer: enough that "mirrored", "mirrors" and "mirroring" meet (skill hints use it too). */
+export function stem(word: string): string {
   if (word.length <= 4) return word
   for (const suffix of ['ingly', 'edly', 'ing', 'ies', 'ied', 'ed', 'es', 's', 'ly']) {
     if (word.endsWith(suffix) && word.length - suffix.length >= 3) {

@@ -49,12 +49,33 @@ export async function runTool(tool: ToolDef, raw: unknown, ctx: ToolContext): Pr
   }
 }
 
-/** The JSON schema the model sees for a tool's parameters. */
+/** The JSON schema the model sees for a tool's parameters (a tool's own `parameters`, as an MCP server gave them, untouched). */
 export function toolParametersSchema(tool: ToolDef): Record<string, unknown> {
   if (tool.parameters) return tool.parameters
   const schema = z.toJSONSchema(tool.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>
   delete schema.$schema
-  return schema
+  return compactSchema(schema) as Record<string, unknown>
+}
+
+/**
+ * Drops what zod's JSON schema adds that tells a model nothing but is paid for in every request:
+ * the safe-integer bounds of `.int()`, an empty `additionalProperties`, and `null` beside a type
+ * (`.nullish()` fields still accept null when the arguments are parsed; the model need not be told).
+ */
+function compactSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(compactSchema)
+  if (!node || typeof node !== 'object') return node
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(node)) {
+    if ((key === 'minimum' || key === 'maximum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER) continue
+    if (key === 'additionalProperties' && value && typeof value === 'object' && Object.keys(value).length === 0) continue
+    if (key === 'type' && Array.isArray(value) && value.length === 2 && value.includes('null')) {
+      out.type = value.find((type) => type !== 'null')
+      continue
+    }
+    out[key] = compactSchema(value)
+  }
+  return out
 }
 
 /** How the model is offered a tool; `description` replaces the tool's own (a review words it differently). */

@@ -16,20 +16,19 @@ const RESULT_DIFF_CHARS = 4_000
 const FILE_WORDING: FuzzyWording = { subject: 'file', reader: 'read_file', retry: 'call edit_file again', change: 'edit' }
 
 const editFileSchema = z.object({
-  path: z.string().min(1).describe('File to edit: relative to the workspace folder, absolute, or starting with ~.'),
+  path: z.string().min(1).describe('Relative to the workspace, absolute or ~.'),
   old_string: z
     .string()
-    .describe('The exact text to replace, copied from the file (without read_file line numbers). Include enough surrounding lines to make it unique.'),
-  new_string: z.string().describe('The text to put in its place (empty to delete old_string).'),
-  replace_all: z.boolean().optional().describe('Replace every occurrence instead of requiring exactly one (default false).')
+    .describe('Exact text copied from the file (no line numbers), unique.'),
+  new_string: z.string().describe('Replacement ("" deletes).'),
+  replace_all: z.boolean().optional().describe('Replace every match.')
 })
 
 export function createEditFileTool(env: WorkspaceEnv): ToolDef<typeof editFileSchema> {
   return defineTool({
     name: 'edit_file',
     description:
-      'Replace text in a file: old_string must match one place (small whitespace, indentation or quote differences are tolerated, a merely similar passage is not). ' +
-      'The user is asked first and sees the diff. Line endings and a byte-order mark are kept. To create a file, use write_file.',
+      'Replace text in a file: old_string must match one place (small whitespace or quote differences are tolerated).',
     schema: editFileSchema,
     async run(args, ctx) {
       // The real target (symlinks resolved); a link leading out of the workspace is refused before anything is read.

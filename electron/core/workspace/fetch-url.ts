@@ -16,14 +16,14 @@ const MAX_REDIRECTS = 10
 const REQUEST_HEADERS = { 'user-agent': 'Cairn/0.1 (desktop assistant)', accept: 'text/html,application/json;q=0.9,text/*;q=0.8,*/*;q=0.5' }
 
 const fetchUrlSchema = z.object({
-  url: z.string().trim().min(1).describe('The http:// or https:// address to fetch.'),
+  url: z.string().trim().min(1).describe('http(s) address.'),
   max_chars: z
     .number()
     .int()
     .min(1)
     .max(FETCH_MAX_CHARS)
     .optional()
-    .describe(`Most chars of text to return (default ${formatCount(FETCH_DEFAULT_CHARS)}, max ${formatCount(FETCH_MAX_CHARS)}).`)
+    .describe(`Default ${formatCount(FETCH_DEFAULT_CHARS)}, max ${formatCount(FETCH_MAX_CHARS)}.`)
 })
 
 type BodyKind = 'html' | 'text' | 'unknown' | 'other'
@@ -140,9 +140,7 @@ export function createFetchUrlTool(): ToolDef<typeof fetchUrlSchema> {
   return defineTool({
     name: 'fetch_url',
     description:
-      'Fetch a web page or text file over http(s) and return it as text: HTML is reduced to readable text, JSON and other text as is. ' +
-      'Binary content (images, PDFs, archives) is refused. Returns status, content_type, content and whether it was truncated. ' +
-      'The user approves each host before it is contacted.',
+      'Fetch a web page or text file as text (HTML reduced to readable text; binary refused).',
     schema: fetchUrlSchema,
     async run(args, ctx) {
       let url: URL

@@ -12,15 +12,15 @@ export const LIST_MAX_ENTRIES = 500
 export const LIST_MAX_DEPTH = 4
 
 const listDirSchema = z.object({
-  path: z.string().optional().describe('Folder to list (default: the workspace folder). Relative, absolute, or starting with ~ (outside the workspace asks the user first).'),
+  path: z.string().optional().describe('Default: the workspace.'),
   depth: z
     .number()
     .int()
     .min(1)
     .max(LIST_MAX_DEPTH)
     .optional()
-    .describe(`How many levels to show: 1 lists only this folder (default 1, max ${LIST_MAX_DEPTH}).`),
-  show_hidden: z.boolean().optional().describe('Include names starting with a dot (default false).')
+    .describe(`Levels (default 1, max ${LIST_MAX_DEPTH}).`),
+  show_hidden: z.boolean().optional().describe('Include dot names.')
 })
 
 export interface ListEntry {
@@ -66,8 +66,7 @@ export function createListDirTool(env: WorkspaceEnv): ToolDef<typeof listDirSche
   return defineTool({
     name: 'list_dir',
     description:
-      'List a folder: each entry with its type (file, dir, symlink) and size, folders first. depth > 1 shows subfolders too. ' +
-      `.git and node_modules are listed but not opened. At most ${LIST_MAX_ENTRIES} entries per call.`,
+      `List a folder's entries with type and size (at most ${LIST_MAX_ENTRIES}).`,
     schema: listDirSchema,
     async run(args, ctx) {
       const target = resolveToolPath(args.path ?? '.', ctx, env)

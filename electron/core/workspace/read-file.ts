@@ -11,19 +11,19 @@ export const READ_MAX_CHARS = 100_000
 export const READ_MAX_LINE_CHARS = 2_000
 
 const readFileSchema = z.object({
-  path: z.string().min(1).describe('File to read: relative to the workspace folder, absolute, or starting with ~ (outside the workspace asks the user first).'),
+  path: z.string().min(1).describe('Relative to the workspace, absolute or ~.'),
   offset: z
     .number()
     .int()
     .min(1)
     .optional()
-    .describe('First line to show, 1-based (default 1). When a read is truncated, its hint gives the offset to continue from.'),
+    .describe('First line, 1-based.'),
   limit: z
     .number()
     .int()
     .min(1)
     .optional()
-    .describe(`How many lines to show (default and maximum ${formatCount(READ_MAX_LINES)}).`)
+    .describe(`Lines (max ${formatCount(READ_MAX_LINES)}).`)
 })
 
 interface LineWindow {
@@ -100,8 +100,7 @@ export function createReadFileTool(env: WorkspaceEnv): ToolDef<typeof readFileSc
   return defineTool({
     name: 'read_file',
     description:
-      `Read a text file with line numbers ("   12| text"). Shows up to ${formatCount(READ_MAX_LINES)} lines / ${formatCount(READ_MAX_CHARS)} chars per call; ` +
-      'use offset and limit to page through longer files. Binary files are detected and not shown.',
+      `Read a text file with line numbers ("   12| text"), up to ${formatCount(READ_MAX_LINES)} lines / ${formatCount(READ_MAX_CHARS)} chars per call; page with offset and limit.`,
     schema: readFileSchema,
     async run(args, ctx) {
       const target = resolveToolPath(args.path, ctx, env)

@@ -12,15 +12,15 @@ export const COMMAND_MAX_TIMEOUT_MS = 600_000
 export const COMMAND_MAX_OUTPUT_CHARS = 20_000
 
 const runCommandSchema = z.object({
-  command: z.string().trim().min(1).describe('Shell command line, run with /bin/sh -c (cmd.exe on Windows). It gets no input: pass non-interactive flags (e.g. -y).'),
-  cwd: z.string().optional().describe('Folder to run in (default: the workspace folder). Relative, absolute, or starting with ~.'),
+  command: z.string().trim().min(1).describe('Run by /bin/sh -c (cmd.exe on Windows), with no input: pass flags like -y.'),
+  cwd: z.string().optional().describe('Default: the workspace.'),
   timeout_ms: z
     .number()
     .int()
     .min(1)
     .max(COMMAND_MAX_TIMEOUT_MS)
     .optional()
-    .describe(`Kill the command (and everything it started) after this many milliseconds (default ${formatCount(COMMAND_DEFAULT_TIMEOUT_MS)}, max ${formatCount(COMMAND_MAX_TIMEOUT_MS)}).`)
+    .describe(`Default ${formatCount(COMMAND_DEFAULT_TIMEOUT_MS)}, max ${formatCount(COMMAND_MAX_TIMEOUT_MS)}.`)
 })
 
 export interface RunCommandToolOptions {
@@ -32,8 +32,7 @@ export function createRunCommandTool(env: WorkspaceEnv, options: RunCommandToolO
   return defineTool({
     name: 'run_command',
     description:
-      'Run a shell command after the user approves it. Returns exit_code, stdout and stderr (long output keeps its head and tail). ' +
-      'A non-zero exit code is reported, not treated as a failure of the tool. Commands that outlive timeout_ms are killed; do not start servers or watchers here.',
+      'Run a shell command; returns exit_code, stdout and stderr. Killed after timeout_ms: do not start servers or watchers.',
     schema: runCommandSchema,
     async run(args, ctx) {
       const cwd = resolveToolPath(args.cwd ?? '.', ctx, env)

@@ -17,22 +17,22 @@ const HIT_LINE_CHARS = 200
 const SEARCH_TIME_BUDGET_MS = 30_000
 
 const searchFilesSchema = z.object({
-  path: z.string().optional().describe('Folder to search (default: the workspace folder), or a single file. Relative, absolute, or starting with ~ (outside the workspace asks the user first).'),
+  path: z.string().optional().describe('Folder or file (default: the workspace).'),
   name: z
     .string()
     .min(1)
     .optional()
-    .describe("Glob for names, e.g. '*.ts', '*.{js,jsx}' or 'src/**/*.test.ts'. Without a '/', it matches the name in any folder."),
-  content: z.string().min(1).optional().describe('Text to find inside files; with regex: true, a JavaScript regular expression.'),
-  regex: z.boolean().optional().describe('Treat content as a regular expression (default false: plain text).'),
-  case_sensitive: z.boolean().optional().describe('Match letter case exactly, in both name and content (default false).'),
+    .describe("Name glob, e.g. '*.ts' or 'src/**/*.test.ts'."),
+  content: z.string().min(1).optional().describe('Text (or regex) inside files.'),
+  regex: z.boolean().optional().describe('content is a JS regex.'),
+  case_sensitive: z.boolean().optional().describe('Match case.'),
   max_results: z
     .number()
     .int()
     .min(1)
     .max(SEARCH_MAX_RESULTS)
     .optional()
-    .describe(`Stop after this many results (default ${SEARCH_DEFAULT_RESULTS}, max ${SEARCH_MAX_RESULTS}).`)
+    .describe(`Default ${SEARCH_DEFAULT_RESULTS}, max ${SEARCH_MAX_RESULTS}.`)
 })
 
 type SearchArgs = z.infer<typeof searchFilesSchema>
@@ -209,8 +209,7 @@ export function createSearchFilesTool(env: WorkspaceEnv): ToolDef<typeof searchF
   return defineTool({
     name: 'search_files',
     description:
-      'Find files by name (glob) and/or lines by content (text or regex) under a folder. Content hits come as "path:line: text". ' +
-      `Skips .git, node_modules, binary files and files over 1 MiB. Stops at max_results (default ${SEARCH_DEFAULT_RESULTS}).`,
+      'Find files by name (glob) and/or lines by content under a folder; hits come as "path:line: text". Skips .git, node_modules and binary files.',
     schema: searchFilesSchema,
     async run(args, ctx) {
       if (!args.name && !args.content) {

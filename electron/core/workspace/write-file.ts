@@ -14,8 +14,8 @@ const writeFileSchema = z.object({
   path: z
     .string()
     .min(1)
-    .describe('File to write: relative to the workspace folder, absolute, or starting with ~. Missing folders are created. A symlink is written at its real target; one leading out of the workspace is refused.'),
-  content: z.string().describe('The complete new content of the file (UTF-8 text). It replaces the whole file; to change part of a file, use edit_file.')
+    .describe('Relative to the workspace, absolute or ~.'),
+  content: z.string().describe('The whole new content.')
 })
 
 /** `utf8` is false when decoding would replace bytes (e.g. a Latin-1 file), so an edit must not round-trip it. */
@@ -88,8 +88,7 @@ export function createWriteFileTool(env: WorkspaceEnv): ToolDef<typeof writeFile
   return defineTool({
     name: 'write_file',
     description:
-      'Create a file or replace its whole content. The user is asked first and sees a diff against the current file. ' +
-      'Creates missing folders and writes atomically. Prefer edit_file for changing part of an existing file.',
+      'Create a file or replace its whole content (missing folders are created). Prefer edit_file to change part of a file.',
     schema: writeFileSchema,
     async run(args, ctx) {
       const resolved = resolveWriteTarget(args.path, ctx, env)

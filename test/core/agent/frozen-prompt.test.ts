@@ -192,7 +192,7 @@ describe('the frozen system prompt', () => {
     const session = AgentSession.open({ stores: f.core, provider, tools: readOnlySkills, workspace: f.workspace })
     const prompt = session.systemPrompt
     expect(prompt).toContain('## Memory')
-    expect(prompt).toContain('load any relevant skill with skill_view(name)')
+    expect(prompt).toContain('load it with skill_view(name) before you start')
     expect(prompt).not.toContain('skill_manage')
     expect(prompt).not.toContain('session_search')
     expect(prompt).not.toContain('## Working on the computer')

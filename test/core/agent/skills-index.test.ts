@@ -80,7 +80,8 @@ describe.skipIf(!haveSharedData(corpus, 'the skills index for the real corpus'))
     expect(index.listed).toBe(skills.length)
     for (const skill of skills) expect(index.text).toMatch(new RegExp(`(^|[ ,])${skill.name.replace(/[.]/g, '\\.')}(:|,|$)`, 'm'))
     const described = index.text.split('\n').filter((line) => line.startsWith('  - '))
-    expect(described.length).toBeGreaterThan(skills.length * 0.8)
+    // Descriptions are shown up to 120 characters (room for a "Use when …" sentence), so fewer fit than at Hermes's 60.
+    expect(described.length).toBeGreaterThan(skills.length * 0.6)
     expect(described.length).toBeLessThan(skills.length)
 
     // The system prompt carries exactly this index.
@@ -171,5 +172,26 @@ describe('the skills index for a large catalogue', () => {
     const prompt = promptOf(core)
     expect(prompt).not.toContain('<available_skills>')
     expect(prompt).not.toContain('## Skills index')
+  })
+})
+
+describe('descriptions in the index', () => {
+  const deploy: IndexSkill = {
+    name: 'deploy-service',
+    category: 'devops',
+    description: 'Builds the image, pushes it to the registry and rolls it out with helm, then checks the pods. Use when deploying a service to the cluster.'
+  }
+
+  it('shows a "Use when …" sentence whole, first, even when the description puts it last', () => {
+    const index = renderSkillsIndex([deploy], 3000)
+    const line = index.text.split('\n').find((text) => text.startsWith('  - deploy-service: '))!
+    expect(line).toMatch(/^ {2}- deploy-service: Use when deploying a service to the cluster\. Builds the image/)
+    expect(line.length - '  - deploy-service: '.length).toBeGreaterThan(60) // not Hermes's 60 characters any more
+    expect(line.length - '  - deploy-service: '.length).toBeLessThanOrEqual(120)
+  })
+
+  it('is byte-stable: the same catalogue renders the same index', () => {
+    const other: IndexSkill = { name: 'backup-db', category: 'devops', description: 'Use when backing up the Postgres database before a migration.' }
+    expect(renderSkillsIndex([deploy, other], 3000).text).toBe(renderSkillsIndex([other, { ...deploy }], 3000).text)
   })
 })

@@ -26,6 +26,13 @@ describe('system prompt', () => {
     expect(viewOnly).not.toMatch(/patch it right away|liability/)
   })
 
+  it('tells the agent firmly to load the skill the index or a hint names before it starts (not "if it fits")', () => {
+    for (const prompt of [buildSystemPrompt(base), buildSystemPrompt({ ...base, toolNames: new Set(['skill_view']) })]) {
+      expect(prompt).toMatch(/names a skill for the task, load it with\s+skill_view\(name\) before you start/)
+      expect(prompt).not.toMatch(/if it fits|even partly relevant/)
+    }
+  })
+
   it("carries the user's instructions under headings that say how far they reach, and nothing when there are none", () => {
     const none = buildSystemPrompt({ ...base, instructions: { global: '  ', conversation: '' } })
     expect(none).toBe(buildSystemPrompt(base))

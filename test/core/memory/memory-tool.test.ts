@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { estimateTokens } from '../../../electron/core/provider/tokens'
 import { openStateDb, type StateDb } from '../../../electron/core/db/state-db'
 import { ensureHome, type HomePaths } from '../../../electron/core/config/home'
 import { Ledger } from '../../../electron/core/ledger/ledger'
@@ -345,12 +346,16 @@ describe('schema', () => {
     expect(tool.description).not.toContain('like a diary')
   })
 
-  it('tells only the chat to save proactively; the review keeps every other paragraph', () => {
-    const chat = createMemoryTool(store, { ...enabled, audience: 'chat' }).description.split('\n\n')
+  it('tells only the chat to save proactively; the review keeps its own, longer wording of the rest', () => {
+    const chat = createMemoryTool(store, { ...enabled, audience: 'chat' }).description
     const review = createMemoryTool(store, { ...enabled, audience: 'review' }).description
-    expect(chat.filter((part) => part.startsWith('WHEN:'))).toHaveLength(1)
+    expect(chat.split('\n').filter((part) => part.startsWith('WHEN:'))).toHaveLength(1)
     expect(review).not.toMatch(/save proactively|WHEN:/)
-    expect(review).toBe(chat.filter((part) => !part.startsWith('WHEN:')).join('\n\n'))
-    expect(createMemoryTool(store, enabled).description).toBe(chat.join('\n\n')) // the chat's is the default
+    for (const heading of ['HOW:', 'READ:', 'TARGETS:', 'SKIP:']) expect(review).toContain(heading)
+    expect(createMemoryTool(store, enabled).description).toBe(chat) // the chat's is the default
+  })
+
+  it("keeps the chat's description short: it is sent with every request of every conversation", () => {
+    expect(estimateTokens(createMemoryTool(store, { ...enabled, audience: 'chat' }).description)).toBeLessThan(250)
   })
 })

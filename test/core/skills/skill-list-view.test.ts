@@ -46,9 +46,9 @@ function tools(store: SkillStore, viewCountsAsUse = true): Record<string, ToolDe
 type Json = Record<string, any>
 
 describe('skill index and skills_list', () => {
-  it('groups skills by category, truncates descriptions to 60 chars and counts them', async () => {
+  it('groups skills by category, truncates descriptions to 120 chars (the index\'s length) and counts them', async () => {
     const { paths, make, ctx } = setup()
-    put(paths.skillsDir, 'devops/deploy-k8s/SKILL.md', skillText('deploy-k8s', 'Deploy a service to Kubernetes with kubectl and a rollout check afterwards'))
+    put(paths.skillsDir, 'devops/deploy-k8s/SKILL.md', skillText('deploy-k8s', 'Use when deploying a service to Kubernetes with kubectl. Applies the manifests, then waits for the rollout check afterwards'))
     put(paths.skillsDir, 'devops/backup/SKILL.md', skillText('backup'))
     put(paths.skillsDir, 'mlops/training/lora/SKILL.md', skillText('lora'))
     put(paths.skillsDir, 'notes/SKILL.md', skillText('notes'))
@@ -62,7 +62,7 @@ describe('skill index and skills_list', () => {
         category: 'devops',
         skills: [
           { name: 'backup', description: 'How to backup' },
-          { name: 'deploy-k8s', description: 'Deploy a service to Kubernetes with kubectl and a rollout...' }
+          { name: 'deploy-k8s', description: 'Use when deploying a service to Kubernetes with kubectl. Applies the manifests, then waits for the rollout check afte...' }
         ]
       },
       { category: 'mlops/training', skills: [{ name: 'lora', description: 'How to lora' }] }

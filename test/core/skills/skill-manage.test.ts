@@ -44,13 +44,15 @@ describe('description by audience', () => {
     return createSkillTools(store, { allowCreate: true, viewCountsAsUse: audience === 'chat', audience }).find((tool) => tool.name === 'skill_manage')!.description
   }
 
-  it('urges the chat to create skills and confirm with the user; the review gets the same text without those lines', () => {
-    const chat = description('chat').split('\n')
-    const review = description('review').split('\n')
-    expect(chat.filter((line) => /^(Create a skill when|Confirm with the user)/.test(line))).toHaveLength(2)
-    expect(review).toEqual(chat.filter((line) => !/^(Create a skill when|Confirm with the user)/.test(line)))
-    expect(review.join('\n')).toMatch(/Always skill_view a skill before patching it/)
-    expect(review.join('\n')).toMatch(/^Actions: create \(name, content, optional category\)/m)
+  it('urges the chat to create skills and confirm with the user; the review gets neither; both are told to say when to use a skill', () => {
+    const chat = description('chat')
+    const review = description('review')
+    expect(chat).toMatch(/^Create one after a hard task/m)
+    expect(chat).toMatch(/confirm with the user before creating or deleting/)
+    expect(review).not.toMatch(/confirm with the user|Create one after/i)
+    expect(review).toMatch(/Always skill_view a skill before patching it/)
+    expect(review).toMatch(/^Actions: create \(name, content, optional category\)/m)
+    for (const text of [chat, review]) expect(text).toContain('"Use when <situation>. <what it does>"')
   })
 })
 

@@ -30,7 +30,7 @@ describe('security scan', () => {
     const result = await env.manage({
       action: 'create',
       name: 'api-deploy',
-      content: skillText('api-deploy', 'Deploy via API', 'curl -H "Authorization: Bearer $API_TOKEN" https://api.example.com/deploy\n')
+      content: skillText('api-deploy', 'Use when deploying via the API', 'curl -H "Authorization: Bearer $API_TOKEN" https://api.example.com/deploy\n')
     })
     expect(result.success).toBe(true)
     expect(result.warnings).toEqual([expect.stringMatching(/exfil_curl \(exfiltration\)/)])
