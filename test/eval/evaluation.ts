@@ -16,6 +16,8 @@ export interface EvaluationOptions {
   /** Scripted run: the reviewer's habits per persona id (default: the first careful, the others sloppy). */
   habits?: Record<string, ReviewerHabits>
   keep?: boolean
+  /** All personas at once (each has its own data home and server); default one after another, kinder to a rate-limited server. */
+  parallel?: boolean
   log?: (line: string) => void
 }
 
@@ -31,11 +33,9 @@ export function choosePersonas(ids?: string[]): Persona[] {
 export async function runEvaluation(options: EvaluationOptions = {}): Promise<EvaluationReport> {
   const started = Date.now()
   const personas = choosePersonas(options.personas)
-  const reports: PersonaReport[] = []
-  for (const [index, persona] of personas.entries()) {
+  const runOne = async (persona: Persona, index: number): Promise<PersonaReport> => {
     if (options.endpoint) {
-      reports.push(await runPersona({ persona, endpoint: { requestTimeoutMs: 180_000, maxRetries: 2, ...options.endpoint }, keep: options.keep, log: options.log }))
-      continue
+      return runPersona({ persona, endpoint: { requestTimeoutMs: 180_000, maxRetries: 2, ...options.endpoint }, keep: options.keep, log: options.log })
     }
     const habits = options.habits?.[persona.id] ?? (index === 0 ? CAREFUL : SLOPPY)
     const agent = scriptedAgent(persona)
@@ -43,11 +43,14 @@ export async function runEvaluation(options: EvaluationOptions = {}): Promise<Ev
     const server = await startScriptedServer({ apiKey: SCRIPTED_KEY, strict: true, respond: (request) => (isAgentRequest(request) ? agent(request) : reviewer(request)) })
     try {
       const endpoint: ModelEndpoint = { baseURL: server.url, model: 'scripted', learningModel: '', apiKey: SCRIPTED_KEY, requestTimeoutMs: 30_000, maxRetries: 0 }
-      reports.push(await runPersona({ persona, endpoint, keep: options.keep, log: options.log }))
+      return await runPersona({ persona, endpoint, keep: options.keep, log: options.log })
     } finally {
       await server.close()
     }
   }
+  const reports: PersonaReport[] = []
+  if (options.parallel) reports.push(...(await Promise.all(personas.map(runOne))))
+  else for (const [index, persona] of personas.entries()) reports.push(await runOne(persona, index))
   return {
     version: REPORT_VERSION,
     endpoint: options.endpoint?.baseURL ?? 'scripted',
