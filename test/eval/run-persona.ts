@@ -109,8 +109,9 @@ export async function runPersona(options: RunPersonaOptions): Promise<PersonaRep
 
   const say = async (sessionId: string | null, text: string) => {
     const sent = await app.chats.send(sessionId, text)
-    while (!finished.has(sent.turnId)) await new Promise((wake) => setTimeout(wake, 10))
-    return { sessionId: sent.sessionId, turnId: sent.turnId, reply: finished.get(sent.turnId)!.text }
+    // A turn that failed unexpectedly ends without turn_finished: the conversation stops running all the same.
+    while (!finished.has(sent.turnId) && app.chats.isRunning(sent.sessionId)) await new Promise((wake) => setTimeout(wake, 10))
+    return { sessionId: sent.sessionId, turnId: sent.turnId, reply: finished.get(sent.turnId)?.text ?? '' }
   }
 
   const sessions: SessionObservation[] = []
