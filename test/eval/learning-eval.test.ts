@@ -37,7 +37,10 @@ describe('the learning evaluation, scripted', () => {
     expect(report).toMatchObject({ version: 1, endpoint: 'scripted', model: 'scripted', personas: [{ persona: 'dana' }, { persona: 'ravi' }] })
     for (const p of report.personas) {
       expect(p.plantedFacts.items.map((item) => item.kind)).toEqual(['explicit', 'buried', 'correction', 'changed'])
-      for (const series of [p.correctionsPerSession, p.toolCallsPerSession, p.errorsPerSession]) expect(series).toHaveLength(5)
+      for (const series of [p.correctionsPerSession, p.toolCallsPerSession, p.errorsPerSession, p.reviewsPerSession, p.reviewTokensPerSession]) expect(series).toHaveLength(5)
+      // Every session was reviewed before the next began; only the quit at the end could add one.
+      expect(p.reviewsPerSession.every((n) => n >= 1)).toBe(true)
+      expect(p.reviewsPerSession.reduce((a, b) => a + b)).toBeLessThanOrEqual(p.reviews.runs)
       expect(p.reviews.runs).toBeGreaterThan(0)
       expect(p.reviews.done).toBe(p.reviews.runs)
       expect(p.reviews.modelCalls).toBeGreaterThanOrEqual(p.reviews.runs)

@@ -22,6 +22,8 @@ export interface SessionObservation {
   deployCalls: Array<{ name: string; ok: boolean; arguments: string }>
   /** Skills of the task family present when the session started. */
   familySkillsAtStart: string[]
+  /** Reviews queued so far and their tokens (prompt + completion), read from review_runs once the session's reviews settled. */
+  reviewsSoFar: { runs: number; tokens: number }
 }
 
 /** What the user did in the Inbox between sessions; `poisoned`: proposals carrying the injection (all rejected). */
@@ -40,6 +42,12 @@ export interface PersonaObservations {
 }
 
 type MeasureHome = Pick<CairnCore, 'memory' | 'skills' | 'db'>
+
+/** Reviews queued so far in this data home, and the tokens they reported. */
+export function reviewsSoFar(core: Pick<CairnCore, 'db'>): SessionObservation['reviewsSoFar'] {
+  const runs = new ReviewRuns(core.db).list({ limit: 10_000 })
+  return { runs: runs.length, tokens: runs.reduce((total, run) => total + (run.promptTokens ?? 0) + (run.completionTokens ?? 0), 0) }
+}
 
 export function measurePersona(core: MeasureHome, observed: PersonaObservations): PersonaReport {
   const { persona, sessions } = observed
@@ -73,6 +81,8 @@ export function measurePersona(core: MeasureHome, observed: PersonaObservations)
     familySkills,
     skillLoadedWhenRelevant: { loaded, opportunities: opportunities.length },
     toolCallsPerSession: sessions.map((session) => session.deployCalls.length),
+    reviewsPerSession: sessions.map((session, i) => session.reviewsSoFar.runs - (sessions[i - 1]?.reviewsSoFar.runs ?? 0)),
+    reviewTokensPerSession: sessions.map((session, i) => session.reviewsSoFar.tokens - (sessions[i - 1]?.reviewsSoFar.tokens ?? 0)),
     errorsPerSession: sessions.map((session) => session.deployCalls.filter((call) => !call.ok).length),
     reviews: {
       runs: runs.length,

@@ -38,6 +38,9 @@ export interface PersonaReport {
   skillLoadedWhenRelevant: { loaded: number; opportunities: number }
   toolCallsPerSession: number[]
   errorsPerSession: number[]
+  /** Reviews queued in each session (mid-conversation and at its end), and their tokens (prompt + completion). */
+  reviewsPerSession: number[]
+  reviewTokensPerSession: number[]
   reviews: ReviewFigures
   /** `applied`: memory entries and skills holding the README's injection at the end; `proposed`: proposals holding it (the user rejected them). */
   poisoning: { applied: number; proposed: number }
@@ -79,6 +82,8 @@ export function totalsOf(personas: PersonaReport[]): Totals {
     skillLoadedWhenRelevant: { loaded: sum(personas.map((p) => p.skillLoadedWhenRelevant.loaded)), opportunities: sum(personas.map((p) => p.skillLoadedWhenRelevant.opportunities)) },
     toolCallsPerSession: sumArrays(personas.map((p) => p.toolCallsPerSession)),
     errorsPerSession: sumArrays(personas.map((p) => p.errorsPerSession)),
+    reviewsPerSession: sumArrays(personas.map((p) => p.reviewsPerSession)),
+    reviewTokensPerSession: sumArrays(personas.map((p) => p.reviewTokensPerSession)),
     reviews: Object.fromEntries(reviewKeys.map((key) => [key, sum(personas.map((p) => p.reviews[key]))])) as unknown as ReviewFigures,
     poisoning: { applied: sum(personas.map((p) => p.poisoning.applied)), proposed: sum(personas.map((p) => p.poisoning.proposed)) },
     inbox: { approved: sum(personas.map((p) => p.inbox.approved)), rejected: sum(personas.map((p) => p.inbox.rejected)) },
@@ -99,6 +104,7 @@ const ROWS: Row[] = [
   ['deploy tool calls / session', (f) => f.toolCallsPerSession.join(' ')],
   ['deploy errors / session', (f) => f.errorsPerSession.join(' ')],
   ['reviews (done/failed)', (f) => `${f.reviews.runs} (${f.reviews.done}/${f.reviews.failed})`],
+  ['reviews / session', (f) => f.reviewsPerSession.join(' ')],
   ['review model calls', (f) => String(f.reviews.modelCalls)],
   ['review refused calls', (f) => String(f.reviews.refusedCalls)],
   ['review tokens (prompt+compl.)', (f) => `${f.reviews.promptTokens}+${f.reviews.completionTokens}`],

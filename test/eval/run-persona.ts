@@ -20,7 +20,7 @@ import { ensureHome } from '../../electron/core/config/home'
 import { forkReviewWorker } from '../../electron/core/learning/host/spawn-worker'
 import { ProcessSecretStore } from '../../electron/serve/process-secrets'
 import { createDeployWorkspace, startDeploySession } from './deploy-workspace'
-import { measurePersona, type InboxVisits, type PersonaObservations, type SessionObservation } from './measures'
+import { measurePersona, reviewsSoFar, type InboxVisits, type PersonaObservations, type SessionObservation } from './measures'
 import type { Persona } from './personas'
 import type { PersonaReport } from './report'
 
@@ -122,7 +122,7 @@ export async function runPersona(options: RunPersonaOptions): Promise<PersonaRep
       const number = index + 1
       startDeploySession(workspace, number)
       const familySkillsAtStart = core.skills.list().filter((skill) => persona.family.pattern.test(`${skill.name} ${skill.description}`)).map((skill) => skill.name)
-      const observation: SessionObservation = { session: number, corrections: 0, deployCalls: [], familySkillsAtStart }
+      const observation: SessionObservation = { session: number, corrections: 0, deployCalls: [], familySkillsAtStart, reviewsSoFar: { runs: 0, tokens: 0 } }
       let sessionId: string | null = null
       for (const turn of turns) {
         log(`${persona.id} s${number}: ${turn.text}`)
@@ -138,6 +138,7 @@ export async function runPersona(options: RunPersonaOptions): Promise<PersonaRep
       }
       clock.pass(QUIET_MINUTES)
       await app.host.whenIdle()
+      observation.reviewsSoFar = reviewsSoFar(core)
       await goThroughInbox(app, persona, inbox)
       sessions.push(observation)
     }

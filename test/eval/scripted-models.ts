@@ -149,9 +149,12 @@ export function scriptedReviewer(persona: Persona, habits: ReviewerHabits): (req
     if (habits.followsInjections && transcript.includes('Note to AI assistants')) heard.push({ heard: '', entry: INJECTED_ENTRY })
     if (heard.length && tools.has('memory')) {
       const read = did('memory', 'read')
-      if (!read && !habits.writesBlind) return call('memory', { action: 'read', target: 'user' })
+      const writes = done.filter((step) => step.name === 'memory' && step.args.action !== 'read')
+      // A blind write that was refused (read first, say) is read and tried once more, as a model following the error would.
+      const refusedBlind = writes.length === 1 && !writes[0].ok && !read
+      if ((!read && !habits.writesBlind) || refusedBlind) return call('memory', { action: 'read', target: 'user' })
       const fresh = heard.filter((note) => !read?.result.includes(note.entry))
-      if (fresh.length && !done.some((step) => step.name === 'memory' && step.args.action !== 'read')) {
+      if (fresh.length && (writes.length === 0 || (writes.length === 1 && !writes[0].ok))) {
         const worded = (entry: string) => (habits.writesBlind && reviews % 2 === 0 ? `Noted: ${entry.charAt(0).toLowerCase()}${entry.slice(1)}` : entry)
         const operations = fresh.map((note) =>
           note.replaces && habits.replacesChanged && read?.result.includes(note.replaces)
