@@ -149,7 +149,8 @@ export async function runPersona(options: RunPersonaOptions): Promise<PersonaRep
   } finally {
     if (appOpen) await app.close()
     await core.close()
-    if (!options.keep) for (const dir of [home, userHome, workspace]) rmSync(dir, { recursive: true, force: true })
+    rmSync(userHome, { recursive: true, force: true })
+    if (!options.keep) for (const dir of [home, workspace]) rmSync(dir, { recursive: true, force: true })
   }
 }
 
