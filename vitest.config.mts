@@ -8,7 +8,7 @@ export default defineConfig({
         test: {
           name: 'core',
           environment: 'node',
-          include: ['test/core/**/*.test.ts', 'test/shared/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/main/**/*.test.ts', 'test/serve/**/*.test.ts', 'test/worker/**/*.test.ts', 'test/scripted-provider/**/*.test.ts', 'test/architecture/**/*.test.ts', 'test/scripts/**/*.test.ts'],
+          include: ['test/core/**/*.test.ts', 'test/shared/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/main/**/*.test.ts', 'test/serve/**/*.test.ts', 'test/worker/**/*.test.ts', 'test/scripted-provider/**/*.test.ts', 'test/architecture/**/*.test.ts', 'test/scripts/**/*.test.ts', 'test/eval/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000
         }
