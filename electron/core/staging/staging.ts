@@ -155,7 +155,11 @@ export class ReviewStaging {
     const name = args.name
     if (typeof name !== 'string') return { tool, staged: false }
     if (args.action === 'delete') this.copyAbsorber(args.absorbed_into)
-    if (this.skillCauses.has(name)) return this.staged('skill_manage')
+    if (this.skillCauses.has(name)) {
+      // Staged already because of the mode: a rewrite that cuts it down says so in the Inbox.
+      if (forced === 'skill_shrink' && this.skillCauses.get(name) === 'ask_mode') this.skillCauses.set(name, forced)
+      return this.staged('skill_manage')
+    }
     const real = this.options.real.skills
     const skill = real.get(name)
     if (skill && !skill.readOnly) return this.stageExisting(skill, tool, args, forced)
