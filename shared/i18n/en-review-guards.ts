@@ -1,4 +1,4 @@
-/** English words for what the review's guards hold back (a skill cut down by a rewrite). Part of `en.ts`. */
+/** English words for what the review's guards hold back (a skill cut down by a rewrite). Part of `en-inbox.ts`. */
 export const enReviewGuards = {
   'inbox.cause.skill_shrink.badge': 'Cuts a skill',
   'inbox.cause.skill_shrink': 'This rewrite would remove a large part of the skill, so it waits for you instead of being applied.',
