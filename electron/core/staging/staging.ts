@@ -194,7 +194,9 @@ export class ReviewStaging {
     const protection = skillProtection(this.options.protection, skill)
     if (protection === 'read_only') return { tool, staged: false }
     const handEdited = protection === null && supportFileEditedByHand(this.options.dataHome, this.options.protection, skill, args)
-    const cause: ProposalCause | null = forced ?? protection ?? (handEdited ? 'user_skill' : this.options.mode === 'ask' ? 'ask_mode' : null)
+    // What the user owns is named before a shrink (their skill waits either way); content causes come first.
+    const owned = forced === 'skill_shrink' ? protection : null
+    const cause: ProposalCause | null = owned ?? forced ?? protection ?? (handEdited ? 'user_skill' : this.options.mode === 'ask' ? 'ask_mode' : null)
     if (!cause) return { tool, staged: false }
     try {
       this.staging().stores.copySkill(skill, this.options.real.skills.skillsDir)
