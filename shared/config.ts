@@ -90,7 +90,8 @@ export const learningConfigSchema = z.looseObject({
   memoryNudgeInterval: z.number().int().min(0).default(10),
   skillNudgeInterval: z.number().int().min(0).default(10),
   allowSkillCreation: z.boolean().default(true),
-  reviewMaxIterations: z.number().int().min(1).max(50).default(8),
+  /** Model calls per review: 16 (Hermes's figure) fits a model that makes one tool call per response (see review-budget.test.ts). */
+  reviewMaxIterations: z.number().int().min(1).max(50).default(16),
   reviewTimeoutMs: z.number().int().min(5000).default(180_000),
   /** A conversation idle this long is reviewed once for what it taught (0 = only on a new conversation or quit). */
   idleReviewMinutes: z.number().int().min(0).max(1440).default(10),

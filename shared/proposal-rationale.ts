@@ -11,6 +11,8 @@ export type ProposalRationale =
   | { code: 'import_overflow' }
   | { code: 'claude_code_memory'; file: string | null }
   | { code: 'imported_version'; folder: string }
+  /** A rewrite held back by the skill shrink guard: non-blank lines before and after, the sections it drops, and the reviewer's own words. */
+  | { code: 'skill_shrink'; linesBefore: number; linesAfter: number; sectionsDropped: string[]; words: string | null }
 
 type CodedRationale = Exclude<ProposalRationale, { code: 'words' }>
 
@@ -20,7 +22,8 @@ const codes: Record<CodedRationale['code'], true> = {
   dangerous_content: true,
   import_overflow: true,
   claude_code_memory: true,
-  imported_version: true
+  imported_version: true,
+  skill_shrink: true
 }
 
 /** The text the `rationale` column holds for a coded rationale. */

@@ -29,7 +29,8 @@ export type ProposalOrigin = (typeof proposalOrigins)[number]
  * (`sync_overflow`). Whoever writes it, content that came from what Cairn read rather than from the user
  * (`untrusted_source`, see shared/provenance.ts), a skill change that adds something dangerous
  * (`dangerous_content`, shared/dangers.ts), and the chat's own learning while learning is off
- * (`learning_off`) always wait.
+ * (`learning_off`) always wait. A review's or curation's rewrite that cuts a skill down (more than about a
+ * third of its lines, or a section) waits too (`skill_shrink`, with the figures in its rationale).
  */
 export const proposalCauses = [
   'ask_mode',
@@ -46,7 +47,8 @@ export const proposalCauses = [
   'sync_overflow',
   'untrusted_source',
   'dangerous_content',
-  'learning_off'
+  'learning_off',
+  'skill_shrink'
 ] as const
 export type ProposalCause = (typeof proposalCauses)[number]
 

@@ -47,7 +47,9 @@ export const reviewSummarySchema = z.object({
   /** The entries it removed (the old text of a remove); absent when none. */
   forgotten: z.array(summaryEntrySchema).optional(),
   /** Changes it proposed instead of applying (they wait in the Inbox; `saved` counts none of them); absent when none. */
-  proposed: z.number().int().optional()
+  proposed: z.number().int().optional(),
+  /** It ran out of model calls (`learning.reviewMaxIterations`) while still working; what it saved is kept. Absent otherwise. */
+  budgetExhausted: z.boolean().optional()
 })
 export type ReviewSummary = z.infer<typeof reviewSummarySchema>
 
@@ -92,7 +94,13 @@ export const reviewOutcomeSchema = z.object({
   /** Tokens the provider reported over all of the review's model calls (absent when it reported none). */
   usage: z.object({ promptTokens: z.number().int(), completionTokens: z.number().int() }).optional(),
   /** The model the review ran on (`learning.model`, else the chat model). */
-  model: z.string().optional()
+  model: z.string().optional(),
+  /**
+   * A curation pass's ending, for the faces to word ("Tidy the library now"): `proposed` (with how many
+   * proposals wait in the Inbox) or `nothing_to_tidy`. Absent for a conversation's review; a failed pass
+   * is a `review_failed` event with the same reviewId.
+   */
+  curation: z.object({ result: z.enum(['proposed', 'nothing_to_tidy']), proposals: z.number().int() }).optional()
 })
 export type ReviewOutcome = z.infer<typeof reviewOutcomeSchema>
 

@@ -18,5 +18,12 @@ export function describeRationale(stored: string | null, t: Translate): string |
       return rationale.file ? t('inbox.rationale.claude_code_memory', { file: rationale.file }) : t('inbox.rationale.claude_code_memory.unnamed')
     case 'imported_version':
       return t('inbox.rationale.imported_version', { folder: rationale.folder })
+    case 'skill_shrink': {
+      const lines = { before: rationale.linesBefore, after: rationale.linesAfter }
+      const figures = rationale.sectionsDropped.length
+        ? t('inbox.rationale.skill_shrink.sections', { ...lines, sections: rationale.sectionsDropped.join(', ') })
+        : t('inbox.rationale.skill_shrink', lines)
+      return rationale.words ? t('inbox.rationale.skill_shrink.words', { figures, words: rationale.words }) : figures
+    }
   }
 }

@@ -1,10 +1,12 @@
 import { enFeedback } from './en-feedback'
+import { enReviewGuards } from './en-review-guards'
 
 /**
  * English words for steering learning from the app: the Inbox of proposals, learning modes, skill
  * pins and versions, memory provenance, pins and history, and what a conversation taught. Part of `en.ts`.
  */
 export const enInbox = {
+  ...enReviewGuards,
   'nav.inbox': 'Inbox',
   'nav.inboxCount': 'Inbox, {count} waiting',
 

@@ -1,8 +1,10 @@
 import type { enInbox } from './en-inbox'
 import { zhCNFeedback } from './zh-CN-feedback'
+import { zhCNReviewGuards } from './zh-CN-review-guards'
 
 /** 简体中文: the Inbox, learning modes, skill pins and versions, memory provenance and versions (the keys of `en-inbox.ts`). */
 export const zhCNInbox: Record<keyof typeof enInbox, string> = {
+  ...zhCNReviewGuards,
   'nav.inbox': '待办',
   'nav.inboxCount': '待办，{count} 项等待中',
 

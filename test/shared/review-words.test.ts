@@ -64,7 +64,8 @@ describe('review reasons', () => {
     ]
     for (const reason of [...reasons, ...others]) {
       const label = JSON.stringify(reason)
-      expect(describeReviewReason(reason, en), label).toBe(reasonForModel(reason))
+      expect(describeReviewReason(reason, en), label).toBeTruthy()
+      expect(reasonForModel(reason), label).toBeTruthy()
       expect(english(describeReviewReason(reason, zh), 'run_command'), label).toEqual([])
     }
   })
@@ -81,7 +82,19 @@ describe('review reasons', () => {
       { code: 'compression', part: 2, parts: 3 },
       { code: 'requested' }
     ]
-    for (const reason of all) expect(parseStoredReason(reasonForModel(reason))).toEqual(reason)
+    // What older rows hold: the reasons as the review model was told them before they became hints.
+    const older = [
+      '12 turns since the last memory write',
+      '10 tool iterations since the last skill write',
+      'long task: 5 tool calls',
+      'error overcome: run_command failed, then the task went on',
+      'the user corrected the assistant',
+      'the user stated a preference',
+      'before compression: the oldest part of the conversation is being condensed',
+      'before compression: the oldest part of the conversation is being condensed (part 2 of 3)',
+      'requested by the user'
+    ]
+    older.forEach((text, index) => expect(parseStoredReason(text)).toEqual(all[index]))
     expect(parseStoredReason({ code: 'preference' })).toEqual({ code: 'preference' })
   })
 

@@ -139,7 +139,9 @@ describe('review worker process via ReviewHost', () => {
     expect(texts[0]).toContain('first A')
     expect(texts[1]).toContain('third A')
     expect(texts[1]).not.toContain('second A')
-    expect(texts[1]).toContain('Why this review runs: the user stated a preference; long task: 5 tool calls.')
+    expect(texts[1]).toContain(
+      "Why this review runs (automatic hints, often wrong; the transcript decides): a word pattern suggested the user may have stated a preference (often wrong: check the user's own words; a choice for this one task is not a preference); a long task (5 tool calls): there may be a procedure worth keeping, often there is not."
+    )
     expect(texts[1]).toMatch(/followed these skills: `x`, `y`/)
     expect(texts[2]).toContain('only B')
     const merged = fx.server.chatRequests()[1].body.messages[0].content as string

@@ -23,7 +23,8 @@ export const CAUSE_WORDS: Record<ProposalCause, string> = {
   sync_overflow: 'synced, over the limit',
   untrusted_source: 'read, not said by you',
   dangerous_content: 'risky change',
-  learning_off: 'learning is off'
+  learning_off: 'learning is off',
+  skill_shrink: 'cuts a skill down'
 }
 
 /** One line saying what a proposal would change, e.g. `Profile: add "Prefers pnpm"`, `Skill "deploy": patch SKILL.md`. */

@@ -43,7 +43,8 @@ const WAITS_BECAUSE: Record<ProposalCause, string> = {
   sync_overflow: 'Synced entries over the limit wait for the user, so',
   untrusted_source: "What another agent writes is not the user's own words, so",
   dangerous_content: 'The change adds something that could hurt if followed, so',
-  learning_off: 'Learning is off, so'
+  learning_off: 'Learning is off, so',
+  skill_shrink: 'The change cuts a skill down by a large part, so'
 }
 
 /**

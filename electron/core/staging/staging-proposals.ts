@@ -5,6 +5,8 @@ import type { NewProposal, ProposalStore } from '../ledger/proposals'
 import type { MemoryPins } from '../memory/memory-pins'
 import type { MemoryTarget } from '../memory/types'
 import { SKILL_FILE } from '../skills/skill-paths'
+import { storedRationale } from '../../../shared/proposal-rationale'
+import { shrinkFigures } from './skill-shrink'
 
 /** One change a review staged, after merging its rows: what becomes one proposal. */
 export interface StagedChange {
@@ -82,6 +84,7 @@ export function recordProposals(input: RecordProposalsInput): number[] {
   for (const change of mergeStagedRows(input.rows)) {
     if (input.proposals.findIdentical(change, ['pending', 'rejected'])) continue
     const pinned = 'memory' in change.owner && change.before !== null && input.memoryPins.isPinned(change.owner.memory, change.before)
+    const cause = causeFor(change.meta, pinned ? 'pinned_entry' : input.causeOf(change.owner))
     const proposal: NewProposal = {
       origin: input.origin ?? 'review',
       reviewId: input.job.reviewId,
@@ -92,8 +95,8 @@ export function recordProposals(input: RecordProposalsInput): number[] {
       after: change.after,
       meta: change.meta,
       reasons: input.job.reasons,
-      cause: causeFor(change.meta, pinned ? 'pinned_entry' : input.causeOf(change.owner)),
-      rationale
+      cause,
+      rationale: cause === 'skill_shrink' ? shrinkRationale(change, rationale) : rationale
     }
     ids.push(input.proposals.add(proposal).id)
   }
@@ -117,6 +120,11 @@ function contentCause(meta: LedgerEntry['meta']): ProposalCause | null {
   const content = meta as { dangers?: unknown[]; provenance?: { origin?: string } } | null
   if (content?.dangers?.length) return 'dangerous_content'
   return content?.provenance?.origin === 'read' ? 'untrusted_source' : null
+}
+
+/** A change held back by the skill shrink guard: its figures, from the merged change, beside the reviewer's words. */
+function shrinkRationale(change: StagedChange, words: string | null): string {
+  return storedRationale({ code: 'skill_shrink', ...shrinkFigures(change.before ?? '', change.after ?? ''), words })
 }
 
 const MAX_RATIONALE_CHARS = 1000

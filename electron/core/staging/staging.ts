@@ -155,7 +155,11 @@ export class ReviewStaging {
     const name = args.name
     if (typeof name !== 'string') return { tool, staged: false }
     if (args.action === 'delete') this.copyAbsorber(args.absorbed_into)
-    if (this.skillCauses.has(name)) return this.staged('skill_manage')
+    if (this.skillCauses.has(name)) {
+      // Staged already because of the mode: a rewrite that cuts it down says so in the Inbox.
+      if (forced === 'skill_shrink' && this.skillCauses.get(name) === 'ask_mode') this.skillCauses.set(name, forced)
+      return this.staged('skill_manage')
+    }
     const real = this.options.real.skills
     const skill = real.get(name)
     if (skill && !skill.readOnly) return this.stageExisting(skill, tool, args, forced)
@@ -190,7 +194,9 @@ export class ReviewStaging {
     const protection = skillProtection(this.options.protection, skill)
     if (protection === 'read_only') return { tool, staged: false }
     const handEdited = protection === null && supportFileEditedByHand(this.options.dataHome, this.options.protection, skill, args)
-    const cause: ProposalCause | null = forced ?? protection ?? (handEdited ? 'user_skill' : this.options.mode === 'ask' ? 'ask_mode' : null)
+    // What the user owns is named before a shrink (their skill waits either way); content causes come first.
+    const owned = forced === 'skill_shrink' ? protection : null
+    const cause: ProposalCause | null = owned ?? forced ?? protection ?? (handEdited ? 'user_skill' : this.options.mode === 'ask' ? 'ask_mode' : null)
     if (!cause) return { tool, staged: false }
     try {
       this.staging().stores.copySkill(skill, this.options.real.skills.skillsDir)

@@ -38,25 +38,39 @@ export interface TriggerDecision {
   reasons: ReviewReason[]
 }
 
-/** A turn needing this many tool calls is worth a look at what procedure it followed. */
+/** A turn needing this many tool calls (not all of them reads) is worth a look at what procedure it followed. */
 export const LONG_TOOL_CHAIN = 5
 
-/** The user says the assistant got something wrong. */
+/** Tools that only look: a chain of them (reading five files to answer a question) is no procedure. */
+export const LOOKING_TOOLS: ReadonlySet<string> = new Set(['read_file', 'list_dir', 'search_files', 'fetch_url', 'session_search', 'skill_view', 'skills_list'])
+
+/**
+ * The user may be saying the assistant got something wrong. These are hints, often wrong, and the
+ * reviewer is told so (reasonForModel): a bare "No," ("No, thanks") or a story ("I said hello") is not one.
+ */
 export const CORRECTION_PATTERNS: readonly RegExp[] = [
-  /^\s*(no|nope|wrong)\b\s*[,.!:]/i,
+  /^\s*wrong\b\s*[,.!:]/i,
+  /^\s*(no|nope)\s*[,.!:]\s*(i (said|meant|asked|wanted|told)|that'?s|it'?s not|it is not|not\b|wrong|use\b|you (should|need|forgot|missed)|actually|instead|don'?t|do not|the (port|file|path|name|version|command|folder|branch|server) (is|was|should))/i,
   /\bthat'?s (wrong|incorrect|not (right|correct|it|what i (asked|meant|wanted)))\b/i,
   /\bnot what i (asked|meant|wanted|said)\b/i,
   /\byou('re| are) (wrong|mistaken)\b/i,
-  /\bi (said|told you|asked for|meant)\b/i,
+  /\bi told you\b|\b(but|as|like|what) i (said|asked for|meant)\b/i,
+  /(^|[.!?]\s+)i meant\b(?! to\b)/i,
   /\b(actually|instead),? (you should|use|do|it'?s|it is|try)\b/i,
   /\b(don'?t|do not|stop|quit) (do|doing|use|using|add|adding|make|making|write|writing|put|putting)\b/i,
   /\b(that|this) (didn'?t|does ?n'?t|did not|does not) work\b/i,
   /不对|错了|不是这样|我说的是|我的意思是|不要再|别再|你搞错/
 ]
 
-/** The user states a lasting preference or a fact about themselves. */
+/**
+ * The user may be stating a lasting preference or a fact about themselves; hints, often wrong. "I like
+ * this" about one answer is no lasting preference, so liking counts only as a habit or about how the
+ * assistant works.
+ */
 export const PREFERENCE_PATTERNS: readonly RegExp[] = [
-  /\bi (really )?(prefer|like|love|hate|dislike|can'?t stand)\b/i,
+  /\bi (really )?(prefer|dislike|can'?t stand)\b/i,
+  /\bi (usually|always|generally|normally) (use|prefer|like|want|work|write)\b/i,
+  /\bi (really )?(like|love|hate) (it )?when you\b/i,
   /\bi'?d rather\b|\bi would rather\b/i,
   /\b(please )?(always|never) (use|write|answer|reply|respond|call|format|include|add|put|give|show|ask)\b/i,
   /\bfrom now on\b|\bgoing forward\b|\bin (the )?future,? (please|always|use|don'?t)\b/i,
@@ -115,7 +129,7 @@ export function evaluateTurn(previous: LearningCounters, turn: TurnSummary, sett
   if (skillInterval > 0 && counters.itersSinceSkill >= skillInterval) {
     skills.push({ code: 'skill_interval', count: counters.itersSinceSkill })
   }
-  if (turn.toolCalls.length >= LONG_TOOL_CHAIN) skills.push({ code: 'long_task', count: turn.toolCalls.length })
+  if (isLongTask(turn.toolCalls)) skills.push({ code: 'long_task', count: turn.toolCalls.length })
   const overcome = errorOvercome(turn.toolCalls)
   if (overcome) skills.push({ code: 'error_overcome', tool: overcome })
   const signals = detectUserSignals(turn.userText)
@@ -140,6 +154,11 @@ export function evaluateTurn(previous: LearningCounters, turn: TurnSummary, sett
   const wanted = [...(wantMemory ? memory : []), ...(wantSkills ? skills : [])]
   const reasons = wanted.filter((reason, i) => wanted.findIndex((other) => other.code === reason.code) === i)
   return { counters, kinds, reasons }
+}
+
+/** Many calls that did something (ran a command, wrote a file, an MCP tool), not only looked around. */
+function isLongTask(calls: TurnSummary['toolCalls']): boolean {
+  return calls.length >= LONG_TOOL_CHAIN && calls.some((call) => !LOOKING_TOOLS.has(call.name))
 }
 
 /** Name of the first tool that failed before a later call succeeded, or null. */

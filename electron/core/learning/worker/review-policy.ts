@@ -3,10 +3,12 @@ import { checkSupportPath, createSkillTools, type SkillStore } from '../../skill
 import { SKILL_FILE } from '../../skills/skill-paths'
 import { viewedKey } from '../../skills/skill-view'
 import type { ToolDef, TurnState } from '../../tools/types'
+import type { CreateGate } from './review-create-gate'
 
 /**
  * The background review's rules, all enforced here in code whatever the model is told: only the four
- * learning tools, list before create, view before patch, never delete, descriptions without the chat's
+ * learning tools, list before create, a create only for a procedure worth repeating (review-create-gate.ts),
+ * view before patch, never delete, descriptions without the chat's
  * urging (the 'review' audience), and views that are not use of a skill: the review reads skills to
  * judge them, which must not keep a stale skill looking fresh.
  */
@@ -51,7 +53,7 @@ export function reviewTools(options: ReviewToolsOptions): Map<string, ToolDef> {
   return new Map([memory, ...skills].filter((tool) => allowed.includes(tool.name)).map((tool) => [tool.name, tool]))
 }
 
-export type ReviewRule = 'whitelist' | 'no-delete' | 'list-before-create' | 'view-before-patch'
+export type ReviewRule = 'whitelist' | 'no-delete' | 'list-before-create' | 'one-off-create' | 'view-before-patch'
 
 export interface ReviewRefusal {
   rule: ReviewRule
@@ -70,8 +72,16 @@ const refuse = (rule: ReviewRule, error: string, extra: Record<string, unknown> 
  * was viewed (and what the review created, which counts as read), and view-before-patch checks it.
  * `skills` tells a skill that does not exist (refused as not found) from one not yet viewed.
  */
+export interface ReviewPolicyOptions {
+  curation?: boolean
+  /** The review was shown the whole skills index up front (review-skills-context.ts): that counts as skills_list. */
+  listed?: boolean
+  /** Whether a create is for a procedure worth repeating; absent: any create that passed the other rules. */
+  createGate?: Pick<CreateGate, 'judge'>
+}
+
 export class ReviewPolicy {
-  private listed = false
+  private listed: boolean
 
   /**
    * `curation`: a pass over the whole library (always proposals) may archive a skill another now
@@ -81,8 +91,10 @@ export class ReviewPolicy {
     private readonly tools: ReadonlyMap<string, ToolDef>,
     private readonly turn: TurnState,
     private readonly skills: Pick<SkillStore, 'get'>,
-    private readonly options: { curation?: boolean } = {}
-  ) {}
+    private readonly options: ReviewPolicyOptions = {}
+  ) {
+    this.listed = options.listed === true
+  }
 
   /** The tool to run for a call with the model's (unvalidated) arguments, or why it is refused. */
   admit(name: string, args: Record<string, unknown>): ReviewAdmission {
@@ -95,6 +107,10 @@ export class ReviewPolicy {
       if (ruling) return ruling
     } else if (DELETING_ACTIONS.has(action)) return refuse('no-delete', NO_DELETE_MESSAGE)
     if (action === 'create' && !this.listed) return refuse('list-before-create', LIST_BEFORE_CREATE_MESSAGE)
+    if (action === 'create' && this.options.createGate) {
+      const judged = this.options.createGate.judge(args)
+      if ('refusal' in judged) return refuse('one-off-create', judged.refusal)
+    }
     if (CHANGING_ACTIONS.has(action) && typeof args.name === 'string') {
       const unread = this.unreadTarget(args.name, action === 'patch' ? args.file_path : undefined)
       if (unread) return unread

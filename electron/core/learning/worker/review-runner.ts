@@ -36,6 +36,10 @@ import { decideLearnedWrite, type LearnedWriter } from '../../ledger/learning-po
 import type { MessageRecord, SessionStore } from '../../sessions'
 import type { ProposalCause } from '../../../../shared/proposals'
 import type { ProvenanceEvidence } from '../../text/provenance-evidence'
+import { searchSessions } from '../../sessions/session-search'
+import { shrinkOfCall, type SkillShrink } from '../../staging/skill-shrink'
+import { CreateGate } from './review-create-gate'
+import { reviewSkillsContext } from './review-skills-context'
 
 /** Longest tool result the review model gets back (skills_list over a big library is long). */
 export const MAX_REVIEW_TOOL_RESULT_CHARS = 50_000
@@ -69,7 +73,12 @@ export interface ReviewDeps {
    * of where what the review saves came from; absent or empty: the transcript alone.
    */
   sessionMessages?: (sessionId: string) => MessageRecord[]
+  /** The user turns of other conversations matching `query` (whether a task family came up before: review-create-gate.ts). */
+  similarRequests?: (query: string, excludeSessionId: string | null) => string[]
 }
+
+/** Other conversations a create's task family is looked up in. */
+const SIMILAR_CONVERSATIONS = 5
 
 /** What the worker's open data home hands a review: its stores, settings, folders and tables. */
 export interface ReviewHome extends CurationSources {
@@ -107,7 +116,15 @@ export function reviewDepsOf(core: ReviewHome): ReviewDeps {
     memoryPins: core.memoryPins,
     proposals: new ProposalStore(core.db),
     curationOverview: () => curationOverview(core),
-    sessionMessages: (sessionId) => core.sessions.messages(sessionId, { includeCompacted: true })
+    sessionMessages: (sessionId) => core.sessions.messages(sessionId, { includeCompacted: true }),
+    similarRequests: (query, excludeSessionId) =>
+      searchSessions(core.db, query, { currentSessionId: excludeSessionId, limit: SIMILAR_CONVERSATIONS, window: 0 }).sessions.map((hit) =>
+        core.sessions
+          .messages(hit.sessionId)
+          .filter((message) => message.role === 'user')
+          .map((message) => message.content)
+          .join('\n')
+      )
   }
 }
 
@@ -205,18 +222,22 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
     const tools = new Map([...makeTools(deps), [PROPOSE_DISABLE, disables.tool()]])
     const schemas = [...tools.values()].map((tool) => toolSchema(tool))
     const rejected = rejectedProposalsText(deps.proposals)
-    const brief = curation ? curationUserMessage(deps.curationOverview()) : reviewUserMessage(job)
+    const skillsContext = curation ? null : reviewSkillsContext(job, deps)
+    const brief = curation ? curationUserMessage(deps.curationOverview()) : [reviewUserMessage(job), skillsContext?.text].filter(Boolean).join('\n\n')
     const messages: ChatCompletionMessageParam[] = [
       { role: 'system', content: curation ? CURATION_SYSTEM_PROMPT : reviewSystemPrompt({ kinds: job.kinds, allowSkillCreation: options.allowSkillCreation }) },
       { role: 'user', content: rejected ? `${brief}\n\n${rejected}` : brief }
     ]
     const turn = newTurnState() // one turn for the whole run: a view early on allows a patch later
-    const policy = new ReviewPolicy(tools, turn, staging.skills, { curation })
+    // With creation off the tool has no create and says so itself.
+    const createGate = options.allowSkillCreation ? new CreateGate(job, { skills: deps.skills, similarRequests: deps.similarRequests }) : undefined
+    const policy = new ReviewPolicy(tools, turn, staging.skills, { curation, listed: skillsContext?.wholeLibrary, createGate })
     const context: ToolContext = { write: { source: 'review', sessionId: job.sessionId, reviewId: job.reviewId }, turn, signal }
     const refusedCalls: string[] = []
     let iterations = 0
     let toolCalls = 0
     let finalText = ''
+    let budgetExhausted = false
     // What the provider reported over every call, for the timeline's tokens per review.
     const usage = { promptTokens: 0, completionTokens: 0, reported: false }
 
@@ -231,7 +252,8 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
       // Where the content came from and what it adds decide, for every writer alike, whether it may
       // only be proposed (ledger/learning-policy.ts); the rows carry both.
       const judged = judgeLearnedCall(call.name, args, { skills: deps.skills, evidence })
-      const forced = judged ? contentCause(judged, curation ? 'curation' : 'review', mode) : undefined
+      const shrink = shrinkOfCall(call.name, args, staging.skills)
+      const forced = (judged ? contentCause(judged, curation ? 'curation' : 'review', mode) : undefined) ?? (shrink ? 'skill_shrink' : undefined)
       const choice = staging.choose(call.name, args, admission.tool, forced)
       if ('refusal' in choice) return choice.refusal
       options.onProgress?.('tool', call.name)
@@ -239,7 +261,8 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
       const callContext: ToolContext = judged ? { ...context, write: { ...context.write, provenance: judged.provenance, dangers: judged.dangers } } : context
       const result = await runTool(choice.tool, call.arguments, callContext)
       policy.ran(call.name, result)
-      return staging.present(result, choice.staged, rowsBefore)
+      const shown = staging.present(result, choice.staged, rowsBefore)
+      return shrink && forced === 'skill_shrink' ? withShrinkNote(shown, shrink) : shown
     }
 
     while (iterations < options.maxIterations) {
@@ -255,6 +278,8 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
       if (result.content) finalText = result.content
       messages.push(result.message)
       if (!result.toolCalls.length) break
+      // Its calls still run (their writes are kept), but no model call is left to read their results.
+      budgetExhausted = iterations >= options.maxIterations
       toolCalls += result.toolCalls.length
       const results = new Map<ModelToolCall, unknown>()
       const reads = result.toolCalls.filter(isReadOnlyCall)
@@ -277,7 +302,10 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
       rows: staging.rows(),
       job,
       finalText,
-      causeOf: (owner) => (curation ? 'curation' : 'memory' in owner ? staging.causeOfMemory(owner.memory) : staging.causeOfSkill(owner.skill)),
+      causeOf: (owner) => {
+        const staged = 'memory' in owner ? staging.causeOfMemory(owner.memory) : staging.causeOfSkill(owner.skill)
+        return curation && staged !== 'skill_shrink' ? 'curation' : staged
+      },
       origin: curation ? 'curation' : 'review',
       proposals: deps.proposals,
       memoryPins: deps.memoryPins
@@ -285,7 +313,7 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
     const summary = summarizeReview(entries)
     return {
       // `saved` stays about what was applied; what waits for the user is counted apart.
-      summary: proposals.length ? { ...summary, proposed: proposals.length } : summary,
+      summary: { ...summary, ...(proposals.length ? { proposed: proposals.length } : {}), ...(budgetExhausted ? { budgetExhausted } : {}) },
       entries: [...entries],
       skillOutcomes,
       finalText,
@@ -293,12 +321,21 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
       toolCalls,
       refusedCalls,
       ...(proposals.length ? { proposals } : {}),
+      ...(curation ? { curation: { result: proposals.length ? ('proposed' as const) : ('nothing_to_tidy' as const), proposals: proposals.length } } : {}),
       ...(usage.reported ? { usage: { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens } } : {})
     }
   } finally {
     staging.close()
     unsubscribe()
   }
+}
+
+/** Tells the model why its rewrite was only proposed, so it does not take a smaller cut for a success. */
+function withShrinkNote(shown: unknown, shrink: SkillShrink): unknown {
+  if (typeof shown !== 'object' || shown === null || (shown as { proposed?: unknown }).proposed !== true) return shown
+  const sections = shrink.sectionsDropped.length ? ` and drops the sections ${shrink.sectionsDropped.map((title) => `'${title}'`).join(', ')}` : ''
+  const note = `Held back because it cuts the skill from ${shrink.linesBefore} to ${shrink.linesAfter} lines${sections}. Change only what is wrong with a patch; keep the rest.`
+  return { ...shown, message: `${String((shown as { message?: unknown }).message ?? '')} ${note}`.trim() }
 }
 
 /**

@@ -58,7 +58,8 @@ const causeKeys: Record<ProposalCause, { badge: MessageKey; text: MessageKey }> 
   sync_overflow: { badge: 'inbox.cause.sync_overflow.badge', text: 'inbox.cause.sync_overflow' },
   untrusted_source: { badge: 'inbox.cause.untrusted_source.badge', text: 'inbox.cause.untrusted_source' },
   dangerous_content: { badge: 'inbox.cause.dangerous_content.badge', text: 'inbox.cause.dangerous_content' },
-  learning_off: { badge: 'inbox.cause.learning_off.badge', text: 'inbox.cause.learning_off' }
+  learning_off: { badge: 'inbox.cause.learning_off.badge', text: 'inbox.cause.learning_off' },
+  skill_shrink: { badge: 'inbox.cause.skill_shrink.badge', text: 'inbox.cause.skill_shrink' }
 }
 
 /** Why it waits instead of being applied: a short badge and the sentence under it. */

@@ -29,7 +29,8 @@ async function propose(reviewId: string, ...calls: ScriptedReply['toolCalls'][])
   const outcome = await runReview({
     deps: reviewDepsOf(fx.core),
     provider: fx.provider(),
-    job: fx.job({ reviewId, sessionId: `session-of-${reviewId}` }),
+    // A failure overcome on the way lets the review create a skill (review-create-gate.ts).
+    job: fx.job({ reviewId, sessionId: `session-of-${reviewId}`, reasons: [{ code: 'error_overcome', tool: 'run_command' }] }),
     maxIterations: 8,
     allowSkillCreation: true
   })

@@ -31,8 +31,9 @@ function skillFiles(dir: string): string[] {
 const skill = (n: number): string =>
   [
     '---',
-    `name: tool-${n}-setup`,
-    `description: Set up tool ${n} on a new machine and avoid its known pitfalls.`,
+    `name: tool${n}`,
+    // Few words shared between them: a review refuses to create a skill of a family the library has (review-create-gate.ts).
+    `description: Configure tool${n} on a new machine.`,
     '---',
     `# Tool ${n} setup`,
     '',
@@ -48,7 +49,7 @@ function writerReplies(): (index: number) => ScriptedReply {
       toolCalls: Array.from({ length: 10 }, (_, i) => {
         const n = (index - 1) * 10 + i
         return i % 2 === 0
-          ? { name: 'skill_manage', arguments: { action: 'create', name: `tool-${n}-setup`, category: 'setup', content: skill(n) } }
+          ? { name: 'skill_manage', arguments: { action: 'create', name: `tool${n}`, category: 'setup', content: skill(n) } }
           : { name: 'memory', arguments: { action: 'add', target: 'memory', content: `review entry ${n}: tool ${n} lives in /opt/tool${n}` } }
       })
     }
@@ -71,7 +72,7 @@ describe('a review worker that dies', () => {
     })
     const core = fx.core
     const { host, events } = fx.host({ limits: { maxIterations: 40 } })
-    const crashed = host.enqueue({ sessionId: 's1', kinds: ['memory', 'skills'], reasons: [{ code: 'requested' as const }], messages: fx.job().messages, skillsUsed: [] })
+    const crashed = host.enqueue({ sessionId: 's1', kinds: ['memory', 'skills'], reasons: [{ code: 'requested' as const }, { code: 'error_overcome' as const, tool: 'run_command' }], messages: fx.job().messages, skillsUsed: [] })
     await until(() => ofType(events, 'review_action').length >= 25, 'the worker to be busy writing', 30_000)
     const pid = ofType(events, 'review_started')[0].pid!
     process.kill(pid, 'SIGKILL')
@@ -115,7 +116,7 @@ describe('a review worker that dies', () => {
 
     // Restart the process, not the work: the next review is a new process and succeeds.
     nextReview = 'nothing'
-    const next = host.enqueue({ sessionId: 's2', kinds: ['memory'], reasons: [{ code: 'requested' as const }], messages: fx.job().messages, skillsUsed: [] })
+    const next = host.enqueue({ sessionId: 's2', kinds: ['memory'], reasons: [{ code: 'requested' as const }, { code: 'error_overcome' as const, tool: 'run_command' }], messages: fx.job().messages, skillsUsed: [] })
     expect(await host.wait(next)).toBe('done')
     const pids = ofType(events, 'review_started').map((e) => e.pid)
     expect(pids).toHaveLength(2)
@@ -140,7 +141,7 @@ describe('a review worker that dies', () => {
     expect(host.paused).toBe(true)
 
     // While paused a new review waits; nothing is started.
-    const waiting = host.enqueue({ sessionId: 'd', kinds: ['memory'], reasons: [{ code: 'requested' as const }], messages: fx.job().messages, skillsUsed: [] })
+    const waiting = host.enqueue({ sessionId: 'd', kinds: ['memory'], reasons: [{ code: 'requested' as const }, { code: 'error_overcome' as const, tool: 'run_command' }], messages: fx.job().messages, skillsUsed: [] })
     await host.whenIdle()
     expect(spawned).toBe(3)
     expect(host.runs.get(waiting)!.status).toBe('queued')

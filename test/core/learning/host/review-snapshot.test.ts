@@ -142,7 +142,7 @@ describe('review prompts', () => {
     expect(both).toMatch(/what tool work in the transcript found out/)
     expect(both).toMatch(/only call memory, skills_list, skill_view, skill_manage and propose_disable/)
     expect(both).toMatch(/"Nothing to save\." is a normal, good outcome/)
-    expect(both).toMatch(/call `skills_list` and read the closest existing skills with `skill_view`/)
+    expect(both).toMatch(/look at the closest existing skills \(listed in your user message, else `skills_list`\) and read them with `skill_view`/)
     expect(reviewSystemPrompt({ kinds: ['skills'], allowSkillCreation: false })).not.toMatch(/A new skill is named/)
   })
 
@@ -157,7 +157,7 @@ describe('review prompts', () => {
       ]
     })
     expect(text.match(/<\/transcript>/g)).toHaveLength(1)
-    expect(text).toMatch(/Why this review runs: the user corrected the assistant\./)
+    expect(text).toMatch(/Why this review runs \(automatic hints, often wrong; the transcript decides\): a word pattern suggested the user may have corrected the assistant \(often wrong: check the user's own words\)\./)
     expect(renderTranscript([{ role: 'assistant', content: '', toolCalls: [{ name: 'memory', arguments: '{}' }] }], 'a3f9c1')).toBe('[[assistant ⟨a3f9c1⟩]]\n→ called memory({})')
   })
 

@@ -64,7 +64,7 @@ describe('learned, reused and patched in short desktop conversations', () => {
     )
     const id = await say(fx, null, 'Set up a new Node project in the app folder.')
     await say(fx, id, 'Add vitest as a dev dependency.')
-    await say(fx, id, 'And a test script, please.')
+    await say(fx, id, 'And a test script, please. Remember these steps for next time.')
     sessions.push(id)
     expect(queuedReviews(fx)).toEqual([]) // no turn was worth a review on its own
     clock.pass(10)

@@ -45,11 +45,14 @@ function conversation(): string {
   return session.id
 }
 
+/** A failure overcome on the way: grounds for the reviewer's new skill (review-create-gate.ts), so what it holds is judged. */
+const SKILL_WORTHY = [{ code: 'requested' as const }, { code: 'error_overcome' as const, tool: 'fetch_url' }]
+
 async function review(mode: 'auto' | 'ask') {
   await fx.core.config.update({ learning: { mode } })
   const sessionId = conversation()
   const messages = toReviewMessages(fx.core.sessions.messages(sessionId))
-  return runReview({ deps: reviewDepsOf(fx.core), provider: fx.provider(), job: fx.job({ reviewId: `r-${mode}`, sessionId, messages }), maxIterations: 10, allowSkillCreation: true })
+  return runReview({ deps: reviewDepsOf(fx.core), provider: fx.provider(), job: fx.job({ reviewId: `r-${mode}`, sessionId, messages, reasons: SKILL_WORTHY }), maxIterations: 10, allowSkillCreation: true })
 }
 
 const pending = () => new ProposalStore(fx.core.db).list({ states: ['pending'] })

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { LedgerEntry } from '../../../../shared/ledger'
 import { LIST_BEFORE_CREATE_MESSAGE, NO_DELETE_MESSAGE, REFUSED_TOOL_MESSAGE } from '../../../../electron/core/learning/worker/review-policy'
+import { WHOLE_LIBRARY_SKILLS } from '../../../../electron/core/learning/worker/review-skills-context'
 import { ReviewCancelledError, reviewDepsOf, runReview, type RunReviewOptions } from '../../../../electron/core/learning/worker/review-runner'
 import { reviewFixture, reviewUserText, type ReviewFixture } from '../../../helpers/review-fixture'
 
@@ -82,6 +83,11 @@ describe('runReview in-process', () => {
   })
 
   it('creates a skill only after looking at the existing ones with skills_list', async () => {
+    // More skills than the review's user message shows whole (review-skills-context.ts), so it must list them.
+    for (let i = 1; i <= WHOLE_LIBRARY_SKILLS + 1; i++) {
+      const name = `recipe-${i}`
+      await fx.core.skills.create({ name, category: 'kitchen', content: `---\nname: ${name}\ndescription: Cook dish number ${i}.\n---\n# Dish ${i}\n\n1. Cook it.\n` }, { source: 'agent' })
+    }
     const content = [
       '---',
       'name: docker-compose-debugging',
@@ -100,7 +106,8 @@ describe('runReview in-process', () => {
       { toolCalls: [create] },
       { text: 'Created docker-compose-debugging.' }
     )
-    const outcome = await run()
+    // A failure overcome on the way is what allows a create at all (review-create-gate.ts).
+    const outcome = await run({ job: fx.job({ reasons: [{ code: 'error_overcome', tool: 'run_command' }] }) })
 
     expect(toolResults(1)[0]).toMatchObject({ success: false, error: LIST_BEFORE_CREATE_MESSAGE })
     expect(toolResults(3)[2]).toMatchObject({ success: true })

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { LearningMode } from '../../../../shared/config'
 import { ProposalStore } from '../../../../electron/core/ledger/proposals'
 import { REJECTED_HEADING } from '../../../../electron/core/learning/worker/rejected-proposals'
+import type { ReviewReason } from '../../../../shared/review-reasons'
 import { reviewDepsOf, runReview } from '../../../../electron/core/learning/worker/review-runner'
 import { reviewFixture, reviewUserText, type ReviewFixture } from '../../../helpers/review-fixture'
 
@@ -17,8 +18,10 @@ async function setup(mode: LearningMode): Promise<ReviewFixture> {
   return fx
 }
 
-const run = (reviewId: string) =>
-  runReview({ deps: reviewDepsOf(fx.core), provider: fx.provider(), job: fx.job({ reviewId, sessionId: 'session-1' }), maxIterations: 8, allowSkillCreation: true })
+const run = (reviewId: string, reasons: ReviewReason[] = [{ code: 'requested' }]) =>
+  runReview({ deps: reviewDepsOf(fx.core), provider: fx.provider(), job: fx.job({ reviewId, sessionId: 'session-1', reasons }), maxIterations: 8, allowSkillCreation: true })
+/** A failure overcome on the way: what allows a review to create a skill (review-create-gate.ts). */
+const OVERCAME: ReviewReason[] = [{ code: 'requested' }, { code: 'error_overcome', tool: 'run_command' }]
 
 function toolResults(requestIndex: number): Array<Record<string, unknown>> {
   const messages = fx.server.chatRequests()[requestIndex].body.messages as Array<{ role: string; content: string }>
@@ -60,7 +63,7 @@ describe('learning.mode ask: every change a review wants becomes a proposal', ()
       { text: 'Proposed: the rsync fix, the pnpm preference and a CI cache skill.' }
     )
     const ledgerBefore = fx.core.ledger.list().length
-    const outcome = await run('r-ask')
+    const outcome = await run('r-ask', OVERCAME)
 
     expect(readFileSync(join(fx.home, 'skills', 'devops', 'deploy', 'SKILL.md'), 'utf8')).toBe(SKILL('deploy'))
     expect(existsSync(join(fx.home, 'memories', 'USER.md')) ? readFileSync(join(fx.home, 'memories', 'USER.md'), 'utf8') : '').toBe('')
@@ -83,7 +86,7 @@ describe('learning.mode ask: every change a review wants becomes a proposal', ()
         origin: 'review',
         reviewId: 'r-ask',
         sessionId: 'session-1',
-        reasons: [{ code: 'requested' }],
+        reasons: OVERCAME,
         rationale: 'Proposed: the rsync fix, the pnpm preference and a CI cache skill.'
       })
     }

@@ -85,7 +85,7 @@ describe('what a review learned, in words', () => {
     expect(describeReviewReason(reason, translator('en'))).toBe('the conversation went quiet (3 turns not reviewed yet)')
     expect(describeReviewReason({ ...reason, cause: 'new_conversation', turns: 1 }, translator('en'))).toBe('a new conversation started (1 turn not reviewed yet)')
     expect(describeReviewReason(reason, translator('zh-CN'))).toBe('对话已停下（3 轮尚未回顾）')
-    expect(reviewUserMessage({ reasons: [reason], messages: [], skillsUsed: [] })).toMatch(/Why this review runs: the conversation went idle with 3 user turns no review has seen\./)
+    expect(reviewUserMessage({ reasons: [reason], messages: [], skillsUsed: [] })).toMatch(/Why this review runs \(automatic hints, often wrong; the transcript decides\): the conversation went idle with 3 user turns no review has seen\./)
   })
 })
 
