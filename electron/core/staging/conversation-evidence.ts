@@ -71,6 +71,9 @@ export function readSourceOf(toolName: string, rawArguments: string, callId?: st
   }
 }
 
+/** Tools whose calls write what is being judged. */
+const LEARNING_TOOLS = new Set(['memory', 'skill_manage'])
+
 /** Adds a conversation's messages to `evidence` (or a new one): user turns as said, tool results as read. */
 export function conversationEvidence(messages: readonly EvidenceMessage[], evidence = new ProvenanceEvidence()): ProvenanceEvidence {
   const calls = new Map<string, { name: string; arguments: string }>()
@@ -87,7 +90,11 @@ export function conversationEvidence(messages: readonly EvidenceMessage[], evide
  */
 export function addMessage(evidence: ProvenanceEvidence, message: EvidenceMessage, calls: Map<string, { name: string; arguments: string }>): void {
   if (message.role === 'assistant') {
-    for (const call of message.toolCalls ?? []) if (call.id) calls.set(call.id, call)
+    for (const call of message.toolCalls ?? []) {
+      if (call.id) calls.set(call.id, call)
+      // A learning call's arguments are the learned text itself: never evidence of what was done.
+      if (!LEARNING_TOOLS.has(call.name)) evidence.addDone(call.arguments)
+    }
     return
   }
   if (message.role === 'user') {

@@ -103,7 +103,7 @@ export function learnedCallContent(name: string, args: Record<string, unknown>, 
 export function judgeLearnedCall(name: string, args: Record<string, unknown>, deps: { skills: Pick<SkillStore, 'get'>; evidence: ProvenanceEvidence }): LearnedCallJudgement | null {
   const content = learnedCallContent(name, args, deps.skills)
   if (!content) return null
-  const provenance: Provenance = content.added.trim() ? deps.evidence.judge(content.added) : { origin: 'model' }
+  const provenance: Provenance = content.added.trim() ? deps.evidence.judge(content.added, { ownActions: name === 'skill_manage' }) : { origin: 'model' }
   const dangers = content.skillChange ? skillChangeDangers(content.skillChange.before, content.skillChange.after) : []
   return { provenance, dangers }
 }

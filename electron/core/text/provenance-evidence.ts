@@ -140,6 +140,10 @@ export class ProvenanceEvidence {
   private readonly read: ReadEntry[] = []
   private saidTerms = new Set<string>()
   private saidShingles = new Set<string>()
+  /** The assistant's own actions (its tool calls' arguments): what it did, not what it read. */
+  private readonly done: IndexedText[] = []
+  private doneTerms = new Set<string>()
+  private doneShingles = new Set<string>()
 
   addSaid(text: string): void {
     if (!text.trim()) return
@@ -147,6 +151,18 @@ export class ProvenanceEvidence {
     this.said.push(indexed)
     for (const term of indexed.terms) this.saidTerms.add(term)
     for (const shingle of indexed.shingles) this.saidShingles.add(shingle)
+  }
+
+  /**
+   * The arguments of a tool call the assistant made (a command it ran, a file it wrote): a procedure
+   * it carried out is its own experience, so a skill naming those steps is not content it read.
+   */
+  addDone(text: string): void {
+    if (!text.trim()) return
+    const indexed = indexText(text)
+    this.done.push(indexed)
+    for (const term of indexed.terms) this.doneTerms.add(term)
+    for (const shingle of indexed.shingles) this.doneShingles.add(shingle)
   }
 
   addRead(text: string, source: ReadSource): void {
@@ -159,8 +175,15 @@ export class ProvenanceEvidence {
     return this.read.length
   }
 
-  /** Where `content` came from: what was read, the user's words, or the assistant's own. */
-  judge(content: string): Provenance {
+  /**
+   * Where `content` came from: what was read, the user's words, or the assistant's own. With
+   * `ownActions` (a procedure: a skill), what the assistant itself did in the conversation is its own,
+   * not read, even where a README or a command's output also holds it; a fact about the user or the
+   * environment (memory) gets no such allowance.
+   */
+  judge(content: string, options: { ownActions?: boolean } = {}): Provenance {
+    const own = options.ownActions === true
+    const didIt = (atom: string) => own && this.done.some((text) => text.folded.includes(atom))
     const tokens = tokensOf(content)
     const terms = new Set(tokens.map((token) => token.term))
     const hits = new Map<ReadEntry, number>()
@@ -170,7 +193,7 @@ export class ProvenanceEvidence {
     // Strong: an address, path or command the user never wrote, found in what was read.
     let atomHits = 0
     for (const atom of atomsOf(content)) {
-      if (this.said.some((text) => text.folded.includes(atom))) continue
+      if (this.said.some((text) => text.folded.includes(atom)) || didIt(atom)) continue
       const found = this.read.filter((entry) => entry.folded.includes(atom))
       if (found.length === 0) continue
       atomHits++
@@ -180,7 +203,7 @@ export class ProvenanceEvidence {
     // Phrases: three distinctive words in a row, as they stand in what was read and not in what was said.
     let phraseHits = 0
     for (const [key, words] of shinglesOf(tokens, fold(content))) {
-      if (this.saidShingles.has(key)) continue
+      if (this.saidShingles.has(key) || (own && this.isOwnPhrase(key))) continue
       const found = this.read.filter((entry) => entry.shingles.has(key))
       if (found.length === 0) continue
       phraseHits++
@@ -195,6 +218,7 @@ export class ProvenanceEvidence {
         saidCount++
         continue
       }
+      if (own && this.doneTerms.has(term)) continue
       const found = this.read.filter((entry) => entry.terms.has(term))
       if (found.length === 0) continue
       readOnly++
@@ -217,6 +241,12 @@ export class ProvenanceEvidence {
     }
     if (terms.size > 0 && saidCount >= Math.max(1, terms.size / 2)) return { origin: 'user' }
     return { origin: 'model' }
+  }
+
+  /** A phrase of the assistant's own doing: it stands in its actions, or two of its three words do ("run ./push-image.sh"). */
+  private isOwnPhrase(key: string): boolean {
+    if (this.doneShingles.has(key)) return true
+    return key.split(' ').filter((term) => this.doneTerms.has(term)).length >= 2
   }
 }
 
