@@ -17,7 +17,7 @@ import {
  */
 
 /** Words too common to tell anything, and the words a memory entry is phrased with ("User prefers …"). */
-const STOPWORDS = new Set(
+export const STOPWORDS = new Set(
   (
     'the and for are but not you your yours with this that these those from into onto over under about above after before again ' +
     'all any both each few more most other some such only own same than too very can will just should now was were been being ' +
@@ -54,7 +54,7 @@ function fold(text: string): string {
 }
 
 /** A light English stemmer: enough that "mirrored", "mirrors" and "mirroring" meet. */
-function stem(word: string): string {
+export function stem(word: string): string {
   if (word.length <= 4) return word
   for (const suffix of ['ingly', 'edly', 'ing', 'ies', 'ied', 'ed', 'es', 's', 'ly']) {
     if (word.endsWith(suffix) && word.length - suffix.length >= 3) {
