@@ -122,6 +122,8 @@ export function compareEntries(existing: string, added: string): SimilarityKind 
 function sameWords(a: Shape, b: Shape): boolean {
   const smaller = Math.min(a.terms.size, b.terms.size)
   if (smaller === 0) return false
+  // A number only one of them holds (a version, a port, an id) makes it another fact, however alike the rest.
+  if ([...a.terms, ...b.terms].some((term) => /\d/.test(term) && !(a.terms.has(term) && b.terms.has(term)))) return false
   const overlap = jaccard(a.terms, b.terms)
   // One or two content words say too little on their own: the rest of the phrasing must agree too.
   if (smaller < MIN_CONTAINED_WORDS) return overlap === 1 && jaccard(new Set(a.sequence), new Set(b.sequence)) >= NEAR_DUPLICATE_OVERLAP

@@ -19,6 +19,7 @@ const pairs: Array<[existing: string, added: string, expected: 'near_duplicate' 
   ["User's editor is VS Code", "User's editor is Neovim", 'contradiction'],
   ['User prefers dark mode in VS Code', 'User prefers light mode in VS Code', 'contradiction'],
   ['User likes emoji in commit messages', 'User does not like emoji in commit messages', 'contradiction'],
+  ['The project uses Python 3.11', 'The project uses Python 3.12', 'contradiction'],
   // Different facts that share words: these must never be taken for one another.
   ['User prefers pnpm for Node projects', "User's Node projects live in ~/code", null],
   ['User prefers dark mode', 'User prefers concise answers', null],
@@ -31,7 +32,10 @@ const pairs: Array<[existing: string, added: string, expected: 'near_duplicate' 
   ['User prefers pnpm', 'User prefers pnpm workspaces for monorepos', null],
   ['The deploy script needs AWS_PROFILE=staging', 'The test script needs NODE_ENV=test', null],
   ["User's name is Alice", "User's manager is Alice", null],
-  ['用户喜欢简洁的回答', '用户住在上海', null]
+  ['用户喜欢简洁的回答', '用户住在上海', null],
+  // A number only one side holds is another fact (a port, a project, an id), however alike the rest.
+  ['Project 7 deploys with tabs over spaces', 'Project 7 deploys with tabs over spaces in repo 12', null],
+  ['writer 0 entry 10: prefers tabs over spaces in project 10', 'writer 0 entry 11: prefers tabs over spaces in project 11', null]
 ]
 
 describe('similar memory entries', () => {
