@@ -237,6 +237,7 @@ export const memoryResultSchema = z.object({
   /** An add refused because an entry already says nearly the same, or the opposite: that entry, to replace instead. */
   similar: z.object({ kind: z.enum(['near_duplicate', 'contradiction']), entry: z.string() }).optional()
 })
+export type MemoryResultView = z.infer<typeof memoryResultSchema>
 
 export const keyStorageSchema = z.enum(['os', 'basic_text', 'memory', 'env', 'none'])
 export type KeyStorage = z.infer<typeof keyStorageSchema>
