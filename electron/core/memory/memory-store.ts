@@ -283,6 +283,8 @@ export class MemoryStore {
   /**
    * Writes the entries `next` makes of the ones read under the lock (a sync's merge), in its order; each
    * entry that differs is a ledger row. New entries are checked as any are, and must fit under the limit.
+   * Not refused for near-duplicates or contradictions: the merge already settled entry by entry what both
+   * devices hold (sync/merge-memory.ts), and refusing part of it would keep the devices from converging.
    */
   async rewrite(target: MemoryTarget, next: (entries: readonly string[]) => string[], ctx: MemoryCallContext): Promise<MemoryResult> {
     const outcome = await this.files.transact(target, { guardDrift: false, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
