@@ -25,7 +25,10 @@ export const NEAR_DUPLICATE_OVERLAP = 0.75
 /** A contradiction swaps at most this many words on each side ("VS Code" for "Neovim"). */
 const MAX_SWAPPED_WORDS = 3
 
-const CJK = /[\u3040-\u30FF\u3400-\u4DBF\u4E00-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF]/u
+const CJK_CHARS = '\\u3040-\\u30FF\\u3400-\\u4DBF\\u4E00-\\u9FFF\\uAC00-\\uD7AF\\uF900-\\uFAFF'
+const CJK = new RegExp(`[${CJK_CHARS}]`, 'u')
+/** A word as written may mix scripts ("用pnpm"): split into CJK and other runs. */
+const SCRIPT_RUN = new RegExp(`[${CJK_CHARS}]+|[^${CJK_CHARS}]+`, 'gu')
 const TOKEN = /[\p{L}\p{N}_]+/gu
 
 /** Dropped everywhere: they never decide what an entry says. */
@@ -66,9 +69,9 @@ function shapeOf(text: string): Shape {
   const terms = new Set<string>()
   let negated = false
   for (const match of text.normalize('NFKC').toLowerCase().matchAll(TOKEN)) {
-    for (const run of match[0].split(/(?<=[\u3040-\u30FF\u3400-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF])(?=[^\u3040-\u30FF\u3400-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF])|(?<=[^\u3040-\u30FF\u3400-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF])(?=[\u3040-\u30FF\u3400-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF])/u)) {
+    for (const run of match[0].match(SCRIPT_RUN) ?? []) {
       if (CJK.test(run)) {
-        const chars = [...run]
+        const chars = [...foldCjk(run)]
         if (/[不没别]/u.test(run)) negated = true
         sequence.push(...chars)
         for (let index = 0; index + 1 < chars.length; index++) terms.add(chars[index] + chars[index + 1])
@@ -82,6 +85,17 @@ function shapeOf(text: string): Shape {
     }
   }
   return { sequence, terms, negated }
+}
+
+/** Chinese particles that never decide what an entry says, and the wordings of "use" and "prefer" folded to one. */
+const CJK_FILLER = /[的了来着地得也都很]/gu
+const CJK_SYNONYMS: Array<[RegExp, string]> = [
+  [/使用|采用|利用/gu, '用'],
+  [/偏好|偏爱|爱用|喜爱/gu, '喜欢']
+]
+
+function foldCjk(run: string): string {
+  return CJK_SYNONYMS.reduce((text, [pattern, word]) => text.replace(pattern, word), run.replace(CJK_FILLER, ''))
 }
 
 /** The stemmer's form, with a final 'e' dropped so "name" meets "named" and "live" meets "lived". */
@@ -112,10 +126,14 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
  */
 export function compareEntries(existing: string, added: string): SimilarityKind | null {
   if (existing.trim() === added.trim()) return null
-  const old = shapeOf(existing)
-  const next = shapeOf(added)
+  return compareShapes(shapeOf(existing), shapeOf(added))
+}
+
+function compareShapes(old: Shape, next: Shape): SimilarityKind | null {
+  // The swap first: in a long entry one swapped object leaves most words shared, yet it says otherwise.
+  if (swapsObject(old, next)) return 'contradiction'
   if (sameWords(old, next)) return old.negated === next.negated ? 'near_duplicate' : 'contradiction'
-  return swapsObject(old, next) ? 'contradiction' : null
+  return null
 }
 
 /** The same content words (allowing a small share of different ones), enough of them to tell. */
@@ -149,6 +167,8 @@ function swapsObject(a: Shape, b: Shape): boolean {
   const swappedB = y.slice(prefix, y.length - suffix)
   if (swappedA.length === 0 || swappedB.length === 0) return false
   if (swappedA.length > MAX_SWAPPED_WORDS || swappedB.length > MAX_SWAPPED_WORDS) return false
+  // The same words in another order ("concise answers" / "answers … concise") rephrase, they do not swap.
+  if (swappedA.length === swappedB.length && swappedA.every((word) => swappedB.includes(word))) return false
   if (![...swappedA, ...swappedB].every((word) => !FUNCTION_WORDS.has(word))) return false
   const before = x.slice(0, prefix)
   const context = [...before, ...x.slice(x.length - suffix)].filter((word) => isContent(word, word) && !CJK.test(word))
@@ -182,12 +202,14 @@ function closeSpelling(a: string, b: string): boolean {
  */
 export function findSimilarEntry(entries: readonly string[], added: string): SimilarEntry | null {
   let best: (SimilarEntry & { score: number }) | null = null
-  const next = added.trim()
-  if (entries.includes(next)) return null
+  const text = added.trim()
+  if (entries.includes(text)) return null
+  const next = shapeOf(text)
   for (const [index, entry] of entries.entries()) {
-    const kind = compareEntries(entry, next)
+    const old = shapeOf(entry)
+    const kind = compareShapes(old, next)
     if (!kind) continue
-    const score = (kind === 'near_duplicate' ? 2 : 1) + jaccard(shapeOf(entry).terms, shapeOf(next).terms)
+    const score = (kind === 'near_duplicate' ? 2 : 1) + jaccard(old.terms, next.terms)
     if (!best || score > best.score) best = { kind, index, entry, score }
   }
   return best && { kind: best.kind, index: best.index, entry: best.entry }

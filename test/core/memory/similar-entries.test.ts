@@ -11,6 +11,7 @@ const pairs: Array<[existing: string, added: string, expected: 'near_duplicate' 
   ['User works in the Europe/Berlin timezone', "The user's timezone is Europe/Berlin", 'near_duplicate'],
   ['User prefers TypeScript strict mode in all projects', 'User prefers strict mode TypeScript for all of their projects', 'near_duplicate'],
   ['用户喜欢简洁的回答', '用户喜欢简洁的回答方式', 'near_duplicate'],
+  ['用户喜欢用pnpm管理Node项目', '用户喜欢使用pnpm来管理Node项目', 'near_duplicate'],
   // The same frame with another object, or the same fact negated.
   ['User prefers pnpm for Node projects', 'User prefers npm for Node projects', 'contradiction'],
   ['User prefers npm', 'User prefers pnpm', 'contradiction'],
@@ -18,8 +19,10 @@ const pairs: Array<[existing: string, added: string, expected: 'near_duplicate' 
   ['User lives in Berlin', 'User lives in Lisbon', 'contradiction'],
   ["User's editor is VS Code", "User's editor is Neovim", 'contradiction'],
   ['User prefers dark mode in VS Code', 'User prefers light mode in VS Code', 'contradiction'],
+  ['User prefers a dark theme in VS Code and iTerm on every machine', 'User prefers a light theme in VS Code and iTerm on every machine', 'contradiction'],
   ['User likes emoji in commit messages', 'User does not like emoji in commit messages', 'contradiction'],
   ['The project uses Python 3.11', 'The project uses Python 3.12', 'contradiction'],
+  ['用户喜欢用pnpm管理Node项目', '用户喜欢用npm管理Node项目', 'contradiction'],
   // Different facts that share words: these must never be taken for one another.
   ['User prefers pnpm for Node projects', "User's Node projects live in ~/code", null],
   ['User prefers dark mode', 'User prefers concise answers', null],
