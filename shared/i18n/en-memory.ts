@@ -30,5 +30,7 @@ export const enMemory = {
   'memory.similar.near_duplicate': 'Not added: an entry already says nearly the same.',
   'memory.similar.contradiction': 'Not added: it contradicts an entry already saved.',
   'memory.similar.replace': 'Replace that entry with yours',
-  'memory.similar.addAnyway': 'Add anyway'
+  'memory.similar.addAnyway': 'Add anyway',
+  'memory.tool.alreadySaved': 'Already saved, nothing added',
+  'memory.tool.alreadyIn': 'Already in {store}'
 } as const

@@ -31,5 +31,7 @@ export const zhCNMemory: Record<keyof typeof enMemory, string> = {
   'memory.similar.near_duplicate': '未添加：已有一条记忆说的几乎一样。',
   'memory.similar.contradiction': '未添加：它与已保存的一条记忆相矛盾。',
   'memory.similar.replace': '用你的这条替换它',
-  'memory.similar.addAnyway': '仍然添加'
+  'memory.similar.addAnyway': '仍然添加',
+  'memory.tool.alreadySaved': '已保存过，未重复添加',
+  'memory.tool.alreadyIn': '{store}中已有'
 }
