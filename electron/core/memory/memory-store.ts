@@ -20,7 +20,6 @@ import type {
   MemoryOperation,
   MemoryReadResult,
   MemoryResult,
-  MemorySuccess,
   MemoryTarget,
   MemoryUsage
 } from './types'
