@@ -9,6 +9,8 @@ import { Ledger } from './ledger/ledger'
 import { reconcileLedger, type PendingJudge, type ReconcileResult } from './ledger/reconcile'
 import { revertLedgerEntry, type RevertOptions } from './ledger/revert'
 import { MemoryStore, createMemoryTool } from './memory'
+import { memoryEntryDates } from './memory/entry-history'
+import { MemoryConfirmations } from './memory/memory-confirmations'
 import { MemoryPins } from './memory/memory-pins'
 import { memoryPendingJudge } from './memory/memory-reconcile'
 import { SessionStore, createSessionSearchTool } from './sessions'
@@ -50,6 +52,8 @@ export class CairnCore {
   readonly skillFlags: SkillFlags
   /** Memory entries the user pinned. */
   readonly memoryPins: MemoryPins
+  /** When memory entries were last confirmed (a writer saved them again). */
+  readonly memoryConfirmations: MemoryConfirmations
   /** Files attached to user messages (under `attachments/`, their text in state.db). */
   readonly attachments: AttachmentStore
   /** The better-sqlite3 binary this core opened state.db with (the review worker opens it the same way). */
@@ -68,6 +72,7 @@ export class CairnCore {
     this.ledger = new Ledger(this.db)
     this.skillFlags = new SkillFlags(this.db)
     this.memoryPins = new MemoryPins(this.db)
+    this.memoryConfirmations = new MemoryConfirmations(this.db)
     // A pin follows its entry through every replace, whoever made it (the chat, a review, an approval,
     // the user's edit, a revert or a restore), so a pinned fact stays pinned as its wording changes.
     this.ledger.onRecord((entry) => {
@@ -83,7 +88,11 @@ export class CairnCore {
         const { memoryCharLimit, userCharLimit } = this.config.get().memory
         return { memory: memoryCharLimit, user: userCharLimit }
       },
-      recorder: this.ledger
+      recorder: this.ledger,
+      dating: {
+        datesOf: (target, entries) => memoryEntryDates(this, target, entries),
+        confirm: (target, entry) => this.memoryConfirmations.confirm(target, entry)
+      }
     })
     this.skills = new SkillStore({
       dataHome: this.paths.root,

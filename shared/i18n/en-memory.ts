@@ -22,5 +22,15 @@ export const enMemory = {
   'memory.deleteTitle': 'Delete this memory?',
   'memory.deleteBody': 'Cairn will no longer know this. You can restore it from the timeline.',
   'memory.charsOver': '{count} {count|character|characters} over the limit',
-  'memory.editOver': '{count} {count|character|characters} over: shorten it to save'
+  'memory.editOver': '{count} {count|character|characters} over: shorten it to save',
+
+  // When an entry was last confirmed, and an add that repeats or contradicts an entry.
+  'memory.info.confirmed': 'last confirmed {when}',
+  'memory.addDuplicate': 'This entry is already saved, word for word. Nothing was added; it now counts as confirmed.',
+  'memory.similar.near_duplicate': 'Not added: an entry already says nearly the same.',
+  'memory.similar.contradiction': 'Not added: it contradicts an entry already saved.',
+  'memory.similar.replace': 'Replace that entry with yours',
+  'memory.similar.addAnyway': 'Add anyway',
+  'memory.tool.alreadySaved': 'Already saved, nothing added',
+  'memory.tool.alreadyIn': 'Already in {store}'
 } as const

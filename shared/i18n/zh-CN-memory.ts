@@ -24,5 +24,14 @@ export const zhCNMemory: Record<keyof typeof enMemory, string> = {
   'memory.deleteTitle': '删除这条记忆？',
   'memory.deleteBody': 'Cairn 将不再知道这件事。你可以在时间线中恢复它。',
   'memory.charsOver': '超出上限 {count} 个字符',
-  'memory.editOver': '超出 {count} 个字符：缩短后才能保存'
+  'memory.editOver': '超出 {count} 个字符：缩短后才能保存',
+
+  'memory.info.confirmed': '最近确认于{when}',
+  'memory.addDuplicate': '这条记忆已经存在，一字不差。没有重复添加；它已记为再次确认。',
+  'memory.similar.near_duplicate': '未添加：已有一条记忆说的几乎一样。',
+  'memory.similar.contradiction': '未添加：它与已保存的一条记忆相矛盾。',
+  'memory.similar.replace': '用你的这条替换它',
+  'memory.similar.addAnyway': '仍然添加',
+  'memory.tool.alreadySaved': '已保存过，未重复添加',
+  'memory.tool.alreadyIn': '{store}中已有'
 }

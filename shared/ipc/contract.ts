@@ -240,7 +240,11 @@ export const ipcRoutes = {
   'skills.openFolder': defineRoute({ input: z.object({ name: text(200).min(1) }), output: z.object({ path: z.string(), opened: z.boolean() }) }),
 
   'memory.get': defineRoute({ input: z.void(), output: z.object({ memory: memoryStoreViewSchema, user: memoryStoreViewSchema }) }),
-  'memory.add': defineRoute({ input: z.object({ target: memoryTargetSchema, content: text(20_000).min(1) }), output: memoryResultSchema }),
+  'memory.add': defineRoute({
+    // `allowSimilar`: the user chose to keep it beside an entry that says nearly the same or the opposite.
+    input: z.object({ target: memoryTargetSchema, content: text(20_000).min(1), allowSimilar: z.boolean().optional() }),
+    output: memoryResultSchema
+  }),
   'memory.replace': defineRoute({
     input: z.object({ target: memoryTargetSchema, oldText: text(20_000).min(1), content: text(20_000).min(1) }),
     output: memoryResultSchema

@@ -223,6 +223,8 @@ export const memoryEntryInfoSchema = z.object({
   updatedAt: z.string().nullable(),
   /** ISO time of the change that first added it (before any replace). */
   createdAt: z.string().nullable(),
+  /** ISO time it was last confirmed: a writer saved it again (in any words) or rewrote it; null if never. */
+  confirmedAt: z.string().nullable().optional(),
   sessionId: z.string().nullable(),
   reviewId: z.string().nullable(),
   ledgerId: z.number().int().nullable(),
@@ -241,7 +243,16 @@ export const memoryStoreViewSchema = z.object({
 })
 export type MemoryStoreView = z.infer<typeof memoryStoreViewSchema>
 
-export const memoryResultSchema = z.object({ success: z.boolean(), message: z.string().optional(), error: z.string().optional() })
+export const memoryResultSchema = z.object({
+  success: z.boolean(),
+  message: z.string().optional(),
+  error: z.string().optional(),
+  /** An add of an entry the file already holds: nothing was written, the entry counts as confirmed. */
+  duplicate: z.boolean().optional(),
+  /** An add refused because an entry already says nearly the same, or the opposite: that entry, to replace instead. */
+  similar: z.object({ kind: z.enum(['near_duplicate', 'contradiction']), entry: z.string() }).optional()
+})
+export type MemoryResultView = z.infer<typeof memoryResultSchema>
 
 export const keyStorageSchema = z.enum(['os', 'basic_text', 'memory', 'env', 'none'])
 export type KeyStorage = z.infer<typeof keyStorageSchema>

@@ -74,6 +74,8 @@ describe('cairn memory', () => {
       await core.memory.add('user', 'Uses npm', { write: { source: 'agent', sessionId: 'chat-1' } })
       await core.memory.replace('user', 'Uses npm', 'Uses pnpm', { write: { source: 'review', reviewId: 'r1' } })
       await core.memory.add('memory', 'Build server is ci-01', { write: { source: 'user' } })
+      // Saved again later by another writer: that confirms it.
+      core.memoryConfirmations.confirm('memory', 'Build server is ci-01', Date.now() + 60_000)
     } finally {
       await core.close()
     }
@@ -82,6 +84,7 @@ describe('cairn memory', () => {
     const shown = await cairn('memory')
     expect(shown.stdout).toMatch(/USER\.md \(user\)/)
     expect(shown.stdout).toMatch(/1\. Uses pnpm {2}\(pinned, review \d{4}-/)
+    expect(shown.stdout).toMatch(/1\. Build server is ci-01 {2}\(user \d{4}-.*, last confirmed \d{4}-/)
     const json = JSON.parse((await cairn('memory', '--json')).stdout)
     expect(json.user.info[0]).toMatchObject({ text: 'Uses pnpm', pinned: true, source: 'review', reviewId: 'r1' })
     const history = JSON.parse((await cairn('memory', 'history', 'user', '--entry', 'Uses pnpm', '--json')).stdout)

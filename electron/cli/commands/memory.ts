@@ -72,6 +72,7 @@ function show(ctx: CliContext, core: CairnCore, json: boolean): number {
         info.pinned ? 'pinned' : null,
         info.source ? `${info.source} ${formatTime(info.updatedAt!)}` : 'written by hand',
         info.createdAt && info.createdAt !== info.updatedAt ? `first added ${formatTime(info.createdAt)}` : null,
+        info.confirmedAt && info.confirmedAt !== info.updatedAt ? `last confirmed ${formatTime(info.confirmedAt)}` : null,
         info.ledgerId !== null ? `#${info.ledgerId}` : null
       ].filter(Boolean)
       ctx.io.out(`  ${String(i + 1).padStart(2)}. ${oneLine(info.text, 90)}  (${facts.join(', ')})\n`)

@@ -1,3 +1,4 @@
+import { memoryConfirmationMigration } from './memory-confirmation-migration'
 import { migration14 } from './migration-14'
 import { reviewFailureMigration } from './review-failure-migration'
 import { semanticMigration } from './semantic-migration'
@@ -390,5 +391,6 @@ export const migrations: Migration[] = [
   migration14(holdsUnsegmented),
   semanticMigration,
   vocabMigration,
-  reviewFailureMigration
+  reviewFailureMigration,
+  memoryConfirmationMigration
 ]

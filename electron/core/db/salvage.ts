@@ -33,7 +33,8 @@ export const SALVAGE_ORDER = [
   'skill_flags',
   'memory_pins',
   'learning_state',
-  'imports'
+  'imports',
+  'memory_confirmations'
 ] as const
 
 /** Stop probing a table after this many unreadable stretches: the file is more hole than table. */

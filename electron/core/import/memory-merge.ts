@@ -170,7 +170,10 @@ export async function applyMemoryPlan(core: ImportHome, plan: MemoryPlan, review
     const result = await core.memory.applyBatch(
       plan.target,
       plan.add.map((content) => ({ action: 'add', content })),
-      { write: { source: 'import', reviewId, provenance: importProvenance(reviewId) } }
+      { write: { source: 'import', reviewId, provenance: importProvenance(reviewId) } },
+      // planEntries already dropped near-duplicates by its own rule and counted them; the store's check
+      // would fail this all-or-nothing batch, and with it every other entry of the import, over one.
+      { allowSimilar: true }
     )
     if (result.success) counts.memory.added += plan.add.length
     else problems.push({ file: plan.file, message: `its entries could not be added to Cairn's memory: ${result.error}` })

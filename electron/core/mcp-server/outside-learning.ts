@@ -11,6 +11,8 @@ import { ProposalStore } from '../ledger/proposals'
 import { findEntry, trimmedText } from '../memory/entry-ops'
 import { runMemoryTool, type MemoryToolResult } from '../memory/memory-tool'
 import type { MemoryTarget } from '../memory/types'
+import { findSimilarEntry, type SimilarEntry, type SimilarityKind } from '../memory/similar-entries'
+import { sanitizeEntries } from '../memory/snapshot'
 import { newTurnState } from '../tools/types'
 import { memoryFileName, memoryTextProblem, proposedSkillChange, type ProposedChange, type SkillSuggestion } from './outside-changes'
 
@@ -18,8 +20,18 @@ import { memoryFileName, memoryTextProblem, proposedSkillChange, type ProposedCh
 export type OutsideResult =
   | MemoryToolResult
   | { success: true; proposed: true; proposal_id: number; message: string }
-  | { success: true; proposed: false; message: string }
+  | { success: true; proposed: false; message: string; duplicate?: true }
   | { success: false; error: string; matches?: string[] }
+  | SimilarEntryRefusal
+
+/** An outside add refused beside an entry that says nearly the same or the opposite: that entry, and the replace to make instead. */
+interface SimilarEntryRefusal {
+  success: false
+  error: string
+  similar_entry: string
+  similarity: SimilarityKind
+  suggested_call: { tool: 'memory_replace'; target: MemoryTarget; old_text: string; content: string }
+}
 
 /** A suggestion from `learning_propose`: a memory entry (added, or replacing the one `old_text` picks) or a whole SKILL.md. */
 export type Suggestion = { kind: 'memory'; target: MemoryTarget; content: string; oldText: string | null } | ({ kind: 'skill' } & SkillSuggestion)
@@ -150,7 +162,12 @@ export class OutsideLearning {
       return { success: false, error: `That entry is ${text.length} characters; ${memoryFileName(target)} holds ${usage.limit} in all. Save one short, durable fact instead.` }
     }
     if (oldText === null) {
-      if (entries.includes(text)) return { success: true, proposed: false, message: `${memoryFileName(target)} already holds that entry: nothing to do.` }
+      if (entries.includes(text)) {
+        this.confirm(target, text)
+        return { success: true, proposed: false, duplicate: true, message: `${memoryFileName(target)} already holds that entry: nothing to do.` }
+      }
+      const similar = findSimilarEntry(entries, text)
+      if (similar) return this.similarRefusal(target, similar, text)
       return this.record(source, { kind: 'memory.add', target: file, before: null, after: text, meta: { store: target, provenance: agentProvenance(source) } }, cause, reason)
     }
     const needle = trimmedText(oldText)
@@ -164,6 +181,29 @@ export class OutsideLearning {
     if (before === text) return { success: true, proposed: false, message: 'That entry already reads so: nothing to do.' }
     const pinned = this.core.memoryPins.isPinned(target, before)
     return this.record(source, { kind: 'memory.replace', target: file, before, after: text, meta: { store: target, provenance: agentProvenance(source) } }, pinned ? 'pinned_entry' : cause, reason)
+  }
+
+  /** The existing entry an add repeats in other words (confirmed by it) or contradicts, to replace instead of adding a second. */
+  private similarRefusal(target: MemoryTarget, similar: SimilarEntry, text: string): SimilarEntryRefusal {
+    if (similar.kind === 'near_duplicate') this.confirm(target, similar.entry)
+    const [shown] = sanitizeEntries([similar.entry], memoryFileName(target))
+    const says = similar.kind === 'near_duplicate' ? 'already says this in other words' : 'says otherwise'
+    return {
+      success: false,
+      error: `Not added: an entry of ${memoryFileName(target)} ${says}: "${shown}". To change it, call memory_replace with old_text set to that entry (see suggested_call); if both hold, make its content one entry stating both.`,
+      similar_entry: shown,
+      similarity: similar.kind,
+      suggested_call: { tool: 'memory_replace', target, old_text: shown, content: text }
+    }
+  }
+
+  /** Another agent saved an entry that is already there: it counts as confirmed (losing that date is harmless). */
+  private confirm(target: MemoryTarget, entry: string): void {
+    try {
+      this.core.memory.dating?.confirm(target, entry)
+    } catch {
+      // state.db busy: only the date is lost.
+    }
   }
 
   /** Stores the proposal, unless the same change already waits or the user rejected it before. */

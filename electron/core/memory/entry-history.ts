@@ -1,6 +1,8 @@
 import type { MemoryEntryInfo } from '../../../shared/ipc/domain'
 import { memoryKinds, type LedgerEntry, type LedgerSource, type MemoryLedgerEntry, type RevertResult } from '../../../shared/ledger'
 import type { Ledger } from '../ledger/ledger'
+import type { EntryDates } from './entry-dating'
+import type { MemoryConfirmations } from './memory-confirmations'
 import type { MemoryPins } from './memory-pins'
 import type { MemoryStore } from './memory-store'
 import type { MemoryResult, MemoryTarget } from './types'
@@ -51,18 +53,49 @@ export function memoryHistory(ledger: Pick<Ledger, 'list'>, target: MemoryTarget
   return entry === undefined ? rows : entryChain(rows, entry.trim())
 }
 
+/** When an entry was last confirmed: saved again (`confirmed`, ms) after its add, or rewritten after it (the chain's newest row). */
+function confirmedAtOf(chain: readonly MemoryLedgerEntry[], confirmed: number | undefined): string | null {
+  const added = chain[chain.length - 1]
+  if (!added) return confirmed === undefined ? null : new Date(confirmed).toISOString()
+  const rewritten = chain.length > 1 ? Date.parse(chain[0].at) : null
+  // A confirmation older than the add was of an earlier entry with the same text, since removed.
+  const repeated = confirmed !== undefined && confirmed >= Date.parse(added.at) ? confirmed : null
+  const latest = Math.max(rewritten ?? -Infinity, repeated ?? -Infinity)
+  return Number.isFinite(latest) ? new Date(latest).toISOString() : null
+}
+
+/** What entry dates are read from: the ledger (adds and rewrites) and the confirmations table. */
+export interface EntryDateSources {
+  ledger: Pick<Ledger, 'list'>
+  memoryConfirmations: Pick<MemoryConfirmations, 'list'>
+}
+
+/**
+ * When each live entry of `target` was added and last confirmed, from state.db (never from the file):
+ * added = the row that began its chain of rewrites; confirmed = the latest repeat of it or rewrite of it.
+ */
+export function memoryEntryDates(source: EntryDateSources, target: MemoryTarget, entries: readonly string[]): EntryDates[] {
+  const rows = entries.length ? memoryFileHistory(source.ledger, target) : []
+  const confirmations = entries.length ? source.memoryConfirmations.list(target) : new Map<string, number>()
+  return entries.map((text) => {
+    const chain = entryChain(rows, text, { includeRemoval: false })
+    return { text, addedAt: chain[chain.length - 1]?.at ?? null, confirmedAt: confirmedAtOf(chain, confirmations.get(text)) }
+  })
+}
+
 /**
  * Where each entry came from, from the ledger (kept outside the file): the row that wrote its text as
- * it reads now, the first row of its chain for when it was first added, and whether it is pinned.
- * An entry no row wrote (typed into the file by hand) has nulls.
+ * it reads now, the first row of its chain for when it was first added, whether it is pinned, and when
+ * it was last confirmed. An entry no row wrote (typed into the file by hand) has nulls.
  */
 export function memoryEntryInfo(
-  source: { ledger: Pick<Ledger, 'list'>; memoryPins: Pick<MemoryPins, 'list'> },
+  source: { ledger: Pick<Ledger, 'list'>; memoryPins: Pick<MemoryPins, 'list'>; memoryConfirmations?: Pick<MemoryConfirmations, 'list'> },
   target: MemoryTarget,
   entries: readonly string[]
 ): MemoryEntryInfo[] {
   const rows = entries.length ? memoryFileHistory(source.ledger, target) : []
   const pinned = source.memoryPins.list(target)
+  const confirmations = entries.length && source.memoryConfirmations ? source.memoryConfirmations.list(target) : new Map<string, number>()
   return entries.map((text) => {
     const chain = entryChain(rows, text, { includeRemoval: false })
     const latest = chain[0] ?? null
@@ -73,6 +106,7 @@ export function memoryEntryInfo(
       source: latest?.source ?? null,
       updatedAt: latest?.at ?? null,
       createdAt: first?.at ?? null,
+      confirmedAt: confirmedAtOf(chain, confirmations.get(text)),
       sessionId: latest?.sessionId ?? null,
       reviewId: latest?.reviewId ?? null,
       ledgerId: latest?.id ?? null,
@@ -108,7 +142,7 @@ export async function restoreMemoryEntry(source: MemoryRestoreSource, ledgerId: 
   const replacing = now !== null && entries.includes(now) ? now : null
   const write = { write: { source: 'user' as const, sessionId: null } }
   const { result, rows } = await capturingRows(source.ledger, target, () =>
-    replacing === null ? source.memory.add(target, text, write) : source.memory.replace(target, replacing, text, write, { force: true })
+    replacing === null ? source.memory.add(target, text, write, { allowSimilar: true }) : source.memory.replace(target, replacing, text, write, { force: true })
   )
   if (!result.success) return { ok: false, error: result.error }
   const row = rows[rows.length - 1]

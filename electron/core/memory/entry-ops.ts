@@ -1,5 +1,6 @@
 import { separatorLineNumber } from './memory-file'
 import { messages } from './messages'
+import { findSimilarEntry, type SimilarEntry } from './similar-entries'
 import type { MemoryOperation } from './types'
 
 /** One entry-level change; the store records one ledger row for each. */
@@ -58,16 +59,43 @@ export function separatorLineError(text: string, fileName: string): string | nul
   )
 }
 
-export type BatchPlan = { ok: true; entries: string[]; changes: EntryChange[] } | { ok: false; error: string }
+/** An add refused beside an existing entry (see similar-entries.ts): that entry, and the content it was refused for. */
+export interface SimilarRefusal extends SimilarEntry {
+  content: string
+}
+
+export type BatchPlan =
+  | {
+      ok: true
+      entries: string[]
+      changes: EntryChange[]
+      /** Existing entries an add repeated word for word (skipped): each counts as confirmed. */
+      repeated: string[]
+    }
+  | { ok: false; error: string; similar?: SimilarRefusal }
+
+export interface BatchPlanOptions {
+  /** Let adds through beside entries that say nearly the same or the opposite (see MemoryMutationOptions). */
+  allowSimilar?: boolean
+}
 
 /**
  * Applies a batch to a copy of the entries. Any bad operation fails the whole batch (the caller
- * writes nothing); an add of an entry that already exists is skipped, not an error. `fileName`
- * names the file in errors.
+ * writes nothing); an add of an entry that already exists is skipped, not an error. An add that
+ * near-duplicates or contradicts an entry that outlives the batch fails it too, so a batch that
+ * replaces or removes that entry and adds the new text (in either order) passes as one call.
+ * `fileName` names the file in errors.
  */
-export function planBatch(entries: readonly string[], operations: readonly MemoryOperation[], fileName: string): BatchPlan {
+export function planBatch(
+  entries: readonly string[],
+  operations: readonly MemoryOperation[],
+  fileName: string,
+  options: BatchPlanOptions = {}
+): BatchPlan {
   const working = [...entries]
   const changes: EntryChange[] = []
+  const repeated: string[] = []
+  const added: Array<{ index: number; action: unknown; content: string }> = []
   for (const [i, raw] of operations.entries()) {
     const op: MemoryOperation = raw && typeof raw === 'object' ? raw : {}
     const content = trimmedText(op.content)
@@ -82,8 +110,12 @@ export function planBatch(entries: readonly string[], operations: readonly Memor
 
     if (op.action === 'add') {
       if (!content) return fail(messages.batchContentRequired)
-      if (working.includes(content)) continue
+      if (working.includes(content)) {
+        if (entries.includes(content)) repeated.push(content)
+        continue
+      }
       working.push(content)
+      added.push({ index: i, action: op.action, content })
       changes.push({ kind: 'memory.add', before: null, after: content })
     } else if (op.action === 'replace' || op.action === 'remove') {
       if (!oldText) return fail(messages.batchOldTextRequired)
@@ -103,5 +135,20 @@ export function planBatch(entries: readonly string[], operations: readonly Memor
       return fail(messages.batchUnknownAction)
     }
   }
-  return { ok: true, entries: dedupeEntries(working), changes }
+  const final = dedupeEntries(working)
+  if (!options.allowSimilar) {
+    const survivors = final.filter((entry) => entries.includes(entry))
+    for (const add of added) {
+      if (!final.includes(add.content)) continue // replaced again later in the batch
+      const similar = findSimilarEntry(survivors, add.content)
+      if (similar) {
+        return {
+          ok: false,
+          error: `${messages.batchPrefix(add.index + 1, add.action)}: ${messages.similarEntry(similar.kind, similar.entry)}`,
+          similar: { ...similar, content: add.content }
+        }
+      }
+    }
+  }
+  return { ok: true, entries: final, changes, repeated }
 }

@@ -2,20 +2,16 @@ import type { LedgerEntry, RevertResult } from '../../../shared/ledger'
 import type { BatchChangeRecorder } from '../ledger/recorder'
 import { scanForThreats, threatMessage } from '../security/threats'
 import { entryChangesBetween } from './entry-diff'
-import { findEntry, planBatch, separatorLineError, trimmedText } from './entry-ops'
+import type { EntryDates, EntryDating } from './entry-dating'
+import { findEntry, planBatch, separatorLineError, trimmedText, type SimilarRefusal } from './entry-ops'
 import { MemoryFiles, type PlanOutcome, type TransactionOutcome } from './memory-files'
 import { charCount, textLength, usageOf } from './memory-file'
-import {
-  MAX_FAILURES_PER_TURN,
-  SHRINK_GUARD_BELOW,
-  SUCCESS_NOTE,
-  WARN_ABOVE,
-  messages,
-  usageFraction,
-  usageLabel
-} from './messages'
+import { messages, usageFraction, usageLabel } from './messages'
 import { revertMemoryChange } from './revert'
+import { findSimilarEntry } from './similar-entries'
 import { renderBlock, sanitizeEntries, type MemorySnapshot } from './snapshot'
+import { StoreDating } from './store-dating'
+import { ambiguous, countFailure, shrinkRefusal, succeeded, warningFor, type PlannedFailure } from './store-outcomes'
 import type {
   MemoryCallContext,
   MemoryFailure,
@@ -24,7 +20,6 @@ import type {
   MemoryOperation,
   MemoryReadResult,
   MemoryResult,
-  MemorySuccess,
   MemoryTarget,
   MemoryUsage
 } from './types'
@@ -37,6 +32,8 @@ interface MemoryStoreBaseOptions {
   /** The ledger: a change's rows are recorded together, or the change is undone. */
   recorder: BatchChangeRecorder
   lockTimeoutMs?: number
+  /** When entries were added and last confirmed (state.db); without it no dates are shown or recorded. */
+  dating?: EntryDating
 }
 
 /**
@@ -49,12 +46,6 @@ export type MemoryStoreOptions = MemoryStoreBaseOptions &
     | { limits: () => MemoryLimits; memoryCharLimit?: never; userCharLimit?: never }
   )
 
-/** A failure, and whether it spends the turn's consolidation budget. */
-interface PlannedFailure {
-  result: MemoryFailure
-  counts: boolean
-}
-
 /**
  * Bounded memory in MEMORY.md (`memory`, the agent's notes) and USER.md (`user`, the user's profile).
  * Every change is a locked read-modify-write of the file on disk, so several Cairn processes can share
@@ -63,8 +54,11 @@ interface PlannedFailure {
 export class MemoryStore {
   private readonly files: MemoryFiles
   private frozen: MemorySnapshot | null = null
+  /** Entry dates for the model, and repeats recorded as confirmations. */
+  private readonly dates: StoreDating
 
   constructor(options: MemoryStoreOptions) {
+    this.dates = new StoreDating(options.dating)
     this.files = new MemoryFiles({
       dataHome: options.dataHome,
       dir: options.dir,
@@ -101,6 +95,16 @@ export class MemoryStore {
     return this.frozen
   }
 
+  /** Where this store's entry dates come from (a review's scratch copy uses the real store's). */
+  get dating(): EntryDating | undefined {
+    return this.dates.source
+  }
+
+  /** When each entry was added and last confirmed; null without dating or when state.db cannot say now. */
+  datesOf(target: MemoryTarget, entries: readonly string[]): EntryDates[] | null {
+    return this.dates.datesOf(target, entries)
+  }
+
   /** The live entries on disk and their usage (raw text, for the app and the CLI). */
   read(target: MemoryTarget): { entries: string[]; usage: MemoryUsage } {
     const entries = this.files.readEntries(target)
@@ -120,6 +124,7 @@ export class MemoryStore {
       success: true,
       target,
       entries: this.display(target, entries),
+      ...this.dates.field(target, entries),
       usage: usageLabel(usage),
       entry_count: entries.length
     }
@@ -133,14 +138,25 @@ export class MemoryStore {
     return { entries: this.display(target, entries), usage: usageFraction(usage) }
   }
 
-  async add(target: MemoryTarget, content: string, ctx: MemoryCallContext): Promise<MemoryResult> {
+  /**
+   * Adds one entry. A word-for-word repeat writes nothing and says so (`duplicate`); an entry that says
+   * nearly the same as one already there, or contradicts it, is refused with that entry and a suggested
+   * replace, unless `allowSimilar`. Either repeat confirms the existing entry.
+   */
+  async add(target: MemoryTarget, content: string, ctx: MemoryCallContext, options: MemoryMutationOptions = {}): Promise<MemoryResult> {
     const text = trimmedText(content)
     if (!text) return { success: false, error: messages.emptyContent }
     const refused = this.entryProblem(target, text)
     if (refused) return { success: false, error: refused }
     const limit = this.files.limitOf(target)
+    let similar: SimilarRefusal | null = null
     const outcome = await this.files.transact(target, { guardDrift: false, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
       if (entries.includes(text)) return { kind: 'noop' }
+      const found = options.allowSimilar ? null : findSimilarEntry(entries, text)
+      if (found) {
+        similar = { ...found, content: text }
+        return this.similarFailure(target, entries, messages.similarEntry(found.kind, found.entry), similar)
+      }
       const next = [...entries, text]
       if (charCount(next) > limit) {
         const usage = usageOf(entries, limit)
@@ -148,7 +164,10 @@ export class MemoryStore {
       }
       return { kind: 'apply', entries: next, changes: [{ kind: 'memory.add', before: null, after: text }] }
     })
-    return this.finish(target, ctx, outcome, messages.added, messages.alreadyExists)
+    if (outcome.kind === 'noop') this.dates.confirm(target, [text])
+    this.dates.confirmSimilar(target, similar)
+    const result = this.finish(target, ctx, outcome, messages.added, messages.alreadyExists)
+    return outcome.kind === 'noop' && result.success ? { ...result, duplicate: true } : result
   }
 
   /**
@@ -232,9 +251,16 @@ export class MemoryStore {
     }
     const limit = this.files.limitOf(target)
     const shrinks = operations.some((op) => op?.action === 'replace' || op?.action === 'remove')
+    let repeated: string[] = []
+    let similar: SimilarRefusal | null = null
     const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
-      const plan = planBatch(entries, operations, this.files.fileNameOf(target))
+      const plan = planBatch(entries, operations, this.files.fileNameOf(target), { allowSimilar: options.allowSimilar })
+      if (!plan.ok && plan.similar) {
+        similar = plan.similar
+        return this.similarFailure(target, entries, plan.error + messages.batchNothingApplied, plan.similar)
+      }
       if (!plan.ok) return this.failWith(target, entries, plan.error + messages.batchNothingApplied, true)
+      repeated = plan.repeated
       const total = charCount(plan.entries)
       if (total > limit) {
         return this.failWith(target, entries, messages.batchOverLimit(operations.length, total, limit), true)
@@ -244,13 +270,20 @@ export class MemoryStore {
       if (plan.changes.length === 0) return { kind: 'noop' }
       return { kind: 'apply', entries: plan.entries, changes: plan.changes }
     })
+    if (outcome.kind === 'applied' || outcome.kind === 'noop') this.dates.confirm(target, repeated)
+    this.dates.confirmSimilar(target, similar)
     const message = messages.applied(operations.length)
-    return this.finish(target, ctx, outcome, message, message)
+    const result = this.finish(target, ctx, outcome, message, message)
+    // Every add repeated an entry word for word: say so, as a lone add does.
+    const allRepeats = outcome.kind === 'noop' && repeated.length > 0 && operations.every((op) => op?.action === 'add')
+    return allRepeats && result.success ? { ...result, message: messages.alreadyExists, duplicate: true } : result
   }
 
   /**
    * Writes the entries `next` makes of the ones read under the lock (a sync's merge), in its order; each
    * entry that differs is a ledger row. New entries are checked as any are, and must fit under the limit.
+   * Not refused for near-duplicates or contradictions: the merge already settled entry by entry what both
+   * devices hold (sync/merge-memory.ts), and refusing part of it would keep the devices from converging.
    */
   async rewrite(target: MemoryTarget, next: (entries: readonly string[]) => string[], ctx: MemoryCallContext): Promise<MemoryResult> {
     const outcome = await this.files.transact(target, { guardDrift: false, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
@@ -282,28 +315,38 @@ export class MemoryStore {
     return sanitizeEntries(entries, this.files.fileNameOf(target))
   }
 
-  private failWith(
-    target: MemoryTarget,
-    entries: readonly string[],
-    error: string,
-    counts: boolean
-  ): PlanOutcome<PlannedFailure> {
+  private failWith(target: MemoryTarget, entries: readonly string[], error: string, counts: boolean): PlanOutcome<PlannedFailure> {
     const usage = usageOf(entries, this.files.limitOf(target))
     return {
       kind: 'fail',
       failure: {
-        result: { success: false, error, current_entries: this.display(target, entries), usage: usageFraction(usage) },
+        result: {
+          success: false,
+          error,
+          current_entries: this.display(target, entries),
+          ...this.dates.field(target, entries),
+          usage: usageFraction(usage)
+        },
         counts
       }
     }
   }
 
-  private noMatch(
-    target: MemoryTarget,
-    entries: readonly string[],
-    needle: string,
-    verb: 'replace' | 'remove'
-  ): PlanOutcome<PlannedFailure> {
+  /** An add refused beside a similar entry: the entry, the replace to make instead, and the entries with their dates. */
+  private similarFailure(target: MemoryTarget, entries: readonly string[], error: string, similar: SimilarRefusal): PlanOutcome<PlannedFailure> {
+    const failure = this.failWith(target, entries, error, true)
+    if (failure.kind !== 'fail') return failure
+    const [shown] = this.display(target, [similar.entry])
+    const result: MemoryFailure = {
+      ...failure.failure.result,
+      similar_entry: shown,
+      similarity: similar.kind,
+      suggested_call: { action: 'replace', old_text: shown, content: similar.content }
+    }
+    return { kind: 'fail', failure: { result, counts: true } }
+  }
+
+  private noMatch(target: MemoryTarget, entries: readonly string[], needle: string, verb: 'replace' | 'remove'): PlanOutcome<PlannedFailure> {
     const result: MemoryFailure = {
       success: false,
       error: messages.noMatch(needle, verb),
@@ -321,9 +364,9 @@ export class MemoryStore {
   ): MemoryResult {
     switch (outcome.kind) {
       case 'applied':
-        return this.succeed(target, ctx, outcome.entries, appliedMessage)
+        return succeeded(target, ctx, usageOf(outcome.entries, this.files.limitOf(target)), outcome.entries.length, appliedMessage)
       case 'noop':
-        return this.succeed(target, ctx, outcome.entries, noopMessage)
+        return succeeded(target, ctx, usageOf(outcome.entries, this.files.limitOf(target)), outcome.entries.length, noopMessage)
       case 'fail':
         return outcome.failure.counts ? countFailure(ctx, outcome.failure.result) : outcome.failure.result
       case 'drift':
@@ -337,61 +380,10 @@ export class MemoryStore {
         return { success: false, error: outcome.message }
     }
   }
-
-  private succeed(target: MemoryTarget, ctx: MemoryCallContext, entries: string[], message: string): MemorySuccess {
-    if (ctx.turn) ctx.turn.memoryFailures = 0
-    const usage = usageOf(entries, this.files.limitOf(target))
-    const warning = warningFor(usage)
-    return {
-      success: true,
-      done: true,
-      target,
-      usage: usageLabel(usage),
-      entry_count: entries.length,
-      message,
-      ...(warning ? { warning } : {}),
-      note: SUCCESS_NOTE
-    }
-  }
 }
 
 function limitsGetter(options: MemoryStoreOptions): () => MemoryLimits {
   if (options.limits) return options.limits
   const fixed: MemoryLimits = { memory: options.memoryCharLimit, user: options.userCharLimit }
   return () => fixed
-}
-
-function ambiguous(needle: string, matches: string[]): PlanOutcome<PlannedFailure> {
-  return {
-    kind: 'fail',
-    failure: { result: { success: false, error: messages.multipleMatches(needle), matches }, counts: false }
-  }
-}
-
-/** Refuses a change that drops more than half of a store that is not close to full. */
-function shrinkRefusal(before: readonly string[], after: readonly string[], limit: number): PlanOutcome<PlannedFailure> | null {
-  const usage = usageOf(before, limit)
-  const remaining = charCount(after)
-  if (usage.current === 0 || usage.current >= limit * SHRINK_GUARD_BELOW || remaining * 2 >= usage.current) return null
-  const result: MemoryFailure = {
-    success: false,
-    error: messages.shrinkRefused(usage, remaining),
-    usage: usageFraction(usage)
-  }
-  return { kind: 'fail', failure: { result, counts: true } }
-}
-
-/**
- * Counts a failed consolidation in the turn. The first three keep their error (it teaches the fix);
- * from the fourth on the model is told to stop, so a memory loop never eats the user's reply.
- */
-function countFailure(ctx: MemoryCallContext, failure: MemoryFailure): MemoryFailure {
-  if (!ctx.turn) return failure
-  ctx.turn.memoryFailures += 1
-  if (ctx.turn.memoryFailures <= MAX_FAILURES_PER_TURN) return failure
-  return { success: false, done: true, error: messages.breaker(ctx.turn.memoryFailures) }
-}
-
-function warningFor(usage: MemoryUsage): string | undefined {
-  return usage.current > usage.limit * WARN_ABOVE ? messages.nearlyFull(usage) : undefined
 }

@@ -1,3 +1,4 @@
+import type { SimilarityKind } from './similar-entries'
 import type { MemoryUsage } from './types'
 
 /**
@@ -18,6 +19,10 @@ export function usageFraction(usage: MemoryUsage): string {
 export function usageLabel(usage: MemoryUsage): string {
   return `${usage.percent}% — ${usageFraction(usage)} chars`
 }
+
+/** Points an eviction at the entries' ages, so early core preferences are not traded for fresh trivia. */
+const DATES_HINT =
+  '; entry_dates says when each was added and last confirmed: remove stale, never-confirmed trivia before long-standing preferences'
 
 export const SUCCESS_NOTE = 'Write saved. This update is complete — do not repeat it.'
 export const MAX_FAILURES_PER_TURN = 3
@@ -47,17 +52,22 @@ export const messages = {
   emptyOperations: 'operations list is empty.',
 
   added: 'Entry added.',
-  alreadyExists: 'Entry already exists (no duplicate added).',
+  alreadyExists: 'Entry already exists, word for word (no duplicate added; it now counts as confirmed). Do not add it again.',
   replaced: 'Entry replaced.',
   removed: 'Entry removed.',
   applied: (count: number) => `Applied ${count} operation(s).`,
 
   addOverLimit: (usage: MemoryUsage, entryLength: number) =>
-    `Memory at ${usageFraction(usage)} chars. Adding this entry (${entryLength} chars) would exceed the limit. Consolidate now: use 'replace' to merge overlapping entries into shorter ones or 'remove' stale or less important entries (see current_entries below), then retry this add — all in this turn.`,
+    `Memory at ${usageFraction(usage)} chars. Adding this entry (${entryLength} chars) would exceed the limit. Consolidate now: use 'replace' to merge overlapping entries into shorter ones or 'remove' stale or less important entries (see current_entries below${DATES_HINT}), then retry this add — all in this turn.`,
   replaceOverLimit: (newTotal: number, limit: number) =>
-    `Replacement would put memory at ${formatCount(newTotal)}/${formatCount(limit)} chars. Shorten the new content, or 'remove' other stale or less important entries to make room (see current_entries below), then retry — all in this turn.`,
+    `Replacement would put memory at ${formatCount(newTotal)}/${formatCount(limit)} chars. Shorten the new content, or 'remove' other stale or less important entries to make room (see current_entries below${DATES_HINT}), then retry — all in this turn.`,
   batchOverLimit: (count: number, newTotal: number, limit: number) =>
-    `After applying all ${count} operations, memory would be at ${formatCount(newTotal)}/${formatCount(limit)} chars -- over the limit. Remove or shorten more entries in the same batch (see current_entries below), then retry.`,
+    `After applying all ${count} operations, memory would be at ${formatCount(newTotal)}/${formatCount(limit)} chars -- over the limit. Remove or shorten more entries in the same batch (see current_entries below${DATES_HINT}), then retry.`,
+
+  similarEntry: (kind: SimilarityKind, entry: string) =>
+    kind === 'near_duplicate'
+      ? `Not added: an existing entry already says this in other words: '${entry}'. Nothing was saved; that entry now counts as confirmed. If your text adds something it lacks, replace it instead (suggested_call: old_text = that entry), with one entry holding both.`
+      : `Not added: it contradicts an existing entry: '${entry}'. Nothing was saved. If the user changed their mind or corrected it, replace that entry instead (suggested_call: old_text = that entry). If both hold, replace it with one entry that states both.`,
 
   noMatch: (oldText: string, verb: 'replace' | 'remove') =>
     `No entry matched '${oldText}'. Check current_entries below and retry with the exact text of the entry you want to ${verb}.`,

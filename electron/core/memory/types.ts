@@ -1,5 +1,6 @@
 import type { WriteContext } from '../../../shared/ledger'
 import type { TurnState } from '../tools/types'
+import type { SimilarityKind } from './similar-entries'
 
 export const memoryTargets = ['memory', 'user'] as const
 export type MemoryTarget = (typeof memoryTargets)[number]
@@ -29,9 +30,22 @@ export interface MemoryCallContext {
   ledgerMeta?: Record<string, unknown>
 }
 
-/** `force` lets a replace/remove through the shrink guard (see {@link MemoryStore.replace}). */
+/**
+ * `force` lets a replace/remove through the shrink guard (see {@link MemoryStore.replace}); `allowSimilar`
+ * lets an add through beside an entry that says nearly the same or the opposite (the user decided so:
+ * a restore, an approved proposal, "Add anyway" on the Memory screen).
+ */
 export interface MemoryMutationOptions {
   force?: boolean
+  allowSimilar?: boolean
+}
+
+/** One entry's dates as the model reads them, beside `current_entries` / `entries` (never inside an entry, so old_text still matches). */
+export interface EntryDatesForModel {
+  /** `"2026-10-21 (45 days ago)"`, or `"unknown"`. */
+  added: string
+  /** `"2026-12-02 (3 days ago)"`, or `"never"`. */
+  last_confirmed: string
 }
 
 /** One item of a batch, as the model sends it (validated per item, so any shape is accepted here). */
@@ -50,6 +64,8 @@ export interface MemorySuccess {
   usage: string
   entry_count: number
   message: string
+  /** The add changed nothing: the entry was already there, word for word (it now counts as confirmed). */
+  duplicate?: true
   /** Present once usage passes 90%: how full it is and how to consolidate. */
   warning?: string
   note: string
@@ -61,6 +77,13 @@ export interface MemoryFailure {
   /** Set by the consolidation breaker: stop calling memory this turn. */
   done?: true
   current_entries?: string[]
+  /** One per item of `current_entries`: when it was added and last confirmed. */
+  entry_dates?: EntryDatesForModel[]
+  /** An add refused beside an entry that says nearly the same or the opposite: that entry, as it reads. */
+  similar_entry?: string
+  similarity?: SimilarityKind
+  /** The call to make instead: replace that entry (old_text = its text) with the new content. */
+  suggested_call?: { action: 'replace'; old_text: string; content: string }
   /** `"<current>/<limit>"` */
   usage?: string
   /** 80-char previews of the entries an ambiguous old_text matched. */
@@ -76,6 +99,8 @@ export interface MemoryReadResult {
   success: true
   target: MemoryTarget
   entries: string[]
+  /** One per entry: when it was added and last confirmed. */
+  entry_dates?: EntryDatesForModel[]
   usage: string
   entry_count: number
   warning?: string

@@ -4,6 +4,7 @@ import { contextMeta, kindWithMeta, type LearnedChange, type LedgerEntry, type W
 import { openStateDb, type StateDb } from '../db/state-db'
 import type { BatchChangeRecorder } from '../ledger/recorder'
 import { MemoryStore } from '../memory'
+import type { EntryDating } from '../memory/entry-dating'
 import type { MemoryLimits, MemoryTarget } from '../memory/types'
 import { SkillStore, type SkillSummary } from '../skills'
 
@@ -61,6 +62,8 @@ export interface StagingStoresOptions {
   nativeBinding?: string
   /** The scratch folder's prefix under `tmp/` (default `review-`; a chat uses {@link CHAT_SCRATCH_PREFIX}). */
   scratchPrefix?: string
+  /** The real memory store's entry dates (see MemoryStore's `dating`). */
+  memoryDating?: EntryDating
 }
 
 /**
@@ -82,7 +85,8 @@ export class StagingStores {
     mkdirSync(join(this.root, 'memories'), { recursive: true })
     mkdirSync(join(this.root, '.locks'), { recursive: true })
     this.db = openStateDb(':memory:', { nativeBinding: options.nativeBinding })
-    this.memory = new MemoryStore({ dataHome: this.root, dir: join(this.root, 'memories'), limits: options.memoryLimits, recorder: this.recorder })
+    // The real entries' dates, and repeats confirming them: a confirmation changes no file, so it is not staged.
+    this.memory = new MemoryStore({ dataHome: this.root, dir: join(this.root, 'memories'), limits: options.memoryLimits, recorder: this.recorder, dating: options.memoryDating })
     this.skills = new SkillStore({
       dataHome: this.root,
       skillsDir: join(this.root, 'skills'),

@@ -17,7 +17,7 @@ import {
  */
 
 /** Words too common to tell anything, and the words a memory entry is phrased with ("User prefers …"). */
-const STOPWORDS = new Set(
+export const STOPWORDS = new Set(
   (
     'the and for are but not you your yours with this that these those from into onto over under about above after before again ' +
     'all any both each few more most other some such only own same than too very can will just should now was were been being ' +
@@ -53,7 +53,7 @@ function fold(text: string): string {
   return text.normalize('NFKC').toLowerCase()
 }
 
-/** A light English stemmer: enough that "mirrored", "mirrors" and "mirroring" meet (skill hints use it too). */
+/** A light English stemmer: enough that "mirrored", "mirrors" and "mirroring" meet (skill hints and similar memory entries use it too). */
 export function stem(word: string): string {
   if (word.length <= 4) return word
   for (const suffix of ['ingly', 'edly', 'ing', 'ies', 'ied', 'ed', 'es', 's', 'ly']) {

@@ -1,10 +1,20 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { MemoryStoreView, MemoryTargetName } from '../../../shared/ipc/domain'
+import type { MemoryResultView, MemoryStoreView, MemoryTargetName } from '../../../shared/ipc/domain'
 import type { MemoryLedgerEntry, RevertResult } from '../../../shared/ledger'
 import { isMemoryEntry } from '../../../shared/ledger-names'
 import { type CairnClient } from '../ipc/client'
 import { describeError } from '../ipc/error-words'
 import type { RevertOutcome } from './timeline'
+
+/**
+ * What adding an entry came to: saved; already there word for word (nothing added); refused because an
+ * entry says nearly the same or the opposite (`similar`, to replace instead); or an error to show.
+ */
+export type AddOutcome =
+  | { kind: 'added' }
+  | { kind: 'duplicate' }
+  | { kind: 'similar'; similar: NonNullable<MemoryResultView['similar']> }
+  | { kind: 'error'; error: string }
 
 /** An entry's versions (ledger rows, newest first), or why they could not be read. */
 export type EntryHistory = { ok: true; entries: MemoryLedgerEntry[] } | { ok: false; error: string }
@@ -15,8 +25,9 @@ export interface MemoryState {
   loaded: boolean
   loadError: string | null
   load(): Promise<void>
+  /** `allowSimilar`: keep it beside an entry that says nearly the same or the opposite (the user chose to). */
+  add(target: MemoryTargetName, content: string, options?: { allowSimilar?: boolean }): Promise<AddOutcome>
   /** Each returns an error message to show, or null when it worked. */
-  add(target: MemoryTargetName, content: string): Promise<string | null>
   replace(target: MemoryTargetName, oldText: string, content: string): Promise<string | null>
   remove(target: MemoryTargetName, text: string): Promise<string | null>
   /** A pinned entry is never changed by learning without asking. */
@@ -82,7 +93,14 @@ export function createMemoryStore(client: CairnClient): MemoryStore {
       }
     },
 
-    add: (target, content) => run(() => client.request('memory.add', { target, content }), get().load),
+    async add(target, content, options = {}) {
+      let result: MemoryResultView | null = null
+      const error = await run(async () => (result = await client.request('memory.add', { target, content, ...options })), get().load)
+      const answer = result as MemoryResultView | null
+      if (answer?.similar) return { kind: 'similar', similar: answer.similar }
+      if (error !== null) return { kind: 'error', error }
+      return answer?.duplicate ? { kind: 'duplicate' } : { kind: 'added' }
+    },
     replace: (target, oldText, content) => run(() => client.request('memory.replace', { target, oldText, content }), get().load),
     remove: (target, text) => run(() => client.request('memory.remove', { target, text }), get().load),
     setPinned: (target, text, pinned) => run(() => client.request('memory.setPinned', { target, text, pinned }).then(() => ({ success: true })), get().load),

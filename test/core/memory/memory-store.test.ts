@@ -8,6 +8,7 @@ import { ensureHome, type HomePaths } from '../../../electron/core/config/home'
 import { Ledger } from '../../../electron/core/ledger/ledger'
 import { MemoryStore, type MemoryCallContext, type MemoryFailure, type MemoryResult } from '../../../electron/core/memory'
 import { newTurnState } from '../../../electron/core/tools/types'
+import { messages } from '../../../electron/core/memory/messages'
 
 let home: string
 let paths: HomePaths
@@ -69,10 +70,11 @@ describe('add', () => {
     expect(existsSync(paths.memoryFile)).toBe(false)
   })
 
-  it('treats an exact duplicate as a successful no-op', async () => {
+  it('treats an exact duplicate as a successful no-op, and says it was one', async () => {
     await store.add('memory', 'fact A', ctx)
     const result = await store.add('memory', 'fact A', ctx)
-    expect(result).toMatchObject({ success: true, message: 'Entry already exists (no duplicate added).', entry_count: 1 })
+    expect(result).toMatchObject({ success: true, duplicate: true, message: messages.alreadyExists, entry_count: 1 })
+    expect((result as { message: string }).message).toMatch(/already exists/)
     expect(fileText()).toBe('fact A')
   })
 

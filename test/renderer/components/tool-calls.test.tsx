@@ -150,6 +150,14 @@ describe('memory, skills and other tools', () => {
     expect(row(/Edited the skill deploy-blog/)).toBeTruthy()
   })
 
+  it('says a memory add that was already saved added nothing', async () => {
+    const harness = await openChat()
+    call(harness, 'memory', { action: 'add', target: 'user', content: 'Prefers pnpm' }, { success: true, duplicate: true, message: 'Entry already exists' })
+    const memory = row(/Already in your profile/)
+    fireEvent.click(within(memory).getByRole('button', { name: /Already in/ }))
+    expect(memory.querySelector('.memory-ops')!.textContent).toBe('Already saved, nothing addedPrefers pnpm')
+  })
+
   it('lists the conversations a past-conversation search found, matches highlighted', async () => {
     const harness = await openChat()
     call(harness, 'session_search', { query: 'deploy blog' }, { success: true, count: 1, sessions: [{ session_id: 's9', title: 'Blog hosting', snippet: 'we >>>deploy<<< with\nflyctl' }] })

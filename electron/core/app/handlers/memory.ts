@@ -1,6 +1,6 @@
 import type { IpcHandlers } from '../../../../shared/ipc/contract'
 import { IpcError } from '../../../../shared/ipc/define'
-import type { MemoryStoreView, MemoryTargetName } from '../../../../shared/ipc/domain'
+import type { MemoryResultView, MemoryStoreView, MemoryTargetName } from '../../../../shared/ipc/domain'
 import { memoryEntryInfo, memoryHistory, restoreMemoryEntry } from '../../memory/entry-history'
 import { trimmedText } from '../../memory/entry-ops'
 import { replaceEntryKeepingPin, setEntryPinned } from '../../memory/entry-pinning'
@@ -22,18 +22,23 @@ export function memoryHandlers(app: LibrarySlice): Pick<IpcHandlers, MemoryRoute
       enabled: target === 'memory' ? config.enabled : config.userProfileEnabled
     }
   }
-  const changed = <T extends { success: boolean }>(result: T): { success: boolean; message?: string; error?: string } => {
-    if (result.success) app.emit('memory.changed', {})
-    const r = result as { success: boolean; message?: unknown; error?: unknown }
+  const changed = <T extends { success: boolean }>(result: T): MemoryResultView => {
+    const r = result as { success: boolean; message?: unknown; error?: unknown; duplicate?: unknown; similar_entry?: unknown; similarity?: unknown }
+    if (result.success) app.emit('memory.changed', {}) // a duplicate changed a confirmation date
     return {
       success: r.success,
       ...(typeof r.message === 'string' ? { message: r.message } : {}),
-      ...(typeof r.error === 'string' ? { error: r.error } : {})
+      ...(typeof r.error === 'string' ? { error: r.error } : {}),
+      // The screen words these itself: the entry is already there, or one says nearly the same or the opposite.
+      ...(r.duplicate === true ? { duplicate: true } : {}),
+      ...(typeof r.similar_entry === 'string' && (r.similarity === 'near_duplicate' || r.similarity === 'contradiction')
+        ? { similar: { kind: r.similarity, entry: r.similar_entry } }
+        : {})
     }
   }
   return {
     'memory.get': async () => ({ memory: view('memory'), user: view('user') }),
-    'memory.add': async ({ target, content }) => changed(await app.core.memory.add(target, content, user)),
+    'memory.add': async ({ target, content, allowSimilar }) => changed(await app.core.memory.add(target, content, user, { allowSimilar })),
     // The user is editing by hand: no guard against shrinking their own store. A pin follows the entry.
     'memory.replace': async ({ target, oldText, content }) =>
       changed(await replaceEntryKeepingPin(app.core, target, oldText, content, user.write, { force: true })),

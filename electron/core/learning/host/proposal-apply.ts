@@ -174,7 +174,8 @@ export class Inbox {
     if (proposal.kind === 'memory.add') {
       const entry = (text ?? '').trim()
       if (entry && memory.read(target).entries.includes(entry)) return null // already there: nothing to do
-      return memory.add(target, entry, ctx)
+      // The user approved it, beside whatever similar entry is there now: theirs to judge, not the similarity check's.
+      return memory.add(target, entry, ctx, { allowSimilar: true })
     }
     // The user approved it: the shrink guard, meant for a model that misjudges how full memory is, does not apply.
     // Pins follow their entry on every replace (a ledger listener where the core is composed); a removed entry's pin is kept, so

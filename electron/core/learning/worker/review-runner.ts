@@ -25,6 +25,7 @@ import { CURATION_SYSTEM_PROMPT, curationUserMessage, type CurationOverview } fr
 import { DisableProposals, PROPOSE_DISABLE } from './disable-proposals'
 import { rejectedProposalsText } from './rejected-proposals'
 import { ReviewPolicy, reviewTools } from './review-policy'
+import { reviewMemoryContext } from './review-memory-context'
 import { parseSkillOutcomes, reviewSystemPrompt, reviewUserMessage } from './review-prompts'
 import { summarizeReview } from '../../staging/review-summary'
 import { ReviewStaging, type LearningStores } from '../../staging/staging'
@@ -223,7 +224,11 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
     const schemas = [...tools.values()].map((tool) => toolSchema(tool))
     const rejected = rejectedProposalsText(deps.proposals)
     const skillsContext = curation ? null : reviewSkillsContext(job, deps)
-    const brief = curation ? curationUserMessage(deps.curationOverview()) : [reviewUserMessage(job), skillsContext?.text].filter(Boolean).join('\n\n')
+    const brief = curation
+      ? curationUserMessage(deps.curationOverview())
+      : [reviewUserMessage(job), reviewMemoryContext(deps.memory, memorySettings), skillsContext?.text].filter(Boolean).join('
+
+')
     const messages: ChatCompletionMessageParam[] = [
       { role: 'system', content: curation ? CURATION_SYSTEM_PROMPT : reviewSystemPrompt({ kinds: job.kinds, allowSkillCreation: options.allowSkillCreation }) },
       { role: 'user', content: rejected ? `${brief}\n\n${rejected}` : brief }

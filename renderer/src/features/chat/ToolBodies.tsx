@@ -40,7 +40,7 @@ function KindBody({ item, args, result }: { item: ToolItem; args: Fields; result
     case 'session_search':
       return result && !failed ? <FoundSessions result={result} /> : null
     case 'memory':
-      return <MemoryChange args={args} />
+      return <MemoryChange args={args} duplicate={result?.duplicate === true} />
     case 'skill_manage':
       return <SkillChange args={args} />
     case 'skill_view':
@@ -150,14 +150,14 @@ interface MemoryOperation {
   old_text?: unknown
 }
 
-/** Memory changes in words: what was added, what an entry now reads, what was removed. */
-function MemoryChange({ args }: { args: Fields }): React.JSX.Element | null {
+/** Memory changes in words: what was added, what an entry now reads, what was removed; an add already saved says so. */
+function MemoryChange({ args, duplicate }: { args: Fields; duplicate: boolean }): React.JSX.Element | null {
   const t = useT()
   const operations = (Array.isArray(args.operations) && args.operations.length > 0 ? args.operations : [args]) as MemoryOperation[]
   const rows = operations.flatMap((op, index) => {
     const content = typeof op.content === 'string' ? op.content : ''
     const old = typeof op.old_text === 'string' ? op.old_text : ''
-    if (op.action === 'add' && content) return [<MemoryLine key={index} label={t('tools.memoryAdded')} text={content} />]
+    if (op.action === 'add' && content) return [<MemoryLine key={index} label={t(duplicate ? 'memory.tool.alreadySaved' : 'tools.memoryAdded')} text={content} />]
     if (op.action === 'replace') return [<MemoryLine key={index} label={t('tools.memoryReplaced')} text={content} was={old} />]
     if (op.action === 'remove' && old) return [<MemoryLine key={index} label={t('tools.memoryRemoved')} text={old} />]
     return []

@@ -85,6 +85,7 @@ export function toolTitle(item: ToolItem, state: ToolState, t: Translate): strin
       return say('skill_view', { name: str(args, 'name') ?? '' })
     case 'memory': {
       const store = t(str(args, 'target') === 'user' ? 'tools.store.user' : 'tools.store.memory')
+      if (tense === 'done' && parseFields(item.result).duplicate === true) return t('memory.tool.alreadyIn', { store })
       if (Array.isArray(args.operations) && args.operations.length > 0) return say('memory.batch', { store, count: args.operations.length })
       const action = str(args, 'action') ?? ''
       return say(`memory.${MEMORY_ACTIONS.has(action) ? action : 'read'}`, { store })

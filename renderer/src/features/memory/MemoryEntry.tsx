@@ -157,12 +157,15 @@ function Provenance({ info }: { info: MemoryEntryInfo | null }): React.JSX.Eleme
   }
   const at = Date.parse(info.updatedAt)
   const created = info.createdAt && info.createdAt !== info.updatedAt ? Date.parse(info.createdAt) : null
+  // A rewrite already shows as the latest change: only a later repeat of the entry says more.
+  const confirmed = info.confirmedAt && info.confirmedAt !== info.updatedAt ? Date.parse(info.confirmedAt) : null
   const sessionId = info.sessionId
   return (
     <p className="memory-info">
       {pinned}
       <span title={fullTime(at, locale)}>{describeMemorySource(info.source, relativeTime(at, now, locale), t, info.device)}</span>
       {created !== null ? <span title={fullTime(created, locale)}>{t('memory.info.firstSaved', { when: relativeTime(created, now, locale) })}</span> : null}
+      {confirmed !== null ? <span title={fullTime(confirmed, locale)}>{t('memory.info.confirmed', { when: relativeTime(confirmed, now, locale) })}</span> : null}
       {sessionId ? (
         <button
           type="button"

@@ -3,8 +3,9 @@ import type { MemoryStoreView, MemoryTargetName } from '../../../../shared/ipc/d
 import { useApp, useT } from '../../app/context'
 import { Notice } from '../../components/Feedback'
 import { Icon } from '../../components/Icon'
-import { remainingAfter, usageOf } from '../../stores/memory'
+import { remainingAfter, usageOf, type AddOutcome } from '../../stores/memory'
 import { MemoryEntry } from './MemoryEntry'
+import { SimilarEntryNotice } from './SimilarEntryNotice'
 
 /** One bounded store: how full it is, every entry (edit, delete), and a box to add one. */
 export function MemoryStoreCard({ target, view }: { target: MemoryTargetName; view: MemoryStoreView }): React.JSX.Element {
@@ -13,17 +14,29 @@ export function MemoryStoreCard({ target, view }: { target: MemoryTargetName; vi
   const usage = usageOf(view.current, view.limit)
   const [draft, setDraft] = useState('')
   const [problem, setProblem] = useState<string | null>(null)
+  const [outcome, setOutcome] = useState<AddOutcome | null>(null)
   const [busy, setBusy] = useState(false)
   const left = remainingAfter(view, draft.trim())
 
-  const add = async (): Promise<void> => {
+  const finish = (next: AddOutcome): void => {
+    setBusy(false)
+    setProblem(next.kind === 'error' ? next.error : null)
+    setOutcome(next.kind === 'error' ? null : next)
+    if (next.kind === 'added' || next.kind === 'duplicate') setDraft('')
+  }
+
+  const add = async (allowSimilar = false): Promise<void> => {
     const content = draft.trim()
     if (!content || remainingAfter(view, content) < 0) return
     setBusy(true)
-    const error = await memory.getState().add(target, content)
-    setBusy(false)
-    setProblem(error)
-    if (!error) setDraft('')
+    finish(await memory.getState().add(target, content, allowSimilar ? { allowSimilar } : {}))
+  }
+
+  /** The draft takes the similar entry's place (one change on the timeline, revertible like any edit). */
+  const replaceSimilar = async (entry: string): Promise<void> => {
+    setBusy(true)
+    const error = await memory.getState().replace(target, entry, draft.trim())
+    finish(error === null ? { kind: 'added' } : { kind: 'error', error })
   }
 
   return (
@@ -89,6 +102,10 @@ export function MemoryStoreCard({ target, view }: { target: MemoryTargetName; vi
           </button>
         </div>
       </form>
+      {outcome?.kind === 'duplicate' ? <Notice tone="info">{t('memory.addDuplicate')}</Notice> : null}
+      {outcome?.kind === 'similar' ? (
+        <SimilarEntryNotice similar={outcome.similar} busy={busy} onReplace={() => void replaceSimilar(outcome.similar.entry)} onAddAnyway={() => void add(true)} />
+      ) : null}
       {problem ? <Notice tone="error">{problem}</Notice> : null}
     </section>
   )

@@ -84,10 +84,11 @@ describe('approving a proposal', () => {
     expect(rows).toHaveLength(2)
     for (const row of rows) expect(proposedKinds.get((row.meta as { proposalId?: number }).proposalId!)).toBe(row.kind)
 
-    const [again] = await propose('r-again', [addUser('User prefers npm')])
-    await fx.core.memory.add('user', 'User prefers npm', { write: { source: 'user' } })
+    // (Not "User prefers npm": beside "User prefers pnpm" that contradiction is refused before it is ever proposed.)
+    const [again] = await propose('r-again', [addUser('User lives in Lyon')])
+    await fx.core.memory.add('user', 'User lives in Lyon', { write: { source: 'user' } })
     expect(await inbox.approve(again)).toMatchObject({ ok: true, ledgerEntry: null, proposal: { state: 'approved' } })
-    expect(fx.core.memory.read('user').entries).toEqual(['User prefers pnpm', 'User prefers npm'])
+    expect(fx.core.memory.read('user').entries).toEqual(['User prefers pnpm', 'User lives in Lyon'])
   })
 
   it("with the user's own text: applies that instead, keeps it as editedAfter, and scans it like any write", async () => {
