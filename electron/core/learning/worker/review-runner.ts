@@ -226,9 +226,7 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
     const skillsContext = curation ? null : reviewSkillsContext(job, deps)
     const brief = curation
       ? curationUserMessage(deps.curationOverview())
-      : [reviewUserMessage(job), reviewMemoryContext(deps.memory, memorySettings), skillsContext?.text].filter(Boolean).join('
-
-')
+      : [reviewUserMessage(job), reviewMemoryContext(deps.memory, memorySettings), skillsContext?.text].filter(Boolean).join('\n\n')
     const messages: ChatCompletionMessageParam[] = [
       { role: 'system', content: curation ? CURATION_SYSTEM_PROMPT : reviewSystemPrompt({ kinds: job.kinds, allowSkillCreation: options.allowSkillCreation }) },
       { role: 'user', content: rejected ? `${brief}\n\n${rejected}` : brief }
