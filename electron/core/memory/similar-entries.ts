@@ -84,7 +84,26 @@ function shapeOf(text: string): Shape {
       if (isContent(word, run)) terms.add(word)
     }
   }
-  return { sequence, terms, negated }
+  return { sequence: foldPhrases(sequence), terms, negated }
+}
+
+/** Wordings of one frame folded to one, so a swap lines up: "prefers using pnpm instead of npm" is "prefer pnpm over npm". */
+const PHRASES: ReadonlyArray<[readonly string[], string]> = [
+  [['instead', 'of'], 'over'],
+  [['rather', 'than'], 'over'],
+  [['prefer', 'use'], 'prefer']
+]
+
+function foldPhrases(sequence: readonly string[]): string[] {
+  const folded: string[] = []
+  for (let index = 0; index < sequence.length; index++) {
+    const phrase = PHRASES.find(([words]) => words.every((word, offset) => sequence[index + offset] === word))
+    if (phrase) {
+      folded.push(phrase[1])
+      index += phrase[0].length - 1
+    } else folded.push(sequence[index])
+  }
+  return folded
 }
 
 /** Chinese particles that never decide what an entry says, and the wordings of "use" and "prefer" folded to one. */

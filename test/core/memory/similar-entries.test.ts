@@ -23,6 +23,7 @@ const pairs: Array<[existing: string, added: string, expected: 'near_duplicate' 
   ['User likes emoji in commit messages', 'User does not like emoji in commit messages', 'contradiction'],
   ['The project uses Python 3.11', 'The project uses Python 3.12', 'contradiction'],
   ['用户喜欢用pnpm管理Node项目', '用户喜欢用npm管理Node项目', 'contradiction'],
+  ['The user prefers using pnpm instead of npm for Node projects', 'User prefers yarn over npm for Node projects', 'contradiction'],
   // Different facts that share words: these must never be taken for one another.
   ['User prefers pnpm for Node projects', "User's Node projects live in ~/code", null],
   ['User prefers dark mode', 'User prefers concise answers', null],
