@@ -71,6 +71,8 @@ export type BatchPlan =
       changes: EntryChange[]
       /** Existing entries an add repeated word for word (skipped): each counts as confirmed. */
       repeated: string[]
+      /** Adds that said an existing entry again in other words (skipped, not failing the batch): each confirms it. */
+      restated: SimilarRefusal[]
     }
   | { ok: false; error: string; similar?: SimilarRefusal }
 
@@ -81,9 +83,11 @@ export interface BatchPlanOptions {
 
 /**
  * Applies a batch to a copy of the entries. Any bad operation fails the whole batch (the caller
- * writes nothing); an add of an entry that already exists is skipped, not an error. An add that
- * near-duplicates or contradicts an entry that outlives the batch fails it too, so a batch that
- * replaces or removes that entry and adds the new text (in either order) passes as one call.
+ * writes nothing); an add of an entry that already exists is skipped, not an error, and so is one that
+ * says an entry that outlives the batch again in other words (a restatement loses nothing; failing the
+ * batch for it lost the other facts a one-call-per-response model put beside it). An add that
+ * contradicts such an entry fails the batch: which of the two holds is the model's call, so a batch
+ * that replaces or removes that entry and adds the new text (in either order) passes as one call.
  * `fileName` names the file in errors.
  */
 export function planBatch(
@@ -135,12 +139,18 @@ export function planBatch(
       return fail(messages.batchUnknownAction)
     }
   }
-  const final = dedupeEntries(working)
+  let final = dedupeEntries(working)
+  let kept = changes
+  const restated: SimilarRefusal[] = []
   if (!options.allowSimilar) {
     const survivors = final.filter((entry) => entries.includes(entry))
     for (const add of added) {
       if (!final.includes(add.content)) continue // replaced again later in the batch
       const similar = findSimilarEntry(survivors, add.content)
+      if (similar?.kind === 'near_duplicate') {
+        restated.push({ ...similar, content: add.content })
+        continue
+      }
       if (similar) {
         return {
           ok: false,
@@ -149,6 +159,11 @@ export function planBatch(
         }
       }
     }
+    if (restated.length) {
+      const skipped = new Set(restated.map((add) => add.content))
+      final = final.filter((entry) => !skipped.has(entry))
+      kept = changes.filter((change) => !(change.kind === 'memory.add' && change.after !== null && skipped.has(change.after)))
+    }
   }
-  return { ok: true, entries: final, changes, repeated }
+  return { ok: true, entries: final, changes: kept, repeated, restated }
 }

@@ -252,6 +252,7 @@ export class MemoryStore {
     const limit = this.files.limitOf(target)
     const shrinks = operations.some((op) => op?.action === 'replace' || op?.action === 'remove')
     let repeated: string[] = []
+    let restated: SimilarRefusal[] = []
     let similar: SimilarRefusal | null = null
     const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
       const plan = planBatch(entries, operations, this.files.fileNameOf(target), { allowSimilar: options.allowSimilar })
@@ -261,6 +262,7 @@ export class MemoryStore {
       }
       if (!plan.ok) return this.failWith(target, entries, plan.error + messages.batchNothingApplied, true)
       repeated = plan.repeated
+      restated = plan.restated
       const total = charCount(plan.entries)
       if (total > limit) {
         return this.failWith(target, entries, messages.batchOverLimit(operations.length, total, limit), true)
@@ -270,9 +272,13 @@ export class MemoryStore {
       if (plan.changes.length === 0) return { kind: 'noop' }
       return { kind: 'apply', entries: plan.entries, changes: plan.changes }
     })
-    if (outcome.kind === 'applied' || outcome.kind === 'noop') this.dates.confirm(target, repeated)
+    if (outcome.kind === 'applied' || outcome.kind === 'noop') {
+      this.dates.confirm(target, repeated)
+      for (const add of restated) this.dates.confirmSimilar(target, add)
+    }
     this.dates.confirmSimilar(target, similar)
-    const message = messages.applied(operations.length)
+    const applied = operations.length - restated.length
+    const message = messages.applied(applied) + (restated.length ? messages.restatedSkipped(this.display(target, restated.map((add) => add.entry))) : '')
     const result = this.finish(target, ctx, outcome, message, message)
     // Every add repeated an entry word for word: say so, as a lone add does.
     const allRepeats = outcome.kind === 'noop' && repeated.length > 0 && operations.every((op) => op?.action === 'add')

@@ -56,6 +56,8 @@ export const messages = {
   replaced: 'Entry replaced.',
   removed: 'Entry removed.',
   applied: (count: number) => `Applied ${count} operation(s).`,
+  restatedSkipped: (entries: readonly string[]) =>
+    ` Skipped ${entries.length} add(s) that an existing entry already says in other words (now confirmed): ${entries.map((entry) => `'${entry}'`).join(', ')}. If yours adds something, replace that entry instead.`,
 
   addOverLimit: (usage: MemoryUsage, entryLength: number) =>
     `Memory at ${usageFraction(usage)} chars. Adding this entry (${entryLength} chars) would exceed the limit. Consolidate now: use 'replace' to merge overlapping entries into shorter ones or 'remove' stale or less important entries (see current_entries below${DATES_HINT}), then retry this add — all in this turn.`,

@@ -58,12 +58,18 @@ describe('an add beside an entry that says the same in other words, or the oppos
     expect(core.memory.read('user').entries).toHaveLength(2)
   })
 
-  it('refuses a batch that adds the reworded entry beside the old one, and passes one that also replaces or removes it, in one call', async () => {
+  it('skips a reworded add in a batch without losing the facts beside it, refuses a contradicting one, and passes one that also replaces or removes it, in one call', async () => {
     await core.memory.add('user', PNPM, agent())
     await core.memory.add('user', 'User lives in Lyon', agent())
-    const blind = (await core.memory.applyBatch('user', [{ action: 'add', content: REWORDED }], agent())) as MemoryFailure
-    expect(blind).toMatchObject({ success: false, similar_entry: PNPM })
-    expect(blind.error).toMatch(/^Operation 1 \(add\)/)
+    const blind = await core.memory.applyBatch('user', [{ action: 'add', content: REWORDED }, { action: 'add', content: 'User has a cat named Tom' }], agent())
+    expect(blind).toMatchObject({ success: true })
+    expect((blind as { message: string }).message).toContain(`already says in other words (now confirmed): '${PNPM}'`)
+    expect(core.memory.read('user').entries).toEqual([PNPM, 'User lives in Lyon', 'User has a cat named Tom'])
+    await core.memory.applyBatch('user', [{ action: 'remove', old_text: 'cat named Tom' }], agent())
+    const contradicting = (await core.memory.applyBatch('user', [{ action: 'add', content: 'User prefers yarn over npm for Node projects' }, { action: 'add', content: 'User has a dog' }], agent())) as MemoryFailure
+    expect(contradicting).toMatchObject({ success: false, similar_entry: PNPM })
+    expect(contradicting.error).toMatch(/^Operation 1 \(add\)/)
+    expect(core.memory.read('user').entries).toEqual([PNPM, 'User lives in Lyon'])
     // Add first, then remove: the order within the batch does not matter.
     const consolidated = await core.memory.applyBatch('user', [{ action: 'add', content: REWORDED }, { action: 'remove', old_text: 'pnpm over npm' }], agent())
     expect(consolidated.success).toBe(true)
