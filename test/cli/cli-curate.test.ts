@@ -23,9 +23,9 @@ const add = (content: string) => ({ action: 'add', target: 'user', content })
 
 describe('cairn curate', () => {
   it('proposes merging repeated memory entries in the Inbox and changes nothing until approved', async () => {
-    for (const content of ['User prefers pnpm over npm.', 'The user prefers pnpm instead of npm.', 'User lives in Lisbon.']) {
-      expect((await cairn('tool', 'memory', JSON.stringify(add(content)))).code).toBe(0)
-    }
+    // Adds refuse a reworded entry now; repeats come from before that, or from a hand edit of the file.
+    expect((await cairn('tool', 'memory', JSON.stringify(add('User lives in Lisbon.')))).code).toBe(0)
+    writeFileSync(join(home, 'memories', 'USER.md'), ['User prefers pnpm over npm.', 'The user prefers pnpm instead of npm.', 'User lives in Lisbon.'].join('\n§\n'))
     const before = readFileSync(join(home, 'memories', 'USER.md'), 'utf8')
     server.enqueue(
       { toolCalls: [{ name: 'memory', arguments: { action: 'read', target: 'user' } }] },
