@@ -16,7 +16,7 @@ function isTitleRequest(request: RecordedChatRequest): boolean {
   return system?.role === 'system' && typeof system.content === 'string' && system.content.startsWith(TITLE_PROMPT_START)
 }
 
-export const DEMO_PROMPTS = ['Help me set up a new Node project', 'No, I always use pnpm, never npm']
+export const DEMO_PROMPTS = ['Help me set up a new Node project', 'No, I always use pnpm, never npm. Remember these steps for next time.']
 
 /** What the review remembers about the user (USER.md). */
 export const MEMORY_ENTRY = 'Uses pnpm for Node projects, never npm'

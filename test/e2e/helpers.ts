@@ -13,7 +13,8 @@ export function lastMessage(request: RecordedChatRequest): Message {
 /** Text of the last user message in the request. */
 export function lastUserText(request: RecordedChatRequest): string {
   const user = [...request.body.messages].reverse().find((message) => message.role === 'user')
-  return typeof user?.content === 'string' ? user.content : ''
+  // What the user typed, without the skill hint Cairn appends when a skill fits the message.
+  return typeof user?.content === 'string' ? user.content.replace(/\n*\[Cairn: skills that may help[^\]]*\]\s*$/, '') : ''
 }
 
 /** The parsed JSON of the tool result the request ends with, or null when it ends otherwise. */

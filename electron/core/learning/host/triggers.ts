@@ -55,6 +55,7 @@ export const CORRECTION_PATTERNS: readonly RegExp[] = [
   /\bnot what i (asked|meant|wanted|said)\b/i,
   /\byou('re| are) (wrong|mistaken)\b/i,
   /\bi told you\b|\b(but|as|like|what) i (said|asked for|meant)\b/i,
+  /\bi (said|asked you|told you) (to (?!(my|the|a|an|him|her|them|you|us|our|his|their|someone|everyone)\b)|not to|never|don'?t|do not|you should|we should|use)\b/i,
   /(^|[.!?]\s+)i meant\b(?! to\b)/i,
   /\b(actually|instead),? (you should|use|do|it'?s|it is|try)\b/i,
   /\b(don'?t|do not|stop|quit) (do|doing|use|using|add|adding|make|making|write|writing|put|putting)\b/i,

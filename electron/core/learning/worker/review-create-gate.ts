@@ -1,5 +1,4 @@
 import type { ReviewJob } from '../../../../shared/review-protocol'
-import { relevantSkills } from '../../agent/skill-hints'
 import { stopWords } from '../../sessions/stop-words'
 import type { SkillStore } from '../../skills'
 import { entryWords } from '../../text/entry-similarity'
@@ -22,6 +21,9 @@ export const SAVE_PROCEDURE_PATTERNS: readonly RegExp[] = [
   /\bnext time,? (do|follow|use) (it|this|the same)\b/i,
   /记住(怎么|如何|这个步骤|这些步骤|流程)|保存(这个|这些)?(步骤|流程|方法)|(做|写|创建)成?(一个)?技能/
 ]
+
+/** Share of name and description words two skills hold in common to be one family (Jaccard). */
+const SAME_FAMILY_OVERLAP = 0.5
 
 /** Content words another conversation must share with the skill's name and description to count as the same family. */
 const FAMILY_WORDS = 2
@@ -66,12 +68,24 @@ export class CreateGate {
     return { refusal: ONE_OFF_CREATE_MESSAGE }
   }
 
+  /**
+   * A skill of the library the new one would near-duplicate: the same name words in another order, or
+   * most of its words (name and description) shared. Stricter than a hint (one shared word naming a
+   * skill is enough there): a refusal here costs the library a skill, so "new-node-project" is not of
+   * "node-checkout-setup"'s family for sharing "node".
+   */
   private sameFamily(name: string, family: string): string | null {
-    const catalogue = this.sources.skills
-      .list()
-      .filter((skill) => skill.name !== name && !skill.readOnly)
-      .map((skill) => ({ name: skill.name, description: skill.description, category: skill.category }))
-    return relevantSkills(family, catalogue, 1)[0]?.name ?? null
+    const mine = familyWords(family)
+    const myName = familyWords(name.replace(/[-_.]/g, ' '))
+    let best: { name: string; overlap: number } | null = null
+    for (const skill of this.sources.skills.list()) {
+      if (skill.name === name || skill.readOnly) continue
+      const theirName = familyWords(skill.name.replace(/[-_.]/g, ' '))
+      const sameName = myName.size > 0 && myName.size === theirName.size && [...myName].every((word) => theirName.has(word))
+      const overlap = jaccard(mine, familyWords(`${skill.name.replace(/[-_.]/g, ' ')} ${skill.description}`))
+      if ((sameName || overlap >= SAME_FAMILY_OVERLAP) && (!best || overlap > best.overlap)) best = { name: skill.name, overlap }
+    }
+    return best?.name ?? null
   }
 
   private userAskedToKeep(): boolean {
@@ -104,4 +118,11 @@ function descriptionOf(content: unknown): string {
 function familyWords(text: string): Set<string> {
   const words = entryWords(text).filter((word) => word.length >= MIN_WORD_LENGTH && !stopWords.has(word) && !/^\d+$/.test(word))
   return new Set(words.map((word) => (word.length > 4 ? word.replace(/(ing|ed|s)$/, '') : word)))
+}
+
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let shared = 0
+  for (const word of a) if (b.has(word)) shared++
+  const union = a.size + b.size - shared
+  return union === 0 ? 0 : shared / union
 }

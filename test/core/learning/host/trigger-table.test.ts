@@ -18,12 +18,15 @@ const CORRECTIONS: Array<[string, boolean]> = [
   ['As I said, the tests live in spec/', true],
   ['I meant the other file.', true],
   ['Wrong, it is in src/', true],
+  ['I said to never use a plain --force push, use --force-with-lease.', true],
+  ['I told you to use pnpm', true],
   ['不对，应该用 yarn', true],
   ['No, thanks', false],
   ['No, that will be all.', false],
   ['No. Thanks for the help!', false],
   ['I meant to ask about DNS too', false],
   ['I said hello to the new team today', false],
+  ['I said to my manager that we would ship on Friday', false],
   ['Is there no way to do this?', false]
 ]
 

@@ -80,6 +80,15 @@ describe('creating a skill in a review', () => {
     expect(await reviewCreating(conversation('Convert the sales report spreadsheet to CSV.', { sessionId: current }))).toMatchObject({ success: true })
   })
 
+  it('lets a skill for another task through though it shares a word with one the library has', async () => {
+    const setup = '---\nname: node-checkout-setup\ndescription: Get an existing Node.js checkout ready to work on.\n---\n# Node checkout setup\n1. npm install\n'
+    await fx.core.skills.create({ name: 'node-checkout-setup', category: 'dev', content: setup }, { source: 'agent' })
+    const created = '---\nname: new-node-project\ndescription: Use when starting a new Node.js project (pnpm, TypeScript, Vitest).\n---\n# New Node project\n1. pnpm init\n'
+    const job = conversation('Help me set up a new Node project. Remember these steps for next time.')
+    const result = await reviewCreating(job, { name: 'skill_manage', arguments: { action: 'create', name: 'new-node-project', category: 'dev', content: created } })
+    expect(result).toMatchObject({ success: true })
+  })
+
   it('refuses a near-duplicate of a skill the library has, naming the one to patch', async () => {
     await fx.core.skills.create({ name: 'deploy-staging', category: 'devops', content: DEPLOY_SKILL }, { source: 'agent' })
     const duplicate = DEPLOY_SKILL.replace('name: deploy-staging', 'name: staging-deploy')
