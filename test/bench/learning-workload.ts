@@ -111,7 +111,7 @@ function reviewReply(request: RecordedChatRequest, counter: { skills: number }):
   if (stated.length) {
     return { toolCalls: [{ name: 'memory', arguments: { target: 'user', operations: stated.map((text) => ({ action: 'add', content: `Said: ${text}` })) } }] }
   }
-  if (/error overcome/.test(transcript)) return { toolCalls: [{ name: 'skills_list', arguments: {} }] }
+  if (/failed, then the task went on/.test(transcript)) return { toolCalls: [{ name: 'skills_list', arguments: {} }] }
   return { text: 'Nothing to save.' }
 }
 
