@@ -1,6 +1,6 @@
 import { separatorLineNumber } from './memory-file'
 import { messages } from './messages'
-import { findSimilarEntry, type SimilarEntry } from './similar-entries'
+import { addsNothingTo, findSimilarEntry, type SimilarEntry } from './similar-entries'
 import type { MemoryOperation } from './types'
 
 /** One entry-level change; the store records one ledger row for each. */
@@ -84,7 +84,7 @@ export interface BatchPlanOptions {
 /**
  * Applies a batch to a copy of the entries. Any bad operation fails the whole batch (the caller
  * writes nothing); an add of an entry that already exists is skipped, not an error, and so is one that
- * says an entry that outlives the batch again in other words (a restatement loses nothing; failing the
+ * says an entry that outlives the batch again in other words and adds nothing to it (it loses nothing; failing the
  * batch for it lost the other facts a one-call-per-response model put beside it). An add that
  * contradicts such an entry fails the batch: which of the two holds is the model's call, so a batch
  * that replaces or removes that entry and adds the new text (in either order) passes as one call.
@@ -147,7 +147,8 @@ export function planBatch(
     for (const add of added) {
       if (!final.includes(add.content)) continue // replaced again later in the batch
       const similar = findSimilarEntry(survivors, add.content)
-      if (similar?.kind === 'near_duplicate') {
+      // Skipped only when it adds nothing: a restatement carrying a detail ("…and the terminal") needs a replace.
+      if (similar?.kind === 'near_duplicate' && addsNothingTo(similar.entry, add.content)) {
         restated.push({ ...similar, content: add.content })
         continue
       }

@@ -33,7 +33,7 @@ const TOKEN = /[\p{L}\p{N}_]+/gu
 
 /** Dropped everywhere: they never decide what an entry says. */
 const FILLER = new Set(['a', 'an', 'the', 's', 'to', 'be', 'also', 'really', 'usually', 'generally', 'strongly', 'very'])
-const NEGATIONS = new Set(['not', 'no', 'never', 'don', 'doesn', 'didn', 'isn', 'aren', 'won', 't', 'dislike', 'dislikes', 'hate', 'hates', 'avoid', 'avoids'])
+const NEGATIONS = new Set(['not', 'no', 'never', 'without', 'except', 'stopped', 'don', 'doesn', 'didn', 'isn', 'aren', 'won', 't', 'dislike', 'dislikes', 'hate', 'hates', 'avoid', 'avoids'])
 /** The phrasing of preferences and habits, folded to one word each so rewordings meet. */
 const SYNONYMS: Record<string, string> = {
   prefers: 'prefer', preferred: 'prefer', preferring: 'prefer', preference: 'prefer', like: 'prefer', likes: 'prefer', love: 'prefer',
@@ -68,7 +68,7 @@ function shapeOf(text: string): Shape {
   const sequence: string[] = []
   const terms = new Set<string>()
   let negated = false
-  for (const match of text.normalize('NFKC').toLowerCase().matchAll(TOKEN)) {
+  for (const match of text.normalize('NFKC').toLowerCase().replace(PASSED_OVER, ' over ').matchAll(TOKEN)) {
     for (const run of match[0].match(SCRIPT_RUN) ?? []) {
       if (CJK.test(run)) {
         const chars = [...foldCjk(run)]
@@ -86,6 +86,9 @@ function shapeOf(text: string): Shape {
   }
   return { sequence: foldPhrases(sequence), terms, negated }
 }
+
+/** "pnpm, not npm" says what "pnpm over npm" says: the "not" names what was passed over, it does not negate. */
+const PASSED_OVER = /,\s*(?:but\s+)?(?:not|never)\s+(?=\S)/g
 
 /** Wordings of one frame folded to one, so a swap lines up: "prefers using pnpm instead of npm" is "prefer pnpm over npm". */
 const PHRASES: ReadonlyArray<[readonly string[], string]> = [
@@ -197,12 +200,35 @@ function swapsObject(a: Shape, b: Shape): boolean {
   const copula = before.indexOf('is')
   if (copula > 0 && before.slice(0, copula).some((word) => word !== 'user' && isContent(word, word))) return true
   if (!before.some((word) => MANY_VALUED_FRAMES.has(word))) return false
-  return context.length > 0 || (swappedA.length === 1 && swappedB.length === 1 && closeSpelling(swappedA[0], swappedB[0]))
+  // A user prefers many things for one context ("pnpm for Node projects" and "TypeScript for Node
+  // projects" both hold): a swap is a contradiction only against what was passed over ("X over npm"),
+  // between two spellings of one thing (npm / pnpm), or between the two ends of one scale (dark / light).
+  const single = swappedA.length === 1 && swappedB.length === 1
+  const comparative = x.includes('over') || y.includes('over')
+  return (context.length > 0 && comparative) || (single && (closeSpelling(swappedA[0], swappedB[0]) || opposites(swappedA[0], swappedB[0])))
 }
 
 function cjkFrame(before: readonly string[]): boolean {
   const text = before.join('')
   return [...CJK_FRAMES].some((frame) => text.includes(frame))
+}
+
+/** The two ends of scales preferences sit on: choosing one gives up the other. */
+const OPPOSITES: ReadonlyArray<readonly [string, string]> = [
+  ['dark', 'light'],
+  ['tab', 'space'],
+  ['short', 'long'],
+  ['concise', 'detail'],
+  ['formal', 'casual'],
+  ['metric', 'imperial'],
+  ['celsius', 'fahrenheit'],
+  ['morn', 'even']
+]
+
+function opposites(a: string, b: string): boolean {
+  const norm = (word: string) => termOf(word).replace(/s$/, '')
+  const [x, y] = [norm(a), norm(b)]
+  return OPPOSITES.some(([one, other]) => (norm(one) === x && norm(other) === y) || (norm(one) === y && norm(other) === x))
 }
 
 /** One word inside the other (npm, pnpm) or one letter apart (python2, python3). */
@@ -213,6 +239,12 @@ function closeSpelling(a: string, b: string): boolean {
   let differences = 0
   for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) differences++
   return differences === 1
+}
+
+/** Whether `added` says nothing `existing` does not: every content word of it is already there. */
+export function addsNothingTo(existing: string, added: string): boolean {
+  const have = shapeOf(existing).terms
+  return [...shapeOf(added).terms].every((term) => have.has(term))
 }
 
 /**

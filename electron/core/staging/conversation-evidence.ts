@@ -71,9 +71,6 @@ export function readSourceOf(toolName: string, rawArguments: string, callId?: st
   }
 }
 
-/** Tools whose calls write what is being judged. */
-const LEARNING_TOOLS = new Set(['memory', 'skill_manage'])
-
 /** Adds a conversation's messages to `evidence` (or a new one): user turns as said, tool results as read. */
 export function conversationEvidence(messages: readonly EvidenceMessage[], evidence = new ProvenanceEvidence()): ProvenanceEvidence {
   const calls = new Map<string, { name: string; arguments: string }>()
@@ -92,8 +89,9 @@ export function addMessage(evidence: ProvenanceEvidence, message: EvidenceMessag
   if (message.role === 'assistant') {
     for (const call of message.toolCalls ?? []) {
       if (call.id) calls.set(call.id, call)
-      // A learning call's arguments are the learned text itself: never evidence of what was done.
-      if (!LEARNING_TOOLS.has(call.name)) evidence.addDone(call.arguments)
+      // Only a command it ran (each asks the user unless they allowed it) is what it did. A file it wrote,
+      // a page it fetched or an MCP call's arguments may carry what it read, word for word.
+      if (call.name === 'run_command') evidence.addDone(text(parseArguments(call.arguments).command) ?? '')
     }
     return
   }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import type { SkillStore } from '../skills'
+import { fuzzyReplace } from '../text/fuzzy-replace'
 
 /**
  * The shrink guard for skills, like memory's guard against condensing away a store: a review's or
@@ -39,21 +40,25 @@ export function shrinkFigures(before: string, after: string): SkillShrink {
 }
 
 /**
- * The shrink a `skill_manage` call would make to a skill's SKILL.md, judged against its current text
- * (`skills.get` finds a staged copy first, when there is one); null for any other call or when it keeps enough.
+ * The shrink a `skill_manage` call would make to a skill's SKILL.md (`skills.get` finds a staged copy
+ * first, when there is one); null for any other call or when it keeps enough. With `baselines` (one map
+ * per review), a skill is judged against its text when the review first touched it, so a run of edits
+ * that each drop a little (33 → 22 → 15 → 10 lines) cannot cut it down step by step.
  */
-export function shrinkOfCall(name: string, args: Record<string, unknown>, skills: Pick<SkillStore, 'get'>): SkillShrink | null {
+export function shrinkOfCall(name: string, args: Record<string, unknown>, skills: Pick<SkillStore, 'get'>, baselines?: Map<string, string>): SkillShrink | null {
   if (name !== 'skill_manage' || typeof args.name !== 'string') return null
   const filePath = typeof args.file_path === 'string' ? args.file_path.trim() : ''
   if (filePath && filePath !== 'SKILL.md') return null
   const current = currentText(skills, args.name)
   if (current === null) return null
-  if (args.action === 'edit' && typeof args.content === 'string') return skillShrink(current, args.content)
+  if (baselines && !baselines.has(args.name)) baselines.set(args.name, current)
+  const baseline = baselines?.get(args.name) ?? current
+  if (args.action === 'edit' && typeof args.content === 'string') return skillShrink(baseline, args.content)
   if (args.action !== 'patch' || typeof args.old_string !== 'string' || typeof args.new_string !== 'string' || !args.old_string) return null
-  // An exact match only: the tool's fuzzy matching may still apply it, unguarded, as any patch that keeps its sections.
-  if (!current.includes(args.old_string)) return null
-  const patched = args.replace_all === true ? current.split(args.old_string).join(args.new_string) : current.replace(args.old_string, () => args.new_string as string)
-  return skillShrink(current, patched, { sectionsOnly: true })
+  // Matched as the tool will match it (whitespace and quotes forgiven), so a loose old_string is guarded too.
+  const patched = fuzzyReplace(current, args.old_string, args.new_string, args.replace_all === true)
+  if (!patched.ok) return null // the tool refuses it as well
+  return skillShrink(baseline, patched.content, { sectionsOnly: true })
 }
 
 function currentText(skills: Pick<SkillStore, 'get'>, name: string): string | null {

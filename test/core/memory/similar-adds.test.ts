@@ -78,6 +78,13 @@ describe('an add beside an entry that says the same in other words, or the oppos
     expect(moved.success).toBe(true)
   })
 
+  it('fails a batch whose reworded add carries a detail the entry lacks, rather than dropping the detail', async () => {
+    await core.memory.add('user', 'User prefers dark mode in the editor', agent())
+    const detailed = (await core.memory.applyBatch('user', [{ action: 'add', content: 'The user prefers dark mode in the editor and the terminal' }, { action: 'add', content: 'User has a dog' }], agent())) as MemoryFailure
+    expect(detailed).toMatchObject({ success: false, similar_entry: 'User prefers dark mode in the editor' })
+    expect(core.memory.read('user').entries).toEqual(['User prefers dark mode in the editor'])
+  })
+
   it('says an exact repeat was a duplicate, alone and in a batch, and counts it as a confirmation', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-10-01T09:00:00Z') })
     await core.memory.add('user', PNPM, agent())

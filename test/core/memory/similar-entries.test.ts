@@ -24,6 +24,11 @@ const pairs: Array<[existing: string, added: string, expected: 'near_duplicate' 
   ['The project uses Python 3.11', 'The project uses Python 3.12', 'contradiction'],
   ['用户喜欢用pnpm管理Node项目', '用户喜欢用npm管理Node项目', 'contradiction'],
   ['The user prefers using pnpm instead of npm for Node projects', 'User prefers yarn over npm for Node projects', 'contradiction'],
+  ['User prefers concise answers without emoji', 'User now prefers concise answers with emoji', 'contradiction'],
+  ['User prefers pnpm over npm', 'User prefers pnpm, not npm', 'near_duplicate'],
+  // Many things are preferred or used for one context at once.
+  ['User prefers pnpm for Node projects', 'User prefers TypeScript for Node projects', null],
+  ['User uses VS Code for Python', 'User uses pytest for Python', null],
   // Different facts that share words: these must never be taken for one another.
   ['User prefers pnpm for Node projects', "User's Node projects live in ~/code", null],
   ['User prefers dark mode', 'User prefers concise answers', null],

@@ -114,9 +114,12 @@ function descriptionOf(content: unknown): string {
   return match ? match[1].replace(/^["']|["']$/g, '') : ''
 }
 
+/** Words every skill description and many requests hold ("Use when the user asks to…"): no sign of a family. */
+const GENERIC_WORDS = new Set(['use', 'used', 'using', 'user', 'users', 'when', 'ask', 'asks', 'asked', 'want', 'wants', 'need', 'needs', 'help', 'make', 'new', 'get', 'file', 'files', 'work', 'can', 'you', 'please'])
+
 /** Content words, crudely stemmed so "deploying" and "deploy" meet. */
 function familyWords(text: string): Set<string> {
-  const words = entryWords(text).filter((word) => word.length >= MIN_WORD_LENGTH && !stopWords.has(word) && !/^\d+$/.test(word))
+  const words = entryWords(text).filter((word) => word.length >= MIN_WORD_LENGTH && !stopWords.has(word) && !GENERIC_WORDS.has(word) && !/^\d+$/.test(word))
   return new Set(words.map((word) => (word.length > 4 ? word.replace(/(ing|ed|s)$/, '') : word)))
 }
 

@@ -245,6 +245,8 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
     const usage = { promptTokens: 0, completionTokens: 0, reported: false }
 
     const evidence = curation ? conversationEvidence([]) : reviewEvidence(deps, job)
+    // Each skill's text when this run first touched it: the shrink guard measures every edit against it.
+    const skillBaselines = new Map<string, string>()
     const runCall = async (call: ModelToolCall): Promise<unknown> => {
       const args = argumentsOf(call)
       const admission = policy.admit(call.name, args)
@@ -255,7 +257,7 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
       // Where the content came from and what it adds decide, for every writer alike, whether it may
       // only be proposed (ledger/learning-policy.ts); the rows carry both.
       const judged = judgeLearnedCall(call.name, args, { skills: deps.skills, evidence })
-      const shrink = shrinkOfCall(call.name, args, staging.skills)
+      const shrink = shrinkOfCall(call.name, args, staging.skills, skillBaselines)
       const forced = (judged ? contentCause(judged, curation ? 'curation' : 'review', mode) : undefined) ?? (shrink ? 'skill_shrink' : undefined)
       const choice = staging.choose(call.name, args, admission.tool, forced)
       if ('refusal' in choice) return choice.refusal

@@ -68,6 +68,14 @@ describe('creating a skill in a review', () => {
     expect(csvSkillExists()).toBe(true)
   })
 
+  it('does not take words every description and request hold for an earlier request of the same kind', async () => {
+    fx.session(['Can you use the new logo file in the project for me, please?', 'Done.'])
+    const current = fx.session(['Chart this CSV for me.', 'Charted.'])
+    const chart = '---\nname: csv-chart\ndescription: Use when the user asks to chart a CSV file.\n---\n# Chart a CSV\n1. Plot it.\n'
+    const result = await reviewCreating(conversation('Chart this CSV for me.', { sessionId: current }), { name: 'skill_manage', arguments: { action: 'create', name: 'csv-chart', category: 'data', content: chart } })
+    expect(result).toEqual({ success: false, error: ONE_OFF_CREATE_MESSAGE })
+  })
+
   it('does not count the reviewed conversation itself as an earlier one', async () => {
     const current = fx.session(['Convert the sales report spreadsheet to CSV.', 'Converted.'])
     expect(await reviewCreating(conversation('Convert the sales report spreadsheet to CSV.', { sessionId: current }))).toMatchObject({ success: false })

@@ -52,6 +52,17 @@ describe('the skill shrink guard', () => {
     expect(skillShrink(LONG_SKILL, LONG_SKILL.replace('Build step 3.', 'Build step 3, signed.'))).toBeNull()
   })
 
+  it('measures every edit of a run against the skill as the run found it, so small cuts do not add up to a big one', async () => {
+    // Each drops under a third of what the one before it left, and keeps every section.
+    const trimmed = (prepare: number, build: number, pitfalls: number) =>
+      [...FRONT, '# Release', '', '## Prepare', ...Array.from({ length: prepare }, (_, i) => `${i + 1}. Prepare step ${i + 1}.`), '', '## Build',
+        ...Array.from({ length: build }, (_, i) => `${i + 1}. Build step ${i + 1}.`), '', '## Pitfalls', ...Array.from({ length: pitfalls }, (_, i) => `- Pitfall ${i + 1}.`), ''].join('\n')
+    const edit = (content: string) => ({ name: 'skill_manage', arguments: { action: 'edit', name: 'release', content } })
+    await review(view, edit(trimmed(7, 6, 5)), view, edit(trimmed(5, 4, 3)), view, edit(trimmed(3, 2, 2)))
+    expect(skillFile()).toBe(trimmed(7, 6, 5))
+    expect(new ProposalStore(fx.core.db).list({ reviewId: 'r-shrink' }).map((proposal) => proposal.cause)).toContain('skill_shrink')
+  })
+
   it('holds back a review edit that cuts a 33-line skill to 8 lines, with the reason, and tells the model', async () => {
     const outcome = await review(view, { name: 'skill_manage', arguments: { action: 'edit', name: 'release', content: CUT_SKILL } })
 
