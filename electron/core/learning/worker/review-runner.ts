@@ -32,6 +32,7 @@ import { ReviewStaging, type LearningStores } from '../../staging/staging'
 import { recordProposals } from '../../staging/staging-proposals'
 import { removeStagingLeftovers } from '../../staging/staging-stores'
 import { conversationEvidence, evidenceMessagesOf } from '../../staging/conversation-evidence'
+import { userWords } from '../../sessions/stored-messages'
 import { judgeLearnedCall, type LearnedCallJudgement } from '../../staging/learned-content'
 import { decideLearnedWrite, type LearnedWriter } from '../../ledger/learning-policy'
 import type { MessageRecord, SessionStore } from '../../sessions'
@@ -123,7 +124,7 @@ export function reviewDepsOf(core: ReviewHome): ReviewDeps {
         core.sessions
           .messages(hit.sessionId)
           .filter((message) => message.role === 'user')
-          .map((message) => message.content)
+          .map(userWords) // without the skill hint Cairn appended: it names skills, not the user's task
           .join('\n')
       )
   }
