@@ -19,7 +19,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { learningModes, type LearningMode } from '../../shared/config'
 import { CairnApp } from '../../electron/core/app/cairn-app'
-import type { ChatClock } from '../../electron/core/app/chat-manager'
+import { TestClock } from '../helpers/test-clock'
 import { CairnCore } from '../../electron/core/cairn'
 import { ConfigStore } from '../../electron/core/config/config-store'
 import { ensureHome } from '../../electron/core/config/home'
@@ -115,19 +115,6 @@ function reviewReply(request: RecordedChatRequest, counter: { skills: number }):
   return { text: 'Nothing to save.' }
 }
 
-class ManualClock implements ChatClock {
-  at = Date.now()
-  private ticks: Array<() => void> = []
-  now = () => this.at
-  every(_ms: number, tick: () => void) {
-    this.ticks.push(tick)
-    return () => (this.ticks = this.ticks.filter((other) => other !== tick))
-  }
-  pass(minutes: number) {
-    this.at += minutes * 60_000
-    for (const tick of [...this.ticks]) tick()
-  }
-}
 
 function quantile(sorted: number[], q: number): number | null {
   if (sorted.length === 0) return null
@@ -151,7 +138,7 @@ async function main(): Promise<void> {
     learning: { mode: MODE, curateEveryDays: 0 }
   })
   const core = await CairnCore.open({ home })
-  const clock = new ManualClock()
+  const clock = new TestClock(Date.now())
   const env = { CAIRN_API_KEY: 'sk-bench' }
   const app = new CairnApp({ core, spawnWorker: () => forkReviewWorker(), secrets: new ProcessSecretStore(env), platform: { mode: 'browser' }, version: 'bench', env, userHome, clock, quitReviewMs: 120_000 })
   const settledCount = () => settled

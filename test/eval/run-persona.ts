@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import type { AgentEvent } from '../../shared/agent-events'
 import type { ReviewOutcome } from '../../shared/review-protocol'
 import { CairnApp } from '../../electron/core/app/cairn-app'
-import type { ChatClock } from '../../electron/core/app/chat-manager'
+import { TestClock } from '../helpers/test-clock'
 import { CairnCore } from '../../electron/core/cairn'
 import { ConfigStore } from '../../electron/core/config/config-store'
 import { ensureHome } from '../../electron/core/config/home'
@@ -47,19 +47,6 @@ export interface RunPersonaOptions {
 /** Minutes the user goes quiet after a session: past `learning.idleReviewMinutes`, so the session is reviewed. */
 const QUIET_MINUTES = 15
 
-class EvalClock implements ChatClock {
-  private offset = 0
-  private ticks: Array<() => void> = []
-  now = () => Date.now() + this.offset
-  every(_ms: number, tick: () => void) {
-    this.ticks.push(tick)
-    return () => (this.ticks = this.ticks.filter((other) => other !== tick))
-  }
-  pass(minutes: number) {
-    this.offset += minutes * 60_000
-    for (const tick of [...this.ticks]) tick()
-  }
-}
 
 export async function runPersona(options: RunPersonaOptions): Promise<PersonaReport> {
   const { persona, endpoint } = options
@@ -76,7 +63,7 @@ export async function runPersona(options: RunPersonaOptions): Promise<PersonaRep
     learning: { mode: 'auto', curateEveryDays: 0, model: endpoint.learningModel, idleReviewMinutes: 10 }
   })
   const core = await CairnCore.open({ home })
-  const clock = new EvalClock()
+  const clock = new TestClock(Date.now())
   const env = { CAIRN_API_KEY: endpoint.apiKey }
   const app = new CairnApp({ core, spawnWorker: () => forkReviewWorker(), secrets: new ProcessSecretStore(env), platform: { mode: 'browser' }, version: 'eval', env, userHome, clock, quitReviewMs: 300_000 })
 

@@ -135,34 +135,42 @@ interface ReadEntry extends IndexedText {
  * What one conversation offers as evidence: what the user said, and what was read (each with where it
  * came from). Texts are added as the conversation goes; `judge` can run at any point.
  */
-export class ProvenanceEvidence {
-  private readonly said: IndexedText[] = []
-  private readonly read: ReadEntry[] = []
-  private saidTerms = new Set<string>()
-  private saidShingles = new Set<string>()
-  /** The assistant's own actions (its tool calls' arguments): what it did, not what it read. */
-  private readonly done: IndexedText[] = []
-  private doneTerms = new Set<string>()
-  private doneShingles = new Set<string>()
+/** Texts of one kind (what was said, what was done), indexed together: their folded text, terms and phrases. */
+class TextPool {
+  private readonly texts: IndexedText[] = []
+  readonly terms = new Set<string>()
+  readonly shingles = new Set<string>()
 
-  addSaid(text: string): void {
+  add(text: string): void {
     if (!text.trim()) return
     const indexed = indexText(text)
-    this.said.push(indexed)
-    for (const term of indexed.terms) this.saidTerms.add(term)
-    for (const shingle of indexed.shingles) this.saidShingles.add(shingle)
+    this.texts.push(indexed)
+    for (const term of indexed.terms) this.terms.add(term)
+    for (const shingle of indexed.shingles) this.shingles.add(shingle)
+  }
+
+  /** Whether one of the texts holds `atom` as written (folded). */
+  holds(atom: string): boolean {
+    return this.texts.some((text) => text.folded.includes(atom))
+  }
+}
+
+export class ProvenanceEvidence {
+  private readonly said = new TextPool()
+  private readonly read: ReadEntry[] = []
+  /** The commands the assistant ran: what it did, not what it read. */
+  private readonly done = new TextPool()
+
+  addSaid(text: string): void {
+    this.said.add(text)
   }
 
   /**
-   * The arguments of a tool call the assistant made (a command it ran, a file it wrote): a procedure
-   * it carried out is its own experience, so a skill naming those steps is not content it read.
+   * A command the assistant ran: a procedure it carried out is its own experience, so a skill naming
+   * those steps is not content it read.
    */
   addDone(text: string): void {
-    if (!text.trim()) return
-    const indexed = indexText(text)
-    this.done.push(indexed)
-    for (const term of indexed.terms) this.doneTerms.add(term)
-    for (const shingle of indexed.shingles) this.doneShingles.add(shingle)
+    this.done.add(text)
   }
 
   addRead(text: string, source: ReadSource): void {
@@ -183,7 +191,7 @@ export class ProvenanceEvidence {
    */
   judge(content: string, options: { ownActions?: boolean } = {}): Provenance {
     const own = options.ownActions === true
-    const didIt = (atom: string) => own && this.done.some((text) => text.folded.includes(atom))
+    const didIt = (atom: string) => own && this.done.holds(atom)
     const tokens = tokensOf(content)
     const terms = new Set(tokens.map((token) => token.term))
     const hits = new Map<ReadEntry, number>()
@@ -193,7 +201,7 @@ export class ProvenanceEvidence {
     // Strong: an address, path or command the user never wrote, found in what was read.
     let atomHits = 0
     for (const atom of atomsOf(content)) {
-      if (this.said.some((text) => text.folded.includes(atom)) || didIt(atom)) continue
+      if (this.said.holds(atom) || didIt(atom)) continue
       const found = this.read.filter((entry) => entry.folded.includes(atom))
       if (found.length === 0) continue
       atomHits++
@@ -203,7 +211,7 @@ export class ProvenanceEvidence {
     // Phrases: three distinctive words in a row, as they stand in what was read and not in what was said.
     let phraseHits = 0
     for (const [key, words] of shinglesOf(tokens, fold(content))) {
-      if (this.saidShingles.has(key) || (own && this.isOwnPhrase(key))) continue
+      if (this.said.shingles.has(key) || (own && this.isOwnPhrase(key))) continue
       const found = this.read.filter((entry) => entry.shingles.has(key))
       if (found.length === 0) continue
       phraseHits++
@@ -214,11 +222,11 @@ export class ProvenanceEvidence {
     let readOnly = 0
     let saidCount = 0
     for (const term of terms) {
-      if (this.saidTerms.has(term)) {
+      if (this.said.terms.has(term)) {
         saidCount++
         continue
       }
-      if (own && this.doneTerms.has(term)) continue
+      if (own && this.done.terms.has(term)) continue
       const found = this.read.filter((entry) => entry.terms.has(term))
       if (found.length === 0) continue
       readOnly++
@@ -245,8 +253,8 @@ export class ProvenanceEvidence {
 
   /** A phrase of the assistant's own doing: it stands in its actions, or two of its three words do ("run ./push-image.sh"). */
   private isOwnPhrase(key: string): boolean {
-    if (this.doneShingles.has(key)) return true
-    return key.split(' ').filter((term) => this.doneTerms.has(term)).length >= 2
+    if (this.done.shingles.has(key)) return true
+    return key.split(' ').filter((term) => this.done.terms.has(term)).length >= 2
   }
 }
 

@@ -1,26 +1,9 @@
 import type { AgentEvent } from '../../../../shared/agent-events'
 import type { ReviewEvent } from '../../../../shared/review-protocol'
-import type { ChatClock } from '../../../../electron/core/app/chat-manager'
 import type { AppFixture } from '../../../helpers/app-fixture'
 import { until } from '../../../helpers/review-fixture'
 
-/** The chats' clock, moved by hand: `tick()` is the idle check the app runs every minute. */
-export class TestClock implements ChatClock {
-  at = 1_000_000
-  private ticks: Array<() => void> = []
-  now(): number {
-    return this.at
-  }
-  every(_ms: number, tick: () => void): () => void {
-    this.ticks.push(tick)
-    return () => (this.ticks = this.ticks.filter((other) => other !== tick))
-  }
-  /** Moves time on by `minutes` and runs the idle check, as a minute's tick would. */
-  pass(minutes: number): void {
-    this.at += minutes * 60_000
-    for (const tick of [...this.ticks]) tick()
-  }
-}
+export { TestClock } from '../../../helpers/test-clock'
 
 /** Sends a message as the window does and waits until the turn has ended and the conversation settled. */
 export async function say(app: AppFixture, sessionId: string | null, text: string): Promise<string> {
