@@ -149,14 +149,10 @@ export class MemoryStore {
     const refused = this.entryProblem(target, text)
     if (refused) return { success: false, error: refused }
     const limit = this.files.limitOf(target)
-    let similar: SimilarRefusal | null = null
     const outcome = await this.files.transact(target, { guardDrift: false, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
       if (entries.includes(text)) return { kind: 'noop' }
       const found = options.allowSimilar ? null : findSimilarEntry(entries, text)
-      if (found) {
-        similar = { ...found, content: text }
-        return this.similarFailure(target, entries, messages.similarEntry(found.kind, found.entry), similar)
-      }
+      if (found) return this.similarFailure(target, entries, messages.similarEntry(found.kind, found.entry), { ...found, content: text })
       const next = [...entries, text]
       if (charCount(next) > limit) {
         const usage = usageOf(entries, limit)
@@ -165,7 +161,6 @@ export class MemoryStore {
       return { kind: 'apply', entries: next, changes: [{ kind: 'memory.add', before: null, after: text }] }
     })
     if (outcome.kind === 'noop') this.dates.confirm(target, [text])
-    this.dates.confirmSimilar(target, similar)
     const result = this.finish(target, ctx, outcome, messages.added, messages.alreadyExists)
     return outcome.kind === 'noop' && result.success ? { ...result, duplicate: true } : result
   }
@@ -253,13 +248,9 @@ export class MemoryStore {
     const shrinks = operations.some((op) => op?.action === 'replace' || op?.action === 'remove')
     let repeated: string[] = []
     let restated: SimilarRefusal[] = []
-    let similar: SimilarRefusal | null = null
     const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
       const plan = planBatch(entries, operations, this.files.fileNameOf(target), { allowSimilar: options.allowSimilar })
-      if (!plan.ok && plan.similar) {
-        similar = plan.similar
-        return this.similarFailure(target, entries, plan.error + messages.batchNothingApplied, plan.similar)
-      }
+      if (!plan.ok && plan.similar) return this.similarFailure(target, entries, plan.error + messages.batchNothingApplied, plan.similar)
       if (!plan.ok) return this.failWith(target, entries, plan.error + messages.batchNothingApplied, true)
       repeated = plan.repeated
       restated = plan.restated
@@ -276,7 +267,6 @@ export class MemoryStore {
       this.dates.confirm(target, repeated)
       for (const add of restated) this.dates.confirmSimilar(target, add)
     }
-    this.dates.confirmSimilar(target, similar)
     const applied = operations.length - restated.length
     const message = messages.applied(applied) + (restated.length ? messages.restatedSkipped(this.display(target, restated.map((add) => add.entry))) : '')
     const result = this.finish(target, ctx, outcome, message, message)
@@ -338,8 +328,12 @@ export class MemoryStore {
     }
   }
 
-  /** An add refused beside a similar entry: the entry, the replace to make instead, and the entries with their dates. */
+  /**
+   * An add refused beside a similar entry: the entry, the replace to make instead, and the entries with
+   * their dates. A restatement confirms the entry first, so the dates shown already say so.
+   */
   private similarFailure(target: MemoryTarget, entries: readonly string[], error: string, similar: SimilarRefusal): PlanOutcome<PlannedFailure> {
+    this.dates.confirmSimilar(target, similar)
     const failure = this.failWith(target, entries, error, true)
     if (failure.kind !== 'fail') return failure
     const [shown] = this.display(target, [similar.entry])

@@ -94,8 +94,10 @@ describe('an add beside an entry that says the same in other words, or the oppos
     expect(memoryEntryDates(core, 'user', [PNPM])).toEqual([{ text: PNPM, addedAt: '2026-10-01T09:00:00.000Z', confirmedAt: '2026-11-20T09:00:00.000Z' }])
     // A reworded repeat confirms it too, though nothing is written; the Timeline shows only the add.
     vi.setSystemTime(new Date('2026-12-01T09:00:00Z'))
-    await core.memory.add('user', REWORDED, agent())
+    const restated = (await core.memory.add('user', REWORDED, agent())) as MemoryFailure
     expect(memoryEntryDates(core, 'user', [PNPM])[0].confirmedAt).toBe('2026-12-01T09:00:00.000Z')
+    // The refusal's dates already say what its words say: the entry now counts as confirmed.
+    expect(restated.entry_dates?.[0].last_confirmed).toContain('2026-12-01')
     expect(core.ledger.list({}).map((row) => row.kind)).toEqual(['memory.add'])
   })
 
