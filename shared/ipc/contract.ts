@@ -372,8 +372,8 @@ export interface IpcEvents {
   /** The word pass over older messages or the filling of search by meaning moved on, or search settings changed. */
   'search.changed': SearchUpkeep
   /** Main asks a window to show something (tray item, quick prompt → full conversation). */
-  /** Main tells a window where to go (tray, quick prompt, application menu); `newChat` opens an empty conversation. */
-  'app.navigate': { view: 'chat' | 'timeline' | 'inbox' | 'skills' | 'memory' | 'settings'; sessionId?: string; ledgerId?: number; proposalId?: number; newChat?: boolean }
+  /** Main tells a window where to go (tray, quick prompt, application menu); `newChat` opens an empty conversation, incognito with `incognito`. */
+  'app.navigate': { view: 'chat' | 'timeline' | 'inbox' | 'skills' | 'memory' | 'settings'; sessionId?: string; ledgerId?: number; proposalId?: number; newChat?: boolean; incognito?: boolean }
 }
 export type IpcEventName = keyof IpcEvents
 

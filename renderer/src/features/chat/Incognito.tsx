@@ -1,0 +1,55 @@
+import { useApp, useChat, useT } from '../../app/context'
+import { Icon } from '../../components/Icon'
+
+/**
+ * Incognito chats (issue 28, part C): the switch a new conversation starts with, the banner an incognito
+ * one always shows, and the button that closes (discards) it. Leaving one asks first when it has messages
+ * (the chat store's `leaveIncognito`).
+ */
+export function IncognitoToggle({ compact = false }: { compact?: boolean }): React.JSX.Element | null {
+  const t = useT()
+  const { chat } = useApp()
+  const sessionId = useChat((s) => s.sessionId)
+  const incognito = useChat((s) => s.incognito)
+  if (sessionId !== null) return null
+  const label = t(incognito ? 'incognito.turnOff' : 'incognito.turnOn')
+  return (
+    <button
+      type="button"
+      className={`${compact ? 'ghost-button small' : 'secondary-button small'} incognito-toggle${incognito ? ' on' : ''}`}
+      aria-pressed={incognito}
+      aria-label={label}
+      title={label}
+      onClick={() => chat.getState().setIncognito(!incognito)}
+    >
+      <Icon name="incognito" size={compact ? 14 : 16} />
+      {t('incognito.label')}
+    </button>
+  )
+}
+
+/** "Incognito: this chat is not saved and Cairn will not learn from it", while the open or coming conversation is incognito. */
+export function IncognitoBanner(): React.JSX.Element | null {
+  const t = useT()
+  const incognito = useChat((s) => s.incognito)
+  if (!incognito) return null
+  return (
+    <div className="incognito-banner" role="status" data-testid="incognito-banner">
+      <Icon name="incognito" size={16} />
+      <span>{t('incognito.notice')}</span>
+    </div>
+  )
+}
+
+/** Closes the open incognito conversation: it is discarded and a new chat opens. */
+export function CloseIncognitoButton(): React.JSX.Element {
+  const t = useT()
+  const { chat } = useApp()
+  const running = useChat((s) => s.running)
+  return (
+    <button type="button" className="secondary-button small" disabled={running} onClick={() => chat.getState().newChat()}>
+      <Icon name="close" size={14} />
+      {t('incognito.close')}
+    </button>
+  )
+}
