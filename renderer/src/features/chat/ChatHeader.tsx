@@ -85,7 +85,8 @@ export function ChatHeader(): React.JSX.Element {
           {shown}
         </h1>
       )}
-      <WorkspaceButton />
+      {/* An open incognito chat keeps the folder it started in (main cannot move a conversation it does not store). */}
+      {sessionId && incognito ? null : <WorkspaceButton />}
       <ModelSwitcher />
       <TokenCount />
       {problem ? <span className="header-problem" role="alert">{problem}</span> : null}

@@ -23,7 +23,7 @@ export function IncognitoToggle({ compact = false }: { compact?: boolean }): Rea
       onClick={() => chat.getState().setIncognito(!incognito)}
     >
       <Icon name="incognito" size={compact ? 14 : 16} />
-      {t('incognito.label')}
+      <span className="incognito-toggle-text">{t('incognito.label')}</span>
     </button>
   )
 }
@@ -47,9 +47,9 @@ export function CloseIncognitoButton(): React.JSX.Element {
   const { chat } = useApp()
   const running = useChat((s) => s.running)
   return (
-    <button type="button" className="secondary-button small" disabled={running} onClick={() => chat.getState().newChat()}>
+    <button type="button" className="secondary-button small" disabled={running} aria-label={t('incognito.close')} title={t('incognito.close')} onClick={() => chat.getState().newChat()}>
       <Icon name="close" size={14} />
-      {t('incognito.close')}
+      <span className="incognito-toggle-text">{t('incognito.close')}</span>
     </button>
   )
 }
