@@ -74,6 +74,16 @@ describe('incognito chats in the window', () => {
     expect(screen.queryByTestId('incognito-banner')).toBeNull()
   })
 
+  it('discards its incognito chat when the window goes away', async () => {
+    const harness = await app()
+    await sendIncognito(harness)
+    act(() => {
+      window.dispatchEvent(new Event('pagehide'))
+    })
+    await settle()
+    expect(harness.bridge.callsTo('chat.discard')).toEqual([{ sessionId: 'inc-1' }])
+  })
+
   it('opens a new incognito chat with Ctrl+Shift+N, and a plain new chat turns it off', async () => {
     const harness = await app()
     fireEvent.keyDown(window, { key: 'N', ctrlKey: true, shiftKey: true })

@@ -1,3 +1,4 @@
+import { useEffect } from 'react'
 import { useApp, useChat, useT } from '../../app/context'
 import { Icon } from '../../components/Icon'
 
@@ -52,4 +53,32 @@ export function CloseIncognitoButton(): React.JSX.Element {
       <span className="incognito-toggle-text">{t('incognito.close')}</span>
     </button>
   )
+}
+
+/**
+ * A window going away (closed, reloaded, the browser tab shut) discards its incognito conversation, so
+ * nothing is left in main that no window can reach. A browser tab asks first when it has messages (the
+ * browser's own "Leave site?"); the desktop app discards it on quit, as main does for every open one.
+ */
+export function useDiscardIncognitoOnExit(): void {
+  const { chat, client } = useApp()
+  useEffect(() => {
+    const openIncognito = () => {
+      const { incognito, sessionId, items } = chat.getState()
+      return incognito && sessionId !== null ? { sessionId, hasMessages: items.length > 0 } : null
+    }
+    const onBeforeUnload = (event: BeforeUnloadEvent): void => {
+      if (client.mode === 'browser' && openIncognito()?.hasMessages) event.preventDefault()
+    }
+    const onPageHide = (): void => {
+      const open = openIncognito()
+      if (open) void client.request('chat.discard', { sessionId: open.sessionId }).catch(() => {})
+    }
+    window.addEventListener('beforeunload', onBeforeUnload)
+    window.addEventListener('pagehide', onPageHide)
+    return () => {
+      window.removeEventListener('beforeunload', onBeforeUnload)
+      window.removeEventListener('pagehide', onPageHide)
+    }
+  }, [chat, client])
 }

@@ -5,7 +5,7 @@ import { Notice } from '../../components/Feedback'
 import { Icon, Logo } from '../../components/Icon'
 import { mainPageUrl } from '../../ipc/pick-transport'
 import { Composer } from '../chat/Composer'
-import { IncognitoBanner, IncognitoToggle } from '../chat/Incognito'
+import { IncognitoBanner, IncognitoToggle, useDiscardIncognitoOnExit } from '../chat/Incognito'
 import { MessageList } from '../chat/MessageList'
 import { TurnStatus } from '../chat/TurnStatus'
 
@@ -18,6 +18,7 @@ export function QuickApp(): React.JSX.Element {
   // The quick window shows the newest page only; the whole conversation is a click away.
   const hasOlder = useChat((s) => s.hasOlder)
   const incognito = useChat((s) => s.incognito)
+  useDiscardIncognitoOnExit()
   const problem = useSettings((s) => s.info?.providerProblem ?? null)
   // Which model answers: the conversation's own, else the default new conversations start on.
   const ownModel = useSessions((s) => (sessionId ? (s.list.find((item) => item.id === sessionId)?.model ?? null) : null))
