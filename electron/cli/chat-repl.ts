@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises'
 import type { AgentSession } from '../core/agent/agent-session'
-import { dropIfUnanswered, openChatSession, openFailureWords, type ChatSetup } from './chat-session'
+import { dropIfUnanswered, openChatSession, openFailureWords, type ChatSetup, type OpenedChat } from './chat-session'
 import { conversationModel, HISTORY_SIZE, inboxSummary, modelNameProblem, modelReport, PromptHistory, REPL_HELP, unlistedModel } from './repl-commands'
 
 /**
@@ -10,8 +10,8 @@ import { conversationModel, HISTORY_SIZE, inboxSummary, modelNameProblem, modelR
 export async function runInteractiveChat(base: ChatSetup, resumeId: string | undefined): Promise<number> {
   const { core, env, io, learning } = base
   const terminal = Boolean(process.stdin.isTTY)
-  // Only typed prompts are history: piped lines were never typed, and ↑ has nobody to serve.
-  const history = terminal ? new PromptHistory(core.paths.root) : null
+  // Only typed prompts are history: piped lines were never typed, and ↑ has nobody to serve. Incognito prompts are never written down.
+  const history = terminal && !base.incognito ? new PromptHistory(core.paths.root) : null
   const rl = createInterface({
     input: process.stdin,
     output: process.stderr,
@@ -46,6 +46,7 @@ export async function runInteractiveChat(base: ChatSetup, resumeId: string | und
 
   // Asserted, not annotated: set inside `play`, which TypeScript's narrowing does not follow.
   let session = null as AgentSession | null
+  let opened = null as OpenedChat | null
   let sessionId = resumeId
   let running = null as AgentSession | null
   // `/model NAME` before the conversation's first turn: stored with it once it opens.
@@ -78,8 +79,9 @@ export async function runInteractiveChat(base: ChatSetup, resumeId: string | und
   const play = async (text: string) => {
     if (!session) {
       try {
-        session = openChatSession(setup, sessionId)
-        if (chosenModel) core.sessions.update(session.id, { model: chosenModel })
+        opened = openChatSession(setup, sessionId)
+        session = opened.session
+        if (chosenModel) opened.sessions.update(session.id, { model: chosenModel })
         chosenModel = null
       } catch (error) {
         io.err(`cairn: ${openFailureWords(core, error)}\n`)
@@ -96,7 +98,7 @@ export async function runInteractiveChat(base: ChatSetup, resumeId: string | und
   const chooseModel = (name: string, id: string | undefined) => {
     const problem = modelNameProblem(name)
     if (problem) return io.err(`cairn: ${problem}\n`)
-    if (id) core.sessions.update(id, { model: name })
+    if (id) (opened?.sessions ?? core.sessions).update(id, { model: name })
     else chosenModel = name
     const unlisted = unlistedModel(core, env, name) ? ' (it is not in the list the provider gave; /model shows it)' : ''
     io.err(`This conversation answers with ${name} from its next turn${unlisted}.\n`)
@@ -115,7 +117,9 @@ export async function runInteractiveChat(base: ChatSetup, resumeId: string | und
       const [command, ...words] = line.split(/\s+/)
       if (command === '/help') io.err(REPL_HELP)
       else if (command === '/new') {
-        if (session) learning.loop.endConversation(session.id, 'new_conversation')
+        if (session && !base.incognito) learning.loop.endConversation(session.id, 'new_conversation')
+        opened?.close()
+        opened = null
         session = null
         sessionId = undefined
         chosenModel = null
@@ -132,7 +136,8 @@ export async function runInteractiveChat(base: ChatSetup, resumeId: string | und
     process.off('SIGINT', interrupt)
     rl.close()
   }
-  if (session) learning.loop.endConversation(session.id, 'exit')
+  if (session && !base.incognito) learning.loop.endConversation(session.id, 'exit')
+  opened?.close()
   await learning.finish()
   return 0
 }

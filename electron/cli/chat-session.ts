@@ -2,12 +2,15 @@ import { readFileSync, statSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import type { AgentSession, TurnSummary } from '../core/agent/agent-session'
 import { createAgentSession } from '../core/agent/create-agent'
-import { AttachmentError, readAttachments, type PreparedAttachment } from '../core/attachments'
+import { createIncognitoSession } from '../core/agent/incognito-session'
+import { AttachmentError, readAttachments, type AttachmentStore, type PreparedAttachment } from '../core/attachments'
 import type { CairnCore } from '../core/cairn'
 import { McpManager } from '../core/mcp/mcp-manager'
 import { ProcessSecretStore } from '../serve/process-secrets'
 import { askApproval, jsonPrinter, textPrinter, type AskLine } from './chat-output'
 import { errorWordsOf } from '../../shared/keyed-error'
+import { translator } from '../../shared/i18n'
+import type { SessionStore } from '../core/sessions'
 import { CliFailure, type CliIO } from './io'
 import { keyedFailure } from './worded-failure'
 import { appVersion } from './commands/serve'
@@ -29,6 +32,17 @@ export interface ChatSetup {
   ask?: AskLine
   /** The user's MCP servers for this process: each conversation opened takes a snapshot of their tools. */
   mcp?: Pick<McpManager, 'conversationTools'>
+  /** `--incognito`: every conversation is kept in memory only, never reviewed, and gone when it ends. */
+  incognito?: boolean
+}
+
+/** An open conversation and where its messages and files are kept (the data home's stores, or an incognito one's in memory). */
+export interface OpenedChat {
+  session: AgentSession
+  sessions: Pick<SessionStore, 'update'>
+  attachments: Pick<AttachmentStore, 'save'>
+  /** Ends it: an incognito conversation drops everything it held; a saved one stays as it is. */
+  close(): void
 }
 
 /** Why a chat could not open, in the data home's language (`ui.language`); a missing session says how to list them. */
@@ -38,8 +52,38 @@ export function openFailureWords(core: CairnCore, error: unknown): string {
   return keyedFailure(error, listWith).wordedIn(core.config.get().ui.language)
 }
 
-/** Opens a new session (or resumes `sessionId`) with the CLI's output and approvals wired to it. Throws what opening throws. */
-export function openChatSession(setup: ChatSetup, sessionId: string | undefined): AgentSession {
+/** Opens a new session (or resumes `sessionId`; never incognito) with the CLI's output and approvals wired to it. Throws what opening throws. */
+export function openChatSession(setup: ChatSetup, sessionId: string | undefined): OpenedChat {
+  const opened = setup.incognito ? openIncognito(setup) : openSaved(setup, sessionId)
+  const { session } = opened
+  const printer = setup.json ? jsonPrinter(setup.io) : textPrinter(setup.io)
+  session.events.on((event) => {
+    printer(event)
+    if (event.type === 'approval_needed') {
+      void askApproval(setup.io, event, setup.ask)
+        .catch(() => ({ allow: false }))
+        .then((decision) => session.respondToApproval(event.requestId, decision))
+    }
+  })
+  // An incognito conversation has no id worth keeping: the line says what it is instead.
+  const first = setup.incognito ? translator(setup.core.config.get().ui.language)('incognito.notice') : `session: ${session.id}`
+  setup.io.err(`${first}\nworkspace: ${setup.workspace}\n`)
+  return opened
+}
+
+function openIncognito(setup: ChatSetup): OpenedChat {
+  const chat = createIncognitoSession({
+    core: setup.core,
+    env: setup.env,
+    workspace: setup.workspace,
+    autoApprove: setup.yes,
+    source: 'cli',
+    mcpTools: setup.mcp?.conversationTools()
+  })
+  return { session: chat.session, sessions: chat.sessions, attachments: chat.attachments, close: () => chat.discard() }
+}
+
+function openSaved(setup: ChatSetup, sessionId: string | undefined): OpenedChat {
   const session = createAgentSession({
     core: setup.core,
     env: setup.env,
@@ -51,17 +95,7 @@ export function openChatSession(setup: ChatSetup, sessionId: string | undefined)
     hooks: setup.learning.loop.hooks,
     mcpTools: setup.mcp?.conversationTools()
   })
-  const printer = setup.json ? jsonPrinter(setup.io) : textPrinter(setup.io)
-  session.events.on((event) => {
-    printer(event)
-    if (event.type === 'approval_needed') {
-      void askApproval(setup.io, event, setup.ask)
-        .catch(() => ({ allow: false }))
-        .then((decision) => session.respondToApproval(event.requestId, decision))
-    }
-  })
-  setup.io.err(`session: ${session.id}\nworkspace: ${setup.workspace}\n`)
-  return session
+  return { session, sessions: setup.core.sessions, attachments: setup.core.attachments, close: () => {} }
 }
 
 /**
@@ -121,7 +155,8 @@ export async function readAttachFiles(paths: string[], env: NodeJS.ProcessEnv): 
  * Deletes it then and says so; returns whether it did.
  */
 export function dropIfUnanswered(setup: ChatSetup, session: AgentSession, summary: TurnSummary): boolean {
-  if (summary.reason !== 'failed') return false
+  // An incognito conversation is never kept anyway.
+  if (summary.reason !== 'failed' || setup.incognito) return false
   if (setup.core.sessions.messages(session.id).some((message) => message.role !== 'user')) return false
   setup.core.sessions.delete(session.id)
   setup.core.attachments.removeSession(session.id)

@@ -143,7 +143,7 @@ async function start(undo: Array<[string, () => unknown]>): Promise<Omit<Running
     packaged: app.isPackaged,
     appName: app.getName(),
     t: language,
-    actions: { openSettings: () => windows.openView({ view: 'settings' }), newChat: () => windows.openView({ view: 'chat', newChat: true }) }
+    actions: { openSettings: () => windows.openView({ view: 'settings' }), newChat: () => windows.openView({ view: 'chat', newChat: true }), newIncognitoChat: () => windows.openView({ view: 'chat', newChat: true, incognito: true }) }
   })
   hardenSession(session.defaultSession, origin)
   const stopBridge = installIpcBridge({

@@ -1,3 +1,5 @@
+import { enIncognito } from './en-incognito'
+
 /** English words for managing conversations from the sidebar: pin, archive, export, delete. Part of `en.ts`. */
 export const enConversations = {
   'sessions.pinned': 'Pinned',
@@ -18,5 +20,6 @@ export const enConversations = {
   'sessions.deleteKept':
     'What Cairn learned from it stays: memory entries and skills are kept, and the Timeline keeps every change it made, so you can still revert them.',
   'sessions.deleteConfirm': 'Delete conversation',
-  'sessions.exported': 'Saved {file}'
+  'sessions.exported': 'Saved {file}',
+  ...enIncognito
 } as const

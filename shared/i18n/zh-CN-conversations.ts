@@ -1,4 +1,5 @@
 import type { enConversations } from './en-conversations'
+import { zhCNIncognito } from './zh-CN-incognito'
 
 /** 侧边栏中管理对话的文字：置顶、归档、导出、删除。属于 `zh-CN.ts`。 */
 export const zhCNConversations: Record<keyof typeof enConversations, string> = {
@@ -19,5 +20,6 @@ export const zhCNConversations: Record<keyof typeof enConversations, string> = {
   'sessions.deleteGone': '对话、其中的消息及其搜索索引都会被移除，且无法撤销。',
   'sessions.deleteKept': 'Cairn 从中学到的内容会保留：记忆条目和技能不受影响，时间线也保留它做过的每一处更改，你仍可撤销这些更改。',
   'sessions.deleteConfirm': '删除对话',
-  'sessions.exported': '已保存 {file}'
+  'sessions.exported': '已保存 {file}',
+  ...zhCNIncognito
 }

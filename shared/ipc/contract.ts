@@ -90,8 +90,11 @@ export const ipcRoutes = {
         text: text(100_000).min(1),
         workspace: folderPath.optional(),
         model: text(500).trim().min(1).optional(),
-        attachments: z.array(outgoingAttachmentSchema).max(MAX_ATTACHMENTS).optional()
+        attachments: z.array(outgoingAttachmentSchema).max(MAX_ATTACHMENTS).optional(),
+        /** Issue 28 part C: start an incognito conversation (not saved, not learned from, never listed). */
+        incognito: z.boolean().optional()
       })
+      .refine((input) => input.sessionId === null || !input.incognito, { path: ['incognito'], message: 'only a new conversation can be started incognito' })
       .refine((input) => input.sessionId === null || input.workspace === undefined, {
         path: ['workspace'],
         message: 'only a new conversation takes a workspace; move an existing one with sessions.setWorkspace'
@@ -133,6 +136,8 @@ export const ipcRoutes = {
     output: z.object({ running: z.boolean(), events: z.array(z.custom<AgentEvent>()) }),
     quickWindow: true
   }),
+  // Issue 28 part C (incognito chats): closing an incognito conversation drops everything it held.
+  'chat.discard': defineRoute({ input: z.object({ sessionId }), output: z.object({ discarded: z.boolean() }), quickWindow: true }),
 
   // Every window loads the conversations list at start, and the quick window reloads its own conversation.
   /**
@@ -367,8 +372,8 @@ export interface IpcEvents {
   /** The word pass over older messages or the filling of search by meaning moved on, or search settings changed. */
   'search.changed': SearchUpkeep
   /** Main asks a window to show something (tray item, quick prompt → full conversation). */
-  /** Main tells a window where to go (tray, quick prompt, application menu); `newChat` opens an empty conversation. */
-  'app.navigate': { view: 'chat' | 'timeline' | 'inbox' | 'skills' | 'memory' | 'settings'; sessionId?: string; ledgerId?: number; proposalId?: number; newChat?: boolean }
+  /** Main tells a window where to go (tray, quick prompt, application menu); `newChat` opens an empty conversation, incognito with `incognito`. */
+  'app.navigate': { view: 'chat' | 'timeline' | 'inbox' | 'skills' | 'memory' | 'settings'; sessionId?: string; ledgerId?: number; proposalId?: number; newChat?: boolean; incognito?: boolean }
 }
 export type IpcEventName = keyof IpcEvents
 

@@ -30,7 +30,9 @@ export const sessionSummarySchema = z.object({
   /** Listed only when the sidebar shows archived conversations; still searchable. */
   archived: z.boolean(),
   /** The user's instructions for this conversation (part of its system prompt); absent when none. */
-  instructions: z.string().optional()
+  instructions: z.string().optional(),
+  /** A live incognito conversation: kept in memory only, never listed; absent for every other. */
+  incognito: z.literal(true).optional()
 })
 export type SessionSummary = z.infer<typeof sessionSummarySchema>
 

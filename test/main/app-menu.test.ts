@@ -17,7 +17,7 @@ function menu(platform: NodeJS.Platform, overrides: { packaged?: boolean; t?: Tr
     packaged: overrides.packaged ?? true,
     t: overrides.t ?? en,
     appName: 'Cairn',
-    actions: { openSettings: () => calls.push('settings'), newChat: () => calls.push('newChat') }
+    actions: { openSettings: () => calls.push('settings'), newChat: () => calls.push('newChat'), newIncognitoChat: () => calls.push('newIncognitoChat') }
   })
   return { template, calls }
 }
@@ -96,6 +96,16 @@ describe('application menu', () => {
       expect(newChat.accelerator).toBe('CmdOrCtrl+N')
       click(newChat)
       expect(calls).toEqual(['newChat'])
+    }
+  })
+
+  it('starts a new incognito chat from File with Cmd/Ctrl+Shift+N', () => {
+    for (const platform of PLATFORMS) {
+      const { template, calls } = menu(platform)
+      const item = topLevel(template, 'File').find((entry) => entry.accelerator === 'CmdOrCtrl+Shift+N')
+      expect(item?.label).toBe('New incognito chat')
+      click(item)
+      expect(calls).toEqual(['newIncognitoChat'])
     }
   })
 

@@ -108,6 +108,7 @@ export function routeSamples(ctx: SampleContext): { [R in IpcRoute]: () => Route
     'search.testEmbedding': () => ({ model: 'nomic-embed-text', baseURL: 'http://127.0.0.1:9/v1', dimensions: 0 }),
     'chat.reloadTools': () => ({ sessionId }),
     'chat.attach': () => ({ sessionId }),
+    'chat.discard': () => ({ sessionId }),
     'chat.approve': () => ({ sessionId, requestId: 'no-such-request', allow: false }),
     'chat.send': () => ({ sessionId, text: 'And staging too.' }),
     'chat.cancel': () => ({ sessionId }),

@@ -9,7 +9,7 @@ import { chatWorkspace } from '../workspace-option'
 import type { CliCommand, CliContext } from './types'
 
 export const chatCommand: CliCommand = {
-  usage: `Usage: cairn [--home DIR] chat ["<prompt>"] [--session ID | --continue] [--workspace DIR] [--attach FILE]... [--yes] [--json] [--wait]
+  usage: `Usage: cairn [--home DIR] chat ["<prompt>"] [--session ID | --continue | --incognito] [--workspace DIR] [--attach FILE]... [--yes] [--json] [--wait]
 
 Without a prompt: an interactive session (/help, /new, /model [NAME], /inbox, /exit; ↑ for earlier
 prompts, Ctrl+C stops an answer, Ctrl+D leaves). On a terminal answers render as markdown (NO_COLOR
@@ -20,6 +20,10 @@ conversation ends with the command: once it has learning.sessionEndMinTurns (def
 review has seen (continue it with --session), those are reviewed the same way.
   --session ID  continue an earlier session (see: cairn sessions); it works in its own folder again
   --continue    continue the latest conversation (the first one cairn sessions lists)
+  --incognito   a conversation that is not saved and not learned from: no memory, skills or past
+                conversations reach it, nothing of it is kept in the data home (only what its tools
+                write in the workspace), and it is gone when the command ends (in the interactive
+                session, /new starts another incognito one)
   --workspace DIR  the folder the file and command tools work in (default: the folder cairn was
                 started in); with --session, the session works there from now on
   --attach FILE send a file with the prompt (repeatable, at most 10): an image (PNG, JPEG, GIF,
@@ -41,11 +45,14 @@ Provider: config.json provider.*, overridden by CAIRN_BASE_URL and CAIRN_MODEL; 
       yes: { type: 'boolean' },
       json: { type: 'boolean' },
       wait: { type: 'boolean' },
-      attach: { type: 'string', multiple: true }
+      attach: { type: 'string', multiple: true },
+      incognito: { type: 'boolean' }
     })
     const prompt = positionals.join(' ').trim()
     if (!prompt && values.json) throw new UsageError('--json needs a prompt, e.g. cairn chat "What is in this folder?" --json')
     if (values.continue && values.session) throw new UsageError('Give --session ID or --continue, not both.')
+    if (values.incognito && (values.continue || values.session)) throw new UsageError('--incognito starts a new conversation that is never kept; it cannot continue one.')
+    if (values.incognito && values.wait) throw new UsageError('--incognito conversations are never reviewed, so there is nothing to --wait for.')
     if (!prompt && values.attach?.length) throw new UsageError('--attach needs a prompt, e.g. cairn chat "Summarise this" --attach report.pdf')
     const core = await ctx.core()
     const resumeId = values.continue ? latestSessionId(core) : values.session
@@ -68,7 +75,7 @@ Provider: config.json provider.*, overridden by CAIRN_BASE_URL and CAIRN_MODEL; 
   }
 }
 
-type ChatValues = { yes?: boolean; json?: boolean }
+type ChatValues = { yes?: boolean; json?: boolean; incognito?: boolean }
 
 async function failBeforeChat(ctx: CliContext, core: CairnCore, learning: CliLearning, error: unknown): Promise<number> {
   await learning.host.close()
@@ -77,26 +84,28 @@ async function failBeforeChat(ctx: CliContext, core: CairnCore, learning: CliLea
 }
 
 function setupOf(ctx: CliContext, core: CairnCore, where: ReturnType<typeof chatWorkspace>, values: ChatValues, learning: CliLearning): ChatSetup {
-  return { core, env: ctx.env, io: ctx.io, workspace: where.workspace, move: where.move, yes: Boolean(values.yes), json: Boolean(values.json), learning }
+  return { core, env: ctx.env, io: ctx.io, workspace: where.workspace, move: where.move, yes: Boolean(values.yes), json: Boolean(values.json), learning, incognito: Boolean(values.incognito) }
 }
 
 async function chatOnce(ctx: CliContext, core: CairnCore, prompt: string, attachments: PreparedAttachment[], resumeId: string | undefined, setup: ChatSetup): Promise<number> {
   const { learning } = setup
   if (!prompt) return runInteractiveChat(setup, resumeId)
-  let session
+  let opened
   try {
-    session = openChatSession(setup, resumeId)
+    opened = openChatSession(setup, resumeId)
   } catch (error) {
     return failBeforeChat(ctx, core, learning, error)
   }
+  const { session } = opened
   const onSigint = () => session.cancel()
   process.once('SIGINT', onSigint)
-  const saved = core.attachments.save(session.id, attachments)
+  const saved = opened.attachments.save(session.id, attachments)
   const summary = await session.runTurn(prompt, { attachments: saved }).done.finally(() => process.off('SIGINT', onSigint))
   const dropped = !resumeId && dropIfUnanswered(setup, session, summary)
   // The command is the conversation's end: turns no review has seen yet are reviewed now (a single
-  // new turn is below the minimum; a session continued with --session reaches it).
-  if (!dropped) learning.loop.endConversation(session.id, 'exit')
+  // new turn is below the minimum; a session continued with --session reaches it). Never an incognito one.
+  if (!dropped && !setup.incognito) learning.loop.endConversation(session.id, 'exit')
+  opened.close()
   await learning.finish()
   if (summary.reason === 'failed') return 1
   if (summary.reason === 'cancelled') return 130

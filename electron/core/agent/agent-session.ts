@@ -46,6 +46,8 @@ export interface AgentSessionOptions {
   hooks?: AgentHooks
   /** Picks the skills hinted on each message (by meaning when an embedding model is set); default: by words. */
   hinter?: SkillHinter
+  /** Built by `createIncognitoSession` only: in-memory stores, no hooks; nothing that remembers may see its turns. */
+  incognito?: boolean
 }
 
 /** What a turn settles once, when it starts. */

@@ -3,6 +3,7 @@ import { IpcError } from '../../../shared/ipc/define'
 import type { AgentHooks, AgentSession, TurnHandle, TurnSummary } from '../agent/agent-session'
 import type { FirstExchange } from '../agent/conversation-title'
 import { createAgentSession } from '../agent/create-agent'
+import { createIncognitoSession, type IncognitoChat } from '../agent/incognito-session'
 import { readAttachmentsForIpc, type AttachmentInput } from '../attachments'
 import { findProviderProblem, providerProblemText } from '../provider/provider-settings'
 import type { IpcEventName, IpcEvents } from '../../../shared/ipc/contract'
@@ -11,6 +12,7 @@ import { ProposalStore } from '../ledger/proposals'
 import type { ProviderAccess } from '../provider/provider-access'
 import type { ToolDef } from '../tools/types'
 import type { McpManager } from '../mcp/mcp-manager'
+import type { SessionStore } from '../sessions'
 import type { ChatHome } from './app-home'
 import type { AppWorkspaces } from './workspaces'
 
@@ -29,6 +31,8 @@ interface LiveChat {
   idleEnded: boolean
   /** `reloadTools` asked: its next turn opens it again with a fresh MCP tool snapshot. */
   toolsStale: boolean
+  /** An incognito conversation: its stores live in memory only, it is never reviewed, listed or titled. */
+  incognito?: IncognitoChat
 }
 
 /** Time as the chats see it: injectable, so tests drive idle conversations without waiting. */
@@ -123,6 +127,7 @@ export class ChatManager {
   }
 
   private endForLearning(sessionId: string, cause: SessionEndCause): string | null {
+    if (this.chats.get(sessionId)?.incognito) return null
     try {
       return this.app.endConversation?.(sessionId, cause) ?? null
     } catch (error) {
@@ -142,15 +147,16 @@ export class ChatManager {
     source: 'main' | 'quick' = 'main',
     workspace?: string,
     model?: string,
-    attachments: AttachmentInput[] = []
+    attachments: AttachmentInput[] = [],
+    incognito = false
   ): Promise<{ sessionId: string; turnId: string }> {
     this.checkProvider()
     // Every file is checked and read (a PDF's text extracted) before anything is stored: a bad one loses nothing.
     const prepared = await readAttachmentsForIpc(attachments)
     await this.mcpSettled(sessionId)
-    const chat = this.open(sessionId, source, workspace, model)
+    const chat = this.open(sessionId, source, workspace, model, incognito && sessionId === null)
     if (chat.running) throw IpcError.of('BUSY', 'conversation.busy_wait', {})
-    const saved = this.app.core.attachments.save(chat.session.id, prepared)
+    const saved = (chat.incognito?.attachments ?? this.app.core.attachments).save(chat.session.id, prepared)
     const started = this.start(chat, (session) => session.runTurn(text, { attachments: saved }))
     // A new conversation ends the ones before it: what they taught is reviewed now, not at some idle tick.
     // Not a quick-prompt question: the user asked one thing aside and may be mid-way in the main window.
@@ -182,7 +188,23 @@ export class ChatManager {
     const chat = this.open(sessionId)
     if (chat.running) throw IpcError.of('BUSY', 'conversation.busy', {})
     chat.session.showVersion(branchId)
-    this.app.emit('sessions.changed', { sessionId })
+    this.announce(sessionId)
+  }
+
+  /** A live incognito conversation's in-memory messages (null: not one), for the routes that read a conversation. */
+  incognitoSessions(sessionId: string): SessionStore | null {
+    return this.chats.get(sessionId)?.incognito?.sessions ?? null
+  }
+
+  /** Discards an incognito conversation (closed, or the app quitting): its turn stopped, everything it held dropped. */
+  async discard(sessionId: string): Promise<boolean> {
+    const chat = this.chats.get(sessionId)
+    if (!chat?.incognito) return false
+    chat.session.cancel()
+    await chat.done
+    this.chats.delete(sessionId)
+    chat.incognito.discard()
+    return true
   }
 
   /**
@@ -252,17 +274,19 @@ export class ChatManager {
     this.chats.delete(sessionId)
   }
 
-  /** Stops every running turn and waits until they have ended, so nothing writes after shutdown. */
+  /** Stops every running turn and waits until they have ended, so nothing writes after shutdown; incognito conversations are discarded. */
   async cancelAll(): Promise<void> {
     for (const chat of this.chats.values()) chat.session.cancel()
     await Promise.all([...this.chats.values()].map((chat) => chat.done))
+    await Promise.all([...this.chats.keys()].map((sessionId) => this.discard(sessionId)))
   }
 
-  private open(sessionId: string | null, origin: 'main' | 'quick' = 'main', chosenWorkspace?: string, model?: string): LiveChat {
+  private open(sessionId: string | null, origin: 'main' | 'quick' = 'main', chosenWorkspace?: string, model?: string, incognito = false): LiveChat {
     let workspace: string
     if (sessionId) {
-      const stored = this.app.core.sessions.get(sessionId)
       const existing = this.chats.get(sessionId)
+      if (existing?.incognito) return existing // only ever live: once discarded, it is found nowhere
+      const stored = this.app.core.sessions.get(sessionId)
       if (existing && (existing.running || !stored || (existing.workspace === stored.workspace && !existing.toolsStale))) return existing
       if (!stored) throw IpcError.of('NOT_FOUND', 'conversation.missing', { id: sessionId })
       // Checked (and made again if it was removed) each time it opens; a session from before workspaces gets the default.
@@ -275,6 +299,12 @@ export class ChatManager {
     } else {
       workspace = this.app.workspaces.use(chosenWorkspace ?? this.app.workspaces.defaultFolder())
     }
+    // Where a new conversation started: the desktop app, browser mode, or either one's quick prompt.
+    const source = `${this.app.mode === 'desktop' ? 'desktop' : 'browser'}${origin === 'quick' ? '-quick' : ''}`
+    if (incognito) {
+      const opened = createIncognitoSession({ core: this.app.core, keys: this.app.provider.keys, env: this.app.env, workspace, model, source, mcpTools: this.mcpTools() })
+      return this.track(opened.session, workspace, opened)
+    }
     const session = createAgentSession({
       core: this.app.core,
       keys: this.app.provider.keys,
@@ -282,15 +312,18 @@ export class ChatManager {
       workspace,
       sessionId: sessionId ?? undefined,
       model,
-      // Where a new conversation started: the desktop app, browser mode, or either one's quick prompt.
-      source: `${this.app.mode === 'desktop' ? 'desktop' : 'browser'}${origin === 'quick' ? '-quick' : ''}`,
+      source,
       hooks: this.app.hooks,
       // Fixed for the life of this live conversation, so its prompt and tools stay byte-identical.
       mcpTools: this.mcpTools(),
       // What the chat's own memory or skill tool could only propose shows in the Inbox at once.
       onProposed: () => this.app.emit('inbox.changed', { pending: new ProposalStore(this.app.core.db).pending().count })
     })
-    const chat: LiveChat = { session, workspace, buffer: [], running: false, done: Promise.resolve(), lastActiveAt: 0, idleEnded: false, toolsStale: false }
+    return this.track(session, workspace)
+  }
+
+  private track(session: AgentSession, workspace: string, incognito?: IncognitoChat): LiveChat {
+    const chat: LiveChat = { session, workspace, buffer: [], running: false, done: Promise.resolve(), lastActiveAt: 0, idleEnded: false, toolsStale: false, incognito }
     session.events.on((event) => {
       chat.buffer.push(event)
       this.app.emit('chat.event', event)
@@ -356,6 +389,11 @@ export class ChatManager {
     chat.lastActiveAt = this.clock.now()
     chat.idleEnded = false
     this.app.emit('chat.status', { sessionId, running: false })
-    this.app.emit('sessions.changed', { sessionId })
+    this.announce(sessionId)
+  }
+
+  /** The conversations list changed; never for an incognito conversation, which the list must not show. */
+  private announce(sessionId: string): void {
+    if (!this.chats.get(sessionId)?.incognito) this.app.emit('sessions.changed', { sessionId })
   }
 }

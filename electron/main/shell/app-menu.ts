@@ -4,6 +4,8 @@ import type { MessageKey, Params, Translate } from '../../../shared/i18n'
 export interface AppMenuActions {
   openSettings(): void
   newChat(): void
+  /** A new chat that is not saved and not learned from (issue 28, part C). */
+  newIncognitoChat(): void
 }
 
 export interface AppMenuOptions {
@@ -17,6 +19,7 @@ export interface AppMenuOptions {
 
 const SETTINGS_ACCELERATOR = 'CmdOrCtrl+,'
 const NEW_CHAT_ACCELERATOR = 'CmdOrCtrl+N'
+const NEW_INCOGNITO_CHAT_ACCELERATOR = 'CmdOrCtrl+Shift+N'
 
 /**
  * The application menu. Role items still get a translated `label`: Electron's own role labels are English only.
@@ -50,6 +53,7 @@ export function appMenuTemplate(options: AppMenuOptions): MenuItemConstructorOpt
     label: label('menu.file'),
     submenu: [
       { label: label('menu.newChat'), accelerator: NEW_CHAT_ACCELERATOR, click: () => actions.newChat() },
+      { label: label('menu.newIncognitoChat'), accelerator: NEW_INCOGNITO_CHAT_ACCELERATOR, click: () => actions.newIncognitoChat() },
       ...(mac ? [] : [settings]),
       separator(),
       { role: 'close', label: label('menu.close') },

@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
 import { ChatView } from '../features/chat/ChatView'
+import { useDiscardIncognitoOnExit } from '../features/chat/Incognito'
 import { ConnectionBanner, Toasts, useGlobalKeys } from './Chrome'
 import { useApp, useUi } from './context'
 import { useNarrowWindow } from './layout-width'
@@ -16,6 +17,7 @@ import { SettingsView } from '../features/settings/SettingsView'
 /** The main window: sidebar on the left (a rail when folded), the current screen on the right. */
 export function App(): React.JSX.Element {
   useGlobalKeys()
+  useDiscardIncognitoOnExit()
   const { ui } = useApp()
   const view = useUi((s) => s.view)
   const narrow = useNarrowWindow()

@@ -80,6 +80,8 @@ export function useGlobalKeys(): void {
       switch (action) {
         case 'newChat':
           return startNewChat(app)
+        case 'newIncognitoChat':
+          return startNewChat(app, { incognito: true })
         case 'search':
           // A folded sidebar hides the search box: show it over the screen first.
           if (ui.sidebarCollapsed || isNarrowWindow()) ui.setSidebarPeek(true)

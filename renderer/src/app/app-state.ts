@@ -1,5 +1,6 @@
 import type { CairnClient } from '../ipc/client'
 import { wordErrorsIn } from '../ipc/error-words'
+import { translate } from '../../../shared/i18n'
 import { createChatStore, type ChatStore } from '../stores/chat'
 import { createCurationStore, type CurationStore } from '../stores/curation'
 import { createInboxStore, type InboxStore } from '../stores/inbox'
@@ -41,7 +42,9 @@ export function createAppState(client: CairnClient, options: AppStateOptions = {
     frames: options.frames,
     newChatModel: () => models.getState().nextModel,
     olderPages: options.windowKind !== 'quick',
-    onSessionStarted: () => void sessions.getState().load()
+    onSessionStarted: () => void sessions.getState().load(),
+    // Leaving an incognito chat discards it: a plain confirm, which the keyboard and both themes handle natively.
+    confirmDiscard: () => typeof window.confirm !== 'function' || window.confirm(translate(ui.getState().language, 'incognito.confirmClose'))
   })
   const ui = createUiStore(options.windowKind === 'quick' ? `${UI_STORAGE_KEY}.quick` : UI_STORAGE_KEY)
   wordErrorsIn(() => ui.getState().language)

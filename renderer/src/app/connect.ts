@@ -99,8 +99,8 @@ export function connectApp(app: AppState): () => void {
       ui.getState().setTheme(config.ui.theme)
       ui.getState().setLanguage(config.ui.language)
     }),
-    client.on('app.navigate', ({ view, sessionId, ledgerId, proposalId, newChat }) => {
-      if (view === 'chat' && newChat) return startNewChat(app)
+    client.on('app.navigate', ({ view, sessionId, ledgerId, proposalId, newChat, incognito }) => {
+      if (view === 'chat' && newChat) return startNewChat(app, { incognito })
       ui.getState().navigate(view)
       if (view === 'chat' && sessionId) void chat.getState().openSession(sessionId)
       if (view === 'timeline') void timeline.getState().load()

@@ -3,11 +3,13 @@ import { describeError } from '../ipc/error-words'
 import type { ChatItem } from '../stores/chat-items'
 import type { AppState } from './app-state'
 
-/** Opens an empty conversation on the chat screen (the sidebar's button and Ctrl/Cmd+N). */
-export function startNewChat(app: Pick<AppState, 'chat' | 'sessions' | 'ui'>): void {
+/** Opens an empty conversation on the chat screen (the sidebar's button and Ctrl/Cmd+N; incognito: Ctrl/Cmd+Shift+N and the menu). */
+export function startNewChat(app: Pick<AppState, 'chat' | 'sessions' | 'ui'>, options: { incognito?: boolean } = {}): void {
   app.ui.getState().navigate('chat')
   app.sessions.getState().clearSearch()
   app.chat.getState().newChat()
+  // When the user chose to stay in an open incognito chat, it stays as it is (setIncognito acts on a new chat only).
+  if (options.incognito) app.chat.getState().setIncognito(true)
 }
 
 /** The text of the newest answer in the open conversation, or null when it has none yet. */

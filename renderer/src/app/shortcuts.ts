@@ -1,7 +1,7 @@
 import type { MessageKey } from '../../../shared/i18n'
 
 /** What a window-wide shortcut does; `useGlobalKeys` runs these. */
-export type ShortcutAction = 'newChat' | 'search' | 'sidebar' | 'settings' | 'help' | 'copyAnswer'
+export type ShortcutAction = 'newChat' | 'newIncognitoChat' | 'search' | 'sidebar' | 'settings' | 'help' | 'copyAnswer'
 
 export interface Shortcut {
   /** Alternatives, each written like an accelerator: "Mod+Shift+C" (Mod is ⌘ on a Mac, Ctrl elsewhere), "?", "Esc". */
@@ -27,6 +27,7 @@ export const shortcutGroups: ShortcutGroup[] = [
     title: 'shortcuts.group.general',
     shortcuts: [
       { keys: ['Mod+N'], label: 'shortcuts.newChat', action: 'newChat' },
+      { keys: ['Mod+Shift+N'], label: 'shortcuts.newIncognitoChat', action: 'newIncognitoChat' },
       { keys: ['Mod+K'], label: 'shortcuts.search', action: 'search' },
       { keys: ['Mod+B'], label: 'shortcuts.sidebar', action: 'sidebar' },
       { keys: ['Mod+,'], label: 'shortcuts.settings', action: 'settings' },

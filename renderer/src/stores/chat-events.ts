@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../../../shared/agent-events'
 import type { IpcErrorParams } from '../../../shared/ipc/define'
+import { failureOf } from '../ipc/error-words'
 import { lastIndexWhere, type ChatItem, type ToolItem } from './chat-items'
 
 export type ApprovalRequest = Extract<AgentEvent, { type: 'approval_needed' }> & { submitting?: boolean }
@@ -149,4 +150,10 @@ export function dropReplayed(replayed: AgentEvent[], live: AgentEvent[]): AgentE
     if (same) return live.slice(overlap)
   }
   return live
+}
+
+/** A refused request as the chat shows it: its code, main's English and the params to word it from. */
+export function requestFailure(error: unknown): ChatError {
+  const { code, message, params, key } = failureOf(error)
+  return { code, message, params, key, retryable: false, plan: null }
 }

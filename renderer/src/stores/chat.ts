@@ -4,9 +4,10 @@ import type { ReviewEvent } from '../../../shared/review-protocol'
 import type { AttachmentView, LearnedReview, OutgoingAttachment } from '../../../shared/ipc/domain'
 import type { ReviewSummary } from '../../../shared/review-outcome'
 import type { CairnClient } from '../ipc/client'
-import { describeError, failureOf } from '../ipc/error-words'
+import { describeError } from '../ipc/error-words'
 import { lastIndexWhere, type ChatItem } from './chat-items'
-import { applyAgentEvent, dropReplayed, type ChatError, type TurnSlice } from './chat-events'
+import { applyAgentEvent, dropReplayed, requestFailure, type ChatError, type TurnSlice } from './chat-events'
+import { incognitoActions, type IncognitoSlice } from './chat-incognito'
 import { createPager, type PagingState } from './chat-pages'
 import { versionActions, type VersionActions } from './chat-versions'
 import { animationFrames, createDeltaBuffer, type FrameScheduler } from './stream-buffer'
@@ -23,7 +24,7 @@ export interface LearnedNote {
   summary: ReviewSummary
 }
 
-export interface ChatState extends TurnSlice, VersionActions, PagingState {
+export interface ChatState extends TurnSlice, VersionActions, PagingState, IncognitoSlice {
   sessionId: string | null
   title: string | null
   status: 'idle' | 'loading' | 'ready' | 'error'
@@ -76,6 +77,8 @@ export interface ChatStoreOptions {
   newChatModel?: () => string | null
   /** False: only the newest page is shown (the quick window; the rest is read in the main window). */
   olderPages?: boolean
+  /** Asks before an incognito conversation with messages is left (leaving discards it). */
+  confirmDiscard?: () => boolean
 }
 
 const emptyTurn = (): TurnSlice => ({ items: [], streaming: '', running: false, turnId: null, approvals: [], error: null, retrying: null })
@@ -204,15 +207,17 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
       focusMessageId: null,
       workspace: null,
       ...pager.paging,
+      ...incognitoActions({ client, get, set, confirmDiscard: options.confirmDiscard }),
 
       async openSession(sessionId, openOptions) {
         if (sessionId === null) return get().newChat()
+        if (!get().leaveIncognito(sessionId)) return
         reset(sessionId, 'loading')
         set({ focusMessageId: openOptions?.focusMessageId ?? null })
         try {
           const opened = await pager.open(sessionId, openOptions?.focusMessageId)
           if (!opened) return
-          set({ title: opened.session.title, workspace: opened.session.workspace, running: opened.running, status: 'ready' })
+          set({ title: opened.session.title, workspace: opened.session.workspace, running: opened.running, status: 'ready', incognito: opened.session.incognito === true })
           if (opened.attachNow) await attach(sessionId)
         } catch (error) {
           if (get().sessionId === sessionId) set({ status: 'error', loadError: describeError(error) })
@@ -220,7 +225,7 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
       },
 
       newChat() {
-        reset(null, 'idle')
+        if (get().leaveIncognito(null)) reset(null, 'idle')
       },
 
       setDraft: (draft) => set({ draft }),
@@ -237,7 +242,7 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
         const workspace = sessionId === null && state.workspace ? { workspace: state.workspace } : {}
         const chosenModel = sessionId === null ? options.newChatModel?.() : null
         const model = chosenModel ? { model: chosenModel } : {}
-        const files = attachments?.outgoing.length ? { attachments: attachments.outgoing } : {}
+        const files = { ...(attachments?.outgoing.length ? { attachments: attachments.outgoing } : {}), ...(sessionId === null && state.incognito ? { incognito: true } : {}) }
         let started = true
         await startTurn(
           () => client.request('chat.send', { sessionId, text, ...workspace, ...model, ...files }),
@@ -389,10 +394,4 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
     }
   })
   return store
-}
-
-/** A refused request as the chat shows it: its code, main's English and the params to word it from. */
-function requestFailure(error: unknown): ChatError {
-  const { code, message, params, key } = failureOf(error)
-  return { code, message, params, key, retryable: false, plan: null }
 }

@@ -106,10 +106,11 @@ describe('keyboard shortcuts', () => {
 
   it('acts on exactly the window-wide keys the help lists', () => {
     const listed = shortcutGroups.flatMap((group) => group.shortcuts).filter((shortcut) => shortcut.action)
-    expect(listed.map((shortcut) => shortcut.action).sort()).toEqual(['copyAnswer', 'help', 'newChat', 'search', 'settings', 'sidebar'])
+    expect(listed.map((shortcut) => shortcut.action).sort()).toEqual(['copyAnswer', 'help', 'newChat', 'newIncognitoChat', 'search', 'settings', 'sidebar'])
     const event = (key: string, mods: Partial<KeyboardEvent> = {}) => ({ key, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods })
     expect(shortcutActionFor(event('n', { ctrlKey: true }), true)).toBe('newChat')
-    expect(shortcutActionFor(event('N', { ctrlKey: true, shiftKey: true }), false)).toBeNull()
+    // Shift makes it another shortcut (issue 28: a new incognito chat), not Ctrl+N with a stray modifier.
+    expect(shortcutActionFor(event('N', { ctrlKey: true, shiftKey: true }), false)).toBe('newIncognitoChat')
     expect(shortcutActionFor(event('n', { ctrlKey: true, altKey: true }), false)).toBeNull()
     expect(shortcutActionFor(event('n'), false)).toBeNull()
     expect(shortcutActionFor(event('c', { metaKey: true }), false)).toBeNull()

@@ -12,13 +12,13 @@ function asIpcError(error: unknown): unknown {
 
 export function chatHandlers(
   app: ConversationSlice
-): Pick<IpcHandlers, 'chat.send' | 'chat.cancel' | 'chat.regenerate' | 'chat.edit' | 'chat.showVersion' | 'chat.approve' | 'chat.attach'> {
+): Pick<IpcHandlers, 'chat.send' | 'chat.cancel' | 'chat.regenerate' | 'chat.edit' | 'chat.showVersion' | 'chat.approve' | 'chat.attach' | 'chat.discard'> {
   return {
     // The quick prompt's conversations are marked as such by who sent the request, not by what it says.
     // Choosing a folder belongs to the main window: the quick prompt starts in the default one.
-    'chat.send': async ({ sessionId, text, workspace, model, attachments }, { sender }) => {
+    'chat.send': async ({ sessionId, text, workspace, model, attachments, incognito }, { sender }) => {
       if (sender === 'quick' && workspace !== undefined) throw IpcError.of('FORBIDDEN_ROUTE', 'chat.quick_no_folder', {})
-      return app.chats.send(sessionId, text, sender === 'quick' ? 'quick' : 'main', workspace, model, (attachments ?? []).map(fromOutgoing))
+      return app.chats.send(sessionId, text, sender === 'quick' ? 'quick' : 'main', workspace, model, (attachments ?? []).map(fromOutgoing), incognito ?? false)
     },
     'chat.cancel': async ({ sessionId }) => ({ cancelled: app.chats.cancel(sessionId) }),
     'chat.regenerate': async ({ sessionId }) => app.chats.regenerate(sessionId),
@@ -40,6 +40,7 @@ export function chatHandlers(
     'chat.approve': async ({ sessionId, requestId, allow, remember, prefix }) => ({
       accepted: await app.chats.approve(sessionId, requestId, { allow, remember, prefix })
     }),
-    'chat.attach': async ({ sessionId }) => app.chats.attach(sessionId)
+    'chat.attach': async ({ sessionId }) => app.chats.attach(sessionId),
+    'chat.discard': async ({ sessionId }) => ({ discarded: await app.chats.discard(sessionId) })
   }
 }

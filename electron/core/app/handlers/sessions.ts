@@ -28,6 +28,13 @@ export function sessionHandlers(app: ConversationSlice): Pick<
     if (!session) throw IpcError.of('NOT_FOUND', 'conversation.missing', { id })
     return session
   }
+  // A live incognito conversation is read (and its model switched) from its in-memory store; the other routes never find it.
+  const storeOf = (id: string) => app.chats.incognitoSessions(id) ?? sessions()
+  const requireReadable = (id: string) => {
+    const session = storeOf(id).get(id)
+    if (!session) throw IpcError.of('NOT_FOUND', 'conversation.missing', { id })
+    return { session, store: storeOf(id), incognito: storeOf(id) !== sessions() }
+  }
   return {
     'sessions.list': async ({ limit, cursor, archived }) => {
       try {
@@ -39,16 +46,16 @@ export function sessionHandlers(app: ConversationSlice): Pick<
       }
     },
     'sessions.get': async ({ sessionId, limit }) => {
-      const session = requireSession(sessionId)
-      const page = sessions().messagePage(sessionId, { limit })!
-      const messages = withVersions(page.messages.map(toDisplayMessage), sessions().versions(sessionId))
-      return { session: toSummary(session), messages, running: app.chats.isRunning(sessionId), learned: learnedIn(app, sessionId), page: { hasOlder: page.hasOlder } }
+      const { session, store, incognito } = requireReadable(sessionId)
+      const page = store.messagePage(sessionId, { limit })!
+      const messages = withVersions(page.messages.map(toDisplayMessage), store.versions(sessionId))
+      return { session: incognito ? { ...toSummary(session), incognito } : toSummary(session), messages, running: app.chats.isRunning(sessionId), learned: learnedIn(app, sessionId), page: { hasOlder: page.hasOlder } }
     },
     'sessions.messages': async ({ sessionId, limit, ...at }) => {
-      requireSession(sessionId)
-      const page = sessions().messagePage(sessionId, { limit, ...at })
+      const { store } = requireReadable(sessionId)
+      const page = store.messagePage(sessionId, { limit, ...at })
       if (!page) throw IpcError.of('NOT_FOUND', 'conversation.message_not_shown', { message: String(at.around), id: sessionId })
-      return { messages: withVersions(page.messages.map(toDisplayMessage), sessions().versions(sessionId)), hasOlder: page.hasOlder, hasNewer: page.hasNewer }
+      return { messages: withVersions(page.messages.map(toDisplayMessage), store.versions(sessionId)), hasOlder: page.hasOlder, hasNewer: page.hasNewer }
     },
     'sessions.search': async ({ query, limit }) => {
       const result = searchSessions(app.core.db, query, { limit, includeCurrent: true, prefixLastWord: true })
@@ -94,8 +101,9 @@ export function sessionHandlers(app: ConversationSlice): Pick<
     },
     // Read by the conversation's provider at the start of each turn, so the live conversation needs no reopening; null follows Settings.
     'sessions.setModel': async ({ sessionId, model }) => {
-      requireSession(sessionId)
-      const updated = sessions().update(sessionId, { model })
+      const { store, incognito } = requireReadable(sessionId)
+      const updated = store.update(sessionId, { model })
+      if (incognito) return { ...toSummary(updated), incognito }
       app.emit('sessions.changed', { sessionId })
       return toSummary(updated)
     },

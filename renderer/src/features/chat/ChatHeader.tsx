@@ -4,6 +4,7 @@ import { DeleteSessionConfirm } from '../../components/DeleteSessionConfirm'
 import { Icon } from '../../components/Icon'
 import { describeError } from '../../ipc/error-words'
 import { InstructionsButton } from './InstructionsDialog'
+import { CloseIncognitoButton, IncognitoToggle } from './Incognito'
 import { ModelSwitcher } from './ModelSwitcher'
 import { ReloadToolsButton } from './ReloadToolsButton'
 import { TokenCount } from './TokenCount'
@@ -19,6 +20,7 @@ export function ChatHeader(): React.JSX.Element {
   const sessionId = useChat((s) => s.sessionId)
   const title = useChat((s) => s.title)
   const running = useChat((s) => s.running)
+  const incognito = useChat((s) => s.incognito)
   // Main names a new conversation when its first turn starts; the list has it before this window reloads it.
   const listed = useSessions((s) => (sessionId ? (s.list.find((item) => item.id === sessionId)?.title ?? null) : null))
   const [editing, setEditing] = useState<string | null>(null)
@@ -83,12 +85,16 @@ export function ChatHeader(): React.JSX.Element {
           {shown}
         </h1>
       )}
-      <WorkspaceButton />
+      {/* An open incognito chat keeps the folder it started in (main cannot move a conversation it does not store). */}
+      {sessionId && incognito ? null : <WorkspaceButton />}
       <ModelSwitcher />
       <TokenCount />
       {problem ? <span className="header-problem" role="alert">{problem}</span> : null}
       <div className="pane-actions">
-        {sessionId ? (
+        <IncognitoToggle />
+        {/* An incognito conversation is not stored: nothing to rename, review or delete, only to close. */}
+        {sessionId && incognito ? <CloseIncognitoButton /> : null}
+        {sessionId && !incognito ? (
           <>
             <InstructionsButton />
             <ReloadToolsButton />

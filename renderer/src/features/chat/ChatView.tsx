@@ -4,6 +4,7 @@ import { Logo } from '../../components/Icon'
 import { Notice, Spinner } from '../../components/Feedback'
 import { ChatHeader } from './ChatHeader'
 import { Composer } from './Composer'
+import { IncognitoBanner } from './Incognito'
 import { MessageList } from './MessageList'
 import { SetupCard } from './SetupCard'
 import { TurnStatus } from './TurnStatus'
@@ -16,6 +17,7 @@ export function ChatView(): React.JSX.Element {
   const sessionId = useChat((s) => s.sessionId)
   const empty = useChat((s) => s.items.length === 0 && !s.sending && !s.running)
   const running = useChat((s) => s.running || s.sending)
+  const incognito = useChat((s) => s.incognito)
   const problem = useSettings((s) => s.info?.providerProblem ?? null)
 
   // Esc stops the answer, wherever focus is (dialogs handle their own Esc first).
@@ -31,6 +33,7 @@ export function ChatView(): React.JSX.Element {
   return (
     <section className="pane chat-pane" aria-label={t('nav.chat')}>
       <ChatHeader />
+      <IncognitoBanner />
       {status === 'loading' ? (
         <div className="pane-center">
           <Spinner label={t('common.loading')} />
@@ -63,11 +66,14 @@ export function ChatView(): React.JSX.Element {
       ) : (
         <MessageList />
       )}
-      <div className="chat-dock">
+      <div className={incognito ? 'chat-dock incognito' : 'chat-dock'}>
         <div className="chat-dock-inner">
           <TurnStatus />
-          <Composer autoFocus />
-          <div className="composer-hint">{running ? t('composer.stopHint') : t('composer.sendHint')}</div>
+          <Composer autoFocus placeholder={incognito ? t('incognito.placeholder') : undefined} />
+          <div className="composer-hint">
+            {incognito ? `${t('incognito.label')} · ` : ''}
+            {running ? t('composer.stopHint') : t('composer.sendHint')}
+          </div>
         </div>
       </div>
     </section>

@@ -5,6 +5,7 @@ import { Notice } from '../../components/Feedback'
 import { Icon, Logo } from '../../components/Icon'
 import { mainPageUrl } from '../../ipc/pick-transport'
 import { Composer } from '../chat/Composer'
+import { IncognitoBanner, IncognitoToggle, useDiscardIncognitoOnExit } from '../chat/Incognito'
 import { MessageList } from '../chat/MessageList'
 import { TurnStatus } from '../chat/TurnStatus'
 
@@ -16,6 +17,8 @@ export function QuickApp(): React.JSX.Element {
   const hasAnswer = useChat((s) => s.items.length > 0 || s.sending || s.running)
   // The quick window shows the newest page only; the whole conversation is a click away.
   const hasOlder = useChat((s) => s.hasOlder)
+  const incognito = useChat((s) => s.incognito)
+  useDiscardIncognitoOnExit()
   const problem = useSettings((s) => s.info?.providerProblem ?? null)
   // Which model answers: the conversation's own, else the default new conversations start on.
   const ownModel = useSessions((s) => (sessionId ? (s.list.find((item) => item.id === sessionId)?.model ?? null) : null))
@@ -34,6 +37,7 @@ export function QuickApp(): React.JSX.Element {
   }, [client])
 
   const openInCairn = (): void => {
+    // An incognito conversation lives in main, so the main window can show it too (closing it there discards it).
     // Browser mode has no main window to raise: open the main page (same token) on this conversation.
     if (client.mode === 'browser') {
       const url = mainPageUrl(window.location, sessionId)
@@ -44,13 +48,14 @@ export function QuickApp(): React.JSX.Element {
   }
 
   return (
-    <div className={hasAnswer ? 'quick expanded' : 'quick'}>
+    <div className={`${hasAnswer ? 'quick expanded' : 'quick'}${incognito ? ' incognito' : ''}`}>
       <div className="quick-bar">
         <span className="quick-logo">
           <Logo size={20} />
         </span>
-        <Composer compact autoFocus placeholder={t('quick.placeholder')} />
+        <Composer compact autoFocus placeholder={t(incognito ? 'incognito.placeholder' : 'quick.placeholder')} />
       </div>
+      <IncognitoBanner />
       {problem ? (
         <div className="quick-body">
           <Notice
@@ -87,6 +92,7 @@ export function QuickApp(): React.JSX.Element {
           </span>
         ) : null}
         <span className="spacer" />
+        <IncognitoToggle compact />
         {sessionId ? (
           <button type="button" className="ghost-button small" onClick={() => chat.getState().newChat()}>
             <Icon name="compose" size={14} />
