@@ -9,6 +9,8 @@ import { skillChangeDangers } from '../security/skill-dangers'
 import { touchesPinnedEntry } from '../staging/staging-protection'
 import { ProposalStore } from '../ledger/proposals'
 import { findEntry, trimmedText } from '../memory/entry-ops'
+import { bringsUpHidden } from '../memory/hidden-entries'
+import { messages } from '../memory/messages'
 import { runMemoryTool, type MemoryToolResult } from '../memory/memory-tool'
 import type { MemoryTarget } from '../memory/types'
 import { findSimilarEntry, type SimilarEntry, type SimilarityKind } from '../memory/similar-entries'
@@ -161,6 +163,9 @@ export class OutsideLearning {
     if (text.length > usage.limit) {
       return { success: false, error: `That entry is ${text.length} characters; ${memoryFileName(target)} holds ${usage.limit} in all. Save one short, durable fact instead.` }
     }
+    // A subject the user hid is refused before the checks below, which would name the entry.
+    const rewriting = oldText === null ? null : entries.find((entry) => entry.includes(trimmedText(oldText))) ?? null
+    if (bringsUpHidden(this.core.memoryHidden, target, entries, [text], rewriting)) return { success: false, error: messages.hiddenSubject }
     if (oldText === null) {
       if (entries.includes(text)) {
         this.confirm(target, text)
