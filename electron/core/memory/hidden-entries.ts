@@ -1,3 +1,4 @@
+import { previews } from './entry-ops'
 import type { PlanOutcome } from './memory-files'
 import type { HiddenEntrySource } from './memory-hidden'
 import { messages } from './messages'
@@ -17,6 +18,14 @@ export class HiddenEntries {
   visible(target: MemoryTarget, entries: readonly string[]): string[] {
     const hidden = this.source?.list(target)
     return hidden?.size ? entries.filter((entry) => !hidden.has(entry)) : [...entries]
+  }
+
+  /** An ambiguous old_text's previews (see findEntry) without those of hidden entries, which would name them. */
+  visiblePreviews(target: MemoryTarget, entries: readonly string[], shown: readonly string[]): string[] {
+    const hidden = this.source?.list(target)
+    if (!hidden?.size) return [...shown]
+    const hiddenPreviews = new Set(previews(entries.filter((entry) => hidden.has(entry))))
+    return shown.filter((preview) => !hiddenPreviews.has(preview))
   }
 
   /**

@@ -195,7 +195,7 @@ export class MemoryStore {
     const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
       const match = findEntry(entries, needle)
       if (match.kind === 'none') return this.noMatch(target, entries, needle, 'replace')
-      if (match.kind === 'ambiguous') return ambiguous(needle, match.previews)
+      if (match.kind === 'ambiguous') return ambiguous(needle, this.hidden.visiblePreviews(target, entries, match.previews))
       const before = entries[match.index]
       if (before === text) return { kind: 'noop' }
       const hidden = this.hidden.refusal(target, entries, [text], ctx, options, before)
@@ -221,7 +221,7 @@ export class MemoryStore {
     const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
       const match = findEntry(entries, needle)
       if (match.kind === 'none') return this.noMatch(target, entries, needle, 'remove')
-      if (match.kind === 'ambiguous') return ambiguous(needle, match.previews)
+      if (match.kind === 'ambiguous') return ambiguous(needle, this.hidden.visiblePreviews(target, entries, match.previews))
       const before = entries[match.index]
       const next = entries.filter((_, index) => index !== match.index)
       return { kind: 'apply', entries: next, changes: [{ kind: 'memory.remove', before, after: null }] }

@@ -109,6 +109,17 @@ describe('an entry the user hid ("don\'t bring this up")', () => {
     expect(after).toBe(`${before}\n§\nUser prefers dark mode in every editor`)
   })
 
+  it('is not named in an ambiguous old_text\'s matches or a failed write\'s current_entries', async () => {
+    const f = await withHiddenEntry()
+    setEntryHidden(f.core, 'user', SECRET, true)
+    const agent = { write: { source: 'agent' as const, sessionId: 's1' } }
+    const ambiguous = await f.core.memory.replace('user', 'User', 'User drinks black tea', agent)
+    expect(ambiguous).toMatchObject({ success: false, matches: [TEA] })
+    const missing = await f.core.memory.remove('user', 'coffee', agent)
+    expect(missing).toMatchObject({ success: false, current_entries: [TEA] })
+    expect(JSON.stringify([ambiguous, missing])).not.toContain('Anna')
+  })
+
   it('stays hidden through a replace, whoever makes it, and its mark goes with it when it is removed', async () => {
     const f = await withHiddenEntry()
     setEntryHidden(f.core, 'user', SECRET, true)
