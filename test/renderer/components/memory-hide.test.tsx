@@ -49,8 +49,8 @@ describe('memory: "Don\'t bring this up"', () => {
     expect(row.className).toContain('hidden-entry')
     expect(within(row).getByRole('button', { name: "Don't bring this up" }).getAttribute('aria-pressed')).toBe('true')
     expect(within(row).getByText('Hidden')).toBeTruthy()
-    expect(within(row).getByText('Not brought up since 2 hours ago')).toBeTruthy()
-    expect(screen.getByText('1 hidden: still counted, since they stay in the file.')).toBeTruthy()
+    expect(within(row).getByText('Left out of new conversations')).toBeTruthy()
+    expect(screen.getByText('1 hidden entry: still counted, since hidden entries stay in the file.')).toBeTruthy()
 
     // Its history says when the user decided so.
     fireEvent.click(within(row).getByRole('button', { name: 'History' }))

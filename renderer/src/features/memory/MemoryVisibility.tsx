@@ -9,7 +9,6 @@ import { fullTime, relativeTime, useNow } from '../../lib/time'
 export function HiddenNote({ info, busy, onShow }: { info: MemoryEntryInfo; busy: boolean; onShow: () => void }): React.JSX.Element {
   const t = useT()
   const locale = useLocale()
-  const now = useNow()
   const since = info.hiddenAt ? Date.parse(info.hiddenAt) : null
   return (
     <p className="memory-hidden-note">
@@ -17,7 +16,7 @@ export function HiddenNote({ info, busy, onShow }: { info: MemoryEntryInfo; busy
         <Icon name="eyeOff" size={13} />
         {t('hide.badge')}
       </span>
-      {since !== null ? <span title={fullTime(since, locale)}>{t('hide.since', { when: relativeTime(since, now, locale) })}</span> : null}
+      <span title={since !== null ? t('hide.sinceTitle', { when: fullTime(since, locale) }) : undefined}>{t('hide.since')}</span>
       <button type="button" className="link-button" title={t('hide.showHint')} disabled={busy} onClick={onShow}>
         {t('hide.show')}
       </button>
