@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 import type { CairnCore } from '../../electron/core/cairn'
 import { setEntryHidden } from '../../electron/core/memory/entry-hiding'
 import { startE2E, type E2E } from './fixture'
@@ -26,6 +26,10 @@ async function openMemory(page: Page, e2e: E2E, name: RegExp): Promise<void> {
 
 const entry = (page: Page, text: string) => page.locator('.memory-entry').filter({ hasText: text })
 
+/** The text colour the page paints (the node tsconfig has no DOM library, hence the cast). */
+const colorOf = (target: Locator) =>
+  target.evaluate((node) => (globalThis as unknown as { getComputedStyle(element: unknown): { color: string } }).getComputedStyle(node).color)
+
 describe('the Memory screen: "Don\'t bring this up"', () => {
   let e2e: E2E
   beforeAll(async () => {
@@ -41,9 +45,7 @@ describe('the Memory screen: "Don\'t bring this up"', () => {
     const hidden = entry(page, HIDDEN)
     await hidden.getByText('Hidden', { exact: true }).waitFor()
     await page.getByText('1 hidden entry: still counted, since hidden entries stay in the file.').waitFor()
-    const grey = await hidden.locator('.memory-text').evaluate((node) => getComputedStyle(node).color)
-    const normal = await entry(page, KEPT).locator('.memory-text').evaluate((node) => getComputedStyle(node).color)
-    expect(grey).not.toBe(normal)
+    expect(await colorOf(hidden.locator('.memory-text'))).not.toBe(await colorOf(entry(page, KEPT).locator('.memory-text')))
     await e2e.screenshot('memory-hide-light')
     await page.emulateMedia({ colorScheme: 'dark' })
     await e2e.screenshot('memory-hide-dark')
