@@ -4,7 +4,7 @@ import { scanForThreats, threatMessage } from '../security/threats'
 import { entryChangesBetween } from './entry-diff'
 import type { EntryDates, EntryDating } from './entry-dating'
 import { HiddenEntries, writtenContents } from './hidden-entries'
-import { findEntry, planBatch, separatorLineError, trimmedText, type SimilarRefusal } from './entry-ops'
+import { planBatch, separatorLineError, trimmedText, type SimilarRefusal } from './entry-ops'
 import type { HiddenEntrySource } from './memory-hidden'
 import { MemoryFiles, type PlanOutcome, type TransactionOutcome } from './memory-files'
 import { charCount, textLength, usageOf } from './memory-file'
@@ -193,12 +193,12 @@ export class MemoryStore {
     if (refused) return { success: false, error: refused }
     const limit = this.files.limitOf(target)
     const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
-      const match = findEntry(entries, needle)
+      const match = this.hidden.find(target, entries, needle, ctx, options)
       if (match.kind === 'none') return this.noMatch(target, entries, needle, 'replace')
-      if (match.kind === 'ambiguous') return ambiguous(needle, this.hidden.visiblePreviews(target, entries, match.previews))
+      if (match.kind === 'ambiguous') return ambiguous(needle, match.previews)
       const before = entries[match.index]
       if (before === text) return { kind: 'noop' }
-      const hidden = this.hidden.refusal(target, entries, [text], ctx, options, before)
+      const hidden = this.hidden.refusal(target, entries, [text], ctx, options)
       if (hidden) return hidden
       const next = entries.map((entry, index) => (index === match.index ? text : entry))
       const total = charCount(next)
@@ -219,9 +219,9 @@ export class MemoryStore {
     if (!needle) return { success: false, error: messages.emptyOldText }
     const limit = this.files.limitOf(target)
     const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
-      const match = findEntry(entries, needle)
+      const match = this.hidden.find(target, entries, needle, ctx, options)
       if (match.kind === 'none') return this.noMatch(target, entries, needle, 'remove')
-      if (match.kind === 'ambiguous') return ambiguous(needle, this.hidden.visiblePreviews(target, entries, match.previews))
+      if (match.kind === 'ambiguous') return ambiguous(needle, match.previews)
       const before = entries[match.index]
       const next = entries.filter((_, index) => index !== match.index)
       return { kind: 'apply', entries: next, changes: [{ kind: 'memory.remove', before, after: null }] }
@@ -252,6 +252,8 @@ export class MemoryStore {
     const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
       const hidden = this.hidden.refusal(target, entries, writtenContents(operations), ctx, options)
       if (hidden) return hidden
+      const unseen = this.hidden.unseenTarget(target, entries, operations, ctx, options)
+      if (unseen !== null) return this.failWith(target, entries, messages.batchNoMatch(unseen) + messages.batchNothingApplied, true)
       const plan = planBatch(entries, operations, this.files.fileNameOf(target), { allowSimilar: options.allowSimilar })
       if (!plan.ok && plan.similar) return this.similarFailure(target, entries, plan.error + messages.batchNothingApplied, plan.similar)
       if (!plan.ok) return this.failWith(target, entries, plan.error + messages.batchNothingApplied, true)

@@ -109,15 +109,24 @@ describe('an entry the user hid ("don\'t bring this up")', () => {
     expect(after).toBe(`${before}\n§\nUser prefers dark mode in every editor`)
   })
 
-  it('is not named in an ambiguous old_text\'s matches or a failed write\'s current_entries', async () => {
+  it('cannot be picked, changed or removed by a writer that was never shown it, and is not named when old_text is ambiguous', async () => {
     const f = await withHiddenEntry()
+    await f.core.memory.add('user', 'User bikes to work', user)
     setEntryHidden(f.core, 'user', SECRET, true)
     const agent = { write: { source: 'agent' as const, sessionId: 's1' } }
     const ambiguous = await f.core.memory.replace('user', 'User', 'User drinks black tea', agent)
-    expect(ambiguous).toMatchObject({ success: false, matches: [TEA] })
-    const missing = await f.core.memory.remove('user', 'coffee', agent)
-    expect(missing).toMatchObject({ success: false, current_entries: [TEA] })
-    expect(JSON.stringify([ambiguous, missing])).not.toContain('Anna')
+    expect(ambiguous).toMatchObject({ success: false, matches: [TEA, 'User bikes to work'] })
+    const removal = await f.core.memory.remove('user', 'Anna', agent)
+    expect(removal).toMatchObject({ success: false, current_entries: [TEA, 'User bikes to work'] })
+    const rewrite = await f.core.memory.replace('user', 'sister', 'User has a sister', agent)
+    expect(rewrite.success).toBe(false)
+    const batch = await f.core.memory.applyBatch('user', [{ action: 'remove', old_text: 'breast cancer' }, { action: 'add', content: 'User likes hiking' }], agent)
+    expect(batch.success).toBe(false)
+    expect(JSON.stringify([ambiguous, removal, rewrite, batch])).not.toContain('being treated')
+    expect(userFile(f)).toContain(SECRET)
+    expect(f.core.memoryHidden.isHidden('user', SECRET)).toBe(true)
+    // The user sees every entry and may change or remove it.
+    expect((await f.core.memory.remove('user', 'Anna', user)).success).toBe(true)
   })
 
   it('stays hidden through a replace, whoever makes it, and its mark goes with it when it is removed', async () => {
@@ -128,6 +137,12 @@ describe('an entry the user hid ("don\'t bring this up")', () => {
     expect(f.core.memoryHidden.isHidden('user', reworded)).toBe(true)
     expect(f.core.memoryHidden.isHidden('user', SECRET)).toBe(false)
     expect(f.open().session.systemPrompt).not.toContain('Anna')
+    // A review's change the user approved in the Inbox (a proposal made before the hide) applies, and stays hidden.
+    const approved = { write: { source: 'review' as const, reviewId: 'r1' }, ledgerMeta: { proposalId: 7 } }
+    const later = "User's sister Anna finished her breast cancer treatment"
+    expect((await f.core.memory.replace('user', reworded, later, approved, { force: true })).success).toBe(true)
+    expect(f.core.memoryHidden.isHidden('user', later)).toBe(true)
+    expect((await f.core.memory.replace('user', later, reworded, user)).success).toBe(true)
 
     expect((await f.core.memory.remove('user', 'remission', user)).success).toBe(true)
     expect(f.core.memoryHidden.list('user').size).toBe(0)
