@@ -9,8 +9,10 @@ import { Ledger } from './ledger/ledger'
 import { reconcileLedger, type PendingJudge, type ReconcileResult } from './ledger/reconcile'
 import { revertLedgerEntry, type RevertOptions } from './ledger/revert'
 import { MemoryStore, createMemoryTool } from './memory'
+import type { MemoryTarget } from './memory/types'
 import { memoryEntryDates } from './memory/entry-history'
 import { MemoryConfirmations } from './memory/memory-confirmations'
+import { MemoryHidden } from './memory/memory-hidden'
 import { MemoryPins } from './memory/memory-pins'
 import { memoryPendingJudge } from './memory/memory-reconcile'
 import { SessionStore, createSessionSearchTool } from './sessions'
@@ -54,6 +56,8 @@ export class CairnCore {
   readonly memoryPins: MemoryPins
   /** When memory entries were last confirmed (a writer saved them again). */
   readonly memoryConfirmations: MemoryConfirmations
+  /** Memory entries the user asked Cairn not to bring up (kept in the file, left out of what the model reads). */
+  readonly memoryHidden: MemoryHidden
   /** Files attached to user messages (under `attachments/`, their text in state.db). */
   readonly attachments: AttachmentStore
   /** The better-sqlite3 binary this core opened state.db with (the review worker opens it the same way). */
@@ -73,6 +77,14 @@ export class CairnCore {
     this.skillFlags = new SkillFlags(this.db)
     this.memoryPins = new MemoryPins(this.db)
     this.memoryConfirmations = new MemoryConfirmations(this.db)
+    this.memoryHidden = new MemoryHidden(this.db)
+    // A hidden entry stays hidden through every replace, whoever made it; a removed one's mark goes with it.
+    this.ledger.onRecord((entry) => {
+      if (!entry.kind.startsWith('memory.') || entry.before === null) return
+      const { store } = entry.meta as { store: MemoryTarget }
+      if (entry.kind === 'memory.replace' && entry.after !== null) this.memoryHidden.rename(store, entry.before, entry.after)
+      if (entry.kind === 'memory.remove') this.memoryHidden.forget(store, entry.before)
+    })
     // A pin follows its entry through every replace, whoever made it (the chat, a review, an approval,
     // the user's edit, a revert or a restore), so a pinned fact stays pinned as its wording changes.
     this.ledger.onRecord((entry) => {
@@ -89,6 +101,7 @@ export class CairnCore {
         return { memory: memoryCharLimit, user: userCharLimit }
       },
       recorder: this.ledger,
+      hidden: this.memoryHidden,
       dating: {
         datesOf: (target, entries) => memoryEntryDates(this, target, entries),
         confirm: (target, entry) => this.memoryConfirmations.confirm(target, entry)

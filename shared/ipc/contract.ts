@@ -41,6 +41,7 @@ import {
   skillWriteResultSchema
 } from './domain'
 import type { ReviewRun } from './domain'
+import { visibilityChangeSchema } from './domain' // issue 28, part E
 
 /**
  * The whole renderer ↔ main contract, declared once. Requests are untrusted: main parses every input
@@ -261,6 +262,10 @@ export const ipcRoutes = {
   'memory.history': defineRoute({ input: z.object({ target: memoryTargetSchema, entry: text(20_000).optional() }), output: z.array(ledgerEntrySchema) }),
   /** Puts an entry back as ledger row `ledgerId` left it (a new ledger row, source `user`). */
   'memory.restore': defineRoute({ input: z.object({ ledgerId: z.number().int() }), output: revertResultSchema }),
+  // Issue 28, part E (hide without deleting): "Don't bring this up" keeps an entry in its file and here, out of
+  // prompts, `read`, MCP and recall, from the next conversation on; reversible, and each decision is in its history.
+  'memory.setHidden': defineRoute({ input: z.object({ target: memoryTargetSchema, text: text(20_000).min(1), hidden: z.boolean() }), output: ok }),
+  'memory.visibilityHistory': defineRoute({ input: z.object({ target: memoryTargetSchema, entry: text(20_000).min(1) }), output: z.array(visibilityChangeSchema) }),
 
   /** Proposals, newest first; `pending` counts what waits whatever the filter. */
   'inbox.list': defineRoute({

@@ -231,9 +231,17 @@ export const memoryEntryInfoSchema = z.object({
   reviewId: z.string().nullable(),
   ledgerId: z.number().int().nullable(),
   /** For an entry a sync brought in: the device it came from. */
-  device: z.string().optional()
+  device: z.string().optional(),
+  /** The user asked Cairn not to bring it up: kept in the file, left out of prompts, `read`, MCP and recall. */
+  hidden: z.boolean().optional(),
+  /** ISO time the user hid it; null when it is not hidden. */
+  hiddenAt: z.string().nullable().optional()
 })
 export type MemoryEntryInfo = z.infer<typeof memoryEntryInfoSchema>
+
+/** The user hid an entry ("don't bring this up") or showed it again; `at` is ISO. */
+export const visibilityChangeSchema = z.object({ entry: z.string(), hidden: z.boolean(), at: z.string() })
+export type VisibilityChangeView = z.infer<typeof visibilityChangeSchema>
 
 export const memoryStoreViewSchema = z.object({
   entries: z.array(z.string()),

@@ -1,5 +1,6 @@
 import type { CairnCore } from '../../core/cairn'
 import { memoryEntryInfo, memoryHistory, restoreMemoryEntry } from '../../core/memory/entry-history'
+import { entryVisibilityHistory, setEntryHidden } from '../../core/memory/entry-hiding'
 import { setEntryPinned } from '../../core/memory/entry-pinning'
 import { isMemoryTarget, memoryTargets, type MemoryTarget } from '../../core/memory'
 import { parseCommandArgs } from '../args'
@@ -14,15 +15,21 @@ export const memoryCommand: CliCommand = {
   usage: `Usage: cairn [--home DIR] memory [--json]
        cairn [--home DIR] memory history [user|memory] [--entry TEXT] [--json]
        cairn [--home DIR] memory pin|unpin <user|memory> <text or a part only that entry has>
+       cairn [--home DIR] memory hide|show <user|memory> <text, a part only that entry has, or its number>
        cairn [--home DIR] memory restore <id> [--json]
 
 Shows what Cairn remembers: the entries of MEMORY.md (its own notes) and USER.md (about you), with
-where each came from (who wrote it and when, from the timeline) and which are pinned.
+where each came from (who wrote it and when, from the timeline) and which are pinned or hidden.
 
   history   the recorded changes to one file (or both), newest first; with --entry, only the changes
             that made that entry what it is (following its replacements back to when it was added)
   pin       a pinned entry is never changed or removed by learning without asking (only proposals)
   unpin     takes the pin off again
+  hide      "don't bring this up": the entry stays in the file (and here, and in its history) but is
+            left out of new conversations' prompts, the model's memory read, what Cairn serves over
+            MCP and recall; an add saying it again in other words is refused. The number is the one
+            \`cairn memory\` shows. Usage still counts it (it is in the file)
+  show      brings a hidden entry up again, from the next conversation on
   restore   puts an entry back as timeline entry <id> left it (a removal: the text it removed), as a
             new change you can revert
 `,
@@ -41,8 +48,11 @@ where each came from (who wrote it and when, from the timeline) and which are pi
         return pin(ctx, action === 'pin', rest)
       case 'restore':
         return restore(ctx, rest, json)
+      case 'hide':
+      case 'show':
+        return hide(ctx, action === 'hide', rest)
       default:
-        throw new UsageError(`Unknown memory action "${action}". Use history, pin, unpin or restore.`)
+        throw new UsageError(`Unknown memory action "${action}". Use history, pin, unpin, hide, show or restore.`)
     }
   }
 }
@@ -70,6 +80,7 @@ function show(ctx: CliContext, core: CairnCore, json: boolean): number {
     view.info.forEach((info, i) => {
       const facts = [
         info.pinned ? 'pinned' : null,
+        info.hidden ? 'hidden: not brought up' : null,
         info.source ? `${info.source} ${formatTime(info.updatedAt!)}` : 'written by hand',
         info.createdAt && info.createdAt !== info.updatedAt ? `first added ${formatTime(info.createdAt)}` : null,
         info.confirmedAt && info.confirmedAt !== info.updatedAt ? `last confirmed ${formatTime(info.confirmedAt)}` : null,
@@ -102,6 +113,11 @@ async function history(ctx: CliContext, rest: string[], entry: string | undefine
     ctx.io.out(`#${row.id}  ${formatTime(row.at)}  ${row.kind.padEnd(14)} ${FILE[row.meta.store]}  (${who})\n`)
     for (const line of describeChange(row)) ctx.io.out(`      ${line}\n`)
   }
+  if (entry !== undefined) {
+    for (const change of entryVisibilityHistory(core, targets[0], entry)) {
+      ctx.io.out(`${formatTime(change.at)}  ${change.hidden ? 'hidden (not brought up)' : 'shown again'}: ${oneLine(change.entry, 80)}\n`)
+    }
+  }
   ctx.io.out('\nPut an entry back as a change left it: cairn memory restore <id>\n')
   return 0
 }
@@ -133,4 +149,27 @@ async function restore(ctx: CliContext, rest: string[], json: boolean): Promise<
   ctx.io.out(`Restored the entry as #${id} left it (new timeline entry #${result.revertEntry.id}).\n`)
   for (const line of describeChange(result.revertEntry)) ctx.io.out(`      ${line}\n`)
   return 0
+}
+
+async function hide(ctx: CliContext, hidden: boolean, rest: string[]): Promise<number> {
+  const verb = hidden ? 'hide' : 'show'
+  if (rest.length !== 2) throw new UsageError(`Usage: cairn memory ${verb} <user|memory> <text, a part only that entry has, or its number>`)
+  const target = targetOf(rest[0])
+  const core = await ctx.core()
+  const outcome = setEntryHidden(core, target, entryNamed(core, target, rest[1]), hidden)
+  if (!outcome.ok) {
+    throw new CliFailure(outcome.matches ? `${outcome.error} It matches:\n${outcome.matches.map((m) => `  - ${m}`).join('\n')}` : outcome.error)
+  }
+  const state = hidden ? 'Hidden (kept in the file, not brought up from the next conversation on)' : 'Shown again (from the next conversation on)'
+  ctx.io.out(`${outcome.changed ? state : hidden ? 'Already hidden' : 'Not hidden'} in ${FILE[target]}: ${oneLine(outcome.entry, 90)}\n`)
+  return 0
+}
+
+/** The entry `word` names: its number as `cairn memory` lists it, or else the text to look for. */
+function entryNamed(core: CairnCore, target: MemoryTarget, word: string): string {
+  if (!/^\d+$/.test(word)) return word
+  const { entries } = core.memory.read(target)
+  const entry = entries[Number(word) - 1]
+  if (entry === undefined) throw new UsageError(`${FILE[target]} has ${entries.length} entries; there is no number ${word}.`)
+  return entry
 }

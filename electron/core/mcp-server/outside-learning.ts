@@ -9,6 +9,8 @@ import { skillChangeDangers } from '../security/skill-dangers'
 import { touchesPinnedEntry } from '../staging/staging-protection'
 import { ProposalStore } from '../ledger/proposals'
 import { findEntry, trimmedText } from '../memory/entry-ops'
+import { bringsUpHidden, HiddenEntries } from '../memory/hidden-entries'
+import { messages } from '../memory/messages'
 import { runMemoryTool, type MemoryToolResult } from '../memory/memory-tool'
 import type { MemoryTarget } from '../memory/types'
 import { findSimilarEntry, type SimilarEntry, type SimilarityKind } from '../memory/similar-entries'
@@ -161,6 +163,10 @@ export class OutsideLearning {
     if (text.length > usage.limit) {
       return { success: false, error: `That entry is ${text.length} characters; ${memoryFileName(target)} holds ${usage.limit} in all. Save one short, durable fact instead.` }
     }
+    // A subject the user hid is refused before the checks below, which would name the entry; and an
+    // outside agent never picks a hidden entry to replace, as it was never shown one.
+    if (bringsUpHidden(this.core.memoryHidden, target, entries, [text])) return { success: false, error: messages.hiddenSubject }
+    const shown = new HiddenEntries(this.core.memoryHidden).visible(target, entries)
     if (oldText === null) {
       if (entries.includes(text)) {
         this.confirm(target, text)
@@ -172,12 +178,12 @@ export class OutsideLearning {
     }
     const needle = trimmedText(oldText)
     if (!needle) return { success: false, error: 'old_text is empty: pass a short unique part of the entry to replace (memory_read lists them).' }
-    const match = findEntry(entries, needle)
+    const match = findEntry(shown, needle)
     if (match.kind === 'none') return { success: false, error: `No entry in ${memoryFileName(target)} contains "${needle}". Call memory_read to see the entries.` }
     if (match.kind === 'ambiguous') {
       return { success: false, error: `"${needle}" matches several entries in ${memoryFileName(target)}; pass more of the one you mean.`, matches: match.previews }
     }
-    const before = entries[match.index]
+    const before = shown[match.index]
     if (before === text) return { success: true, proposed: false, message: 'That entry already reads so: nothing to do.' }
     const pinned = this.core.memoryPins.isPinned(target, before)
     return this.record(source, { kind: 'memory.replace', target: file, before, after: text, meta: { store: target, provenance: agentProvenance(source) } }, pinned ? 'pinned_entry' : cause, reason)

@@ -3,6 +3,7 @@ import type { HomePaths } from '../config/home'
 import type { StateDb } from '../db/state-db'
 import type { Ledger } from '../ledger/ledger'
 import type { MemoryStore } from '../memory'
+import type { MemoryHidden } from '../memory/memory-hidden'
 import type { MemoryPins } from '../memory/memory-pins'
 import type { SkillStore } from '../skills'
 import type { SkillFlags } from '../skills/skill-flags'
@@ -20,6 +21,8 @@ export interface ServedHome {
   /** Outside memory writes run the memory tool on the store itself. */
   memory: MemoryStore
   memoryPins: Pick<MemoryPins, 'list' | 'isPinned'>
+  /** Entries the user hid: never served, and outside writes may not bring them up. */
+  memoryHidden: Pick<MemoryHidden, 'list'>
   skills: Pick<SkillStore, 'list' | 'get' | 'view' | 'getUsage'>
   skillFlags: Pick<SkillFlags, 'get' | 'disabled'>
 }

@@ -3,6 +3,7 @@ import { memoryKinds, type LedgerEntry, type LedgerSource, type MemoryLedgerEntr
 import type { Ledger } from '../ledger/ledger'
 import type { EntryDates } from './entry-dating'
 import type { MemoryConfirmations } from './memory-confirmations'
+import type { MemoryHidden } from './memory-hidden'
 import type { MemoryPins } from './memory-pins'
 import type { MemoryStore } from './memory-store'
 import type { MemoryResult, MemoryTarget } from './types'
@@ -86,15 +87,22 @@ export function memoryEntryDates(source: EntryDateSources, target: MemoryTarget,
 /**
  * Where each entry came from, from the ledger (kept outside the file): the row that wrote its text as
  * it reads now, the first row of its chain for when it was first added, whether it is pinned, and when
- * it was last confirmed. An entry no row wrote (typed into the file by hand) has nulls.
+ * it was last confirmed, and whether (and since when) the user hid it. An entry no row wrote (typed into
+ * the file by hand) has nulls.
  */
 export function memoryEntryInfo(
-  source: { ledger: Pick<Ledger, 'list'>; memoryPins: Pick<MemoryPins, 'list'>; memoryConfirmations?: Pick<MemoryConfirmations, 'list'> },
+  source: {
+    ledger: Pick<Ledger, 'list'>
+    memoryPins: Pick<MemoryPins, 'list'>
+    memoryConfirmations?: Pick<MemoryConfirmations, 'list'>
+    memoryHidden?: Pick<MemoryHidden, 'hiddenSince'>
+  },
   target: MemoryTarget,
   entries: readonly string[]
 ): MemoryEntryInfo[] {
   const rows = entries.length ? memoryFileHistory(source.ledger, target) : []
   const pinned = source.memoryPins.list(target)
+  const hidden = source.memoryHidden?.hiddenSince(target)
   const confirmations = entries.length && source.memoryConfirmations ? source.memoryConfirmations.list(target) : new Map<string, number>()
   return entries.map((text) => {
     const chain = entryChain(rows, text, { includeRemoval: false })
@@ -110,6 +118,7 @@ export function memoryEntryInfo(
       sessionId: latest?.sessionId ?? null,
       reviewId: latest?.reviewId ?? null,
       ledgerId: latest?.id ?? null,
+      ...(hidden ? { hidden: hidden.has(text), hiddenAt: hidden.has(text) ? new Date(hidden.get(text)!).toISOString() : null } : {}),
       ...(latest?.source === 'sync' && latest.meta.device ? { device: latest.meta.device } : {})
     }
   })

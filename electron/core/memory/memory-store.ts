@@ -3,7 +3,9 @@ import type { BatchChangeRecorder } from '../ledger/recorder'
 import { scanForThreats, threatMessage } from '../security/threats'
 import { entryChangesBetween } from './entry-diff'
 import type { EntryDates, EntryDating } from './entry-dating'
-import { findEntry, planBatch, separatorLineError, trimmedText, type SimilarRefusal } from './entry-ops'
+import { HiddenEntries, writtenContents } from './hidden-entries'
+import { planBatch, separatorLineError, trimmedText, type SimilarRefusal } from './entry-ops'
+import type { HiddenEntrySource } from './memory-hidden'
 import { MemoryFiles, type PlanOutcome, type TransactionOutcome } from './memory-files'
 import { charCount, textLength, usageOf } from './memory-file'
 import { messages, usageFraction, usageLabel } from './messages'
@@ -34,6 +36,8 @@ interface MemoryStoreBaseOptions {
   lockTimeoutMs?: number
   /** When entries were added and last confirmed (state.db); without it no dates are shown or recorded. */
   dating?: EntryDating
+  /** Entries the user hid: left out of everything the model reads, and not written back in other words. */
+  hidden?: HiddenEntrySource
 }
 
 /**
@@ -56,9 +60,11 @@ export class MemoryStore {
   private frozen: MemorySnapshot | null = null
   /** Entry dates for the model, and repeats recorded as confirmations. */
   private readonly dates: StoreDating
+  private readonly hidden: HiddenEntries
 
   constructor(options: MemoryStoreOptions) {
     this.dates = new StoreDating(options.dating)
+    this.hidden = new HiddenEntries(options.hidden)
     this.files = new MemoryFiles({
       dataHome: options.dataHome,
       dir: options.dir,
@@ -82,8 +88,9 @@ export class MemoryStore {
         problems.push(messages.readFailed(this.files.fileNameOf(target), (error as Error).message))
         return null
       }
-      const shown = sanitizeEntries(entries, this.files.fileNameOf(target))
-      return renderBlock(target, shown, this.files.limitOf(target))
+      // Hidden entries stay out of the block but count in its usage: they are in the file.
+      const limit = this.files.limitOf(target)
+      return renderBlock(target, this.display(target, entries), limit, usageOf(entries, limit))
     }
     const snapshot: MemorySnapshot = { memory: block('memory'), user: block('user') }
     this.frozen = Object.freeze(problems.length > 0 ? { ...snapshot, problems } : snapshot)
@@ -98,6 +105,11 @@ export class MemoryStore {
   /** Where this store's entry dates come from (a review's scratch copy uses the real store's). */
   get dating(): EntryDating | undefined {
     return this.dates.source
+  }
+
+  /** Which entries the user hid (a review's scratch copy uses the real store's). */
+  get hiddenEntries(): HiddenEntrySource | undefined {
+    return this.hidden.source
   }
 
   /** When each entry was added and last confirmed; null without dating or when state.db cannot say now. */
@@ -120,13 +132,14 @@ export class MemoryStore {
       return { success: false, error: messages.readFailed(this.files.fileNameOf(target), (error as Error).message) }
     }
     const usage = usageOf(entries, this.files.limitOf(target))
+    const shown = this.hidden.visible(target, entries)
     const result: MemoryReadResult = {
       success: true,
       target,
       entries: this.display(target, entries),
-      ...this.dates.field(target, entries),
+      ...this.dates.field(target, shown),
       usage: usageLabel(usage),
-      entry_count: entries.length
+      entry_count: shown.length
     }
     const warning = warningFor(usage)
     return warning ? { ...result, warning } : result
@@ -150,6 +163,8 @@ export class MemoryStore {
     if (refused) return { success: false, error: refused }
     const limit = this.files.limitOf(target)
     const outcome = await this.files.transact(target, { guardDrift: false, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
+      const hidden = this.hidden.refusal(target, entries, [text], ctx, options)
+      if (hidden) return hidden
       if (entries.includes(text)) return { kind: 'noop' }
       const found = options.allowSimilar ? null : findSimilarEntry(entries, text)
       if (found) return this.similarFailure(target, entries, messages.similarEntry(found.kind, found.entry), { ...found, content: text })
@@ -169,13 +184,7 @@ export class MemoryStore {
    * Replaces the entry containing `oldText`. Refused when it would remove more than half of a store
    * that is under 80% full (a model that wrongly believes memory is full, Hermes #76035) unless `force`.
    */
-  async replace(
-    target: MemoryTarget,
-    oldText: string,
-    content: string,
-    ctx: MemoryCallContext,
-    options: MemoryMutationOptions = {}
-  ): Promise<MemoryResult> {
+  async replace(target: MemoryTarget, oldText: string, content: string, ctx: MemoryCallContext, options: MemoryMutationOptions = {}): Promise<MemoryResult> {
     const needle = trimmedText(oldText)
     const text = trimmedText(content)
     if (!needle) return { success: false, error: messages.emptyOldText }
@@ -184,11 +193,13 @@ export class MemoryStore {
     if (refused) return { success: false, error: refused }
     const limit = this.files.limitOf(target)
     const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
-      const match = findEntry(entries, needle)
+      const match = this.hidden.find(target, entries, needle, ctx, options)
       if (match.kind === 'none') return this.noMatch(target, entries, needle, 'replace')
       if (match.kind === 'ambiguous') return ambiguous(needle, match.previews)
       const before = entries[match.index]
       if (before === text) return { kind: 'noop' }
+      const hidden = this.hidden.refusal(target, entries, [text], ctx, options)
+      if (hidden) return hidden
       const next = entries.map((entry, index) => (index === match.index ? text : entry))
       const total = charCount(next)
       if (total > limit) return this.failWith(target, entries, messages.replaceOverLimit(total, limit), true)
@@ -203,17 +214,12 @@ export class MemoryStore {
    * Removes the entry containing `oldText`. A single targeted removal is how "forget X" works, so it
    * is not shrink-guarded; the guard catches rewrites and batches that condense the store.
    */
-  async remove(
-    target: MemoryTarget,
-    oldText: string,
-    ctx: MemoryCallContext,
-    options: MemoryMutationOptions = {}
-  ): Promise<MemoryResult> {
+  async remove(target: MemoryTarget, oldText: string, ctx: MemoryCallContext, options: MemoryMutationOptions = {}): Promise<MemoryResult> {
     const needle = trimmedText(oldText)
     if (!needle) return { success: false, error: messages.emptyOldText }
     const limit = this.files.limitOf(target)
     const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
-      const match = findEntry(entries, needle)
+      const match = this.hidden.find(target, entries, needle, ctx, options)
       if (match.kind === 'none') return this.noMatch(target, entries, needle, 'remove')
       if (match.kind === 'ambiguous') return ambiguous(needle, match.previews)
       const before = entries[match.index]
@@ -227,12 +233,7 @@ export class MemoryStore {
    * Applies add/replace/remove operations all-or-nothing, checking the limit only on the final result,
    * so one call can free room and add. One ledger row per applied operation.
    */
-  async applyBatch(
-    target: MemoryTarget,
-    operations: readonly MemoryOperation[],
-    ctx: MemoryCallContext,
-    options: MemoryMutationOptions = {}
-  ): Promise<MemoryResult> {
+  async applyBatch(target: MemoryTarget, operations: readonly MemoryOperation[], ctx: MemoryCallContext, options: MemoryMutationOptions = {}): Promise<MemoryResult> {
     if (!Array.isArray(operations) || operations.length === 0) {
       return { success: false, error: messages.emptyOperations }
     }
@@ -249,6 +250,10 @@ export class MemoryStore {
     let repeated: string[] = []
     let restated: SimilarRefusal[] = []
     const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
+      const hidden = this.hidden.refusal(target, entries, writtenContents(operations), ctx, options)
+      if (hidden) return hidden
+      const unseen = this.hidden.unseenTarget(target, entries, operations, ctx, options)
+      if (unseen !== null) return this.failWith(target, entries, messages.batchNoMatch(unseen) + messages.batchNothingApplied, true)
       const plan = planBatch(entries, operations, this.files.fileNameOf(target), { allowSimilar: options.allowSimilar })
       if (!plan.ok && plan.similar) return this.similarFailure(target, entries, plan.error + messages.batchNothingApplied, plan.similar)
       if (!plan.ok) return this.failWith(target, entries, plan.error + messages.batchNothingApplied, true)
@@ -307,8 +312,9 @@ export class MemoryStore {
     return separatorLineError(text, this.files.fileNameOf(target)) ?? threatMessage(scanForThreats(text, 'strict'))
   }
 
+  /** Entries as the model sees them: hidden ones left out, poisoned ones replaced by a placeholder. */
   private display(target: MemoryTarget, entries: readonly string[]): string[] {
-    return sanitizeEntries(entries, this.files.fileNameOf(target))
+    return sanitizeEntries(this.hidden.visible(target, entries), this.files.fileNameOf(target))
   }
 
   private failWith(target: MemoryTarget, entries: readonly string[], error: string, counts: boolean): PlanOutcome<PlannedFailure> {
@@ -320,7 +326,7 @@ export class MemoryStore {
           success: false,
           error,
           current_entries: this.display(target, entries),
-          ...this.dates.field(target, entries),
+          ...this.dates.field(target, this.hidden.visible(target, entries)),
           usage: usageFraction(usage)
         },
         counts

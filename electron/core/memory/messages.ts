@@ -71,6 +71,8 @@ export const messages = {
       ? `Not added: an existing entry already says this in other words: '${entry}'. Nothing was saved; that entry now counts as confirmed. If your text adds something it lacks, replace it instead (suggested_call: old_text = that entry), with one entry holding both.`
       : `Not added: it contradicts an existing entry: '${entry}'. Nothing was saved. If the user changed their mind or corrected it, replace that entry instead (suggested_call: old_text = that entry). If both hold, replace it with one entry that states both.`,
 
+  hiddenSubject:
+    'Not saved: the user asked Cairn not to bring this subject up (they hid a memory entry about it). Nothing was saved. Do not save it again in any words, and do not mention it unless the user raises it.',
   noMatch: (oldText: string, verb: 'replace' | 'remove') =>
     `No entry matched '${oldText}'. Check current_entries below and retry with the exact text of the entry you want to ${verb}.`,
   multipleMatches: (oldText: string) => `Multiple entries matched '${oldText}'. Be more specific.`,

@@ -265,3 +265,26 @@ export function findSimilarEntry(entries: readonly string[], added: string): Sim
   }
   return best && { kind: best.kind, index: best.index, entry: best.entry }
 }
+
+/** Content words a hidden entry and an add must share, at least and as a share of the shorter one, to be one subject. */
+const HIDDEN_SUBJECT_MIN_SHARED = 2
+const HIDDEN_SUBJECT_OVERLAP = 0.5
+
+/**
+ * The hidden entry `added` brings up again, word for word or in other words, or null. Looser than
+ * {@link findSimilarEntry} on purpose: a false match only refuses an add close to what the user asked
+ * not to hear about, while a miss puts that subject back in front of the model.
+ */
+export function findHiddenSubject(hidden: readonly string[], added: string): string | null {
+  const text = added.trim()
+  const next = shapeOf(text)
+  for (const entry of hidden) {
+    if (entry === text) return entry
+    const old = shapeOf(entry)
+    if (compareShapes(old, next)) return entry
+    let shared = 0
+    for (const term of next.terms) if (old.terms.has(term)) shared++
+    if (shared >= HIDDEN_SUBJECT_MIN_SHARED && shared / Math.min(old.terms.size, next.terms.size) >= HIDDEN_SUBJECT_OVERLAP) return entry
+  }
+  return null
+}

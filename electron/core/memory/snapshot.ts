@@ -1,7 +1,7 @@
 import { scanForThreats } from '../security/threats'
 import { blockedEntryText, formatCount } from './messages'
 import { joinEntries, usageOf } from './memory-file'
-import type { MemoryTarget } from './types'
+import type { MemoryTarget, MemoryUsage } from './types'
 
 /** The two prompt blocks, rendered once when a session starts; `null` when that store is empty. */
 export interface MemorySnapshot {
@@ -47,11 +47,11 @@ function isPlaceholder(entry: string): boolean {
 
 /**
  * One prompt block: a rule, the header with usage, a rule, then the entries. A file grown far past its
- * limit by an outside writer is cut (head and tail kept) so it cannot flood the context window.
+ * limit by an outside writer is cut (head and tail kept) so it cannot flood the context window. `usage`
+ * is the whole file's (entries the user hid count, though they are not shown).
  */
-export function renderBlock(target: MemoryTarget, entries: readonly string[], limit: number): string | null {
+export function renderBlock(target: MemoryTarget, entries: readonly string[], limit: number, usage: MemoryUsage = usageOf(entries, limit)): string | null {
   if (entries.length === 0) return null
-  const usage = usageOf(entries, limit)
   let content = joinEntries(entries)
   const renderCap = Math.max(limit * 2, 4000)
   if (content.length > renderCap) {

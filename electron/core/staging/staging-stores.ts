@@ -4,6 +4,7 @@ import { contextMeta, kindWithMeta, type LearnedChange, type LedgerEntry, type W
 import { openStateDb, type StateDb } from '../db/state-db'
 import type { BatchChangeRecorder } from '../ledger/recorder'
 import { MemoryStore } from '../memory'
+import type { HiddenEntrySource } from '../memory/memory-hidden'
 import type { EntryDating } from '../memory/entry-dating'
 import type { MemoryLimits, MemoryTarget } from '../memory/types'
 import { SkillStore, type SkillSummary } from '../skills'
@@ -64,6 +65,8 @@ export interface StagingStoresOptions {
   scratchPrefix?: string
   /** The real memory store's entry dates (see MemoryStore's `dating`). */
   memoryDating?: EntryDating
+  /** The real memory store's hidden entries: a staged write must not bring them up either. */
+  memoryHidden?: HiddenEntrySource
 }
 
 /**
@@ -86,7 +89,7 @@ export class StagingStores {
     mkdirSync(join(this.root, '.locks'), { recursive: true })
     this.db = openStateDb(':memory:', { nativeBinding: options.nativeBinding })
     // The real entries' dates, and repeats confirming them: a confirmation changes no file, so it is not staged.
-    this.memory = new MemoryStore({ dataHome: this.root, dir: join(this.root, 'memories'), limits: options.memoryLimits, recorder: this.recorder, dating: options.memoryDating })
+    this.memory = new MemoryStore({ dataHome: this.root, dir: join(this.root, 'memories'), limits: options.memoryLimits, recorder: this.recorder, dating: options.memoryDating, hidden: options.memoryHidden })
     this.skills = new SkillStore({
       dataHome: this.root,
       skillsDir: join(this.root, 'skills'),

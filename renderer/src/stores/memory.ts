@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { MemoryResultView, MemoryStoreView, MemoryTargetName } from '../../../shared/ipc/domain'
+import type { MemoryResultView, MemoryStoreView, MemoryTargetName, VisibilityChangeView } from '../../../shared/ipc/domain'
 import type { MemoryLedgerEntry, RevertResult } from '../../../shared/ledger'
 import { isMemoryEntry } from '../../../shared/ledger-names'
 import { type CairnClient } from '../ipc/client'
@@ -32,6 +32,10 @@ export interface MemoryState {
   remove(target: MemoryTargetName, text: string): Promise<string | null>
   /** A pinned entry is never changed by learning without asking. */
   setPinned(target: MemoryTargetName, text: string, pinned: boolean): Promise<string | null>
+  /** "Don't bring this up" (hidden) or bring it up again; applies from the next conversation. */
+  setHidden(target: MemoryTargetName, text: string, hidden: boolean): Promise<string | null>
+  /** When the user hid the entry and brought it up again, newest first. */
+  visibilityHistory(target: MemoryTargetName, text: string): Promise<{ ok: true; changes: VisibilityChangeView[] } | { ok: false; error: string }>
   /** The rows that made `text` what it is, newest first. */
   history(target: MemoryTargetName, text: string): Promise<EntryHistory>
   /** Puts an entry back as ledger row `ledgerId` left it, then reloads both stores. */
@@ -104,6 +108,15 @@ export function createMemoryStore(client: CairnClient): MemoryStore {
     replace: (target, oldText, content) => run(() => client.request('memory.replace', { target, oldText, content }), get().load),
     remove: (target, text) => run(() => client.request('memory.remove', { target, text }), get().load),
     setPinned: (target, text, pinned) => run(() => client.request('memory.setPinned', { target, text, pinned }).then(() => ({ success: true })), get().load),
+
+    setHidden: (target, text, hidden) => run(() => client.request('memory.setHidden', { target, text, hidden }).then(() => ({ success: true })), get().load),
+    async visibilityHistory(target, text) {
+      try {
+        return { ok: true, changes: await client.request('memory.visibilityHistory', { target, entry: text }) }
+      } catch (error) {
+        return { ok: false, error: describeError(error) }
+      }
+    },
 
     async history(target, text) {
       try {

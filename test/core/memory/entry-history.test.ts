@@ -61,7 +61,7 @@ describe('memory entry history', () => {
     expect(pnpm.updatedAt).toBe(chain[0].at)
     expect(pnpm.createdAt).toBe(chain[2].at)
     expect(lyon).toMatchObject({ pinned: true, source: 'agent', sessionId: 's1' })
-    expect(byHand).toEqual({ text: 'Typed by hand', pinned: false, source: null, updatedAt: null, createdAt: null, confirmedAt: null, sessionId: null, reviewId: null, ledgerId: null })
+    expect(byHand).toEqual({ text: 'Typed by hand', pinned: false, source: null, updatedAt: null, createdAt: null, confirmedAt: null, sessionId: null, reviewId: null, ledgerId: null, hidden: false, hiddenAt: null })
     expect(userFile()).not.toMatch(/pinned|review/)
   })
 })

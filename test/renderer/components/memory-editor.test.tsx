@@ -62,7 +62,7 @@ describe('memory editor limits', () => {
     const names = within(entry)
       .getAllByRole('button')
       .map((button) => button.getAttribute('aria-label'))
-    expect(names).toEqual(['Pinned', 'History', 'Edit', 'Delete'])
+    expect(names).toEqual(['Pinned', "Don't bring this up", 'History', 'Edit', 'Delete'])
     const edit = within(entry).getByRole('button', { name: 'Edit' })
     edit.focus()
     expect(document.activeElement).toBe(edit)

@@ -3,10 +3,20 @@ import { IpcError } from '../../../../shared/ipc/define'
 import type { MemoryResultView, MemoryStoreView, MemoryTargetName } from '../../../../shared/ipc/domain'
 import { memoryEntryInfo, memoryHistory, restoreMemoryEntry } from '../../memory/entry-history'
 import { trimmedText } from '../../memory/entry-ops'
+import { entryVisibilityHistory, setEntryHidden } from '../../memory/entry-hiding'
 import { replaceEntryKeepingPin, setEntryPinned } from '../../memory/entry-pinning'
 import type { LibrarySlice } from './route-slices'
 
-type MemoryRoutes = 'memory.get' | 'memory.add' | 'memory.replace' | 'memory.remove' | 'memory.setPinned' | 'memory.history' | 'memory.restore'
+type MemoryRoutes =
+  | 'memory.get'
+  | 'memory.add'
+  | 'memory.replace'
+  | 'memory.remove'
+  | 'memory.setPinned'
+  | 'memory.history'
+  | 'memory.restore'
+  | 'memory.setHidden'
+  | 'memory.visibilityHistory'
 
 /** Hand edits from the Memory screen: recorded in the ledger with source `user`. */
 export function memoryHandlers(app: LibrarySlice): Pick<IpcHandlers, MemoryRoutes> {
@@ -51,6 +61,14 @@ export function memoryHandlers(app: LibrarySlice): Pick<IpcHandlers, MemoryRoute
       app.emit('memory.changed', {})
       return { ok: true as const }
     },
+    'memory.setHidden': async ({ target, text, hidden }) => {
+      const outcome = setEntryHidden(app.core, target, text, hidden)
+      const words = { target, text: trimmedText(text) }
+      if (!outcome.ok) throw outcome.code === 'not_found' ? IpcError.of('NOT_FOUND', 'memory.entry_missing', words) : IpcError.of('CONFLICT', 'memory.entry_ambiguous', words)
+      if (outcome.changed) app.emit('memory.changed', {})
+      return { ok: true as const }
+    },
+    'memory.visibilityHistory': async ({ target, entry }) => entryVisibilityHistory(app.core, target, entry),
     'memory.history': async ({ target, entry }) => memoryHistory(app.core.ledger, target, entry),
     'memory.restore': async ({ ledgerId }) => {
       const result = await restoreMemoryEntry(app.core, ledgerId)

@@ -1,5 +1,6 @@
 import type { ReviewJob } from '../../../../shared/review-protocol'
-import type { MemoryStore } from '../../memory'
+import type { MemoryStore, MemoryTarget } from '../../memory'
+import { HiddenEntries } from '../../memory/hidden-entries'
 import { currentSkillText, skillItems, type SkillItemsSource } from '../../skills/skill-items'
 import { similarEntryPairs, similarSkillPairs } from './curation-candidates'
 import type { CurationOverview } from './curation-prompt'
@@ -20,7 +21,7 @@ export function isCurationJob(job: Pick<ReviewJob, 'reasons'>): boolean {
 
 /** What the curator's overview reads: the skills with their figures, and both memory files. */
 export interface CurationSources extends SkillItemsSource {
-  memory: Pick<MemoryStore, 'read'>
+  memory: Pick<MemoryStore, 'read' | 'hiddenEntries'>
 }
 
 /** The library at a glance for the curator: skills with their figures, likely overlaps, and both memory files. */
@@ -52,9 +53,10 @@ function bodyOf(text: string | null): string {
   return match ? text.slice(match[0].length) : text
 }
 
-function safeEntries(core: Pick<CurationSources, 'memory'>, target: 'memory' | 'user'): string[] {
+function safeEntries(core: Pick<CurationSources, 'memory'>, target: MemoryTarget): string[] {
   try {
-    return core.memory.read(target).entries
+    // Entries the user hid are not the curator's to merge or retire: it never sees them.
+    return new HiddenEntries(core.memory.hiddenEntries).visible(target, core.memory.read(target).entries)
   } catch {
     return [] // unreadable: the curator's memory read reports why
   }

@@ -7,6 +7,7 @@ import { Notice } from '../../components/Feedback'
 import { Icon } from '../../components/Icon'
 import { fullTime, relativeTime, useNow } from '../../lib/time'
 import { MemoryHistory } from './MemoryHistory'
+import { HiddenNote, VisibilityLog } from './MemoryVisibility'
 
 export interface MemoryEntryProps {
   target: MemoryTargetName
@@ -24,10 +25,12 @@ export function MemoryEntry({ target, text, info, spare }: MemoryEntryProps): Re
   const [confirming, setConfirming] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
   const [pinning, setPinning] = useState(false)
+  const [hiding, setHiding] = useState(false)
   const [showHistory, setShowHistory] = useState(false)
   const historyId = useId()
   const historyButton = useRef<HTMLButtonElement>(null)
   const pinned = info?.pinned ?? false
+  const hidden = info?.hidden ?? false
   const justRestored = useMemory((s) => s.restored?.target === target && s.restored.text === text)
 
   // A restore replaced the row it started from: this row, the restored text, carries on with its history open.
@@ -57,10 +60,16 @@ export function MemoryEntry({ target, text, info, spare }: MemoryEntryProps): Re
     setPinning(false)
   }
 
+  const toggleHidden = async (): Promise<void> => {
+    setHiding(true)
+    setProblem(await memory.getState().setHidden(target, text, !hidden))
+    setHiding(false)
+  }
+
   const over = editing === null ? 0 : [...editing.trim()].length - [...text].length - spare
   const pinLabel = pinned ? t('memory.unpin') : t('memory.pin')
   return (
-    <li className={pinned ? 'memory-entry pinned' : 'memory-entry'}>
+    <li className={['memory-entry', pinned ? 'pinned' : '', hidden ? 'hidden-entry' : ''].filter(Boolean).join(' ')}>
       {editing !== null ? (
         <div className="memory-edit">
           <textarea value={editing} rows={Math.min(8, Math.max(2, editing.split('\n').length))} autoFocus aria-label={t('memory.editLabel')} onChange={(event) => setEditing(event.target.value)} />
@@ -77,6 +86,7 @@ export function MemoryEntry({ target, text, info, spare }: MemoryEntryProps): Re
       ) : (
         <>
           <p className="memory-text">{text}</p>
+          {hidden && info ? <HiddenNote info={info} busy={hiding} onShow={() => void toggleHidden()} /> : null}
           <div className="memory-entry-foot">
             <Provenance info={info} />
             <div className="memory-entry-actions">
@@ -90,6 +100,17 @@ export function MemoryEntry({ target, text, info, spare }: MemoryEntryProps): Re
                 onClick={() => void togglePin()}
               >
                 <Icon name="pin" size={15} />
+              </button>
+              <button
+                type="button"
+                className={hidden ? 'icon-button small hide-toggle on' : 'icon-button small hide-toggle'}
+                aria-pressed={hidden}
+                aria-label={t('hide.label')}
+                title={hidden ? `${t('hide.show')}: ${t('hide.showHint')}` : `${t('hide.label')}: ${t('hide.hint')}`}
+                disabled={hiding || !info}
+                onClick={() => void toggleHidden()}
+              >
+                <Icon name="eyeOff" size={15} />
               </button>
               <button
                 ref={historyButton}
@@ -114,6 +135,7 @@ export function MemoryEntry({ target, text, info, spare }: MemoryEntryProps): Re
         </>
       )}
       {showHistory && editing === null ? <MemoryHistory target={target} text={text} id={historyId} /> : null}
+      {showHistory && editing === null ? <VisibilityLog target={target} text={text} /> : null}
       {problem ? <Notice tone="error">{problem}</Notice> : null}
       {confirming ? (
         <Dialog

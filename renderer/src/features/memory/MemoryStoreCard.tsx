@@ -17,6 +17,7 @@ export function MemoryStoreCard({ target, view }: { target: MemoryTargetName; vi
   const [outcome, setOutcome] = useState<AddOutcome | null>(null)
   const [busy, setBusy] = useState(false)
   const left = remainingAfter(view, draft.trim())
+  const hiddenCount = view.info.filter((info) => info.hidden).length
 
   const finish = (next: AddOutcome): void => {
     setBusy(false)
@@ -61,6 +62,7 @@ export function MemoryStoreCard({ target, view }: { target: MemoryTargetName; vi
         </div>
         <span className={`usage-text ${usage.level}`}>{t('memory.usageText', { current: usage.current.toLocaleString(), limit: usage.limit.toLocaleString(), percent: usage.percent })}</span>
       </div>
+      {hiddenCount > 0 ? <p className="muted memory-hidden-usage">{t('hide.usageCounts', { count: hiddenCount })}</p> : null}
       {!view.enabled ? <Notice tone="info">{t('memory.disabled')}</Notice> : null}
       {usage.level !== 'ok' ? <Notice tone="warn">{t('memory.nearlyFull')}</Notice> : null}
       {view.entries.length ? (
