@@ -8,7 +8,7 @@ import { removeOrphanTempFiles } from './fs/atomic'
 import { Ledger } from './ledger/ledger'
 import { reconcileLedger, type PendingJudge, type ReconcileResult } from './ledger/reconcile'
 import { revertLedgerEntry, type RevertOptions } from './ledger/revert'
-import { MemoryStore, createMemoryTool } from './memory'
+import { MemoryStore, createMemoryTool, memoryLimitsFrom } from './memory'
 import { memoryEntryDates } from './memory/entry-history'
 import { MemoryConfirmations } from './memory/memory-confirmations'
 import { MemoryPins } from './memory/memory-pins'
@@ -84,10 +84,7 @@ export class CairnCore {
       dataHome: this.paths.root,
       dir: this.paths.memoriesDir,
       // Read on every call, so a settings change applies to the open core without a restart.
-      limits: () => {
-        const { memoryCharLimit, userCharLimit } = this.config.get().memory
-        return { memory: memoryCharLimit, user: userCharLimit }
-      },
+      limits: () => memoryLimitsFrom(this.config.get().memory),
       recorder: this.ledger,
       dating: {
         datesOf: (target, entries) => memoryEntryDates(this, target, entries),

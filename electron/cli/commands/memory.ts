@@ -8,7 +8,7 @@ import { CliFailure, formatTime, oneLine, printJson, UsageError } from '../io'
 import { refusalWords } from '../worded-failure'
 import type { CliCommand, CliContext } from './types'
 
-const FILE: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md' }
+const FILE: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md', project: 'PROJECT.md' }
 
 export const memoryCommand: CliCommand = {
   usage: `Usage: cairn [--home DIR] memory [--json]

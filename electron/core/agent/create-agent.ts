@@ -4,7 +4,7 @@ import type { AgentHome } from './agent-stores'
 import { MeaningSkillHinter } from './skill-hints-meaning'
 import { gateLearningTools, type ChatLearningDeps } from './learning-gate'
 import { ProposalStore } from '../ledger/proposals'
-import { createMemoryTool } from '../memory'
+import { createMemoryTool, memoryLimitsFrom } from '../memory'
 import { createSkillTools } from '../skills'
 import { ChatProvider } from '../provider/provider'
 import { environmentKeys, ProviderAccess, type ProviderKeys } from '../provider/provider-access'
@@ -94,10 +94,7 @@ function chatLearningDeps(core: AgentHome, onProposed: ((ids: number[]) => void)
     },
     dataHome: core.paths.root,
     nativeBinding: core.nativeBinding,
-    memoryLimits: () => {
-      const { memoryCharLimit, userCharLimit } = core.config.get().memory
-      return { memory: memoryCharLimit, user: userCharLimit }
-    },
+    memoryLimits: () => memoryLimitsFrom(core.config.get().memory),
     makeTools: (stores) => {
       const config = core.config.get()
       const memory = createMemoryTool(stores.memory, { enabled: config.memory.enabled, userProfileEnabled: config.memory.userProfileEnabled, audience: 'chat' }) as ToolDef

@@ -11,6 +11,7 @@ import { ProposalStore } from '../ledger/proposals'
 import { findEntry, trimmedText } from '../memory/entry-ops'
 import { runMemoryTool, type MemoryToolResult } from '../memory/memory-tool'
 import type { MemoryTarget } from '../memory/types'
+import { NoProjectError } from '../memory/project-scope'
 import { findSimilarEntry, type SimilarEntry, type SimilarityKind } from '../memory/similar-entries'
 import { sanitizeEntries } from '../memory/snapshot'
 import { newTurnState } from '../tools/types'
@@ -85,6 +86,8 @@ export class OutsideLearning {
     const { memory } = this.core.config.get()
     if (target === 'memory' && !memory.enabled) return "Cairn's memory (MEMORY.md) is turned off in its settings."
     if (target === 'user' && !memory.userProfileEnabled) return "Cairn's user profile (USER.md) is turned off in its settings."
+    // Another agent names no workspace Cairn knows, so no project memory is served.
+    if (target === 'project') return new NoProjectError().message
     return null
   }
 

@@ -173,7 +173,7 @@ describe('dispatcher', () => {
 
   it('rejects an invalid target and an unknown action', async () => {
     expect((await callRaw({ action: 'add', target: 'notes', content: 'x' })).error).toBe(
-      "Invalid target 'notes'. Use 'memory' or 'user'."
+      "Invalid target 'notes'. Use 'memory', 'user' or 'project'."
     )
     expect((await callRaw({ action: 'frobnicate', target: 'memory' })).error).toBe(
       "Unknown action 'frobnicate'. Use: add, replace, remove, read"

@@ -12,7 +12,7 @@ import type { StateDb } from '../../db/state-db'
 import { withLock } from '../../fs/lock'
 import type { Ledger } from '../../ledger/ledger'
 import { ProposalStore } from '../../ledger/proposals'
-import type { MemoryStore, MemoryToolOptions } from '../../memory'
+import { memoryLimitsFrom, type MemoryStore, type MemoryToolOptions } from '../../memory'
 import type { MemoryPins } from '../../memory/memory-pins'
 import type { MemoryLimits } from '../../memory/types'
 import type { SkillStore } from '../../skills'
@@ -109,10 +109,7 @@ export function reviewDepsOf(core: ReviewHome): ReviewDeps {
     locksDir: core.paths.locksDir,
     learningMode: () => core.config.get().learning.mode,
     dataHome: core.paths.root,
-    memoryLimits: () => {
-      const { memoryCharLimit, userCharLimit } = core.config.get().memory
-      return { memory: memoryCharLimit, user: userCharLimit }
-    },
+    memoryLimits: () => memoryLimitsFrom(core.config.get().memory),
     nativeBinding: core.nativeBinding,
     skillFlags: core.skillFlags,
     memoryPins: core.memoryPins,
@@ -182,7 +179,9 @@ export async function runReview(options: RunReviewOptions): Promise<ReviewOutcom
 }
 
 async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
-  const { deps, job, signal } = options
+  const { job, signal } = options
+  // The conversation's workspace names its project memory; without one the review has none to write.
+  const deps = job.workspace ? { ...options.deps, memory: options.deps.memory.forWorkspace(job.workspace) } : options.deps
   options.onLocked?.()
   if (signal?.aborted) throw new ReviewCancelledError()
   options.onProgress?.('started', job.reviewId)
