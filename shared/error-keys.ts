@@ -176,7 +176,6 @@ export interface ErrorParamsByKey {
   'sync.branch_refused': { url: string; branch: string; detail: string }
   // issue 28, part B: project memory
   'memory.no_project': Record<string, never>
-  'memory.project_instructions_read_only': { file: string }
 }
 
 export type ErrorKey = keyof ErrorParamsByKey
@@ -333,8 +332,7 @@ const errorKeys: Record<ErrorKey, true> = {
   'sync.no_skill': true,
   'sync.branch_refused': true,
   // issue 28, part B: project memory
-  'memory.no_project': true,
-  'memory.project_instructions_read_only': true
+  'memory.no_project': true
 }
 
 /** Whether a key that came over the wire is one this version words (an older or newer peer may send others). */

@@ -21,7 +21,8 @@ import { skillPendingJudge } from './skills/skill-reconcile'
 import type { ToolDef } from './tools/types'
 
 /** What the learning tools need from the conversation they are offered in: what session_search takes. */
-export type LearningToolOptions = SessionSearchOptions
+/** `workspace`: the conversation's, whose project memory its memory tool writes (none: target 'project' is refused). */
+export type LearningToolOptions = SessionSearchOptions & { workspace?: string }
 
 export interface OpenCoreOptions {
   /** Absolute data home (see resolveHome). */
@@ -132,7 +133,7 @@ export class CairnCore {
     const tools: ToolDef[] = []
     if (config.memory.enabled || config.memory.userProfileEnabled) {
       tools.push(
-        createMemoryTool(this.memory, {
+        createMemoryTool(options.workspace ? this.memory.forWorkspace(options.workspace) : this.memory, {
           enabled: config.memory.enabled,
           userProfileEnabled: config.memory.userProfileEnabled,
           audience: 'chat'

@@ -157,7 +157,6 @@ export const enErrorKeys = {
 
   // issue 28, part B: project memory
   'error.memory.no_project': 'Project memory needs a workspace: choose a workspace (or pass --workspace DIR) and try again.',
-  'error.memory.project_instructions_read_only': '{file} holds the repository\'s own instructions; Cairn reads it but never changes it. Edit it in your editor.',
   'error.unknown': 'Something went wrong: {message}',
   // The CLI says where to look after a failure: "There is no conversation x. List them with: cairn sessions".
   'error.withHint': '{failure} {hint}',

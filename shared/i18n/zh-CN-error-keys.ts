@@ -154,7 +154,6 @@ export const zhCNErrorKeys: Record<keyof typeof enErrorKeys, string> = {
 
   // issue 28, part B: project memory
   'error.memory.no_project': '项目记忆需要一个工作区：请先选择工作区（或加上 --workspace DIR）再试。',
-  'error.memory.project_instructions_read_only': '{file} 是仓库自己的说明文件；Cairn 只读取它，从不修改。请在编辑器中修改它。',
   'error.unknown': '出了点问题：{message}',
   'error.withHint': '{failure}{hint}',
   'error.hint.listWith': '列出全部：{command}'

@@ -1,4 +1,5 @@
 import { memoryConfirmationMigration } from './memory-confirmation-migration'
+import { projectMemoryMigration } from './project-memory-migration'
 import { migration14 } from './migration-14'
 import { reviewFailureMigration } from './review-failure-migration'
 import { semanticMigration } from './semantic-migration'
@@ -392,5 +393,6 @@ export const migrations: Migration[] = [
   semanticMigration,
   vocabMigration,
   reviewFailureMigration,
-  memoryConfirmationMigration
+  memoryConfirmationMigration,
+  projectMemoryMigration
 ]

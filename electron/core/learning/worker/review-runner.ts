@@ -31,7 +31,8 @@ import { summarizeReview } from '../../staging/review-summary'
 import { ReviewStaging, type LearningStores } from '../../staging/staging'
 import { recordProposals } from '../../staging/staging-proposals'
 import { removeStagingLeftovers } from '../../staging/staging-stores'
-import { conversationEvidence, evidenceMessagesOf } from '../../staging/conversation-evidence'
+import { addInstructionsRead, conversationEvidence, evidenceMessagesOf } from '../../staging/conversation-evidence'
+import { readProjectInstructions } from '../../workspace/project-instructions'
 import { userWords } from '../../sessions/stored-messages'
 import { judgeLearnedCall, type LearnedCallJudgement } from '../../staging/learned-content'
 import { decideLearnedWrite, type LearnedWriter } from '../../ledger/learning-policy'
@@ -244,7 +245,8 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
     // What the provider reported over every call, for the timeline's tokens per review.
     const usage = { promptTokens: 0, completionTokens: 0, reported: false }
 
-    const evidence = curation ? conversationEvidence([]) : reviewEvidence(deps, job)
+    // The repository's instruction files are text Cairn read: content copied from them is never the user's word.
+    const evidence = curation ? conversationEvidence([]) : addInstructionsRead(reviewEvidence(deps, job), job.workspace ? readProjectInstructions(job.workspace) : [])
     // Each skill's text when this run first touched it: the shrink guard measures every edit against it.
     const skillBaselines = new Map<string, string>()
     const runCall = async (call: ModelToolCall): Promise<unknown> => {
