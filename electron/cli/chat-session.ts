@@ -13,6 +13,7 @@ import { keyedFailure } from './worded-failure'
 import { appVersion } from './commands/serve'
 import type { CliLearning } from './learning'
 import { startFolder } from './workspace-option'
+import { translator } from '../../shared/i18n'
 
 /** What every conversation of one `cairn chat` shares. */
 export interface ChatSetup {
@@ -61,6 +62,7 @@ export function openChatSession(setup: ChatSetup, sessionId: string | undefined)
     }
   })
   setup.io.err(`session: ${session.id}\nworkspace: ${setup.workspace}\n`)
+  printProjectInstructions(setup, session)
   return session
 }
 
@@ -133,4 +135,14 @@ export function latestSessionId(core: CairnCore): string {
   const latest = core.sessions.latest()
   if (!latest) throw new CliFailure('There is no conversation to continue yet. Start one with: cairn chat "hello"')
   return latest.id
+}
+
+/** One line naming the repository's instruction files the conversation read (and one per file left out). */
+function printProjectInstructions(setup: ChatSetup, session: AgentSession): void {
+  const t = translator(setup.core.config.get().ui.language)
+  const loaded = session.projectInstructions.filter((file) => file.text).map((file) => file.file)
+  if (loaded.length) setup.io.err(`${t('project.instructions.cliLine', { files: loaded.join(', ') })}\n`)
+  for (const file of session.projectInstructions) {
+    if (file.blocked) setup.io.err(`${t('project.instructions.blocked', { file: file.file, why: file.blocked.join(', ') })}\n`)
+  }
 }

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { KeyedError } from '../../../shared/keyed-error'
 import { projectKeyFor, realPathOf } from './project-key'
+import { charCount, parseEntries } from './memory-file'
 
 /** The workspace a store's `project` target belongs to: its key, and its real path (named in the folder for a person browsing the data home). */
 export interface ProjectScope {
@@ -55,5 +56,38 @@ export function prepareProjectFolder(memoriesDir: string, scope: ProjectScope): 
 export class NoProjectError extends KeyedError<'memory.no_project'> {
   constructor() {
     super('memory.no_project', {})
+  }
+}
+
+/** One project memory the data home holds (`cairn memory projects`). */
+export interface ProjectMemorySummary {
+  key: string
+  /** From the note beside PROJECT.md; '' when it is missing. */
+  workspace: string
+  entries: number
+  chars: number
+}
+
+/** Every project memory under `memories/projects/`, by key. Never throws: an unreadable folder is skipped. */
+export function listProjectMemories(memoriesDir: string): ProjectMemorySummary[] {
+  const root = join(memoriesDir, PROJECTS_DIR)
+  let keys: string[]
+  try {
+    keys = readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort()
+  } catch {
+    return []
+  }
+  return keys.map((key) => {
+    const folder = join(root, key)
+    const entries = parseEntries(readOrEmpty(join(folder, PROJECT_FILE)))
+    return { key, workspace: readOrEmpty(join(folder, WORKSPACE_NOTE_FILE)).trim(), entries: entries.length, chars: charCount(entries) }
+  })
+}
+
+function readOrEmpty(path: string): string {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch {
+    return ''
   }
 }

@@ -7,6 +7,7 @@ import { projectKeyFor } from '../../../electron/core/memory/project-key'
 import { runMemoryTool } from '../../../electron/core/memory'
 import { NoProjectError } from '../../../electron/core/memory/project-scope'
 import { setEntryPinned } from '../../../electron/core/memory/entry-pinning'
+import { newTurnState } from '../../../electron/core/tools/types'
 
 let home: string
 let workspaceA: string
@@ -59,7 +60,7 @@ describe('project memory', () => {
     expect(() => core.memory.read('project')).toThrow(NoProjectError)
     const added = await core.memory.add('project', 'Anything', user)
     expect(added).toMatchObject({ success: false })
-    const tool = await runMemoryTool(core.memory, { enabled: true, userProfileEnabled: true }, { action: 'add', target: 'project', content: 'x' }, user)
+    const tool = await runMemoryTool(core.memory, { enabled: true, userProfileEnabled: true }, { action: 'add', target: 'project', content: 'x' }, { ...user, turn: newTurnState() })
     expect(tool).toMatchObject({ success: false, error: expect.stringMatching(/no workspace/) })
   })
 
