@@ -318,7 +318,7 @@ describe('schema', () => {
 
   it('requires only the target', () => {
     expect(json.required).toEqual(['target'])
-    expect(json.properties.target.enum).toEqual(['memory', 'user'])
+    expect(json.properties.target.enum).toEqual(['memory', 'user', 'project'])
   })
 
   it('offers add/replace/remove/read, and add/replace/remove inside operations', () => {
