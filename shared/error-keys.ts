@@ -176,6 +176,7 @@ export interface ErrorParamsByKey {
   'sync.branch_refused': { url: string; branch: string; detail: string }
   // issue 28, part B: project memory
   'memory.no_project': Record<string, never>
+  'workspace.no_instructions': { file: string }
 }
 
 export type ErrorKey = keyof ErrorParamsByKey
@@ -332,7 +333,8 @@ const errorKeys: Record<ErrorKey, true> = {
   'sync.no_skill': true,
   'sync.branch_refused': true,
   // issue 28, part B: project memory
-  'memory.no_project': true
+  'memory.no_project': true,
+  'workspace.no_instructions': true
 }
 
 /** Whether a key that came over the wire is one this version words (an older or newer peer may send others). */

@@ -210,7 +210,7 @@ export const skillWriteResultSchema = z.union([
 ])
 export type SkillWriteResult = z.infer<typeof skillWriteResultSchema>
 
-export const memoryTargetSchema = z.enum(['memory', 'user'])
+export const memoryTargetSchema = z.enum(['memory', 'user', 'project'])
 export type MemoryTargetName = z.infer<typeof memoryTargetSchema>
 
 /** Where a memory entry came from, kept outside the file (from the ledger), and whether it is pinned. */
@@ -242,6 +242,24 @@ export const memoryStoreViewSchema = z.object({
   enabled: z.boolean()
 })
 export type MemoryStoreView = z.infer<typeof memoryStoreViewSchema>
+
+/** One workspace's project memory (issue 28, part B): the store's view, and whose it is. */
+export const projectMemoryViewSchema = memoryStoreViewSchema.extend({
+  /** The workspace's real path, and its folder's name as the card shows it. */
+  workspace: z.string(),
+  name: z.string()
+})
+export type ProjectMemoryView = z.infer<typeof projectMemoryViewSchema>
+
+/** One of the repository's instruction files as a conversation read it: quoted (`loaded`), cut, or left out as a threat (`blocked`: the rules it matched). */
+export const projectInstructionFileSchema = z.object({
+  file: z.string(),
+  path: z.string(),
+  loaded: z.boolean(),
+  cut: z.boolean(),
+  blocked: z.array(z.string()).nullable()
+})
+export type ProjectInstructionFileView = z.infer<typeof projectInstructionFileSchema>
 
 export const memoryResultSchema = z.object({
   success: z.boolean(),

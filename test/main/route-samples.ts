@@ -34,6 +34,10 @@ export function routeSamples(ctx: SampleContext): { [R in IpcRoute]: () => Route
     'memory.setPinned': () => ({ target: 'user', text: 'no such entry', pinned: true }),
     'memory.history': () => ({ target: 'user' }),
     'memory.restore': () => ({ ledgerId: latestLedgerId() }),
+    // Issue 28, part B
+    'memory.project': () => ({ workspace: userHome }),
+    'workspace.instructions': () => ({ workspace: userHome }),
+    'workspace.openInstructions': () => ({ workspace: userHome, file: 'AGENTS.md' }),
     'timeline.list': () => ({}),
     'timeline.get': () => ({ id: latestLedgerId() }),
     'timeline.revert': () => ({ id: latestLedgerId() }),

@@ -8,6 +8,7 @@ import { ModelSwitcher } from './ModelSwitcher'
 import { ReloadToolsButton } from './ReloadToolsButton'
 import { TokenCount } from './TokenCount'
 import { WorkspaceButton } from './WorkspaceButton'
+import { ProjectInstructions } from './ProjectInstructions'
 
 /**
  * Title of the open conversation, the folder it works in, its model and token count, with its
@@ -84,6 +85,7 @@ export function ChatHeader(): React.JSX.Element {
         </h1>
       )}
       <WorkspaceButton />
+      <ProjectInstructions />
       <ModelSwitcher />
       <TokenCount />
       {problem ? <span className="header-problem" role="alert">{problem}</span> : null}
