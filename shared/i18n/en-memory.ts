@@ -1,3 +1,5 @@
+import { enProject } from './en-project'
+
 /** English words for the Memory screen: the two stores, their limits, and adding, editing and deleting entries. Part of `en.ts`. */
 export const enMemory = {
   'memory.title': 'Memory',
@@ -32,5 +34,7 @@ export const enMemory = {
   'memory.similar.replace': 'Replace that entry with yours',
   'memory.similar.addAnyway': 'Add anyway',
   'memory.tool.alreadySaved': 'Already saved, nothing added',
-  'memory.tool.alreadyIn': 'Already in {store}'
+  'memory.tool.alreadyIn': 'Already in {store}',
+  // Issue 28, part B: project memory and the repository's instructions (en-project.ts).
+  ...enProject
 } as const

@@ -13,6 +13,7 @@ import { syncRoutes, type SyncStatus } from './contract-sync'
 import { searchRoutes, type SearchUpkeep } from './contract-search'
 import { mcpRoutes } from './contract-mcp'
 import { defineRoute, type IpcSender } from './define'
+import { projectInstructionFileSchema, projectMemoryViewSchema } from './domain-project'
 import {
   appInfoSchema,
   configSchema,
@@ -25,8 +26,6 @@ import {
   outgoingAttachmentSchema,
   memoryResultSchema,
   memoryStoreViewSchema,
-  projectInstructionFileSchema,
-  projectMemoryViewSchema,
   memoryTargetSchema,
   proposalDecisionSchema,
   proposalSchema,

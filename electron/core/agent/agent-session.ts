@@ -82,8 +82,7 @@ export class AgentSession {
     this.toolSchemas = options.tools.map((tool) => toolSchema(tool))
     this.history = orderForModel(stores.sessions.messages(session.id))
     this.liveEvidence.update(stores.sessions.messages(session.id, { includeCompacted: true })) // a resumed one, summarised parts too
-    this.projectInstructions = readProjectInstructions(options.workspace)
-    addInstructionsRead(this.liveEvidence.evidence, this.projectInstructions)
+    this.projectInstructions = addInstructionsRead(this.liveEvidence.evidence, readProjectInstructions(options.workspace))
     this.approvals = chatApprovals({ settings: stores.config, autoApprove: options.autoApprove, emit: (event) => this.emit(event) })
   }
 

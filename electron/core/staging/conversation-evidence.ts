@@ -156,7 +156,7 @@ export class LiveEvidence {
  * The repository's instruction files a conversation started with (AGENTS.md, CLAUDE.md…) count as read,
  * never as said: a memory or skill write copying them is judged as text Cairn read, not the user's word.
  */
-export function addInstructionsRead(evidence: ProvenanceEvidence, files: ReadonlyArray<{ file: string; text: string }>): ProvenanceEvidence {
+export function addInstructionsRead<F extends { file: string; text: string }>(evidence: ProvenanceEvidence, files: F[]): F[] {
   for (const file of files) if (file.text) evidence.addRead(file.text, { kind: 'file', label: file.file, tool: 'project_instructions' })
-  return evidence
+  return files
 }

@@ -246,7 +246,8 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
     const usage = { promptTokens: 0, completionTokens: 0, reported: false }
 
     // The repository's instruction files are text Cairn read: content copied from them is never the user's word.
-    const evidence = curation ? conversationEvidence([]) : addInstructionsRead(reviewEvidence(deps, job), job.workspace ? readProjectInstructions(job.workspace) : [])
+    const evidence = curation ? conversationEvidence([]) : reviewEvidence(deps, job)
+    if (job.workspace && !curation) addInstructionsRead(evidence, readProjectInstructions(job.workspace))
     // Each skill's text when this run first touched it: the shrink guard measures every edit against it.
     const skillBaselines = new Map<string, string>()
     const runCall = async (call: ModelToolCall): Promise<unknown> => {

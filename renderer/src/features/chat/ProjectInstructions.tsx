@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { ProjectInstructionFileView } from '../../../../shared/ipc/domain'
+import type { ProjectInstructionFileView } from '../../../../shared/ipc/domain-project'
 import { useApp, useChat, useSessions, useSettings, useT } from '../../app/context'
 import { Icon } from '../../components/Icon'
 import { describeError } from '../../ipc/error-words'
