@@ -103,10 +103,9 @@ export function createMemoryStore(client: CairnClient): MemoryStore {
       if (workspace !== undefined) set({ workspace })
       const folder = get().workspace
       try {
-        const [{ memory, user }, project] = await Promise.all([
-          client.request('memory.get'),
-          folder ? client.request('memory.project', { workspace: folder }) : Promise.resolve(null)
-        ])
+        // The project card is extra: a folder it cannot read (gone, another device's path) leaves the other two shown.
+        const projectLoad = folder ? client.request('memory.project', { workspace: folder }).catch(() => null) : Promise.resolve(null)
+        const [{ memory, user }, project] = await Promise.all([client.request('memory.get'), projectLoad])
         set({ memory, user, project, loaded: true, loadError: null })
       } catch (error) {
         set({ loaded: true, loadError: describeError(error) })
