@@ -7,6 +7,8 @@ import { CairnCore } from '../../../electron/core/cairn'
 import { LearningLoop } from '../../../electron/core/learning/host/learning-loop'
 import type { ReviewHost } from '../../../electron/core/learning/host/review-host'
 import { OutsideLearning } from '../../../electron/core/mcp-server/outside-learning'
+import { Inbox } from '../../../electron/core/learning/host/proposal-apply'
+import { ProposalStore } from '../../../electron/core/ledger/proposals'
 import { listProjectMemories } from '../../../electron/core/memory/project-scope'
 import { projectKeyFor } from '../../../electron/core/memory/project-key'
 import { memoryPendingJudge } from '../../../electron/core/memory/memory-reconcile'
@@ -67,5 +69,28 @@ describe('project memory through the other layers', () => {
     expect(outside.unavailable('project')).toMatch(/Project memory needs a workspace/)
     const result = await outside.memoryAdd('mcp:test-agent', 'project', 'Lint with ruff')
     expect(result).toMatchObject({ success: false })
+  })
+
+  it("an approved project proposal lands in its own project's PROJECT.md, whichever workspace the app shows", async () => {
+    const target = `memories/projects/${projectKeyFor(workspace)}/PROJECT.md`
+    const proposal = new ProposalStore(core.db).add({
+      origin: 'review',
+      reviewId: 'r-9',
+      sessionId: null,
+      kind: 'memory.add',
+      target,
+      before: null,
+      after: 'Lint with ruff',
+      meta: { store: 'project' },
+      reasons: [],
+      cause: 'untrusted_source',
+      rationale: null
+    })
+    const inbox = new Inbox(core)
+    expect(inbox.list({ states: ['pending'] })).toEqual([expect.objectContaining({ id: proposal.id, stale: false })])
+    const decided = await inbox.approve(proposal.id)
+    expect(decided.ok).toBe(true)
+    expect(core.memory.forWorkspace(workspace).read('project').entries).toEqual(['Lint with ruff'])
+    expect(core.ledger.list({}).at(0)).toMatchObject({ target, meta: { store: 'project', proposalId: proposal.id } })
   })
 })
