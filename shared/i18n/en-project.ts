@@ -2,7 +2,6 @@
 export const enProject = {
   'memory.project.title': 'This project',
   'memory.project.lead': 'Facts about the workspace {name}, loaded only in its conversations (PROJECT.md in the data home, never in the repository).',
-  'memory.project.leadNone': 'Choose a workspace to see and edit its project memory.',
   'memory.project.placeholder': 'e.g. Tests run with npm test; the API lives in server/',
   'review.project': 'Project memory updated',
   'tools.store.project': 'project memory',
@@ -13,6 +12,4 @@ export const enProject = {
   'project.instructions.blocked': '{file} was not used: it holds text that tries to instruct the assistant ({why}).',
   'project.instructions.cut': '{file} was cut to its first {chars} characters.',
   'project.instructions.cliLine': 'Project instructions: {files}',
-  'project.list.empty': 'No project memory yet.',
-  'project.list.row': '{key}  {entries} entries  {workspace}'
 } as const

@@ -4,7 +4,6 @@ import type { enProject } from './en-project'
 export const zhCNProject: Record<keyof typeof enProject, string> = {
   'memory.project.title': '此项目',
   'memory.project.lead': '关于工作区 {name} 的事实，只在该工作区的对话中加载（保存在数据目录的 PROJECT.md，从不写入仓库）。',
-  'memory.project.leadNone': '选择一个工作区即可查看并编辑其项目记忆。',
   'memory.project.placeholder': '例如：用 npm test 运行测试；API 在 server/ 目录下',
   'review.project': '项目记忆已更新',
   'tools.store.project': '项目记忆',
@@ -15,6 +14,4 @@ export const zhCNProject: Record<keyof typeof enProject, string> = {
   'project.instructions.blocked': '未使用 {file}：其中有试图指挥助手的文字（{why}）。',
   'project.instructions.cut': '{file} 只保留了前 {chars} 个字符。',
   'project.instructions.cliLine': '项目说明：{files}',
-  'project.list.empty': '还没有项目记忆。',
-  'project.list.row': '{key}  {entries} 条  {workspace}'
 }
