@@ -67,7 +67,7 @@ export interface ApprovalRequest {
   /** A fetch after this turn read something outside the workspace or secret-looking: that path. Asked every time. */
   afterReading?: string
   /** `learn`: what the change touches that is the user's, and which memory file or skill; `preview` holds the diff. */
-  learn?: { cause: 'pinned_entry' | 'user_skill' | 'imported_skill' | 'pinned_skill'; store?: 'memory' | 'user'; skill?: string; removes?: boolean }
+  learn?: { cause: 'pinned_entry' | 'user_skill' | 'imported_skill' | 'pinned_skill'; store?: 'memory' | 'user' | 'project'; skill?: string; removes?: boolean }
 }
 
 export type AgentEvent =

@@ -12,7 +12,9 @@ export const memoryConfigSchema = z.looseObject({
   enabled: z.boolean().default(true),
   userProfileEnabled: z.boolean().default(true),
   memoryCharLimit: z.number().int().min(100).max(1_000_000).default(2200),
-  userCharLimit: z.number().int().min(100).max(1_000_000).default(1375)
+  userCharLimit: z.number().int().min(100).max(1_000_000).default(1375),
+  /** Each workspace's project memory (memories/projects/<key>/PROJECT.md); the same default as MEMORY.md's. */
+  projectCharLimit: z.number().int().min(100).max(1_000_000).default(2200)
 })
 
 export const skillsConfigSchema = z.looseObject({

@@ -174,6 +174,9 @@ export interface ErrorParamsByKey {
   'sync.no_writable_library': Record<string, never>
   'sync.no_skill': { name: string; folder: string }
   'sync.branch_refused': { url: string; branch: string; detail: string }
+  // issue 28, part B: project memory
+  'memory.no_project': Record<string, never>
+  'workspace.no_instructions': { file: string }
 }
 
 export type ErrorKey = keyof ErrorParamsByKey
@@ -328,7 +331,10 @@ const errorKeys: Record<ErrorKey, true> = {
   'sync.name_library': true,
   'sync.no_writable_library': true,
   'sync.no_skill': true,
-  'sync.branch_refused': true
+  'sync.branch_refused': true,
+  // issue 28, part B: project memory
+  'memory.no_project': true,
+  'workspace.no_instructions': true
 }
 
 /** Whether a key that came over the wire is one this version words (an older or newer peer may send others). */

@@ -55,8 +55,8 @@ export function isLedgerSource(value: string): value is LedgerSource {
   return (ledgerSources as readonly string[]).includes(value) || mcpClientOf(value) !== null
 }
 
-/** The two memory files: `memory` is MEMORY.md (the environment), `user` is USER.md (who the user is). */
-export const memoryStores = ['memory', 'user'] as const
+/** The memory files: `memory` is MEMORY.md (the environment), `user` is USER.md (who the user is), `project` one workspace's PROJECT.md. */
+export const memoryStores = ['memory', 'user', 'project'] as const
 export type MemoryStoreName = (typeof memoryStores)[number]
 
 /** `meta` of a memory row. */
@@ -153,6 +153,7 @@ export function skillOfTarget(target: string): { skill: string; category: string
 
 /** The memory file a ledger target names. */
 export function memoryStoreOfTarget(target: string): MemoryStoreName {
+  if (/(^|\/)PROJECT\.md$/i.test(target)) return 'project'
   return /(^|\/)USER\.md$/i.test(target) ? 'user' : 'memory'
 }
 

@@ -15,7 +15,7 @@ export const SUMMARY_ENTRY_CHARS = 120
 export const SUMMARY_GIST_CHARS = 100
 
 /** One memory entry a review wrote (added, or the new text of a replace) or removed, cut to {@link SUMMARY_ENTRY_CHARS}. */
-export const summaryEntrySchema = z.object({ store: z.enum(['memory', 'user']), text: z.string() })
+export const summaryEntrySchema = z.object({ store: z.enum(['memory', 'user', 'project']), text: z.string() })
 export type SummaryEntry = z.infer<typeof summaryEntrySchema>
 
 /** What a review did to one skill: the verb, and for the faces' words its description (created) or a gist of the change (updated). */
@@ -40,6 +40,8 @@ export const reviewSummarySchema = z.object({
   memory: storeChangesSchema,
   /** USER.md: what it learned about the user. */
   user: storeChangesSchema,
+  /** The conversation's project memory (PROJECT.md); absent when the review left it alone. */
+  project: storeChangesSchema.optional(),
   /** In the order the review first touched them. */
   skills: z.array(summarySkillSchema),
   /** The entries it wrote, in order; absent when none (and on runs recorded before summaries carried words). */

@@ -74,7 +74,9 @@ export const reviewJobSchema = z.object({
   reasons: z.array(reviewReasonSchema),
   messages: z.array(reviewMessageSchema),
   /** Skills the conversation loaded (skill_view); the review judges whether following them worked. */
-  skillsUsed: z.array(z.string())
+  skillsUsed: z.array(z.string()),
+  /** The conversation's workspace: its project memory is the review's `project` target (none: `project` is refused). */
+  workspace: z.string().optional()
 })
 export type ReviewJob = z.infer<typeof reviewJobSchema>
 

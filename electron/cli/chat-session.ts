@@ -68,6 +68,7 @@ export function openChatSession(setup: ChatSetup, sessionId: string | undefined)
   // An incognito conversation has no id worth keeping: the line says what it is instead.
   const first = setup.incognito ? translator(setup.core.config.get().ui.language)('incognito.notice') : `session: ${session.id}`
   setup.io.err(`${first}\nworkspace: ${setup.workspace}\n`)
+  printProjectInstructions(setup, session)
   return opened
 }
 
@@ -168,4 +169,14 @@ export function latestSessionId(core: CairnCore): string {
   const latest = core.sessions.latest()
   if (!latest) throw new CliFailure('There is no conversation to continue yet. Start one with: cairn chat "hello"')
   return latest.id
+}
+
+/** One line naming the repository's instruction files the conversation read (and one per file left out). */
+function printProjectInstructions(setup: ChatSetup, session: AgentSession): void {
+  const t = translator(setup.core.config.get().ui.language)
+  const loaded = session.projectInstructions.filter((file) => file.text).map((file) => file.file)
+  if (loaded.length) setup.io.err(`${t('project.instructions.cliLine', { files: loaded.join(', ') })}\n`)
+  for (const file of session.projectInstructions) {
+    if (file.blocked) setup.io.err(`${t('project.instructions.blocked', { file: file.file, why: file.blocked.join(', ') })}\n`)
+  }
 }

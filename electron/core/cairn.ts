@@ -8,7 +8,7 @@ import { removeOrphanTempFiles } from './fs/atomic'
 import { Ledger } from './ledger/ledger'
 import { reconcileLedger, type PendingJudge, type ReconcileResult } from './ledger/reconcile'
 import { revertLedgerEntry, type RevertOptions } from './ledger/revert'
-import { MemoryStore, createMemoryTool } from './memory'
+import { MemoryStore, createMemoryTool, memoryLimitsFrom } from './memory'
 import type { MemoryTarget } from './memory/types'
 import { memoryEntryDates } from './memory/entry-history'
 import { MemoryConfirmations } from './memory/memory-confirmations'
@@ -23,7 +23,8 @@ import { skillPendingJudge } from './skills/skill-reconcile'
 import type { ToolDef } from './tools/types'
 
 /** What the learning tools need from the conversation they are offered in: what session_search takes. */
-export type LearningToolOptions = SessionSearchOptions
+/** `workspace`: the conversation's, whose project memory its memory tool writes (none: target 'project' is refused). */
+export type LearningToolOptions = SessionSearchOptions & { workspace?: string }
 
 export interface OpenCoreOptions {
   /** Absolute data home (see resolveHome). */
@@ -96,10 +97,7 @@ export class CairnCore {
       dataHome: this.paths.root,
       dir: this.paths.memoriesDir,
       // Read on every call, so a settings change applies to the open core without a restart.
-      limits: () => {
-        const { memoryCharLimit, userCharLimit } = this.config.get().memory
-        return { memory: memoryCharLimit, user: userCharLimit }
-      },
+      limits: () => memoryLimitsFrom(this.config.get().memory),
       recorder: this.ledger,
       hidden: this.memoryHidden,
       dating: {
@@ -148,7 +146,7 @@ export class CairnCore {
     const tools: ToolDef[] = []
     if (config.memory.enabled || config.memory.userProfileEnabled) {
       tools.push(
-        createMemoryTool(this.memory, {
+        createMemoryTool(options.workspace ? this.memory.forWorkspace(options.workspace) : this.memory, {
           enabled: config.memory.enabled,
           userProfileEnabled: config.memory.userProfileEnabled,
           audience: 'chat'

@@ -17,6 +17,7 @@ export function describeLearned(summary: ReviewSummary, t: Translate): string[] 
     // Recorded before summaries carried the entries' text (or a replace whose new text is unknown): say which file changed.
     if (touched(summary.memory)) lines.push(t('review.memory'))
     if (touched(summary.user)) lines.push(t('review.user'))
+    if (summary.project && touched(summary.project)) lines.push(t('review.project'))
   }
   for (const skill of summary.skills) {
     const name = skill.name

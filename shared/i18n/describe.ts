@@ -25,6 +25,7 @@ export function describeReviewSummary(summary: ReviewSummary, t: Translate): str
   const parts: string[] = []
   if (touched(summary.memory)) parts.push(t('review.memory'))
   if (touched(summary.user)) parts.push(t('review.user'))
+  if (summary.project && touched(summary.project)) parts.push(t('review.project'))
   for (const skill of summary.skills) parts.push(t(`review.skill.${skill.verb}`, { name: skill.name }))
   return parts.length ? parts.join(t('review.separator')) : null
 }

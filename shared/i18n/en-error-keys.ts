@@ -155,6 +155,9 @@ export const enErrorKeys = {
   'error.sync.no_skill': 'There is no skill named "{name}" in {folder} to propose.',
   'error.sync.branch_refused': '{url} refused the branch {branch}: {detail}',
 
+  // issue 28, part B: project memory
+  'error.memory.no_project': 'Project memory needs a workspace: choose a workspace (or pass --workspace DIR) and try again.',
+  'error.workspace.no_instructions': '{file} is not one of the instruction files this workspace has now.',
   'error.unknown': 'Something went wrong: {message}',
   // The CLI says where to look after a failure: "There is no conversation x. List them with: cairn sessions".
   'error.withHint': '{failure} {hint}',

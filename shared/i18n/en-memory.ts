@@ -1,4 +1,5 @@
 import { enHide } from './en-hide'
+import { enProject } from './en-project'
 
 /** English words for the Memory screen: the two stores, their limits, and adding, editing and deleting entries. Part of `en.ts`. */
 export const enMemory = {
@@ -36,5 +37,7 @@ export const enMemory = {
   'memory.tool.alreadySaved': 'Already saved, nothing added',
   'memory.tool.alreadyIn': 'Already in {store}',
   // "Don't bring this up" (issue 28, part E), registered here so en.ts stays under the size limit.
-  ...enHide
+  ...enHide,
+  // Issue 28, part B: project memory and the repository's instructions (en-project.ts).
+  ...enProject
 } as const

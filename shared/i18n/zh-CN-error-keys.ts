@@ -152,6 +152,9 @@ export const zhCNErrorKeys: Record<keyof typeof enErrorKeys, string> = {
   'error.sync.no_skill': '{folder} 中没有名为“{name}”的技能可以提议。',
   'error.sync.branch_refused': '{url} 拒绝了分支 {branch}：{detail}',
 
+  // issue 28, part B: project memory
+  'error.memory.no_project': '项目记忆需要一个工作区：请先选择工作区（或加上 --workspace DIR）再试。',
+  'error.workspace.no_instructions': '{file} 不是该工作区当前的说明文件。',
   'error.unknown': '出了点问题：{message}',
   'error.withHint': '{failure}{hint}',
   'error.hint.listWith': '列出全部：{command}'

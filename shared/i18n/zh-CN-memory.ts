@@ -1,5 +1,6 @@
 import type { enMemory } from './en-memory'
 import { zhCNHide } from './zh-CN-hide'
+import { zhCNProject } from './zh-CN-project'
 
 /** 简体中文: the Memory screen (the keys of `en-memory.ts`). */
 export const zhCNMemory: Record<keyof typeof enMemory, string> = {
@@ -35,5 +36,7 @@ export const zhCNMemory: Record<keyof typeof enMemory, string> = {
   'memory.similar.addAnyway': '仍然添加',
   'memory.tool.alreadySaved': '已保存过，未重复添加',
   'memory.tool.alreadyIn': '{store}中已有',
-  ...zhCNHide
+  ...zhCNHide,
+  // Issue 28, part B (zh-CN-project.ts).
+  ...zhCNProject
 }

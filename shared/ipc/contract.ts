@@ -13,6 +13,7 @@ import { syncRoutes, type SyncStatus } from './contract-sync'
 import { searchRoutes, type SearchUpkeep } from './contract-search'
 import { mcpRoutes } from './contract-mcp'
 import { defineRoute, type IpcSender } from './define'
+import { projectInstructionFileSchema, projectMemoryViewSchema } from './domain-project'
 import {
   appInfoSchema,
   configSchema,
@@ -248,24 +249,32 @@ export const ipcRoutes = {
   'memory.get': defineRoute({ input: z.void(), output: z.object({ memory: memoryStoreViewSchema, user: memoryStoreViewSchema }) }),
   'memory.add': defineRoute({
     // `allowSimilar`: the user chose to keep it beside an entry that says nearly the same or the opposite.
-    input: z.object({ target: memoryTargetSchema, content: text(20_000).min(1), allowSimilar: z.boolean().optional() }),
+    input: z.object({ target: memoryTargetSchema, content: text(20_000).min(1), allowSimilar: z.boolean().optional(), workspace: folderPath.optional() }),
     output: memoryResultSchema
   }),
   'memory.replace': defineRoute({
-    input: z.object({ target: memoryTargetSchema, oldText: text(20_000).min(1), content: text(20_000).min(1) }),
+    input: z.object({ target: memoryTargetSchema, oldText: text(20_000).min(1), content: text(20_000).min(1), workspace: folderPath.optional() }),
     output: memoryResultSchema
   }),
-  'memory.remove': defineRoute({ input: z.object({ target: memoryTargetSchema, text: text(20_000).min(1) }), output: memoryResultSchema }),
+  'memory.remove': defineRoute({ input: z.object({ target: memoryTargetSchema, text: text(20_000).min(1), workspace: folderPath.optional() }), output: memoryResultSchema }),
   /** A pinned entry is never changed by learning without asking. */
-  'memory.setPinned': defineRoute({ input: z.object({ target: memoryTargetSchema, text: text(20_000).min(1), pinned: z.boolean() }), output: ok }),
+  'memory.setPinned': defineRoute({ input: z.object({ target: memoryTargetSchema, text: text(20_000).min(1), pinned: z.boolean(), workspace: folderPath.optional() }), output: ok }),
   /** Every ledger row of one memory file, newest first: each entry's versions, for the diff viewer and restore. */
-  'memory.history': defineRoute({ input: z.object({ target: memoryTargetSchema, entry: text(20_000).optional() }), output: z.array(ledgerEntrySchema) }),
+  'memory.history': defineRoute({ input: z.object({ target: memoryTargetSchema, entry: text(20_000).optional(), workspace: folderPath.optional() }), output: z.array(ledgerEntrySchema) }),
   /** Puts an entry back as ledger row `ledgerId` left it (a new ledger row, source `user`). */
   'memory.restore': defineRoute({ input: z.object({ ledgerId: z.number().int() }), output: revertResultSchema }),
   // Issue 28, part E (hide without deleting): "Don't bring this up" keeps an entry in its file and here, out of
   // prompts, `read`, MCP and recall, from the next conversation on; reversible, and each decision is in its history.
-  'memory.setHidden': defineRoute({ input: z.object({ target: memoryTargetSchema, text: text(20_000).min(1), hidden: z.boolean() }), output: ok }),
+  'memory.setHidden': defineRoute({ input: z.object({ target: memoryTargetSchema, text: text(20_000).min(1), hidden: z.boolean(), workspace: folderPath.optional() }), output: ok }),
   'memory.visibilityHistory': defineRoute({ input: z.object({ target: memoryTargetSchema, entry: text(20_000).min(1) }), output: z.array(visibilityChangeSchema) }),
+
+  // Issue 28, part B: project memory and the repository's instructions.
+  /** One workspace's project memory (the Memory screen's Project card); `workspace` is the conversation's or the default one. */
+  'memory.project': defineRoute({ input: z.object({ workspace: folderPath }), output: projectMemoryViewSchema }),
+  /** The instruction files (AGENTS.md, CLAUDE.md…) a workspace's conversations read at start, for the chat header. */
+  'workspace.instructions': defineRoute({ input: z.object({ workspace: folderPath }), output: z.array(projectInstructionFileSchema) }),
+  /** Opens one of those files in the system's editor (desktop); browser mode answers the path only (`opened: false`). */
+  'workspace.openInstructions': defineRoute({ input: z.object({ workspace: folderPath, file: text(200).min(1) }), output: z.object({ path: z.string(), opened: z.boolean() }) }),
 
   /** Proposals, newest first; `pending` counts what waits whatever the filter. */
   'inbox.list': defineRoute({

@@ -212,7 +212,7 @@ export const skillWriteResultSchema = z.union([
 ])
 export type SkillWriteResult = z.infer<typeof skillWriteResultSchema>
 
-export const memoryTargetSchema = z.enum(['memory', 'user'])
+export const memoryTargetSchema = z.enum(['memory', 'user', 'project'])
 export type MemoryTargetName = z.infer<typeof memoryTargetSchema>
 
 /** Where a memory entry came from, kept outside the file (from the ledger), and whether it is pinned. */

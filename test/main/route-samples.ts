@@ -36,6 +36,10 @@ export function routeSamples(ctx: SampleContext): { [R in IpcRoute]: () => Route
     'memory.restore': () => ({ ledgerId: latestLedgerId() }),
     'memory.setHidden': () => ({ target: 'user', text: 'no such entry', hidden: true }),
     'memory.visibilityHistory': () => ({ target: 'user', entry: 'compose v2' }),
+    // Issue 28, part B
+    'memory.project': () => ({ workspace: userHome }),
+    'workspace.instructions': () => ({ workspace: userHome }),
+    'workspace.openInstructions': () => ({ workspace: userHome, file: 'AGENTS.md' }),
     'timeline.list': () => ({}),
     'timeline.get': () => ({ id: latestLedgerId() }),
     'timeline.revert': () => ({ id: latestLedgerId() }),

@@ -1,25 +1,32 @@
+import { existsSync, statSync } from 'node:fs'
+import { relative, resolve, sep } from 'node:path'
 import type { CairnCore } from '../../core/cairn'
 import { memoryEntryInfo, memoryHistory, restoreMemoryEntry } from '../../core/memory/entry-history'
 import { entryVisibilityHistory, setEntryHidden } from '../../core/memory/entry-hiding'
 import { setEntryPinned } from '../../core/memory/entry-pinning'
-import { isMemoryTarget, memoryTargets, type MemoryTarget } from '../../core/memory'
+import { isMemoryTarget, memoryTargets, type MemoryStore, type MemoryTarget } from '../../core/memory'
+import { listProjectMemories } from '../../core/memory/project-scope'
 import { parseCommandArgs } from '../args'
 import { describeChange } from '../format-change'
 import { CliFailure, formatTime, oneLine, printJson, UsageError } from '../io'
 import { refusalWords } from '../worded-failure'
 import type { CliCommand, CliContext } from './types'
 
-const FILE: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md' }
+const FILE: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md', project: 'PROJECT.md' }
 
 export const memoryCommand: CliCommand = {
-  usage: `Usage: cairn [--home DIR] memory [--json]
-       cairn [--home DIR] memory history [user|memory] [--entry TEXT] [--json]
-       cairn [--home DIR] memory pin|unpin <user|memory> <text or a part only that entry has>
-       cairn [--home DIR] memory hide|show <user|memory> <text, a part only that entry has, or its number>
+  usage: `Usage: cairn [--home DIR] memory [--workspace DIR] [--json]
+       cairn [--home DIR] memory history [user|memory|project] [--workspace DIR] [--entry TEXT] [--json]
+       cairn [--home DIR] memory pin|unpin <user|memory|project> <text or a part only that entry has> [--workspace DIR]
+       cairn [--home DIR] memory hide|show <user|memory|project> <text, a part only that entry has, or its number> [--workspace DIR]
        cairn [--home DIR] memory restore <id> [--json]
+       cairn [--home DIR] memory projects [--json]
 
-Shows what Cairn remembers: the entries of MEMORY.md (its own notes) and USER.md (about you), with
-where each came from (who wrote it and when, from the timeline) and which are pinned or hidden.
+Shows what Cairn remembers: the entries of MEMORY.md (its own notes) and USER.md (about you), and with
+--workspace that workspace's project memory (PROJECT.md, kept in the data home), with where each came
+from (who wrote it and when, from the timeline) and which are pinned or hidden.
+
+  projects  the project memories the data home holds, with the workspace each belongs to
 
   history   the recorded changes to one file (or both), newest first; with --entry, only the changes
             that made that entry what it is (following its replacements back to when it was added)
@@ -34,25 +41,28 @@ where each came from (who wrote it and when, from the timeline) and which are pi
             new change you can revert
 `,
   async run(ctx, args) {
-    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' }, entry: { type: 'string' } })
+    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' }, entry: { type: 'string' }, workspace: { type: 'string' } })
     const [action, ...rest] = positionals
     const json = values.json ?? false
     if (values.entry !== undefined && action !== 'history') throw new UsageError('--entry goes with: cairn memory history.')
+    const workspace = values.workspace === undefined ? undefined : workspaceOf(values.workspace)
     switch (action) {
       case undefined:
-        return show(ctx, await ctx.core(), json)
+        return show(ctx, await ctx.core(), json, workspace)
       case 'history':
-        return history(ctx, rest, values.entry, json)
+        return history(ctx, rest, values.entry, json, workspace)
       case 'pin':
       case 'unpin':
-        return pin(ctx, action === 'pin', rest)
+        return pin(ctx, action === 'pin', rest, workspace)
       case 'restore':
         return restore(ctx, rest, json)
       case 'hide':
       case 'show':
-        return hide(ctx, action === 'hide', rest)
+        return hide(ctx, action === 'hide', rest, workspace)
+      case 'projects':
+        return projects(ctx, await ctx.core(), json)
       default:
-        throw new UsageError(`Unknown memory action "${action}". Use history, pin, unpin, hide, show or restore.`)
+        throw new UsageError(`Unknown memory action "${action}". Use history, pin, unpin, hide, show, restore or projects.`)
     }
   }
 }
@@ -62,20 +72,35 @@ function targetOf(word: string | undefined): MemoryTarget {
   return word
 }
 
-function show(ctx: CliContext, core: CairnCore, json: boolean): number {
+/** The workspace named by --workspace, as an absolute path (it must be a folder). */
+function workspaceOf(path: string): string {
+  const absolute = resolve(path)
+  if (!existsSync(absolute) || !statSync(absolute).isDirectory()) throw new UsageError(`--workspace ${path}: no such folder.`)
+  return absolute
+}
+
+/** The store whose `project` target is that workspace's; without one, `project` is refused with its keyed error. */
+function storeFor(core: CairnCore, workspace: string | undefined): MemoryStore {
+  return workspace ? core.memory.forWorkspace(workspace) : core.memory
+}
+
+function show(ctx: CliContext, core: CairnCore, json: boolean, workspace: string | undefined): number {
+  const store = storeFor(core, workspace)
+  const targets = memoryTargets.filter((target) => target !== 'project' || workspace)
   const views = Object.fromEntries(
-    memoryTargets.map((target) => {
-      const { entries, usage } = core.memory.read(target)
+    targets.map((target) => {
+      const { entries, usage } = store.read(target)
       return [target, { entries, info: memoryEntryInfo(core, target, entries), current: usage.current, limit: usage.limit }]
     })
-  ) as Record<MemoryTarget, { entries: string[]; info: ReturnType<typeof memoryEntryInfo>; current: number; limit: number }>
+  ) as Partial<Record<MemoryTarget, { entries: string[]; info: ReturnType<typeof memoryEntryInfo>; current: number; limit: number }>>
   if (json) {
-    printJson(ctx.io, views)
+    printJson(ctx.io, workspace ? { ...views, workspace: store.project?.workspace } : views)
     return 0
   }
-  for (const target of memoryTargets) {
-    const view = views[target]
-    ctx.io.out(`${FILE[target]} (${target})  ${view.current.toLocaleString('en-US')}/${view.limit.toLocaleString('en-US')} chars\n`)
+  for (const target of targets) {
+    const view = views[target]!
+    const whose = target === 'project' ? ` of ${store.project?.workspace}` : ''
+    ctx.io.out(`${FILE[target]} (${target}${whose})  ${view.current.toLocaleString('en-US')}/${view.limit.toLocaleString('en-US')} chars\n`)
     if (view.entries.length === 0) ctx.io.out('  (empty)\n')
     view.info.forEach((info, i) => {
       const facts = [
@@ -92,12 +117,15 @@ function show(ctx: CliContext, core: CairnCore, json: boolean): number {
   return 0
 }
 
-async function history(ctx: CliContext, rest: string[], entry: string | undefined, json: boolean): Promise<number> {
-  if (rest.length > 1) throw new UsageError('cairn memory history takes at most the file name (user or memory).')
+async function history(ctx: CliContext, rest: string[], entry: string | undefined, json: boolean, workspace: string | undefined): Promise<number> {
+  if (rest.length > 1) throw new UsageError('cairn memory history takes at most the file name (user, memory or project).')
   if (entry !== undefined && rest.length === 0) throw new UsageError('Name the file the entry is in: cairn memory history user --entry TEXT.')
-  const targets = rest.length ? [targetOf(rest[0])] : [...memoryTargets]
+  const targets = rest.length ? [targetOf(rest[0])] : memoryTargets.filter((target) => target !== 'project' || workspace)
   const core = await ctx.core()
-  const rows = targets.flatMap((target) => memoryHistory(core.ledger, target, entry)).sort((a, b) => b.id - a.id)
+  const store = storeFor(core, workspace)
+  // One project's rows only: PROJECT.md of this workspace (refused without one).
+  const fileOf = (target: MemoryTarget) => (target === 'project' ? relative(core.paths.root, store.pathOf('project')).split(sep).join('/') : undefined)
+  const rows = targets.flatMap((target) => memoryHistory(core.ledger, target, entry, fileOf(target))).sort((a, b) => b.id - a.id)
   if (json) {
     printJson(ctx.io, rows)
     return 0
@@ -122,10 +150,11 @@ async function history(ctx: CliContext, rest: string[], entry: string | undefine
   return 0
 }
 
-async function pin(ctx: CliContext, pinned: boolean, rest: string[]): Promise<number> {
-  if (rest.length !== 2) throw new UsageError(`Usage: cairn memory ${pinned ? 'pin' : 'unpin'} <user|memory> <text or a part only that entry has>`)
+async function pin(ctx: CliContext, pinned: boolean, rest: string[], workspace: string | undefined): Promise<number> {
+  if (rest.length !== 2) throw new UsageError(`Usage: cairn memory ${pinned ? 'pin' : 'unpin'} <user|memory|project> <text or a part only that entry has>`)
   const target = targetOf(rest[0])
-  const outcome = setEntryPinned(await ctx.core(), target, rest[1], pinned)
+  const core = await ctx.core()
+  const outcome = setEntryPinned({ memory: storeFor(core, workspace), memoryPins: core.memoryPins }, target, rest[1], pinned)
   if (!outcome.ok) {
     throw new CliFailure(outcome.matches ? `${outcome.error} It matches:\n${outcome.matches.map((m) => `  - ${m}`).join('\n')}` : outcome.error)
   }
@@ -151,12 +180,13 @@ async function restore(ctx: CliContext, rest: string[], json: boolean): Promise<
   return 0
 }
 
-async function hide(ctx: CliContext, hidden: boolean, rest: string[]): Promise<number> {
+async function hide(ctx: CliContext, hidden: boolean, rest: string[], workspace: string | undefined): Promise<number> {
   const verb = hidden ? 'hide' : 'show'
   if (rest.length !== 2) throw new UsageError(`Usage: cairn memory ${verb} <user|memory> <text, a part only that entry has, or its number>`)
   const target = targetOf(rest[0])
   const core = await ctx.core()
-  const outcome = setEntryHidden(core, target, entryNamed(core, target, rest[1]), hidden)
+  const store = storeFor(core, workspace)
+  const outcome = setEntryHidden({ memory: store, memoryHidden: core.memoryHidden }, target, entryNamed(store, target, rest[1]), hidden)
   if (!outcome.ok) {
     throw new CliFailure(outcome.matches ? `${outcome.error} It matches:\n${outcome.matches.map((m) => `  - ${m}`).join('\n')}` : outcome.error)
   }
@@ -166,10 +196,27 @@ async function hide(ctx: CliContext, hidden: boolean, rest: string[]): Promise<n
 }
 
 /** The entry `word` names: its number as `cairn memory` lists it, or else the text to look for. */
-function entryNamed(core: CairnCore, target: MemoryTarget, word: string): string {
+function entryNamed(store: MemoryStore, target: MemoryTarget, word: string): string {
   if (!/^\d+$/.test(word)) return word
-  const { entries } = core.memory.read(target)
+  const { entries } = store.read(target)
   const entry = entries[Number(word) - 1]
   if (entry === undefined) throw new UsageError(`${FILE[target]} has ${entries.length} entries; there is no number ${word}.`)
   return entry
+}
+
+function projects(ctx: CliContext, core: CairnCore, json: boolean): number {
+  const found = listProjectMemories(core.paths.memoriesDir)
+  if (json) {
+    printJson(ctx.io, found)
+    return 0
+  }
+  if (found.length === 0) {
+    ctx.io.out('No project memory yet. A conversation in a workspace starts one when it saves a fact about it.\n')
+    return 0
+  }
+  for (const project of found) {
+    ctx.io.out(`${project.key}  ${project.entries} entries, ${project.chars.toLocaleString('en-US')} chars  ${project.workspace || '(workspace unknown)'}\n`)
+  }
+  ctx.io.out('\nShow one: cairn memory --workspace DIR\n')
+  return 0
 }

@@ -15,7 +15,8 @@ import type { ConversationStores } from './agent-stores'
 import { chatApprovals, type ApprovalBroker } from './approvals'
 import { planCompression, summarizeMiddle } from './compression'
 import { toChatMessages } from './history'
-import { LiveEvidence } from '../staging/conversation-evidence'
+import { addInstructionsRead, LiveEvidence } from '../staging/conversation-evidence'
+import { readProjectInstructions, type ProjectInstructionFile } from '../workspace/project-instructions'
 import { composeSystemPrompt, indexSkills, mcpPromptInfo } from './prompt-context'
 import { skillHintFor, type SkillHinter } from './skill-hints'
 import { executeToolCalls } from './tool-executor'
@@ -75,6 +76,7 @@ export class AgentSession {
   /** Turn whose compression failed: not retried on its later steps (a failing summariser would cost a call each step). */
   private compressionFailedTurn = ''
   private nextAttachments: SavedAttachment[] = [] // stored for the user message beginTurn writes next
+  readonly projectInstructions: ProjectInstructionFile[] // the repository's, read at open: in the chat header, counted as read
 
   private constructor(private readonly options: AgentSessionOptions, private session: SessionRecord) {
     const { stores } = options
@@ -82,6 +84,7 @@ export class AgentSession {
     this.toolSchemas = options.tools.map((tool) => toolSchema(tool))
     this.history = orderForModel(stores.sessions.messages(session.id))
     this.liveEvidence.update(stores.sessions.messages(session.id, { includeCompacted: true })) // a resumed one, summarised parts too
+    this.projectInstructions = addInstructionsRead(this.liveEvidence.evidence, readProjectInstructions(options.workspace))
     this.approvals = chatApprovals({ settings: stores.config, autoApprove: options.autoApprove, emit: (event) => this.emit(event) })
   }
 

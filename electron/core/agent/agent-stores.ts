@@ -16,7 +16,8 @@ import type { MemoryPins } from '../memory/memory-pins'
 /** What the system prompt is built from: the settings, the memory snapshot and the skill catalogue with its usage. */
 export interface PromptSources {
   config: Pick<SettingsStore, 'get'>
-  memory: Pick<MemoryStore, 'loadSnapshot'>
+  /** The store scoped to the conversation's workspace, so the prompt carries that project's memory. */
+  memory: { forWorkspace(workspacePath: string): Pick<MemoryStore, 'loadSnapshot'> }
   skills: Pick<SkillStore, 'list' | 'getUsage'>
   /** Disabled skills stay out of the index and the hints. */
   skillFlags: Pick<SkillFlags, 'disabled'>
@@ -48,5 +49,5 @@ export interface AgentHome extends ConversationStores, LearningGateSources {
   memory: MemoryStore
   skills: SkillStore
   skillFlags: Pick<SkillFlags, 'get' | 'disabled'>
-  learningTools(currentSessionId: () => string | null, options?: SessionSearchOptions): ToolDef[]
+  learningTools(currentSessionId: () => string | null, options?: SessionSearchOptions & { workspace?: string }): ToolDef[]
 }

@@ -4,7 +4,7 @@ import type { AgentHome } from './agent-stores'
 import { MeaningSkillHinter } from './skill-hints-meaning'
 import { gateLearningTools, type ChatLearningDeps } from './learning-gate'
 import { ProposalStore } from '../ledger/proposals'
-import { createMemoryTool } from '../memory'
+import { createMemoryTool, memoryLimitsFrom } from '../memory'
 import { createSkillTools } from '../skills'
 import { ChatProvider } from '../provider/provider'
 import { environmentKeys, ProviderAccess, type ProviderKeys } from '../provider/provider-access'
@@ -58,11 +58,12 @@ export function createAgentSession(options: CreateAgentOptions): AgentSession {
   const learningTools = core.learningTools(currentSession, {
       summaries: { provider: summaryProvider },
       // Off (null) unless search.embeddingModel is set; resolved per search so a settings change applies.
-      embedder: () => access.embedder()
+      embedder: () => access.embedder(),
+      workspace
   })
   const tools = [
     // The chat's memory and skill writes go through the one learning policy (learning-gate.ts).
-    ...gateLearningTools(learningTools, chatLearningDeps(core, options.onProposed), currentSession),
+    ...gateLearningTools(learningTools, chatLearningDeps(core, options.onProposed, workspace), currentSession),
     ...createWorkspaceTools({ workspace, protectedRoots: [core.paths.root] }),
     ...(options.mcpTools ?? [])
   ]
@@ -81,9 +82,9 @@ export function createAgentSession(options: CreateAgentOptions): AgentSession {
 }
 
 /** What the learning gate needs of the data home, and the chat's own learning tools over a scratch copy. */
-function chatLearningDeps(core: AgentHome, onProposed: ((ids: number[]) => void) | undefined): ChatLearningDeps {
+function chatLearningDeps(core: AgentHome, onProposed: ((ids: number[]) => void) | undefined, workspace: string): ChatLearningDeps {
   return {
-    memory: core.memory,
+    memory: core.memory.forWorkspace(workspace),
     skills: core.skills,
     protection: { ledger: core.ledger, skills: core.skills, skillFlags: core.skillFlags, memoryPins: core.memoryPins },
     memoryPins: core.memoryPins,
@@ -94,10 +95,7 @@ function chatLearningDeps(core: AgentHome, onProposed: ((ids: number[]) => void)
     },
     dataHome: core.paths.root,
     nativeBinding: core.nativeBinding,
-    memoryLimits: () => {
-      const { memoryCharLimit, userCharLimit } = core.config.get().memory
-      return { memory: memoryCharLimit, user: userCharLimit }
-    },
+    memoryLimits: () => memoryLimitsFrom(core.config.get().memory),
     makeTools: (stores) => {
       const config = core.config.get()
       const memory = createMemoryTool(stores.memory, { enabled: config.memory.enabled, userProfileEnabled: config.memory.userProfileEnabled, audience: 'chat' }) as ToolDef

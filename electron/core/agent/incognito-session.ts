@@ -53,7 +53,7 @@ export function createIncognitoSession(options: IncognitoOptions): IncognitoChat
   const attachments = new MemoryAttachments(db)
   const stores: ConversationStores = {
     config: core.config,
-    memory: { loadSnapshot: () => ({ memory: null, user: null }) },
+    memory: { forWorkspace: () => ({ loadSnapshot: () => ({ memory: null, user: null }) }) },
     skills: { list: () => [], getUsage: () => null },
     skillFlags: { disabled: () => new Set<string>() },
     sessions,

@@ -8,7 +8,7 @@ import { decideLearnedWrite, type ProtectedTarget } from '../ledger/learning-pol
 import type { ProposalStore } from '../ledger/proposals'
 import { isMemoryTarget, type MemoryStore } from '../memory'
 import type { MemoryPins } from '../memory/memory-pins'
-import type { MemoryLimits } from '../memory/types'
+import type { MemoryLimits, MemoryTarget } from '../memory/types'
 import type { SkillStore } from '../skills'
 import { judgeLearnedCall, type LearnedCallJudgement } from '../staging/learned-content'
 import { ReviewStaging, type LearningStores } from '../staging/staging'
@@ -162,7 +162,7 @@ async function askThenApply(tool: ToolDef, args: unknown, ctx: ToolContext, caus
   const request: ApprovalRequest = {
     kind: 'learn',
     tool: tool.name,
-    summary: owner.skill ? `${removes ? 'Archive' : 'Change'} the skill "${owner.skill}"` : `${removes ? 'Remove' : 'Change'} a pinned entry of ${owner.store === 'user' ? 'USER.md' : 'MEMORY.md'}`,
+    summary: owner.skill ? `${removes ? 'Archive' : 'Change'} the skill "${owner.skill}"` : `${removes ? 'Remove' : 'Change'} a pinned entry of ${owner.store === 'user' ? 'USER.md' : owner.store === 'project' ? 'PROJECT.md' : 'MEMORY.md'}`,
     preview: prepared.changes.map((change) => createTwoFilesPatch(change.target, change.target, change.before ?? '', change.after ?? '', undefined, undefined, { context: 3 })).join('\n'),
     learn: { cause, ...owner, ...(removes ? { removes } : {}) },
     scopes: ['once']
@@ -171,7 +171,7 @@ async function askThenApply(tool: ToolDef, args: unknown, ctx: ToolContext, caus
   return tool.run(args, { ...ctx, write: { ...ctx.write, source: 'user' } })
 }
 
-function ownerOf(name: string, args: Record<string, unknown>): { store?: 'memory' | 'user'; skill?: string } {
+function ownerOf(name: string, args: Record<string, unknown>): { store?: MemoryTarget; skill?: string } {
   if (name === 'memory') return isMemoryTarget(args.target) ? { store: args.target } : {}
   return typeof args.name === 'string' ? { skill: args.name } : {}
 }

@@ -3,6 +3,7 @@ import type { PromptSources } from './agent-stores'
 import { indexSkills, markMissingMcpTools, renderSkillsIndex } from './skills-index'
 import type { ToolDef } from '../tools/types'
 import { buildSystemPrompt, type McpPromptInfo } from './system-prompt'
+import { readProjectInstructions, renderProjectInstructions } from '../workspace/project-instructions'
 
 export { indexSkills } from './skills-index'
 
@@ -31,13 +32,17 @@ export function composeSystemPrompt(
   mcp?: McpPromptInfo
 ): string {
   const config = sources.config.get()
-  const snapshot = sources.memory.loadSnapshot()
+  // The workspace's own project memory: another workspace's never reaches this prompt.
+  const snapshot = sources.memory.forWorkspace(workspace).loadSnapshot()
+  const projectOn = config.memory.enabled && snapshot.project !== undefined
   const index = renderSkillsIndex(markMissingMcpTools(indexSkills(sources), mcp?.tools ?? new Set()), config.skills.indexTokenBudget)
   return buildSystemPrompt({
     toolNames,
     memoryBlock: config.memory.enabled ? snapshot.memory : null,
     userBlock: config.memory.userProfileEnabled ? snapshot.user : null,
-    memoryTargets: { memory: config.memory.enabled, user: config.memory.userProfileEnabled },
+    ...(projectOn ? { projectBlock: snapshot.project } : {}),
+    memoryTargets: { memory: config.memory.enabled, user: config.memory.userProfileEnabled, ...(projectOn ? { project: true } : {}) },
+    repositoryInstructions: renderProjectInstructions(readProjectInstructions(workspace)),
     skillsIndex: index.text,
     instructions: { global: config.agent.instructions ?? '', conversation: conversationInstructions(session) },
     mcp,

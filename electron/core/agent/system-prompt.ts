@@ -4,8 +4,12 @@ export interface SystemPromptInput {
   /** The frozen memory blocks (null when empty or disabled). */
   memoryBlock: string | null
   userBlock: string | null
-  /** Which memory stores are switched on (config memory.enabled / memory.userProfileEnabled). */
-  memoryTargets?: { memory: boolean; user: boolean }
+  /** The workspace's project memory (null when empty; absent when the session has no project memory). */
+  projectBlock?: string | null
+  /** Which memory stores are switched on (config memory.enabled / memory.userProfileEnabled; project: a workspace is known). */
+  memoryTargets?: { memory: boolean; user: boolean; project?: boolean }
+  /** The repository's instruction files quoted (project-instructions.ts), or null. */
+  repositoryInstructions?: string | null
   /** Rendered skills index (empty when there are no skills or no skill tools). */
   skillsIndex: string
   environment: { os: string; date: string; workspace: string }
@@ -30,7 +34,7 @@ and look things up. Be direct and concise; say plainly when you are unsure or so
  * Mentions session_search and skills only when the session has them: guidance for a missing tool misleads.
  * What to save and how is in the memory tool's description; this says only what the model needs first.
  */
-function memoryGuidance(has: (name: string) => boolean, targets: { memory: boolean; user: boolean }): string {
+function memoryGuidance(has: (name: string) => boolean, targets: { memory: boolean; user: boolean; project?: boolean }): string {
   const history = has('session_search') ? ' (past conversations are searchable with session_search)' : ''
   const procedures = has('skill_view') || has('skill_manage') ? ' Procedures belong in skills, not memory.' : ''
   const stores = [
@@ -41,8 +45,11 @@ function memoryGuidance(has: (name: string) => boolean, targets: { memory: boole
     stores.length === 2
       ? `You have two small persistent memories, shown below as they were when this session started:\n${stores.join(' and ')}.`
       : `You have one small persistent memory, shown below as it was when this session started: ${stores[0]}.`
+  const project = targets.project
+    ? "\nFacts about this workspace's repository (its commands, layout, conventions, decisions) go to target 'project': PROJECT MEMORY, loaded only in this workspace."
+    : ''
   return `## Memory
-${intro} Save preferences and corrections when the user states them, as declarative facts; not task
+${intro}${project} Save preferences and corrections when the user states them, as declarative facts; not task
 progress or anything stale within a week${history}.${procedures} For the current entries, call memory
 with action "read" instead of guessing.`
 }
@@ -110,6 +117,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   if (WORKSPACE_TOOLS.some(has)) sections.push(WORKSPACE_GUIDANCE)
   if (input.mcp?.servers.length) sections.push(mcpGuidance(input.mcp))
   sections.push(...instructionSections(input.instructions))
+  if (input.repositoryInstructions) sections.push(input.repositoryInstructions)
 
   if (has('skill_view') && input.skillsIndex) {
     sections.push(`## Skills index\n<available_skills>\n${input.skillsIndex}\n</available_skills>`)
@@ -117,7 +125,8 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   if (has('memory')) {
     if (input.memoryBlock) sections.push(input.memoryBlock)
     if (input.userBlock) sections.push(input.userBlock)
-    if (!input.memoryBlock && !input.userBlock) sections.push('(Memory is empty so far.)')
+    if (input.projectBlock) sections.push(input.projectBlock)
+    if (!input.memoryBlock && !input.userBlock && !input.projectBlock) sections.push('(Memory is empty so far.)')
   }
   const env = input.environment
   sections.push(`## Environment\nOperating system: ${env.os}\nDate: ${env.date}\nWorkspace folder: ${env.workspace}`)

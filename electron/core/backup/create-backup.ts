@@ -45,7 +45,7 @@ export interface BackupResult {
 
 const ALL_PAGES = 0x7fffffff
 
-/** The memory files are rewritten under a lock by every store: copied under the same lock, they are always whole. */
+/** The memory files (and each project's PROJECT.md) are rewritten under a lock by every store: copied under the same lock, they are always whole. */
 const LOCKED_FILES = new Set(['memories/MEMORY.md', 'memories/USER.md'])
 
 /**
@@ -174,7 +174,7 @@ async function copyFile(home: string, staging: string, rel: string): Promise<boo
       throw error
     }
   }
-  if (!LOCKED_FILES.has(rel)) return copy()
+  if (!LOCKED_FILES.has(rel) && !/^memories\/projects\/[^/]+\/PROJECT\.md$/.test(rel)) return copy()
   try {
     return await withLock(from, copy)
   } catch (error) {

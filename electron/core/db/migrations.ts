@@ -1,5 +1,6 @@
 import { memoryConfirmationMigration } from './memory-confirmation-migration'
 import { memoryHiddenMigration } from './memory-hidden-migration'
+import { projectMemoryMigration } from './project-memory-migration'
 import { migration14 } from './migration-14'
 import { reviewFailureMigration } from './review-failure-migration'
 import { semanticMigration } from './semantic-migration'
@@ -394,5 +395,6 @@ export const migrations: Migration[] = [
   vocabMigration,
   reviewFailureMigration,
   memoryConfirmationMigration,
-  memoryHiddenMigration
+  memoryHiddenMigration,
+  projectMemoryMigration
 ]

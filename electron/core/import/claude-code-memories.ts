@@ -11,7 +11,8 @@ import type { ImportProblem } from './types'
 const INDEX_FILE = 'MEMORY.md'
 
 /** Candidate entries found in a Claude Code home, by the Cairn store they would go to. */
-export type ClaudeCodeEntries = Record<MemoryTarget, SourceEntry[]>
+/** Imports fill the two global files; a workspace's project memory is never imported from another agent. */
+export type ClaudeCodeEntries = Record<Exclude<MemoryTarget, 'project'>, SourceEntry[]>
 
 function isDirectory(path: string): boolean {
   try {
@@ -65,7 +66,7 @@ export function readClaudeCodeEntries(home: string, problems: ImportProblem[]): 
 }
 
 /** One typed memory file as an entry for its store, or null (with the problem) when it has none. */
-function typedMemory(text: string, file: string, problems: ImportProblem[]): { target: MemoryTarget; entry: SourceEntry } | null {
+function typedMemory(text: string, file: string, problems: ImportProblem[]): { target: keyof ClaudeCodeEntries; entry: SourceEntry } | null {
   let data: Record<string, unknown> = {}
   let body = text
   let bodyLine = 1

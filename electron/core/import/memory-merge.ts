@@ -14,7 +14,7 @@ import type { ImportCounts, ImportProblem } from './types'
 import { reachedThroughLink } from './source-files'
 
 /** The two memory files of a Hermes (or Cairn) home, by store. */
-const MEMORY_FILES: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md' }
+const MEMORY_FILES: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md', project: 'PROJECT.md' }
 
 /** Why an imported entry waits in the Inbox: it did not fit (every face words the code). */
 const OVER_LIMIT_RATIONALE = storedRationale({ code: 'import_overflow' })

@@ -7,7 +7,7 @@ import { toolResult, type ClientSource } from './tool-results'
 
 const targetField = z
   .enum(memoryTargets)
-  .describe("'user' = USER.md, who the user is (name, role, preferences, style); 'memory' = MEMORY.md, notes about their environment, conventions, tool quirks and lessons.")
+  .describe("'user' = USER.md, who the user is (name, role, preferences, style); 'memory' = MEMORY.md, notes about their environment, conventions, tool quirks and lessons. 'project' (a workspace's own memory) is not served here: it belongs to a workspace Cairn's conversations run in.")
 
 const readSchema = z.object({ target: targetField.optional().describe('Which store to read; omit to read both.') })
 
@@ -37,7 +37,8 @@ export function registerMemoryTools(server: McpServer, core: ServedHome, learnin
       annotations: { readOnlyHint: true }
     },
     ({ target }) => {
-      const targets: MemoryTarget[] = target ? [target] : [...memoryTargets]
+      // Project memory belongs to a workspace, which this server does not know: asked for, it is refused.
+      const targets: MemoryTarget[] = target ? [target] : memoryTargets.filter((store) => store !== 'project')
       const stores = targets.map((store) => {
         const unavailable = learning.unavailable(store)
         return unavailable ? { success: false as const, target: store, error: unavailable } : core.memory.readForModel(store)

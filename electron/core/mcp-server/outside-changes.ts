@@ -28,7 +28,7 @@ export interface SkillSuggestion {
   category: string | null
 }
 
-const MEMORY_FILES: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md' }
+const MEMORY_FILES: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md', project: 'PROJECT.md' }
 
 export function memoryFileName(target: MemoryTarget): string {
   return MEMORY_FILES[target]

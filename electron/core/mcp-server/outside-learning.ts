@@ -13,6 +13,7 @@ import { bringsUpHidden, HiddenEntries } from '../memory/hidden-entries'
 import { messages } from '../memory/messages'
 import { runMemoryTool, type MemoryToolResult } from '../memory/memory-tool'
 import type { MemoryTarget } from '../memory/types'
+import { NoProjectError } from '../memory/project-scope'
 import { findSimilarEntry, type SimilarEntry, type SimilarityKind } from '../memory/similar-entries'
 import { sanitizeEntries } from '../memory/snapshot'
 import { newTurnState } from '../tools/types'
@@ -87,6 +88,8 @@ export class OutsideLearning {
     const { memory } = this.core.config.get()
     if (target === 'memory' && !memory.enabled) return "Cairn's memory (MEMORY.md) is turned off in its settings."
     if (target === 'user' && !memory.userProfileEnabled) return "Cairn's user profile (USER.md) is turned off in its settings."
+    // Another agent names no workspace Cairn knows, so no project memory is served.
+    if (target === 'project') return new NoProjectError().message
     return null
   }
 

@@ -13,13 +13,13 @@ import { refusal } from '../ledger/refusal'
 const PAGE = 500
 const MAX_ROWS = 20_000
 
-/** Every committed ledger row of one memory file, newest first. */
-export function memoryFileHistory(ledger: Pick<Ledger, 'list'>, target: MemoryTarget): MemoryLedgerEntry[] {
+/** Every committed ledger row of one memory file, newest first (`ledgerTarget`: only that file's, e.g. one project's PROJECT.md). */
+export function memoryFileHistory(ledger: Pick<Ledger, 'list'>, target: MemoryTarget, ledgerTarget?: string): MemoryLedgerEntry[] {
   const rows: MemoryLedgerEntry[] = []
   let beforeId: number | undefined
   for (let read = 0; read < MAX_ROWS; read += PAGE) {
     const page = ledger.list({ kinds: [...memoryKinds], limit: PAGE, beforeId })
-    for (const row of page) if (isMemoryRow(row) && row.meta.store === target) rows.push(row)
+    for (const row of page) if (isMemoryRow(row) && row.meta.store === target && (!ledgerTarget || row.target === ledgerTarget)) rows.push(row)
     if (page.length < PAGE) break
     beforeId = page[page.length - 1].id
   }
@@ -49,8 +49,8 @@ export function entryChain<T extends LedgerEntry>(rows: readonly T[], text: stri
 }
 
 /** The rows of one memory file, newest first; with `entry`, only those that made that entry what it is. */
-export function memoryHistory(ledger: Pick<Ledger, 'list'>, target: MemoryTarget, entry?: string): MemoryLedgerEntry[] {
-  const rows = memoryFileHistory(ledger, target)
+export function memoryHistory(ledger: Pick<Ledger, 'list'>, target: MemoryTarget, entry?: string, ledgerTarget?: string): MemoryLedgerEntry[] {
+  const rows = memoryFileHistory(ledger, target, ledgerTarget)
   return entry === undefined ? rows : entryChain(rows, entry.trim())
 }
 

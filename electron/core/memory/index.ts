@@ -1,4 +1,6 @@
-export { MemoryStore, type MemoryStoreOptions } from './memory-store'
+export { MemoryStore } from './memory-store'
+export { memoryLimitsFrom, type MemoryStoreOptions } from './memory-store-options'
+export { projectScopeFor, type ProjectScope } from './project-scope'
 export {
   createMemoryTool,
   memoryToolSchema,

@@ -1,5 +1,5 @@
 import { readlinkSync } from 'node:fs'
-import { basename, join, relative, sep } from 'node:path'
+import { basename, dirname, join, relative, sep } from 'node:path'
 import type { LedgerEntry, WriteContext } from '../../../shared/ledger'
 import { StaleWriteError, removeOrphanTempFiles as removeTempFilesOf, writeFileAtomicText } from '../fs/atomic'
 import { LockLostError, LockTimeoutError, withLock } from '../fs/lock'
@@ -18,6 +18,7 @@ import {
 } from './memory-file'
 import { messages } from './messages'
 import type { MemoryLimits, MemoryTarget } from './types'
+import { NoProjectError, PROJECT_FILE, prepareProjectFolder, projectFolderOf, type ProjectScope } from './project-scope'
 
 export interface MemoryFilesOptions {
   /** The data home; ledger targets are paths relative to it. */
@@ -29,6 +30,8 @@ export interface MemoryFilesOptions {
   /** Records all rows of one change or none, so a file change never outlives a failed ledger write. */
   recorder: BatchChangeRecorder
   lockTimeoutMs?: number
+  /** The workspace whose PROJECT.md the `project` target is; without it that target is refused (NoProjectError). */
+  project?: ProjectScope | null
 }
 
 /** What a transaction's plan decided after seeing the entries read under the lock. */
@@ -52,16 +55,25 @@ export interface TransactionOptions {
   meta?: Record<string, unknown>
 }
 
-const fileNames: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md' }
+const fileNames: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md', project: PROJECT_FILE }
 
-/** The two memory files: paths, limits, and the locked read-modify-write every change goes through. */
+/** The memory files (MEMORY.md, USER.md and one workspace's PROJECT.md): paths, limits, and the locked read-modify-write every change goes through. */
 export class MemoryFiles {
   private lastGoodLimits: MemoryLimits | null = null
 
   constructor(private readonly options: MemoryFilesOptions) {}
 
+  /** The workspace this store's `project` target belongs to, or null. */
+  get project(): ProjectScope | null {
+    return this.options.project ?? null
+  }
+
+  /** Throws {@link NoProjectError} for `project` when no workspace is known. */
   pathOf(target: MemoryTarget): string {
-    return join(this.options.dir, fileNames[target])
+    if (target !== 'project') return join(this.options.dir, fileNames[target])
+    const project = this.options.project
+    if (!project) throw new NoProjectError()
+    return join(projectFolderOf(this.options.dir, project.key), PROJECT_FILE)
   }
 
   fileNameOf(target: MemoryTarget): string {
@@ -92,11 +104,13 @@ export class MemoryFiles {
   targetOfLedgerPath(ledgerTarget: string): MemoryTarget | null {
     if (ledgerTarget === this.ledgerTargetOf('memory')) return 'memory'
     if (ledgerTarget === this.ledgerTargetOf('user')) return 'user'
+    if (this.options.project && ledgerTarget === this.ledgerTargetOf('project')) return 'project'
     return null
   }
 
   /** The live entries on disk now (no lock: writes are atomic renames, so a read never sees half a file). */
   readEntries(target: MemoryTarget): string[] {
+    if (target === 'project' && !this.options.project) throw new NoProjectError()
     return parseEntries(readMemoryText(this.pathOf(target)))
   }
 
@@ -114,8 +128,10 @@ export class MemoryFiles {
     options: TransactionOptions,
     plan: (entries: string[]) => PlanOutcome<F>
   ): Promise<TransactionOutcome<F>> {
+    if (target === 'project' && !this.options.project) return { kind: 'error', message: new NoProjectError().message }
     const path = this.pathOf(target)
     const fileName = basename(path)
+    if (target === 'project' && this.options.project) prepareProjectFolder(this.options.dir, this.options.project)
     // Checked before the lock too: its lock folder would be made through a linked memories folder.
     const link = this.symlinkOf(target)
     if (link) return { kind: 'error', message: symlinkMessage(fileName, link) }
@@ -167,7 +183,7 @@ export class MemoryFiles {
     if (outcome.kind === 'noop') return { kind: 'noop', entries }
     const next = dedupeEntries(outcome.entries)
     // Holding the lock, no live writer owns a temp file of this one.
-    removeTempFilesOf(this.options.dir, { forFile: fileName, maxAgeMs: 0 })
+    removeTempFilesOf(dirname(path), { forFile: fileName, maxAgeMs: 0 })
     const ledgerTarget = this.ledgerTargetOf(target)
     let pending: PendingChanges
     try {

@@ -3,6 +3,7 @@ import type { LedgerEntry } from '../../../shared/ledger'
 import { withLock } from '../fs/lock'
 import type { PendingJudge, Verdict } from '../ledger/reconcile'
 import { parseEntries, readMemoryText } from './memory-file'
+import { projectKeyOfLedgerTarget } from './project-scope'
 
 export interface MemoryJudgeOptions {
   /** The data home; ledger targets are relative to it. */
@@ -23,7 +24,9 @@ export function memoryPendingJudge(options: MemoryJudgeOptions): PendingJudge {
     const path = join(options.dir, file)
     return [relative(options.dataHome, path).split(sep).join('/'), path]
   }))
-  const pathOf = (entry: LedgerEntry): string | null => byTarget.get(entry.target) ?? null
+  // Each project's PROJECT.md is judged like the two global files (its path is in the row's target).
+  const pathOf = (entry: LedgerEntry): string | null =>
+    byTarget.get(entry.target) ?? (projectKeyOfLedgerTarget(entry.target) ? join(options.dataHome, ...entry.target.split('/')) : null)
   return {
     owns: (entry) => entry.kind.startsWith('memory.') && pathOf(entry) !== null,
     lockKey: (entry) => entry.target,

@@ -1,5 +1,4 @@
 import type { LedgerEntry, RevertResult } from '../../../shared/ledger'
-import type { BatchChangeRecorder } from '../ledger/recorder'
 import { scanForThreats, threatMessage } from '../security/threats'
 import { entryChangesBetween } from './entry-diff'
 import type { EntryDates, EntryDating } from './entry-dating'
@@ -12,7 +11,9 @@ import { messages, usageFraction, usageLabel } from './messages'
 import { revertMemoryChange } from './revert'
 import { findSimilarEntry } from './similar-entries'
 import { renderBlock, sanitizeEntries, type MemorySnapshot } from './snapshot'
+import { limitsGetter, type MemoryStoreOptions } from './memory-store-options'
 import { StoreDating } from './store-dating'
+import { projectKeyOfLedgerTarget, projectScopeFor, type ProjectScope } from './project-scope'
 import { ambiguous, countFailure, shrinkRefusal, succeeded, warningFor, type PlannedFailure } from './store-outcomes'
 import type {
   MemoryCallContext,
@@ -26,32 +27,9 @@ import type {
   MemoryUsage
 } from './types'
 
-interface MemoryStoreBaseOptions {
-  /** The data home; ledger rows name files relative to it (`memories/MEMORY.md`). */
-  dataHome: string
-  /** The memories folder. */
-  dir: string
-  /** The ledger: a change's rows are recorded together, or the change is undone. */
-  recorder: BatchChangeRecorder
-  lockTimeoutMs?: number
-  /** When entries were added and last confirmed (state.db); without it no dates are shown or recorded. */
-  dating?: EntryDating
-  /** Entries the user hid: left out of everything the model reads, and not written back in other words. */
-  hidden?: HiddenEntrySource
-}
-
 /**
- * Char limits either fixed, or as a function read on every call (the core passes one over its settings,
- * so changing `memory.memoryCharLimit` / `memory.userCharLimit` applies without a restart).
- */
-export type MemoryStoreOptions = MemoryStoreBaseOptions &
-  (
-    | { memoryCharLimit: number; userCharLimit: number; limits?: never }
-    | { limits: () => MemoryLimits; memoryCharLimit?: never; userCharLimit?: never }
-  )
-
-/**
- * Bounded memory in MEMORY.md (`memory`, the agent's notes) and USER.md (`user`, the user's profile).
+ * Bounded memory in MEMORY.md (`memory`, the agent's notes), USER.md (`user`, the user's profile) and, for a
+ * store scoped to a workspace, that workspace's `memories/projects/<key>/PROJECT.md` (`project`).
  * Every change is a locked read-modify-write of the file on disk, so several Cairn processes can share
  * one data home; the prompt uses a snapshot frozen by {@link loadSnapshot} that later writes never touch.
  */
@@ -62,7 +40,7 @@ export class MemoryStore {
   private readonly dates: StoreDating
   private readonly hidden: HiddenEntries
 
-  constructor(options: MemoryStoreOptions) {
+  constructor(private readonly options: MemoryStoreOptions) {
     this.dates = new StoreDating(options.dating)
     this.hidden = new HiddenEntries(options.hidden)
     this.files = new MemoryFiles({
@@ -70,8 +48,35 @@ export class MemoryStore {
       dir: options.dir,
       limits: limitsGetter(options),
       recorder: options.recorder,
-      lockTimeoutMs: options.lockTimeoutMs
+      lockTimeoutMs: options.lockTimeoutMs,
+      project: options.project
     })
+  }
+
+  /** The same store whose `project` target is this workspace's project memory (keyed by its real path, so a symlink finds the same). */
+  forWorkspace(workspacePath: string): MemoryStore {
+    return this.forProject(projectScopeFor(workspacePath))
+  }
+
+  /** The same store over the project memory of `scope` (a ledger row's project, a review's start frame). */
+  forProject(scope: ProjectScope): MemoryStore {
+    return new MemoryStore({ ...this.options, project: scope })
+  }
+
+  /** The store a ledger row or proposal on `ledgerTarget` is about: for a project's PROJECT.md, that project's. */
+  forLedgerTarget(ledgerTarget: string): MemoryStore {
+    const key = projectKeyOfLedgerTarget(ledgerTarget)
+    return key && key !== this.project?.key ? this.forProject({ key, workspace: '' }) : this
+  }
+
+  /** The workspace this store's `project` target belongs to; null when it knows none. */
+  get project(): ProjectScope | null {
+    return this.files.project
+  }
+
+  /** The file a target is kept in (throws NoProjectError for `project` without a workspace). */
+  pathOf(target: MemoryTarget): string {
+    return this.files.pathOf(target)
   }
 
   /**
@@ -92,7 +97,8 @@ export class MemoryStore {
       const limit = this.files.limitOf(target)
       return renderBlock(target, this.display(target, entries), limit, usageOf(entries, limit))
     }
-    const snapshot: MemorySnapshot = { memory: block('memory'), user: block('user') }
+    const project = this.files.project ? { project: block('project') } : {}
+    const snapshot: MemorySnapshot = { memory: block('memory'), user: block('user'), ...project }
     this.frozen = Object.freeze(problems.length > 0 ? { ...snapshot, problems } : snapshot)
     return this.frozen
   }
@@ -301,7 +307,8 @@ export class MemoryStore {
 
   /** Undoes one memory ledger row at entry level (the caller marks the row reverted). */
   revertChange(entry: LedgerEntry): Promise<RevertResult> {
-    return revertMemoryChange(this.files, entry)
+    // A project row is reverted in its own project's file, whichever workspace this store knows.
+    return revertMemoryChange(this.forLedgerTarget(entry.target).files, entry)
   }
 
   /**
@@ -386,10 +393,4 @@ export class MemoryStore {
         return { success: false, error: outcome.message }
     }
   }
-}
-
-function limitsGetter(options: MemoryStoreOptions): () => MemoryLimits {
-  if (options.limits) return options.limits
-  const fixed: MemoryLimits = { memory: options.memoryCharLimit, user: options.userCharLimit }
-  return () => fixed
 }

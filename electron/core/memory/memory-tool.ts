@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { defineTool, type ToolAudience, type ToolContext, type ToolDef } from '../tools/types'
 import type { MemoryStore } from './memory-store'
 import { messages } from './messages'
-import { isMemoryTarget, type MemoryFailure, type MemoryReadResult, type MemoryResult } from './types'
+import { isMemoryTarget, type MemoryTarget, type MemoryFailure, type MemoryReadResult, type MemoryResult } from './types'
 
 export interface MemoryToolOptions {
   /** `memory.enabled`: the agent's notes (MEMORY.md). */
@@ -19,7 +19,7 @@ const REVIEW_DESCRIPTION_PARTS: readonly string[] = [
   "HOW: make ALL your changes in ONE call via an 'operations' array (each item: {action, content?, old_text?}). The batch applies atomically and the char limit is checked only on the FINAL result — so a single call can remove/replace stale entries to free room AND add new ones. When consolidating, always use one batch call. The response confirms completion; do not repeat it. Use the bare action/content/old_text fields only for a single lone change. replace/remove pick the entry by old_text: a short unique substring of it, or its full text (which picks that entry even if a longer one contains it).",
   "READ: call action='read' to see the current entries and the real usage before consolidating. Never guess that memory is full: the usage shown in the system prompt is from the start of the session. A change that removes more than half of a store that is under 80% full is refused unless force: true (use it only when the user asked for it or the entries are wrong).",
   'IF FULL: an add is rejected with the current entries shown. Reissue as ONE batch that removes or shortens enough stale entries and adds the new one together.',
-  "TARGETS: 'user' = who the user is (name, role, preferences, style). 'memory' = your notes (environment, conventions, tool quirks, lessons).",
+  "TARGETS: 'user' = who the user is (name, role, preferences, style). 'memory' = your notes that hold in every workspace (environment, conventions, tool quirks, lessons). 'project' = facts about the conversation's workspace and its repository (build and test commands, layout, its conventions and decisions), loaded only in that workspace: a fact about this repository goes to 'project', not 'memory'.",
   'SKIP: trivial or easily re-discovered facts, raw data dumps, task progress, completed-work logs, todo state, PR/issue numbers, commit SHAs, anything that will be stale in 7 days (session_search finds past conversations when they matter). Reusable procedures belong in a skill, not memory.'
 ]
 
@@ -32,7 +32,7 @@ const CHAT_DESCRIPTION = [
   "HOW: make all changes in ONE call: 'operations' [{action, content?, old_text?}] applies atomically, so one call can drop stale entries and add new ones. old_text: a unique substring of the entry.",
   "WHEN: save proactively when the user states a preference, corrects you or shares a personal detail, or you learn a stable fact about their setup. Write declarative facts ('User prefers concise answers', not 'Always answer concisely').",
   "READ: action='read' shows the current entries and usage. If an add is refused as full, send ONE batch that frees room and adds.",
-  "TARGETS: 'user' = the user and their preferences; 'memory' = your notes on the environment, conventions, lessons.",
+  "TARGETS: 'user' = the user and their preferences; 'memory' = your notes that hold in every workspace; 'project' = facts about this workspace's repository (commands, layout, its conventions), loaded only here: repository facts go to 'project'.",
   'SKIP: trivia, task progress, todo state, ids, anything stale within a week (session_search finds the past). Procedures go in a skill.'
 ].join('\n')
 
@@ -54,7 +54,7 @@ export const memoryToolSchema = z.object({
     .optional()
     .describe("Single change (omit with 'operations')."),
   target: z
-    .enum(['memory', 'user'])
+    .enum(['memory', 'user', 'project'])
     .describe('Which store.'),
   content: z.string().optional().describe('add/replace: the entry.'),
   old_text: z
@@ -99,6 +99,9 @@ export async function runMemoryTool(
   if (!isMemoryTarget(target)) return failure(messages.invalidTarget(target))
   if (target === 'memory' && !options.enabled) return failure(messages.notAvailable)
   if (target === 'user' && !options.userProfileEnabled) return failure(messages.userProfileDisabled)
+  // Project memory follows MEMORY.md's switch, and needs the conversation's workspace.
+  if (target === 'project' && !options.enabled) return failure(messages.notAvailable)
+  if (target === 'project' && !store.project) return failure(messages.noProject)
 
   const hasOperations = operations !== undefined && operations !== null
   if (hasOperations && (!Array.isArray(operations) || operations.length > 0 || !action)) {
@@ -122,7 +125,7 @@ function failure(error: string): MemoryFailure {
 }
 
 /** replace/remove without old_text: show what there is to pick from instead of a dead end (Hermes #43412). */
-function missingOldText(store: MemoryStore, target: 'memory' | 'user', action: 'replace' | 'remove'): MemoryFailure {
+function missingOldText(store: MemoryStore, target: MemoryTarget, action: 'replace' | 'remove'): MemoryFailure {
   const error = messages.missingOldText(action)
   try {
     const { entries, usage } = store.displayEntries(target)

@@ -35,7 +35,9 @@ export const messages = {
   notAvailable: 'Memory is not available. It may be disabled in config.',
   userProfileDisabled:
     "The user profile (target 'user') is turned off in settings (memory.userProfileEnabled), so nothing can be read from or saved to it. Do not retry with target 'user'; continue without saving this.",
-  invalidTarget: (target: unknown) => `Invalid target '${String(target)}'. Use 'memory' or 'user'.`,
+  invalidTarget: (target: unknown) => `Invalid target '${String(target)}'. Use 'memory', 'user' or 'project'.`,
+  noProject:
+    "This conversation has no workspace, so there is no project memory (target 'project') to read or save. Do not retry with target 'project'; save a fact that holds everywhere to 'memory', or continue without saving it.",
   operationsNotList: 'operations must be a list of {action, content?, old_text?} objects.',
   contentRequiredForAdd: "Content is required for 'add' action.",
   contentRequiredForReplace: "content is required for 'replace' action.",

@@ -3,10 +3,12 @@ import { blockedEntryText, formatCount } from './messages'
 import { joinEntries, usageOf } from './memory-file'
 import type { MemoryTarget, MemoryUsage } from './types'
 
-/** The two prompt blocks, rendered once when a session starts; `null` when that store is empty. */
+/** The prompt blocks, rendered once when a session starts; `null` when that store is empty. */
 export interface MemorySnapshot {
   readonly memory: string | null
   readonly user: string | null
+  /** The workspace's project memory; absent when the store knows no workspace. */
+  readonly project?: string | null
   /** Files that could not be read (they get no block); absent when both were fine. */
   readonly problems?: readonly string[]
 }
@@ -15,7 +17,8 @@ export const BLOCK_RULE = '═'.repeat(46)
 
 const headers: Record<MemoryTarget, string> = {
   memory: 'MEMORY (your personal notes)',
-  user: 'USER PROFILE (who the user is)'
+  user: 'USER PROFILE (who the user is)',
+  project: 'PROJECT MEMORY (facts about this workspace and its repository)'
 }
 
 /**
@@ -39,7 +42,7 @@ export function sanitizeEntries(entries: readonly string[], fileName: string): s
  * that merely starts with `[BLOCKED:` unscanned, so `[BLOCKED: x] <payload>` reached the prompt.
  */
 const placeholderPattern =
-  /^\[BLOCKED: (?:MEMORY|USER)\.md entry contained threat pattern\(s\): [\w+, ]+\. Removed from system prompt(?:; use memory\(action=remove\) to delete the original)?\.\]$/
+  /^\[BLOCKED: (?:MEMORY|USER|PROJECT)\.md entry contained threat pattern\(s\): [\w+, ]+\. Removed from system prompt(?:; use memory\(action=remove\) to delete the original)?\.\]$/
 
 function isPlaceholder(entry: string): boolean {
   return placeholderPattern.test(entry)

@@ -2,11 +2,11 @@ import type { WriteContext } from '../../../shared/ledger'
 import type { TurnState } from '../tools/types'
 import type { SimilarityKind } from './similar-entries'
 
-export const memoryTargets = ['memory', 'user'] as const
+export const memoryTargets = ['memory', 'user', 'project'] as const
 export type MemoryTarget = (typeof memoryTargets)[number]
 
 export function isMemoryTarget(value: unknown): value is MemoryTarget {
-  return value === 'memory' || value === 'user'
+  return value === 'memory' || value === 'user' || value === 'project'
 }
 
 /** The char limit of each store. */

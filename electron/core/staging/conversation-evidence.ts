@@ -151,3 +151,12 @@ export class LiveEvidence {
     return this.evidence
   }
 }
+
+/**
+ * The repository's instruction files a conversation started with (AGENTS.md, CLAUDE.md…) count as read,
+ * never as said: a memory or skill write copying them is judged as text Cairn read, not the user's word.
+ */
+export function addInstructionsRead<F extends { file: string; text: string }>(evidence: ProvenanceEvidence, files: F[]): F[] {
+  for (const file of files) if (file.text) evidence.addRead(file.text, { kind: 'file', label: file.file, tool: 'project_instructions' })
+  return files
+}

@@ -42,7 +42,8 @@ export function summarizeReview(entries: LedgerEntry[]): ReviewSummary {
   for (const entry of [...entries].sort((a, b) => a.id - b.id)) {
     if (isMemoryEntry(entry)) {
       const { store } = normalizeLedgerMeta(entry.kind, entry.target, entry.meta)
-      summary[store][countOf[entry.kind]] += 1
+      const counts = store === 'project' ? (summary.project ??= { added: 0, replaced: 0, removed: 0 }) : summary[store]
+      counts[countOf[entry.kind]] += 1
       if (entry.kind === 'memory.remove' && entry.before) forgotten.push({ store, text: ellipsize(entry.before, SUMMARY_ENTRY_CHARS) })
       else if (entry.after) remembered.push({ store, text: ellipsize(entry.after, SUMMARY_ENTRY_CHARS) })
       continue

@@ -7,6 +7,7 @@ import { MemoryStore } from '../memory'
 import type { HiddenEntrySource } from '../memory/memory-hidden'
 import type { EntryDating } from '../memory/entry-dating'
 import type { MemoryLimits, MemoryTarget } from '../memory/types'
+import type { ProjectScope } from '../memory/project-scope'
 import { SkillStore, type SkillSummary } from '../skills'
 
 /** Folder under the data home that holds each review's scratch copy while it runs. */
@@ -16,7 +17,6 @@ const SCRATCH_PREFIX = 'review-'
 export const CHAT_SCRATCH_PREFIX = 'chat-'
 /** A chat's scratch copy lives for one tool call; one older than this was left by a killed process. */
 const CHAT_SCRATCH_STALE_MS = 60 * 60 * 1000
-const MEMORY_FILES: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md' }
 
 /**
  * Collects the rows the staging stores would have written to the ledger, in memory: LedgerEntry-shaped,
@@ -67,6 +67,8 @@ export interface StagingStoresOptions {
   memoryDating?: EntryDating
   /** The real memory store's hidden entries: a staged write must not bring them up either. */
   memoryHidden?: HiddenEntrySource
+  /** The real memory store's workspace: its PROJECT.md is staged at the same path below the scratch copy. */
+  project?: ProjectScope | null
 }
 
 /**
@@ -89,7 +91,15 @@ export class StagingStores {
     mkdirSync(join(this.root, '.locks'), { recursive: true })
     this.db = openStateDb(':memory:', { nativeBinding: options.nativeBinding })
     // The real entries' dates, and repeats confirming them: a confirmation changes no file, so it is not staged.
-    this.memory = new MemoryStore({ dataHome: this.root, dir: join(this.root, 'memories'), limits: options.memoryLimits, recorder: this.recorder, dating: options.memoryDating, hidden: options.memoryHidden })
+    this.memory = new MemoryStore({
+      dataHome: this.root,
+      dir: join(this.root, 'memories'),
+      limits: options.memoryLimits,
+      recorder: this.recorder,
+      dating: options.memoryDating,
+      hidden: options.memoryHidden,
+      project: options.project
+    })
     this.skills = new SkillStore({
       dataHome: this.root,
       skillsDir: join(this.root, 'skills'),
@@ -103,8 +113,11 @@ export class StagingStores {
 
   /** Copies the real memory file in (as it reads now), so staged changes start from it. */
   copyMemory(target: MemoryTarget): void {
-    const from = join(this.options.dataHome, 'memories', MEMORY_FILES[target])
-    if (existsSync(from)) cpSync(from, join(this.root, 'memories', MEMORY_FILES[target]))
+    const to = this.memory.pathOf(target)
+    const from = join(this.options.dataHome, relative(this.root, to))
+    if (!existsSync(from)) return
+    mkdirSync(dirname(to), { recursive: true })
+    cpSync(from, to)
   }
 
   /** Copies a real skill's whole folder in, at the same path below `skills/`. */

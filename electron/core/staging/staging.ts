@@ -104,7 +104,7 @@ export class ReviewStaging {
   private staging(): { stores: StagingStores; tools: ReadonlyMap<string, ToolDef> } {
     if (!this.stores) {
       const { dataHome, reviewId, nativeBinding, memoryLimits, scratchPrefix } = this.options
-      this.stores = new StagingStores({ dataHome, reviewId, nativeBinding, memoryLimits, scratchPrefix, memoryDating: this.options.real.memory.dating, memoryHidden: this.options.real.memory.hiddenEntries })
+      this.stores = new StagingStores({ dataHome, reviewId, nativeBinding, memoryLimits, scratchPrefix, memoryDating: this.options.real.memory.dating, memoryHidden: this.options.real.memory.hiddenEntries, project: this.options.real.memory.project })
       this.tools = this.options.makeTools({ memory: this.stores.memory, skills: this.stores.skills })
     }
     return { stores: this.stores, tools: this.tools! }

@@ -25,7 +25,7 @@ export interface MemoryBringIn {
  * dropped. A refused entry (the threat scan) refuses the file's merge; it is reported and the next sync tries again.
  */
 export async function bringInMemory(
-  core: SyncHome,
+  core: Pick<SyncHome, 'db' | 'memory'>,
   target: MemoryTarget,
   file: string,
   texts: { base: string | null; theirs: string | null },

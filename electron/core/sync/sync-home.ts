@@ -18,7 +18,7 @@ export interface SyncHome {
   config: Pick<SettingsStore, 'get' | 'update'>
   db: StateDb
   ledger: Pick<Ledger, 'record'>
-  memory: Pick<MemoryStore, 'read' | 'rewrite'>
+  memory: Pick<MemoryStore, 'read' | 'rewrite' | 'forLedgerTarget'>
   skills: Pick<SkillStore, 'create' | 'edit' | 'delete' | 'writeFile' | 'removeFile' | 'refreshPaths' | 'load'>
   sessions: Pick<SessionStore, 'list'>
 }

@@ -8,7 +8,7 @@ import { writeSessionSummaries } from './session-summaries'
 import { libraryToken, pullSharedSkills, sharedLibraries } from './shared-skills'
 import { SyncRepo, type RemoteAccess } from './sync-repo'
 import { checkRemoteUrl, deviceNameOf, writeSyncOutcome } from './sync-state'
-import { isMemoryPath, MEMORY_PATHS } from './synced-paths'
+import { isMemoryPath, memoryTargetOfPath } from './synced-paths'
 import { SyncError, type SyncOutcome, type SyncProgress, type SyncReport } from './types'
 
 /** A push the remote refused because it moved on meanwhile is retried (fetch, merge, push) this many times. */
@@ -158,7 +158,9 @@ async function bringIn(core: SyncHome, repo: SyncRepo, base: string | null, remo
       skillChanges.push({ path: change.path, base: before, theirs })
       continue
     }
-    const memory = await bringInMemory(core, MEMORY_PATHS[change.path], change.path, { base: before?.toString('utf8') ?? null, theirs: theirs?.toString('utf8') ?? null }, write)
+    // A project's PROJECT.md merges through that project's store.
+    const home = { db: core.db, memory: core.memory.forLedgerTarget(change.path) }
+    const memory = await bringInMemory(home, memoryTargetOfPath(change.path), change.path, { base: before?.toString('utf8') ?? null, theirs: theirs?.toString('utf8') ?? null }, write)
     report.received += memory.received
     report.conflicts.push(...memory.conflicts)
     report.overflow += memory.overflow

@@ -42,6 +42,7 @@ export class SyncedFiles {
       }
     }
     for (const path of Object.keys(MEMORY_PATHS)) note(path)
+    for (const key of folderNames(join(this.home, 'memories', 'projects'))) note(`memories/projects/${key}/PROJECT.md`)
     const visit = (dir: string): void => {
       let entries
       try {
@@ -96,5 +97,14 @@ export class SyncedFiles {
     } catch {
       return null
     }
+  }
+}
+
+/** The folders directly in `dir` (none when it is missing). */
+function folderNames(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
+  } catch {
+    return []
   }
 }

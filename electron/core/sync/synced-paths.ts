@@ -1,14 +1,22 @@
 import { isAtomicTempName } from '../fs/atomic'
+import type { MemoryTarget } from '../memory/types'
 import { EXCLUDED_DIRS, SKILL_FILE, SUPPORT_DIRS } from '../skills/skill-paths'
 
 /** The folders of the data home a sync carries; everything else (state.db, secrets, attachments) stays on the device. */
 export const SYNCED_ROOTS = ['memories', 'skills', 'sessions'] as const
 
 export const MEMORY_PATHS = { 'memories/MEMORY.md': 'memory', 'memories/USER.md': 'user' } as const
-export type MemoryPath = keyof typeof MEMORY_PATHS
 
-export function isMemoryPath(path: string): path is MemoryPath {
-  return Object.hasOwn(MEMORY_PATHS, path)
+/** A workspace's project memory, merged by entry like the two global files (the note naming its workspace stays on the device). */
+const PROJECT_MEMORY_PATH = /^memories\/projects\/[a-z0-9][a-z0-9-]*\/PROJECT\.md$/
+
+export function isMemoryPath(path: string): boolean {
+  return Object.hasOwn(MEMORY_PATHS, path) || PROJECT_MEMORY_PATH.test(path)
+}
+
+/** The memory target a synced memory file is. */
+export function memoryTargetOfPath(path: string): MemoryTarget {
+  return Object.hasOwn(MEMORY_PATHS, path) ? MEMORY_PATHS[path as keyof typeof MEMORY_PATHS] : 'project'
 }
 
 /** Characters no synced name may hold: another device's tree must not name a path that means something else here (`a\\..`, `C:`). */

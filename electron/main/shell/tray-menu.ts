@@ -86,7 +86,7 @@ export function ledgerLabel(entry: LedgerEntry, t: Translate): string {
 
 function changeLabel(entry: LedgerEntry, t: Translate): string {
   if (isMemoryEntry(entry)) {
-    const store = t(entry.meta.store === 'user' ? 'tray.store.user' : 'tray.store.memory')
+    const store = t(`tray.store.${entry.meta.store}`)
     const sign = entry.kind === 'memory.add' ? '+' : entry.kind === 'memory.remove' ? '−' : '~'
     const text = entry.kind === 'memory.remove' ? entry.before : entry.after
     return t('tray.memoryEntry', { store, sign, text: shorten(text ?? '', LABEL_WIDTH - store.length - 6) })

@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { MemoryResultView, MemoryStoreView, MemoryTargetName, VisibilityChangeView } from '../../../shared/ipc/domain'
+import type { ProjectMemoryView } from '../../../shared/ipc/domain-project'
 import type { MemoryLedgerEntry, RevertResult } from '../../../shared/ledger'
 import { isMemoryEntry } from '../../../shared/ledger-names'
 import { type CairnClient } from '../ipc/client'
@@ -22,9 +23,14 @@ export type EntryHistory = { ok: true; entries: MemoryLedgerEntry[] } | { ok: fa
 export interface MemoryState {
   memory: MemoryStoreView | null
   user: MemoryStoreView | null
+  /** The current workspace's project memory (null: none chosen, or not loaded yet). */
+  project: ProjectMemoryView | null
+  /** The workspace the Project card shows; every project change goes to its PROJECT.md. */
+  workspace: string | null
   loaded: boolean
   loadError: string | null
-  load(): Promise<void>
+  /** `workspace`: the one to show the project memory of (kept for the next loads); none keeps the last. */
+  load(workspace?: string | null): Promise<void>
   /** `allowSimilar`: keep it beside an entry that says nearly the same or the opposite (the user chose to). */
   add(target: MemoryTargetName, content: string, options?: { allowSimilar?: boolean }): Promise<AddOutcome>
   /** Each returns an error message to show, or null when it worked. */
@@ -81,17 +87,30 @@ export function createMemoryStore(client: CairnClient): MemoryStore {
       return describeError(error)
     }
   }
-  return createStore<MemoryState>()((set, get) => ({
+  return createStore<MemoryState>()((set, get) => {
+  /** A project change names the workspace whose PROJECT.md it is. */
+  const where = (target: MemoryTargetName): { workspace?: string } => {
+    const workspace = get().workspace
+    return target === 'project' && workspace ? { workspace } : {}
+  }
+  const reload = () => get().load()
+  return {
     memory: null,
     user: null,
+    project: null,
+    workspace: null,
     loaded: false,
     loadError: null,
     restored: null,
 
-    async load() {
+    async load(workspace) {
+      if (workspace !== undefined) set({ workspace })
+      const folder = get().workspace
       try {
-        const { memory, user } = await client.request('memory.get')
-        set({ memory, user, loaded: true, loadError: null })
+        // The project card is extra: a folder it cannot read (gone, another device's path) leaves the other two shown.
+        const projectLoad = folder ? client.request('memory.project', { workspace: folder }).catch(() => null) : Promise.resolve(null)
+        const [{ memory, user }, project] = await Promise.all([client.request('memory.get'), projectLoad])
+        set({ memory, user, project, loaded: true, loadError: null })
       } catch (error) {
         set({ loaded: true, loadError: describeError(error) })
       }
@@ -99,15 +118,15 @@ export function createMemoryStore(client: CairnClient): MemoryStore {
 
     async add(target, content, options = {}) {
       let result: MemoryResultView | null = null
-      const error = await run(async () => (result = await client.request('memory.add', { target, content, ...options })), get().load)
+      const error = await run(async () => (result = await client.request('memory.add', { target, content, ...options, ...where(target) })), reload)
       const answer = result as MemoryResultView | null
       if (answer?.similar) return { kind: 'similar', similar: answer.similar }
       if (error !== null) return { kind: 'error', error }
       return answer?.duplicate ? { kind: 'duplicate' } : { kind: 'added' }
     },
-    replace: (target, oldText, content) => run(() => client.request('memory.replace', { target, oldText, content }), get().load),
-    remove: (target, text) => run(() => client.request('memory.remove', { target, text }), get().load),
-    setPinned: (target, text, pinned) => run(() => client.request('memory.setPinned', { target, text, pinned }).then(() => ({ success: true })), get().load),
+    replace: (target, oldText, content) => run(() => client.request('memory.replace', { target, oldText, content, ...where(target) }), reload),
+    remove: (target, text) => run(() => client.request('memory.remove', { target, text, ...where(target) }), reload),
+    setPinned: (target, text, pinned) => run(() => client.request('memory.setPinned', { target, text, pinned, ...where(target) }).then(() => ({ success: true })), reload),
 
     setHidden: (target, text, hidden) => run(() => client.request('memory.setHidden', { target, text, hidden }).then(() => ({ success: true })), get().load),
     async visibilityHistory(target, text) {
@@ -120,7 +139,7 @@ export function createMemoryStore(client: CairnClient): MemoryStore {
 
     async history(target, text) {
       try {
-        const rows = await client.request('memory.history', { target, entry: text })
+        const rows = await client.request('memory.history', { target, entry: text, ...where(target) })
         return { ok: true, entries: rows.filter(isMemoryEntry) }
       } catch (error) {
         return { ok: false, error: describeError(error) }
@@ -141,5 +160,6 @@ export function createMemoryStore(client: CairnClient): MemoryStore {
     },
 
     clearRestored: () => set({ restored: null })
-  }))
+  }
+  })
 }

@@ -87,7 +87,7 @@ describe('MemoryStore limits as a function', () => {
   })
 
   it('reads the limits on every call, per target', async () => {
-    const limits = { memory: 100, user: 200 }
+    const limits = { memory: 100, user: 200, project: 100 }
     const store = new MemoryStore({ dataHome: home, dir: paths.memoriesDir, limits: () => limits, recorder: new Ledger(db) })
     expect((await store.add('memory', 'z'.repeat(150), ctx)).success).toBe(false)
     expect((await store.add('user', 'z'.repeat(150), ctx)).success).toBe(true)
@@ -106,7 +106,7 @@ describe('MemoryStore limits as a function', () => {
       dir: paths.memoriesDir,
       limits: () => {
         if (broken) throw new Error('config.json is not valid JSON')
-        return { memory: 300, user: 300 }
+        return { memory: 300, user: 300, project: 300 }
       },
       recorder: new Ledger(db)
     })

@@ -173,7 +173,7 @@ describe('dispatcher', () => {
 
   it('rejects an invalid target and an unknown action', async () => {
     expect((await callRaw({ action: 'add', target: 'notes', content: 'x' })).error).toBe(
-      "Invalid target 'notes'. Use 'memory' or 'user'."
+      "Invalid target 'notes'. Use 'memory', 'user' or 'project'."
     )
     expect((await callRaw({ action: 'frobnicate', target: 'memory' })).error).toBe(
       "Unknown action 'frobnicate'. Use: add, replace, remove, read"
@@ -318,7 +318,7 @@ describe('schema', () => {
 
   it('requires only the target', () => {
     expect(json.required).toEqual(['target'])
-    expect(json.properties.target.enum).toEqual(['memory', 'user'])
+    expect(json.properties.target.enum).toEqual(['memory', 'user', 'project'])
   })
 
   it('offers add/replace/remove/read, and add/replace/remove inside operations', () => {

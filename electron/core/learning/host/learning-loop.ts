@@ -171,7 +171,8 @@ export class LearningLoop {
           kinds: ['memory', 'skills'],
           reasons: [{ code: 'compression', part: chunks.length > 1 ? i + 1 : null, parts: chunks.length > 1 ? chunks.length : null }],
           messages,
-          skillsUsed
+          skillsUsed,
+          ...this.workspaceOf(event.sessionId)
         },
         { coalesce: false }
       )
@@ -180,7 +181,13 @@ export class LearningLoop {
 
   private enqueue(sessionId: string, plan: PlannedReview): string {
     const { kinds, reasons, messages, skillsUsed, base, others } = plan
-    return this.host.enqueue({ sessionId, kinds, reasons, messages, skillsUsed }, { plan: { base, others } })
+    return this.host.enqueue({ sessionId, kinds, reasons, messages, skillsUsed, ...this.workspaceOf(sessionId) }, { plan: { base, others } })
+  }
+
+  /** The conversation's workspace, for the review's project memory. */
+  private workspaceOf(sessionId: string): { workspace?: string } {
+    const workspace = this.core.sessions.get(sessionId)?.workspace
+    return workspace ? { workspace } : {}
   }
 
   private liveMessages(sessionId: string): MessageRecord[] {

@@ -32,7 +32,7 @@ export interface InboxSources extends ProposalTargetSources {
   db: StateDb
   paths: Pick<HomePaths, 'root' | 'locksDir'>
   ledger: Pick<Ledger, 'onRecord'>
-  memory: Pick<MemoryStore, 'read' | 'add' | 'remove' | 'replace'>
+  memory: Pick<MemoryStore, 'read' | 'add' | 'remove' | 'replace' | 'forLedgerTarget'>
   skills: Pick<SkillStore, 'get' | 'delete' | 'removeFile' | 'patch' | 'writeFile' | 'create'>
   skillFlags: Pick<SkillFlags, 'get' | 'set'>
 }
@@ -167,7 +167,7 @@ export class Inbox {
   }
 
   private async applyMemory(proposal: Proposal, edited: string | null, ctx: MemoryCallContext): Promise<{ success: boolean; error?: string } | null> {
-    const { memory } = this.core
+    const memory = this.core.memory.forLedgerTarget(proposal.target)
     const target: MemoryTarget = memoryTargetOf(proposal)
     const before = proposal.before ?? ''
     const text = edited ?? proposal.after

@@ -6,7 +6,7 @@ import type { HomePaths } from '../../config/home'
 import type { MemoryStore } from '../../memory'
 import type { SkillStore } from '../../skills'
 import type { SkillFlags } from '../../skills/skill-flags'
-import type { MemoryTarget } from '../../memory/types'
+import { isMemoryTarget, type MemoryTarget } from '../../memory/types'
 import { SKILL_FILE } from '../../skills/skill-paths'
 
 /** What a proposal's target holds now: a memory file's entries, or a skill file's text (null = no file). */
@@ -14,7 +14,7 @@ export type TargetState = { memory: MemoryTarget; entries: string[] } | { file: 
 
 /** What a proposal's target is read from: the memory files, the skill index and flags, and the data home's files. */
 export interface ProposalTargetSources {
-  memory: Pick<MemoryStore, 'read'>
+  memory: Pick<MemoryStore, 'read' | 'forLedgerTarget'>
   skills: Pick<SkillStore, 'get'>
   skillFlags: Pick<SkillFlags, 'get'>
   paths: Pick<HomePaths, 'root'>
@@ -22,7 +22,8 @@ export interface ProposalTargetSources {
 
 /** Reads targets once per use, so listing many proposals on one file reads it once. */
 export class TargetReader {
-  private readonly memory = new Map<MemoryTarget, string[]>()
+  /** By ledger target (each project's PROJECT.md is its own file). */
+  private readonly memory = new Map<string, string[]>()
   private readonly files = new Map<string, string | null>()
 
   constructor(private readonly core: ProposalTargetSources) {}
@@ -30,10 +31,10 @@ export class TargetReader {
   stateOf(proposal: Proposal): TargetState {
     if (isMemoryKind(ledgerKindOf(proposal.kind))) {
       const store = memoryTargetOf(proposal)
-      let entries = this.memory.get(store)
+      let entries = this.memory.get(proposal.target)
       if (!entries) {
-        entries = this.core.memory.read(store).entries
-        this.memory.set(store, entries)
+        entries = this.core.memory.forLedgerTarget(proposal.target).read(store).entries
+        this.memory.set(proposal.target, entries)
       }
       return { memory: store, entries }
     }
@@ -67,7 +68,7 @@ export class TargetReader {
 
 export function memoryTargetOf(proposal: Proposal): MemoryTarget {
   const meta = proposal.meta as { store?: unknown }
-  return meta.store === 'memory' || meta.store === 'user' ? meta.store : memoryStoreOfTarget(proposal.target)
+  return isMemoryTarget(meta.store) ? meta.store : memoryStoreOfTarget(proposal.target)
 }
 
 export function skillMetaOf(proposal: Proposal): SkillMeta {

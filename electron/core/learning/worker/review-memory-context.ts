@@ -2,9 +2,9 @@ import type { MemoryStore, MemoryToolOptions } from '../../memory'
 import { memoryTargets, type MemoryTarget } from '../../memory/types'
 
 /** What a review's brief shows of memory: the live entries of each store it may write, with their dates. */
-export type ReviewMemorySource = Pick<MemoryStore, 'readForModel'>
+export type ReviewMemorySource = Pick<MemoryStore, 'readForModel' | 'project'>
 
-const FILES: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md' }
+const FILES: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md', project: 'PROJECT.md' }
 
 /**
  * Memory text as quoted data: one line per entry, nothing that could pass for a section header of the
@@ -24,7 +24,7 @@ function quotedEntry(text: string): string {
  * a second wording of what is there. Empty when neither store is on.
  */
 export function reviewMemoryContext(memory: ReviewMemorySource, settings: Pick<MemoryToolOptions, 'enabled' | 'userProfileEnabled'>): string {
-  const targets = memoryTargets.filter((target) => (target === 'memory' ? settings.enabled : settings.userProfileEnabled))
+  const targets = memoryTargets.filter((target) => (target === 'user' ? settings.userProfileEnabled : settings.enabled && (target === 'memory' || memory.project !== null)))
   if (targets.length === 0) return ''
   const sections = targets.map((target) => {
     const read = memory.readForModel(target)

@@ -12,7 +12,7 @@ import type { StateDb } from '../../db/state-db'
 import { withLock } from '../../fs/lock'
 import type { Ledger } from '../../ledger/ledger'
 import { ProposalStore } from '../../ledger/proposals'
-import type { MemoryStore, MemoryToolOptions } from '../../memory'
+import { memoryLimitsFrom, type MemoryStore, type MemoryToolOptions } from '../../memory'
 import type { MemoryPins } from '../../memory/memory-pins'
 import type { MemoryLimits } from '../../memory/types'
 import type { SkillStore } from '../../skills'
@@ -31,7 +31,8 @@ import { summarizeReview } from '../../staging/review-summary'
 import { ReviewStaging, type LearningStores } from '../../staging/staging'
 import { recordProposals } from '../../staging/staging-proposals'
 import { removeStagingLeftovers } from '../../staging/staging-stores'
-import { conversationEvidence, evidenceMessagesOf } from '../../staging/conversation-evidence'
+import { addInstructionsRead, conversationEvidence, evidenceMessagesOf } from '../../staging/conversation-evidence'
+import { readProjectInstructions } from '../../workspace/project-instructions'
 import { userWords } from '../../sessions/stored-messages'
 import { judgeLearnedCall, type LearnedCallJudgement } from '../../staging/learned-content'
 import { decideLearnedWrite, type LearnedWriter } from '../../ledger/learning-policy'
@@ -109,10 +110,7 @@ export function reviewDepsOf(core: ReviewHome): ReviewDeps {
     locksDir: core.paths.locksDir,
     learningMode: () => core.config.get().learning.mode,
     dataHome: core.paths.root,
-    memoryLimits: () => {
-      const { memoryCharLimit, userCharLimit } = core.config.get().memory
-      return { memory: memoryCharLimit, user: userCharLimit }
-    },
+    memoryLimits: () => memoryLimitsFrom(core.config.get().memory),
     nativeBinding: core.nativeBinding,
     skillFlags: core.skillFlags,
     memoryPins: core.memoryPins,
@@ -182,7 +180,9 @@ export async function runReview(options: RunReviewOptions): Promise<ReviewOutcom
 }
 
 async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
-  const { deps, job, signal } = options
+  const { job, signal } = options
+  // The conversation's workspace names its project memory; without one the review has none to write.
+  const deps = job.workspace ? { ...options.deps, memory: options.deps.memory.forWorkspace(job.workspace) } : options.deps
   options.onLocked?.()
   if (signal?.aborted) throw new ReviewCancelledError()
   options.onProgress?.('started', job.reviewId)
@@ -245,7 +245,9 @@ async function runLocked(options: RunReviewOptions): Promise<ReviewOutcome> {
     // What the provider reported over every call, for the timeline's tokens per review.
     const usage = { promptTokens: 0, completionTokens: 0, reported: false }
 
+    // The repository's instruction files are text Cairn read: content copied from them is never the user's word.
     const evidence = curation ? conversationEvidence([]) : reviewEvidence(deps, job)
+    if (job.workspace && !curation) addInstructionsRead(evidence, readProjectInstructions(job.workspace))
     // Each skill's text when this run first touched it: the shrink guard measures every edit against it.
     const skillBaselines = new Map<string, string>()
     const runCall = async (call: ModelToolCall): Promise<unknown> => {

@@ -9,6 +9,7 @@ import { ModelSwitcher } from './ModelSwitcher'
 import { ReloadToolsButton } from './ReloadToolsButton'
 import { TokenCount } from './TokenCount'
 import { WorkspaceButton } from './WorkspaceButton'
+import { ProjectInstructions } from './ProjectInstructions'
 
 /**
  * Title of the open conversation, the folder it works in, its model and token count, with its
@@ -87,6 +88,7 @@ export function ChatHeader(): React.JSX.Element {
       )}
       {/* An open incognito chat keeps the folder it started in (main cannot move a conversation it does not store). */}
       {sessionId && incognito ? null : <WorkspaceButton />}
+      <ProjectInstructions />
       <ModelSwitcher />
       <TokenCount />
       {problem ? <span className="header-problem" role="alert">{problem}</span> : null}

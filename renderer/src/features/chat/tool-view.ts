@@ -84,7 +84,8 @@ export function toolTitle(item: ToolItem, state: ToolState, t: Translate): strin
     case 'skill_view':
       return say('skill_view', { name: str(args, 'name') ?? '' })
     case 'memory': {
-      const store = t(str(args, 'target') === 'user' ? 'tools.store.user' : 'tools.store.memory')
+      const target = str(args, 'target')
+      const store = t(target === 'user' ? 'tools.store.user' : target === 'project' ? 'tools.store.project' : 'tools.store.memory')
       if (tense === 'done' && parseFields(item.result).duplicate === true) return t('memory.tool.alreadyIn', { store })
       if (Array.isArray(args.operations) && args.operations.length > 0) return say('memory.batch', { store, count: args.operations.length })
       const action = str(args, 'action') ?? ''

@@ -1,16 +1,16 @@
 import type { MessageKey, Translate } from '../../../../shared/i18n'
-import { isMemoryKind, normalizeLedgerMeta } from '../../../../shared/ledger-names'
+import { isMemoryKind, normalizeLedgerMeta, type MemoryStoreName } from '../../../../shared/ledger-names'
 import { ledgerKindOf, type ProposalCause, type ProposalKind } from '../../../../shared/proposals'
 import type { DecisionFailure, ProposalItem } from '../../stores/inbox'
 import { skillFileOf } from '../timeline/labels'
 
 /** What a proposal is about: one memory file's entry, or one file of a skill. */
-export type ProposalSubject = { family: 'memory'; store: 'memory' | 'user' } | { family: 'skill'; skill: string; file: string; binary: boolean; absorbedInto: string | null }
+export type ProposalSubject = { family: 'memory'; store: MemoryStoreName } | { family: 'skill'; skill: string; file: string; binary: boolean; absorbedInto: string | null }
 
 export function subjectOf(proposal: Pick<ProposalItem, 'kind' | 'target' | 'meta'>): ProposalSubject {
   const kind = ledgerKindOf(proposal.kind)
   const meta = normalizeLedgerMeta(kind, proposal.target, proposal.meta) as unknown as Record<string, unknown>
-  if (isMemoryKind(kind)) return { family: 'memory', store: meta.store === 'user' ? 'user' : 'memory' }
+  if (isMemoryKind(kind)) return { family: 'memory', store: meta.store === 'user' || meta.store === 'project' ? meta.store : 'memory' }
   const skill = String(meta.skill)
   return {
     family: 'skill',

@@ -7,8 +7,8 @@ import { remainingAfter, usageOf, type AddOutcome } from '../../stores/memory'
 import { MemoryEntry } from './MemoryEntry'
 import { SimilarEntryNotice } from './SimilarEntryNotice'
 
-/** One bounded store: how full it is, every entry (edit, delete), and a box to add one. */
-export function MemoryStoreCard({ target, view }: { target: MemoryTargetName; view: MemoryStoreView }): React.JSX.Element {
+/** One bounded store: how full it is, every entry (edit, delete), and a box to add one. `lead`: words under the title other than the store's own. */
+export function MemoryStoreCard({ target, view, lead }: { target: MemoryTargetName; view: MemoryStoreView; lead?: string }): React.JSX.Element {
   const t = useT()
   const { memory } = useApp()
   const usage = usageOf(view.current, view.limit)
@@ -45,7 +45,7 @@ export function MemoryStoreCard({ target, view }: { target: MemoryTargetName; vi
       <header className="card-head">
         <div>
           <h2>{t(`memory.${target}.title`)}</h2>
-          <p className="muted">{t(`memory.${target}.lead`)}</p>
+          <p className="muted">{lead ?? t(`memory.${target}.lead`)}</p>
         </div>
       </header>
       <div className="usage">

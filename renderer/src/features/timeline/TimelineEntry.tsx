@@ -14,7 +14,7 @@ import { RevertDialog } from './RevertDialog'
 /** Where a change landed, in words: "Profile" or "deploy · SKILL.md". */
 export function useTargetLabel(entry: LedgerEntry): string {
   const t = useT()
-  if (familyOf(entry.kind) === 'memory') return memoryStoreOf(entry) === 'user' ? t('memory.user.title') : t('memory.memory.title')
+  if (familyOf(entry.kind) === 'memory') return t(`memory.${memoryStoreOf(entry)}.title`)
   const skill = skillNameOf(entry)
   return `${skill ?? ''} · ${skillFileOf(entry, skill)}`
 }
