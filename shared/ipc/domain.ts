@@ -7,6 +7,7 @@ import { reviewKindSchema, reviewReasonSchema, reviewsPausedReasonSchema } from 
 import { reviewFailureSchema } from '../review-failures'
 import { reviewSummarySchema } from '../review-outcome'
 import type { ReviewFate } from '../review-fate'
+import { memoryProviderNames } from '../recall'
 
 /** Shapes that cross the IPC boundary, as zod schemas (the renderer imports only their types). */
 
@@ -86,7 +87,9 @@ export const displayMessageSchema = z.object({
     .nullable()
     .optional(),
   /** Files attached to a user message. */
-  attachments: z.array(attachmentViewSchema).optional()
+  attachments: z.array(attachmentViewSchema).optional(),
+  /** Memory recalled into a user message's turn, each with the provider that offered it. */
+  recalled: z.array(z.object({ provider: z.enum(memoryProviderNames), id: z.string(), text: z.string() })).optional()
 })
 export type DisplayMessage = z.infer<typeof displayMessageSchema>
 export type VersionSwitch = NonNullable<DisplayMessage['versions']>

@@ -1,0 +1,26 @@
+/** English words for recalled memory and the external memory providers (issue 28, part D). Part of `en.ts`. */
+export const enRecall = {
+  'provenance.source.recall': 'memory recalled into the conversation ({label})',
+  'recall.shown': 'Recalled {count} {count|memory|memories}',
+  'recall.from': 'from {provider}',
+  'recall.provider.builtin': 'Cairn’s archive',
+  'recall.provider.mem0': 'Mem0',
+  'recall.provider.honcho': 'Honcho',
+  'recall.settings.title': 'Memory provider',
+  'recall.settings.lead': 'Where memory beyond the always-loaded notes is kept and recalled from. One at a time; incognito chats send nothing.',
+  'recall.settings.provider': 'Provider',
+  'recall.settings.state.ready': '{provider} is working.',
+  'recall.settings.state.failing': '{provider} is failing: {message}. Turns go on without it; finished turns are tried again in the background.',
+  'recall.settings.pending': '{count} finished {count|turn|turns} waiting to be sent',
+  'recall.settings.sent': 'Last sent',
+  'recall.settings.sentNothing': 'Nothing sent yet.',
+  'recall.settings.sent.turn': 'Finished turn',
+  'recall.settings.sent.query': 'Recall for a message',
+  'recall.settings.builtinSendsNothing': 'The archive lives in this data home: nothing is sent anywhere.',
+  'recall.settings.key': 'API key',
+  'recall.settings.baseURL': 'Server address',
+  'recall.settings.mode': 'Mem0 mode',
+  'recall.settings.mode.oss': 'On this computer (uses your own model provider)',
+  'recall.settings.mode.platform': 'Mem0 platform (needs a key)',
+  'recall.cli.recalled': 'recalled {count}: {items}'
+}
