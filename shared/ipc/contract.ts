@@ -283,7 +283,7 @@ export const ipcRoutes = {
   'settings.update': defineRoute({ input: z.object({ patch: configPatchSchema }), output: settingsViewSchema }),
   /** `which`: the chat provider's key (default), the key for `learning.baseURL`, or the key for `search.embeddingBaseURL`. */
   'settings.setApiKey': defineRoute({
-    input: z.object({ apiKey: text(1000).nullable(), which: z.enum(['chat', 'learning', 'embedding']).default('chat') }),
+    input: z.object({ apiKey: text(1000).nullable(), which: z.enum(['chat', 'learning', 'embedding', 'memoryProvider']).default('chat') }),
     output: settingsViewSchema
   }),
   'settings.testConnection': defineRoute({
