@@ -13,6 +13,8 @@ import { keyedFailure } from './worded-failure'
 import { appVersion } from './commands/serve'
 import type { CliLearning } from './learning'
 import { startFolder } from './workspace-option'
+import type { MemoryRecall } from '../core/recall/memory-recall'
+import { printRecalled } from './recall'
 
 /** What every conversation of one `cairn chat` shares. */
 export interface ChatSetup {
@@ -29,6 +31,8 @@ export interface ChatSetup {
   ask?: AskLine
   /** The user's MCP servers for this process: each conversation opened takes a snapshot of their tools. */
   mcp?: Pick<McpManager, 'conversationTools'>
+  /** The memory provider (`memory.provider`): recalls into each turn and is sent each finished one; none: nothing recalled or sent. */
+  recall?: MemoryRecall | null
 }
 
 /** Why a chat could not open, in the data home's language (`ui.language`); a missing session says how to list them. */
@@ -49,11 +53,13 @@ export function openChatSession(setup: ChatSetup, sessionId: string | undefined)
     autoApprove: setup.yes,
     source: 'cli',
     hooks: setup.learning.loop.hooks,
-    mcpTools: setup.mcp?.conversationTools()
+    mcpTools: setup.mcp?.conversationTools(),
+    recall: setup.recall ?? undefined
   })
   const printer = setup.json ? jsonPrinter(setup.io) : textPrinter(setup.io)
   session.events.on((event) => {
     printer(event)
+    if (event.type === 'turn_started' && setup.recall && !setup.json) printRecalled(setup.core, setup.io, setup.env, session.id, event.userMessageId)
     if (event.type === 'approval_needed') {
       void askApproval(setup.io, event, setup.ask)
         .catch(() => ({ allow: false }))

@@ -7,6 +7,7 @@ import { describeChange } from '../format-change'
 import { CliFailure, formatTime, oneLine, printJson, UsageError } from '../io'
 import { refusalWords } from '../worded-failure'
 import type { CliCommand, CliContext } from './types'
+import { showMemoryProvider } from './memory-provider'
 
 const FILE: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md' }
 
@@ -15,6 +16,7 @@ export const memoryCommand: CliCommand = {
        cairn [--home DIR] memory history [user|memory] [--entry TEXT] [--json]
        cairn [--home DIR] memory pin|unpin <user|memory> <text or a part only that entry has>
        cairn [--home DIR] memory restore <id> [--json]
+       cairn [--home DIR] memory provider [--json]
 
 Shows what Cairn remembers: the entries of MEMORY.md (its own notes) and USER.md (about you), with
 where each came from (who wrote it and when, from the timeline) and which are pinned.
@@ -25,6 +27,8 @@ where each came from (who wrote it and when, from the timeline) and which are pi
   unpin     takes the pin off again
   restore   puts an entry back as timeline entry <id> left it (a removal: the text it removed), as a
             new change you can revert
+  provider  the memory provider recalled from and sent each finished turn (memory.provider: builtin,
+            mem0 or honcho), whether it answers, and what was last sent to it
 `,
   async run(ctx, args) {
     const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' }, entry: { type: 'string' } })
@@ -41,8 +45,10 @@ where each came from (who wrote it and when, from the timeline) and which are pi
         return pin(ctx, action === 'pin', rest)
       case 'restore':
         return restore(ctx, rest, json)
+      case 'provider':
+        return showMemoryProvider(ctx, await ctx.core(), json)
       default:
-        throw new UsageError(`Unknown memory action "${action}". Use history, pin, unpin or restore.`)
+        throw new UsageError(`Unknown memory action "${action}". Use history, pin, unpin, restore or provider.`)
     }
   }
 }

@@ -52,6 +52,10 @@ export class HonchoProvider implements MemoryProvider {
     await session.addMessages([user.message(turn.userText), assistant.message(turn.answer)])
   }
 
+  async prepare(): Promise<void> {
+    await this.openPeers(await this.open())
+  }
+
   async forget(): Promise<boolean> {
     return false
   }

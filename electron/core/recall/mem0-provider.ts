@@ -72,6 +72,10 @@ export class Mem0Provider implements MemoryProvider {
     await (await this.open()).add(messages, this.settings.userId)
   }
 
+  async prepare(): Promise<void> {
+    await this.open()
+  }
+
   async forget(id: string): Promise<boolean> {
     await (await this.open()).delete(id)
     return true

@@ -2,6 +2,7 @@ import { MAX_SENT_SHOWN, type MemoryProviderStatus, type RecallMeta, type Recall
 import { EventBus } from '../events/event-bus'
 import { cutEnd } from '../text/cut'
 import { MAX_RECALLED } from './builtin-provider'
+import type { ProviderLog } from './provider-log'
 import { formatRecallBlock } from './recall-block'
 import { SyncQueue, type RetryPolicy } from './sync-queue'
 import type { MemoryProvider, RecallHit, RecallQuery, SyncedTurn } from './types'
@@ -17,6 +18,8 @@ export interface MemoryRecallOptions {
   boundMs?: number
   retry?: RetryPolicy
   now?: () => number
+  /** Where what was sent and the last failure are kept across processes; default: this process only. */
+  log?: ProviderLog
 }
 
 const TIMED_OUT = Symbol('timed out')
@@ -31,8 +34,8 @@ export class MemoryRecall {
   readonly events = new EventBus<MemoryProviderStatus>()
   private readonly queue: SyncQueue
   private readonly prefetched = new Map<string, RecallHit[]>()
-  private readonly sent: SentToProvider[] = []
-  private lastError: MemoryProviderStatus['lastError'] = null
+  private readonly sent: SentToProvider[]
+  private lastError: MemoryProviderStatus['lastError']
   private readonly now: () => number
 
   constructor(
@@ -40,6 +43,9 @@ export class MemoryRecall {
     private readonly options: MemoryRecallOptions = {}
   ) {
     this.now = options.now ?? Date.now
+    const kept = options.log?.read()
+    this.sent = kept?.sent ?? []
+    this.lastError = kept?.lastError ?? null
     this.queue = new SyncQueue({ onGaveUp: (error) => this.failed(error), onDone: () => this.succeeded() }, options.retry)
   }
 
@@ -66,6 +72,11 @@ export class MemoryRecall {
       this.failed(error)
     }
     return { block: formatRecallBlock(items), items }
+  }
+
+  /** Lets the provider load and connect now, in the background; a failure is reported like any other. */
+  warm(): void {
+    this.provider.prepare?.().catch((error: unknown) => this.failed(error))
   }
 
   /** Queues a finished turn's sync, then a prefetch for the conversation's next turn; returns at once. */
@@ -134,6 +145,7 @@ export class MemoryRecall {
     if (this.provider.name === 'builtin') return
     this.sent.unshift({ at: this.now(), kind, text: cutEnd(text, SENT_SHOWN_CHARS) })
     this.sent.length = Math.min(this.sent.length, MAX_SENT_SHOWN)
+    this.keep()
   }
 
   private failed(error: unknown): void {
@@ -147,7 +159,12 @@ export class MemoryRecall {
   }
 
   private emitStatus(): void {
+    this.keep()
     this.events.emit(this.status())
+  }
+
+  private keep(): void {
+    this.options.log?.write({ sent: this.sent, lastError: this.lastError })
   }
 }
 

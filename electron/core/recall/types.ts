@@ -34,6 +34,8 @@ export interface MemoryProvider {
   syncTurn(turn: SyncedTurn): Promise<void>
   /** Forgets one item; false when this provider cannot forget by id. */
   forget(id: string): Promise<boolean>
+  /** Loads and connects ahead of the first turn (a library to import, a workspace to create), so the first recall fits its bound. */
+  prepare?(): Promise<void>
   /** Told which items were offered to the model (the archive records when each was last recalled). */
   offered?(items: RecalledItem[], at: number): void
   shutdown(): Promise<void>
