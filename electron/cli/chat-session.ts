@@ -59,7 +59,7 @@ export function openChatSession(setup: ChatSetup, sessionId: string | undefined)
   const printer = setup.json ? jsonPrinter(setup.io) : textPrinter(setup.io)
   session.events.on((event) => {
     printer(event)
-    if (event.type === 'turn_started' && setup.recall && !setup.json) printRecalled(setup.core, setup.io, setup.env, session.id, event.userMessageId)
+    if (event.type === 'turn_started' && event.recalled && !setup.json) printRecalled(setup.core, setup.io, setup.env, event.recalled)
     if (event.type === 'approval_needed') {
       void askApproval(setup.io, event, setup.ask)
         .catch(() => ({ allow: false }))

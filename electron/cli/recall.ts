@@ -1,5 +1,5 @@
 import { styleText } from 'node:util'
-import { recallOf } from '../../shared/recall'
+import type { RecalledItem } from '../../shared/recall'
 import { translate } from '../../shared/i18n'
 import type { CairnCore } from '../core/cairn'
 import type { RecallArchive } from '../core/recall/builtin-provider'
@@ -19,9 +19,7 @@ export function cliRecall(core: CairnCore, env: NodeJS.ProcessEnv): MemoryRecall
 }
 
 /** The one dim line under a prompt that recalled memory: how many, from which provider, and the start of each. */
-export function printRecalled(core: CairnCore, io: CliIO, env: NodeJS.ProcessEnv, sessionId: string, userMessageId: number): void {
-  const message = core.sessions.messages(sessionId).find((record) => record.id === userMessageId)
-  const items = recallOf(message?.meta)?.items ?? []
+export function printRecalled(core: CairnCore, io: CliIO, env: NodeJS.ProcessEnv, items: readonly RecalledItem[]): void {
   if (!items.length) return
   const language = core.config.get().ui.language
   const words = translate(language, 'recall.cli.recalled', {

@@ -270,7 +270,9 @@ export const settingsViewSchema = z.object({
   /** The key for `learning.baseURL` (reviews on their own endpoint), shown the same way; absent where there is none to set. */
   learningKey: z.object({ hasApiKey: z.boolean(), keyHint: z.string().nullable(), keyStorage: keyStorageSchema }).optional(),
   /** The key for `search.embeddingBaseURL` (an embedding server of its own), shown the same way. */
-  embeddingKey: z.object({ hasApiKey: z.boolean(), keyHint: z.string().nullable(), keyStorage: keyStorageSchema }).optional()
+  embeddingKey: z.object({ hasApiKey: z.boolean(), keyHint: z.string().nullable(), keyStorage: keyStorageSchema }).optional(),
+  /** The external memory provider's key (`memory.provider`: Mem0's platform, Honcho). */
+  memoryProviderKey: z.object({ hasApiKey: z.boolean(), keyHint: z.string().nullable(), keyStorage: keyStorageSchema }).optional()
 })
 export type SettingsView = z.infer<typeof settingsViewSchema>
 

@@ -237,7 +237,7 @@ export class AgentSession {
     const userRecord = sessions.append(this.id, { role: 'user', content: turn.userText, meta: userMessageMeta(notes.hint, attachments, notes.recall) })
     if (attachments.length) this.options.stores.attachments?.index(userRecord.id, attachments)
     this.history.push(userRecord)
-    this.emit({ type: 'turn_started', userMessageId: userRecord.id })
+    this.emit({ type: 'turn_started', userMessageId: userRecord.id, ...(notes.recall ? { recalled: notes.recall.items } : {}) })
     if (!this.session.title) this.session = sessions.update(this.id, { title: titleFrom(turn.userText) })
   }
 
