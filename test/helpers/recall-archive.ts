@@ -13,6 +13,7 @@ export class TestArchive implements RecallArchive {
   constructor(path: string) {
     this.db = new Database(path)
     this.db.pragma('journal_mode = WAL')
+    this.db.pragma('synchronous = NORMAL') // as state.db
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS test_archive (
         id INTEGER PRIMARY KEY, text TEXT NOT NULL, project_key TEXT, hidden INTEGER NOT NULL DEFAULT 0, last_recalled_at INTEGER
@@ -54,7 +55,9 @@ export class TestArchive implements RecallArchive {
   markRecalled(ids: number[], at: number): void {
     this.recalled.push({ ids, at })
     const update = this.db.prepare('UPDATE test_archive SET last_recalled_at = ? WHERE id = ?')
-    for (const id of ids) update.run(at, id)
+    this.db.transaction(() => {
+      for (const id of ids) update.run(at, id)
+    })()
   }
 
   lastRecalledAt(id: number): number | null {

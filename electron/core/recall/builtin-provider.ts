@@ -1,5 +1,5 @@
 import type { RecalledItem } from '../../../shared/recall'
-import { matchesStrongly, recallTerms } from './strong-match'
+import { matchesStrongly, recallQueryWords, recallTerms } from './strong-match'
 import type { MemoryProvider, RecallHit, RecallQuery } from './types'
 
 /** What recall reads of one archive entry (the archive's `ArchiveHit` has these and more). */
@@ -35,7 +35,7 @@ export class BuiltinMemoryProvider implements MemoryProvider {
   async recall(query: string, options: RecallQuery): Promise<RecallHit[]> {
     const terms = recallTerms(query)
     if (terms.size < 2) return []
-    return this.hits(query, CANDIDATES, options.projectKey ?? null)
+    return this.hits(recallQueryWords(query).join(' '), CANDIDATES, options.projectKey ?? null)
       .filter((hit) => matchesStrongly(terms, hit.text))
       .slice(0, MAX_RECALLED)
   }

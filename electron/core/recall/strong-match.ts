@@ -15,6 +15,18 @@ export function recallTerms(text: string): Set<string> {
   return terms
 }
 
+/**
+ * The words of a message worth searching the archive for, as written (the archive's index stems them):
+ * stop words and short words left out, so a search never walks every entry holding "the".
+ */
+export function recallQueryWords(text: string): string[] {
+  const words = new Set<string>()
+  for (const [word] of text.normalize('NFKC').toLowerCase().matchAll(TOKEN)) {
+    if (CJK.test(word) || (word.length >= 3 && !STOPWORDS.has(word) && !/^\d{1,2}$/.test(word))) words.add(word)
+  }
+  return [...words]
+}
+
 /** Fewest distinctive terms a message and an item must share: one shared word is chance, not recall. */
 export const MIN_SHARED_TERMS = 2
 /** Share of an item's own terms the message must hold when it shares only two: a long entry naming two common words is not about this message. */
