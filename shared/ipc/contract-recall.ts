@@ -16,7 +16,13 @@ export const memoryProviderStatusSchema = z.object({
   sent: z.array(z.object({ at: z.number(), kind: z.enum(['turn', 'query']), text: z.string() })).max(MAX_SENT_SHOWN)
 }) satisfies z.ZodType<MemoryProviderStatus>
 
+const recalledHitSchema = z.object({ provider: z.enum(memoryProviderNames), id: z.string(), text: z.string(), score: z.number() })
+
 export const recallRoutes = {
   /** Null: the active provider has nothing to work with (the built-in one before the archive is open). */
-  'memoryProvider.status': defineRoute({ input: z.void(), output: memoryProviderStatusSchema.nullable() })
+  'memoryProvider.status': defineRoute({ input: z.void(), output: memoryProviderStatusSchema.nullable() }),
+  /** What the active provider finds for a query, best first (a failure is reported in the status and finds nothing). */
+  'memoryProvider.search': defineRoute({ input: z.object({ query: z.string().min(1).max(2000), limit: z.number().int().min(1).max(50).default(10) }), output: z.array(recalledHitSchema) }),
+  /** Forgets one item of the active provider; false when it cannot forget by id (the archive, Honcho). */
+  'memoryProvider.forget': defineRoute({ input: z.object({ id: z.string().min(1).max(200) }), output: z.object({ forgotten: z.boolean() }) })
 }

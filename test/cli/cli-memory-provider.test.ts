@@ -39,6 +39,11 @@ describe('cairn chat with an external memory provider, and cairn memory provider
     expect(shown.code).toBe(0)
     expect(shown.stdout).toContain('memory.provider = honcho')
     expect(shown.stdout).toMatch(/Finished turn: When does the release train leave the main branch\?/)
-    expect(shown.stdout).toMatch(/Recall for a message: Our release train/)
+    expect(shown.stdout).toMatch(/Recall for a message: When does the release train/)
+
+    const found = await runCairn(['--home', home, 'memory', 'provider', 'search', 'release', 'train'], { env: env() })
+    expect(found.stdout).toContain('[honcho #msg_1] Our release train leaves every second Thursday from the main branch')
+    const forget = await runCairn(['--home', home, 'memory', 'provider', 'forget', 'msg_1'], { env: env() })
+    expect(forget).toMatchObject({ code: 1, stdout: 'honcho cannot forget msg_1\n' })
   }, 60_000)
 })

@@ -7,7 +7,7 @@ import { describeChange } from '../format-change'
 import { CliFailure, formatTime, oneLine, printJson, UsageError } from '../io'
 import { refusalWords } from '../worded-failure'
 import type { CliCommand, CliContext } from './types'
-import { showMemoryProvider } from './memory-provider'
+import { memoryProviderAction } from './memory-provider'
 
 const FILE: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md' }
 
@@ -16,7 +16,7 @@ export const memoryCommand: CliCommand = {
        cairn [--home DIR] memory history [user|memory] [--entry TEXT] [--json]
        cairn [--home DIR] memory pin|unpin <user|memory> <text or a part only that entry has>
        cairn [--home DIR] memory restore <id> [--json]
-       cairn [--home DIR] memory provider [--json]
+       cairn [--home DIR] memory provider [search <query> | forget <id>] [--json]
 
 Shows what Cairn remembers: the entries of MEMORY.md (its own notes) and USER.md (about you), with
 where each came from (who wrote it and when, from the timeline) and which are pinned.
@@ -28,7 +28,8 @@ where each came from (who wrote it and when, from the timeline) and which are pi
   restore   puts an entry back as timeline entry <id> left it (a removal: the text it removed), as a
             new change you can revert
   provider  the memory provider recalled from and sent each finished turn (memory.provider: builtin,
-            mem0 or honcho), whether it answers, and what was last sent to it
+            mem0 or honcho), whether it answers, and what was last sent to it; search asks it,
+            forget deletes one item by the id search printed (Mem0 only: the archive keeps every fact)
 `,
   async run(ctx, args) {
     const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' }, entry: { type: 'string' } })
@@ -46,7 +47,7 @@ where each came from (who wrote it and when, from the timeline) and which are pi
       case 'restore':
         return restore(ctx, rest, json)
       case 'provider':
-        return showMemoryProvider(ctx, await ctx.core(), json)
+        return memoryProviderAction(ctx, await ctx.core(), rest, json)
       default:
         throw new UsageError(`Unknown memory action "${action}". Use history, pin, unpin, restore or provider.`)
     }

@@ -98,8 +98,14 @@ export class MemoryRecall {
     }
   }
 
-  forget(id: string): Promise<boolean> {
-    return this.provider.forget(id)
+  /** Forgets one item; a failure is reported and forgets nothing. */
+  async forget(id: string): Promise<boolean> {
+    try {
+      return await this.provider.forget(id)
+    } catch (error) {
+      this.failed(error)
+      return false
+    }
   }
 
   status(): MemoryProviderStatus {
@@ -145,7 +151,7 @@ export class MemoryRecall {
     if (this.provider.name === 'builtin') return
     this.sent.unshift({ at: this.now(), kind, text: cutEnd(text, SENT_SHOWN_CHARS) })
     this.sent.length = Math.min(this.sent.length, MAX_SENT_SHOWN)
-    this.keep()
+    this.emitStatus()
   }
 
   private failed(error: unknown): void {

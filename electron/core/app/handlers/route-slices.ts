@@ -71,5 +71,5 @@ export interface DataSlice extends Emits {
 
 /** Issue 28, part D: the active memory provider, as Settings → Memory shows it. */
 export interface MemoryProviderSlice {
-  readonly memoryProvider: Pick<AppMemoryProvider, 'status'>
+  readonly memoryProvider: Pick<AppMemoryProvider, 'status' | 'current'>
 }
