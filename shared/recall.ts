@@ -46,6 +46,10 @@ export interface SentToProvider {
   text: string
 }
 
+/** Why a provider call failed, as a code the faces word: the key refused, the server not reached, or anything else (its message shown). */
+export const providerFailureCodes = ['unauthorized', 'unreachable', 'failed'] as const
+export type ProviderFailureCode = (typeof providerFailureCodes)[number]
+
 /** The active provider as Settings → Memory and `cairn memory provider` show it. */
 export interface MemoryProviderStatus {
   provider: MemoryProviderName
@@ -53,7 +57,7 @@ export interface MemoryProviderStatus {
   state: 'ready' | 'failing'
   /** Synced turns still waiting (being tried again after a failure, or behind one). */
   pendingSyncs: number
-  lastError: { at: number; message: string } | null
+  lastError: { at: number; code: ProviderFailureCode; message: string } | null
   /** The newest first, at most {@link MAX_SENT_SHOWN}. */
   sent: SentToProvider[]
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { MAX_SENT_SHOWN, memoryProviderNames, type MemoryProviderStatus } from '../recall'
+import { MAX_SENT_SHOWN, memoryProviderNames, providerFailureCodes, type MemoryProviderStatus } from '../recall'
 import { defineRoute } from './define'
 
 /**
@@ -12,7 +12,7 @@ export const memoryProviderStatusSchema = z.object({
   provider: z.enum(memoryProviderNames),
   state: z.enum(['ready', 'failing']),
   pendingSyncs: z.number().int().min(0),
-  lastError: z.object({ at: z.number(), message: z.string() }).nullable(),
+  lastError: z.object({ at: z.number(), code: z.enum(providerFailureCodes), message: z.string() }).nullable(),
   sent: z.array(z.object({ at: z.number(), kind: z.enum(['turn', 'query']), text: z.string() })).max(MAX_SENT_SHOWN)
 }) satisfies z.ZodType<MemoryProviderStatus>
 

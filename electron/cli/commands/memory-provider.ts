@@ -1,4 +1,5 @@
-import { translate } from '../../../shared/i18n'
+import { translate, translator } from '../../../shared/i18n'
+import { describeProviderFailure } from '../../../shared/i18n/describe-recall'
 import type { CairnCore } from '../../core/cairn'
 import { formatTime, oneLine, printJson } from '../io'
 import { providerLogOf } from '../../core/recall/create-provider'
@@ -49,7 +50,7 @@ async function showMemoryProvider(ctx: CliContext, core: CairnCore, json: boolea
   ctx.io.out(`${translate(language, 'recall.settings.provider')}: ${name} (memory.provider = ${memory.provider})\n`)
   if (memory.provider !== 'builtin') ctx.io.out(`  ${JSON.stringify(memory[memory.provider])}\n`)
   else ctx.io.out(`  ${translate(language, 'recall.settings.builtinSendsNothing')}\n`)
-  if (lastError) ctx.io.out(`  ${translate(language, 'recall.settings.state.failing', { provider: name, message: lastError.message })}\n`)
+  if (lastError) ctx.io.out(`  ${describeProviderFailure(memory.provider, lastError, translator(language))}\n`)
   ctx.io.out(`${translate(language, 'recall.settings.sent')}:\n`)
   if (!sent.length) ctx.io.out(`  ${translate(language, 'recall.settings.sentNothing')}\n`)
   for (const item of sent) ctx.io.out(`  ${formatTime(item.at)}  ${translate(language, `recall.settings.sent.${item.kind}`)}: ${oneLine(item.text, 90)}\n`)

@@ -2,6 +2,7 @@ import { MAX_SENT_SHOWN, type MemoryProviderStatus, type RecallMeta, type Recall
 import { EventBus } from '../events/event-bus'
 import { cutEnd } from '../text/cut'
 import { MAX_RECALLED } from './builtin-provider'
+import { providerFailureOf } from './provider-failure'
 import type { ProviderLog } from './provider-log'
 import { formatRecallBlock } from './recall-block'
 import { SyncQueue, type RetryPolicy } from './sync-queue'
@@ -155,7 +156,7 @@ export class MemoryRecall {
   }
 
   private failed(error: unknown): void {
-    this.lastError = { at: this.now(), message: error instanceof Error ? error.message : String(error) }
+    this.lastError = { at: this.now(), ...providerFailureOf(error) }
     this.emitStatus()
   }
 

@@ -24,7 +24,8 @@ export function fileProviderLog(path: string): ProviderLog {
     read() {
       try {
         const value = JSON.parse(readFileSync(path, 'utf8')) as Partial<ProviderLogState>
-        return { sent: Array.isArray(value.sent) ? value.sent.slice(0, MAX_SENT_SHOWN) : [], lastError: value.lastError ?? null }
+        const lastError = value.lastError ? { ...value.lastError, code: value.lastError.code ?? 'failed' } : null
+        return { sent: Array.isArray(value.sent) ? value.sent.slice(0, MAX_SENT_SHOWN) : [], lastError }
       } catch {
         return { sent: [], lastError: null }
       }

@@ -138,6 +138,6 @@ describe('a memory provider never reached without the option, never delaying or 
     await session.runTurn('third message about staging').done
     await recall.drain()
     expect(states).toContain('failing')
-    expect(recall.status()).toMatchObject({ state: 'failing', pendingSyncs: 0, lastError: { message: 'mem0 answered 503' } })
+    expect(recall.status()).toMatchObject({ state: 'failing', pendingSyncs: 0, lastError: { code: 'failed', message: 'mem0 answered 503' } })
   })
 })

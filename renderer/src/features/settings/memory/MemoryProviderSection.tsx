@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react'
 import { localeOf } from '../../../../../shared/i18n'
+import { describeProviderFailure } from '../../../../../shared/i18n/describe-recall'
 import type { MemoryProviderName, MemoryProviderStatus } from '../../../../../shared/recall'
 import { useApp, useSettings, useT, useUi } from '../../../app/context'
 import { Segmented } from '../../../components/Controls'
@@ -108,7 +109,7 @@ function ProviderStatus({ provider, status }: { provider: MemoryProviderName; st
   return (
     <div className="memory-provider-status">
       {status?.lastError ? (
-        <Notice tone="error">{t('recall.settings.state.failing', { provider: name, message: status.lastError.message })}</Notice>
+        <Notice tone="error">{describeProviderFailure(provider, status.lastError, t)}</Notice>
       ) : (
         <p className="field-hint">{t('recall.settings.state.ready', { provider: name })}</p>
       )}
