@@ -14,7 +14,8 @@ const root = resolve(import.meta.dirname, '..')
 const outdir = resolve(root, process.argv[2] ?? 'out/cli')
 
 // pdfjs-dist is ESM with a worker file of its own beside it: loaded from node_modules, on the first PDF only.
-const external = ['better-sqlite3', 'pdfjs-dist', 'sqlite-vec']
+// The memory providers' SDKs load only when one is chosen; mem0ai names optional peers (vector stores, cloud SDKs) that are not installed.
+const external = ['better-sqlite3', 'pdfjs-dist', 'sqlite-vec', 'mem0ai', '@honcho-ai/sdk']
 const shared = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', external, legalComments: 'none', logLevel: 'warning' }
 
 // Stale chunks from an earlier build would only take up room: start from an empty folder.

@@ -3,6 +3,8 @@
  * renderer, tests assert on them. Plain JSON: they cross process and IPC boundaries as they are.
  */
 
+import type { RecalledItem } from './recall'
+
 export interface TurnUsage {
   promptTokens: number
   completionTokens: number
@@ -71,7 +73,8 @@ export interface ApprovalRequest {
 }
 
 export type AgentEvent =
-  | { type: 'turn_started'; sessionId: string; turnId: string; userMessageId: number }
+  /** `recalled`: the memory a provider offered the model with this message (stored on it too). */
+  | { type: 'turn_started'; sessionId: string; turnId: string; userMessageId: number; recalled?: RecalledItem[] }
   | { type: 'text_delta'; sessionId: string; turnId: string; text: string }
   /** The provider is being retried; text streamed since the last model call started is void when `discardPartial`. */
   | { type: 'retry'; sessionId: string; turnId: string; attempt: number; delayMs: number; reason: string; discardPartial: boolean }

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { MAX_INSTRUCTIONS_CHARS } from './instructions'
 import { mcpSettingsSchema } from './mcp'
+import { memoryProviderNames } from './recall'
 
 /**
  * The settings file (`config.json` in the data home). Every section is a loose object: keys this
@@ -14,7 +15,28 @@ export const memoryConfigSchema = z.looseObject({
   memoryCharLimit: z.number().int().min(100).max(1_000_000).default(2200),
   userCharLimit: z.number().int().min(100).max(1_000_000).default(1375),
   /** Each workspace's project memory (memories/projects/<key>/PROJECT.md); the same default as MEMORY.md's. */
-  projectCharLimit: z.number().int().min(100).max(1_000_000).default(2200)
+  projectCharLimit: z.number().int().min(100).max(1_000_000).default(2200),
+  /** The memory provider recalled from and synced to (one at a time): the archive (built in), Mem0 or Honcho. Keys live with the other secrets. */
+  provider: z.enum(memoryProviderNames).default('builtin'),
+  mem0: z
+    .looseObject({
+      /** `oss`: Mem0's open-source library in this process, on the user's own model provider, stored under the data home; `platform`: Mem0's service, with a key. */
+      mode: z.enum(['oss', 'platform']).default('oss'),
+      userId: z.string().min(1).max(200).default('cairn-user'),
+      /** The embedding model of the open-source mode; empty: `search.embeddingModel`. */
+      embeddingModel: z.string().max(200).default(''),
+      /** The platform's address; empty: Mem0's own. */
+      host: z.string().max(500).default('')
+    })
+    .prefault({}),
+  honcho: z
+    .looseObject({
+      /** The Honcho server; empty: Honcho's hosted service. */
+      baseURL: z.string().max(500).default(''),
+      workspaceId: z.string().min(1).max(200).default('cairn'),
+      peerId: z.string().min(1).max(200).default('user')
+    })
+    .prefault({})
 })
 
 export const skillsConfigSchema = z.looseObject({

@@ -4,7 +4,8 @@
  * - `user`: the user's own words in the conversation ("remember that I use pnpm");
  * - `model`: the assistant's own reasoning (nothing distinctive in it came from what it read);
  * - `read`: something it read: a file, a web page, an MCP tool's result, a search, a command's output,
- *   an import, a sync from another device, a shared library, or another agent over MCP.
+ *   an import, a sync from another device, a shared library, another agent over MCP, or memory a
+ *   provider recalled into the turn.
  * Content from what was read is only ever proposed, never applied without the user. zod-free so the
  * renderer can use it; the schema is in shared/ledger.ts.
  */
@@ -13,7 +14,7 @@ export const provenanceOrigins = ['user', 'model', 'read'] as const
 export type ProvenanceOrigin = (typeof provenanceOrigins)[number]
 
 /** What kind of thing was read. */
-export const readSourceKinds = ['file', 'web', 'mcp', 'search', 'command', 'attachment', 'skill', 'import', 'sync', 'shared_library', 'agent', 'tool'] as const
+export const readSourceKinds = ['file', 'web', 'mcp', 'search', 'command', 'attachment', 'skill', 'import', 'sync', 'shared_library', 'agent', 'tool', 'recall'] as const
 export type ReadSourceKind = (typeof readSourceKinds)[number]
 
 export interface ReadSource {

@@ -16,6 +16,8 @@ import { keyedFailure } from './worded-failure'
 import { appVersion } from './commands/serve'
 import type { CliLearning } from './learning'
 import { startFolder } from './workspace-option'
+import type { MemoryRecall } from '../core/recall/memory-recall'
+import { printRecalled } from './recall'
 
 /** What every conversation of one `cairn chat` shares. */
 export interface ChatSetup {
@@ -32,6 +34,8 @@ export interface ChatSetup {
   ask?: AskLine
   /** The user's MCP servers for this process: each conversation opened takes a snapshot of their tools. */
   mcp?: Pick<McpManager, 'conversationTools'>
+  /** The memory provider (`memory.provider`): recalls into each turn and is sent each finished one; none: nothing recalled or sent. */
+  recall?: MemoryRecall | null
   /** `--incognito`: every conversation is kept in memory only, never reviewed, and gone when it ends. */
   incognito?: boolean
 }
@@ -59,6 +63,7 @@ export function openChatSession(setup: ChatSetup, sessionId: string | undefined)
   const printer = setup.json ? jsonPrinter(setup.io) : textPrinter(setup.io)
   session.events.on((event) => {
     printer(event)
+    if (event.type === 'turn_started' && event.recalled && !setup.json) printRecalled(setup.core, setup.io, setup.env, event.recalled)
     if (event.type === 'approval_needed') {
       void askApproval(setup.io, event, setup.ask)
         .catch(() => ({ allow: false }))
@@ -94,7 +99,8 @@ function openSaved(setup: ChatSetup, sessionId: string | undefined): OpenedChat 
     autoApprove: setup.yes,
     source: 'cli',
     hooks: setup.learning.loop.hooks,
-    mcpTools: setup.mcp?.conversationTools()
+    mcpTools: setup.mcp?.conversationTools(),
+    recall: setup.recall ?? undefined
   })
   return { session, sessions: setup.core.sessions, attachments: setup.core.attachments, close: () => {} }
 }

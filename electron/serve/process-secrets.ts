@@ -9,7 +9,7 @@ import type { ApiKeyWhich, SecretStore } from '../core/app/app-context'
  * the sync token also `CAIRN_SYNC_TOKEN`).
  */
 export class ProcessSecretStore implements SecretStore {
-  private readonly entered: Record<ApiKeyWhich, string | null> = { chat: null, learning: null, embedding: null }
+  private readonly entered: Record<ApiKeyWhich, string | null> = { chat: null, learning: null, embedding: null, memoryProvider: null }
   private readonly enteredSecrets = new Map<string, string>()
 
   constructor(private readonly env: NodeJS.ProcessEnv = process.env) {}
@@ -17,6 +17,7 @@ export class ProcessSecretStore implements SecretStore {
   getApiKey(which: ApiKeyWhich = 'chat'): string | null {
     if (which === 'learning') return this.entered.learning ?? this.env.CAIRN_LEARNING_API_KEY ?? null
     if (which === 'embedding') return this.entered.embedding ?? this.env.CAIRN_EMBEDDING_API_KEY ?? null
+    if (which === 'memoryProvider') return this.entered.memoryProvider ?? this.env.CAIRN_MEMORY_PROVIDER_API_KEY ?? null
     return this.entered.chat ?? this.env.CAIRN_API_KEY ?? this.env.OPENAI_API_KEY ?? null
   }
 

@@ -1,9 +1,14 @@
 import type { CairnConfig } from '../config'
-import { en, type MessageKey } from './en'
-import { zhCN } from './zh-CN'
+import { en as enBase, type MessageKey as BaseMessageKey } from './en'
+import { zhCN as zhCNBase } from './zh-CN'
 import { fillTemplate } from './fill'
+import { enRecall } from './en-recall' // issue 28, part D: recalled memory and the memory providers
+import { zhCNRecall } from './zh-CN-recall'
 
-export type { MessageKey }
+/** The dictionaries of en.ts / zh-CN.ts and the ones registered here beside them. */
+const en = { ...enBase, ...enRecall }
+const zhCN = { ...zhCNBase, ...zhCNRecall }
+export type MessageKey = BaseMessageKey | keyof typeof enRecall
 /** A language the faces speak (`ui.language` in config.json). */
 export type Language = CairnConfig['ui']['language']
 export type Params = Record<string, string | number>

@@ -11,6 +11,8 @@ import { backupRoutes, type BackupStatus } from './contract-backup'
 import { importRoutes, type ImportActivity } from './contract-import'
 import { syncRoutes, type SyncStatus } from './contract-sync'
 import { searchRoutes, type SearchUpkeep } from './contract-search'
+import { recallRoutes } from './contract-recall'
+import type { MemoryProviderStatus } from '../recall'
 import { mcpRoutes } from './contract-mcp'
 import { defineRoute, type IpcSender } from './define'
 import { projectInstructionFileSchema, projectMemoryViewSchema } from './domain-project'
@@ -302,7 +304,7 @@ export const ipcRoutes = {
   'settings.update': defineRoute({ input: z.object({ patch: configPatchSchema }), output: settingsViewSchema }),
   /** `which`: the chat provider's key (default), the key for `learning.baseURL`, or the key for `search.embeddingBaseURL`. */
   'settings.setApiKey': defineRoute({
-    input: z.object({ apiKey: text(1000).nullable(), which: z.enum(['chat', 'learning', 'embedding']).default('chat') }),
+    input: z.object({ apiKey: text(1000).nullable(), which: z.enum(['chat', 'learning', 'embedding', 'memoryProvider']).default('chat') }),
     output: settingsViewSchema
   }),
   'settings.testConnection': defineRoute({
@@ -340,7 +342,8 @@ export const ipcRoutes = {
   ...backupRoutes,
   ...importRoutes,
   ...syncRoutes,
-  ...searchRoutes
+  ...searchRoutes,
+  ...recallRoutes // issue 28, part D: the memory provider
 }
 
 export type IpcRoutes = typeof ipcRoutes
@@ -385,6 +388,8 @@ export interface IpcEvents {
   'sync.changed': SyncStatus
   /** The word pass over older messages or the filling of search by meaning moved on, or search settings changed. */
   'search.changed': SearchUpkeep
+  /** Issue 28, part D: the memory provider changed, failed, recovered or was sent something. */
+  'memoryProvider.changed': MemoryProviderStatus | null
   /** Main asks a window to show something (tray item, quick prompt → full conversation). */
   /** Main tells a window where to go (tray, quick prompt, application menu); `newChat` opens an empty conversation, incognito with `incognito`. */
   'app.navigate': { view: 'chat' | 'timeline' | 'inbox' | 'skills' | 'memory' | 'settings'; sessionId?: string; ledgerId?: number; proposalId?: number; newChat?: boolean; incognito?: boolean }

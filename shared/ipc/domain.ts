@@ -7,6 +7,7 @@ import { reviewKindSchema, reviewReasonSchema, reviewsPausedReasonSchema } from 
 import { reviewFailureSchema } from '../review-failures'
 import { reviewSummarySchema } from '../review-outcome'
 import type { ReviewFate } from '../review-fate'
+import { memoryProviderNames } from '../recall'
 
 /** Shapes that cross the IPC boundary, as zod schemas (the renderer imports only their types). */
 
@@ -88,7 +89,9 @@ export const displayMessageSchema = z.object({
     .nullable()
     .optional(),
   /** Files attached to a user message. */
-  attachments: z.array(attachmentViewSchema).optional()
+  attachments: z.array(attachmentViewSchema).optional(),
+  /** Memory recalled into a user message's turn, each with the provider that offered it. */
+  recalled: z.array(z.object({ provider: z.enum(memoryProviderNames), id: z.string(), text: z.string() })).optional()
 })
 export type DisplayMessage = z.infer<typeof displayMessageSchema>
 export type VersionSwitch = NonNullable<DisplayMessage['versions']>
@@ -277,7 +280,9 @@ export const settingsViewSchema = z.object({
   /** The key for `learning.baseURL` (reviews on their own endpoint), shown the same way; absent where there is none to set. */
   learningKey: z.object({ hasApiKey: z.boolean(), keyHint: z.string().nullable(), keyStorage: keyStorageSchema }).optional(),
   /** The key for `search.embeddingBaseURL` (an embedding server of its own), shown the same way. */
-  embeddingKey: z.object({ hasApiKey: z.boolean(), keyHint: z.string().nullable(), keyStorage: keyStorageSchema }).optional()
+  embeddingKey: z.object({ hasApiKey: z.boolean(), keyHint: z.string().nullable(), keyStorage: keyStorageSchema }).optional(),
+  /** The external memory provider's key (`memory.provider`: Mem0's platform, Honcho). */
+  memoryProviderKey: z.object({ hasApiKey: z.boolean(), keyHint: z.string().nullable(), keyStorage: keyStorageSchema }).optional()
 })
 export type SettingsView = z.infer<typeof settingsViewSchema>
 

@@ -5,6 +5,9 @@
  * openai SDK and prints JSON:
  *
  * - `frozen`: Cairn as it is (the system prompt is built once per session).
+ * - `frozenWithRecall`: the same with recall on (issue 28): the built-in provider over an archive of
+ *   entries, some of which match turns strongly, so those turns carry a `<memory-context>` block on
+ *   their user message (stored with it, replayed byte for byte). `recalledTurns` counts them.
  * - `rebuiltEachTurn`: the contrast. Before every turn the stored `system_prompt` is cleared and the
  *   session is reopened on the same id, so `AgentSession.open` recomputes the prompt from the current
  *   memory and skills, as an agent without a frozen snapshot would. Nothing else differs.
@@ -20,9 +23,21 @@ import { join } from 'node:path'
 import type { AgentSession } from '../../electron/core/agent/agent-session'
 import { createAgentSession } from '../../electron/core/agent/create-agent'
 import { CairnCore } from '../../electron/core/cairn'
+import { BuiltinMemoryProvider } from '../../electron/core/recall/builtin-provider'
+import { MemoryRecall } from '../../electron/core/recall/memory-recall'
+import { TestArchive } from '../helpers/recall-archive'
 import { startScriptedServer, type ScriptedReply, type ScriptedServer } from '../scripted-provider'
 
-type Mode = 'frozen' | 'rebuiltEachTurn'
+type Mode = 'frozen' | 'frozenWithRecall' | 'rebuiltEachTurn'
+
+/** Archived facts for the recall run: a few match turns below strongly, most match none. */
+const ARCHIVED = [
+  'Receipts are sent by email through the billing-receipts template in SendGrid',
+  'Audit rows of the billing service are kept for seven years',
+  'The on-call channel for billing errors is #billing-oncall, paged through PagerDuty',
+  'Handler timeouts above ten seconds need a review from the platform team',
+  ...Array.from({ length: 200 }, (_, i) => `Unrelated archived note ${i}: the garden shed key ${i} hangs by the door`)
+]
 
 interface Turn {
   user: string
@@ -103,6 +118,7 @@ interface RunFigures {
   /** Prompt tokens a provider would bill at the full price. */
   uncachedTokens: number
   systemPromptVersions: number
+  recalledTurns: number
   firstPromptTokens: number
   lastPromptTokens: number
 }
@@ -115,6 +131,9 @@ async function runSession(mode: Mode): Promise<RunFigures> {
   writeFileSync(join(workspace, 'test.sh'), 'echo "42 tests passed (PORT=$PORT)"\n')
   let server: ScriptedServer | null = null
   let core: CairnCore | null = null
+  const archive = mode === 'frozenWithRecall' ? new TestArchive(join(home, 'bench-archive.db')) : null
+  archive?.addMany(ARCHIVED)
+  const recall = archive ? new MemoryRecall(new BuiltinMemoryProvider(archive)) : undefined
   try {
     server = await startScriptedServer({ strict: true })
     core = await CairnCore.open({ home })
@@ -127,7 +146,7 @@ async function runSession(mode: Mode): Promise<RunFigures> {
     let cachedTokens = 0
     let session: AgentSession | null = null
     const open = (sessionId?: string): AgentSession => {
-      const opened = createAgentSession({ core: core!, env, workspace, sessionId, autoApprove: true })
+      const opened = createAgentSession({ core: core!, env, workspace, sessionId, autoApprove: true, recall })
       opened.events.on((event) => {
         if (event.type !== 'usage') return
         promptTokens += event.usage.promptTokens
@@ -159,10 +178,12 @@ async function runSession(mode: Mode): Promise<RunFigures> {
       cachedShare: round(cachedTokens / promptTokens),
       uncachedTokens: promptTokens - cachedTokens,
       systemPromptVersions: systemPrompts.size,
+      recalledTurns: core.sessions.messages(session!.id).filter((m) => m.role === 'user' && m.meta?.recall).length,
       firstPromptTokens: firstUsage,
       lastPromptTokens: Math.ceil((JSON.stringify(last.body.messages) + JSON.stringify(last.body.tools)).length / 4)
     }
   } finally {
+    archive?.close()
     await core?.close()
     await server?.close()
     rmSync(home, { recursive: true, force: true })
@@ -176,8 +197,10 @@ function round(value: number): number {
 
 async function main(): Promise<void> {
   const frozen = await runSession('frozen')
+  const frozenWithRecall = await runSession('frozenWithRecall')
   const rebuiltEachTurn = await runSession('rebuiltEachTurn')
-  console.log(JSON.stringify({ turns: turns.length, target: 0.95, frozen, rebuiltEachTurn }, null, 2))
+  console.log(JSON.stringify({ turns: turns.length, target: 0.95, frozen, frozenWithRecall, rebuiltEachTurn }, null, 2))
+  console.log(`prefix-cache share with recall on: ${frozenWithRecall.cachedShare} (${frozenWithRecall.recalledTurns} of ${turns.length} turns recalled)`)
 }
 
 main().catch((error: unknown) => {

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { AgentEvent } from '../../shared/agent-events'
 import type { ConfigPatch } from '../../shared/config'
 import type { AgentHooks, AgentSession } from '../../electron/core/agent/agent-session'
+import type { TurnRecall } from '../../electron/core/agent/turn-notes'
 import { createAgentSession } from '../../electron/core/agent/create-agent'
 import { CairnCore } from '../../electron/core/cairn'
 import { startScriptedServer, type ScriptedServer, type ScriptedServerOptions } from '../scripted-provider'
@@ -15,7 +16,7 @@ export interface AgentFixture {
   core: CairnCore
   server: ScriptedServer
   env: NodeJS.ProcessEnv
-  open(options?: { sessionId?: string; autoApprove?: boolean; hooks?: AgentHooks }): Recorded
+  open(options?: { sessionId?: string; autoApprove?: boolean; hooks?: AgentHooks; recall?: TurnRecall }): Recorded
   close(): Promise<void>
 }
 

@@ -144,7 +144,10 @@ export function routeSamples(ctx: SampleContext): { [R in IpcRoute]: () => Route
       return { sessionId }
     },
     // Last: the curation it queues must not take a scripted answer meant for the reviews above.
-    'learning.curate': () => undefined
+    'learning.curate': () => undefined,
+    'memoryProvider.status': () => undefined,
+    'memoryProvider.search': () => ({ query: 'tea' }),
+    'memoryProvider.forget': () => ({ id: 'm-1' })
   
   }
 }

@@ -6,6 +6,7 @@ import { runInteractiveChat } from '../chat-repl'
 import { cliLearning, type CliLearning } from '../learning'
 import { UsageError } from '../io'
 import { chatWorkspace } from '../workspace-option'
+import { cliRecall } from '../recall'
 import type { CliCommand, CliContext } from './types'
 
 export const chatCommand: CliCommand = {
@@ -67,10 +68,12 @@ Provider: config.json provider.*, overridden by CAIRN_BASE_URL and CAIRN_MODEL; 
     }
     // The user's MCP servers live as long as this command; every exit path closes them (no child left behind).
     const mcp = await startChatMcp(core, ctx.env, ctx.io)
+    const recall = cliRecall(core, ctx.env)
     try {
-      return await chatOnce(ctx, core, prompt, attachments, resumeId, { ...setupOf(ctx, core, where, values, learning), mcp: mcp ?? undefined })
+      return await chatOnce(ctx, core, prompt, attachments, resumeId, { ...setupOf(ctx, core, where, values, learning), mcp: mcp ?? undefined, recall })
     } finally {
       await mcp?.close()
+      await recall?.shutdown() // the finished turns still queued for the provider go out first (bounded)
     }
   }
 }

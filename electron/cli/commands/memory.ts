@@ -11,6 +11,7 @@ import { describeChange } from '../format-change'
 import { CliFailure, formatTime, oneLine, printJson, UsageError } from '../io'
 import { refusalWords } from '../worded-failure'
 import type { CliCommand, CliContext } from './types'
+import { memoryProviderAction } from './memory-provider'
 
 const FILE: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md', project: 'PROJECT.md' }
 
@@ -21,6 +22,7 @@ export const memoryCommand: CliCommand = {
        cairn [--home DIR] memory hide|show <user|memory|project> <text, a part only that entry has, or its number> [--workspace DIR]
        cairn [--home DIR] memory restore <id> [--json]
        cairn [--home DIR] memory projects [--json]
+       cairn [--home DIR] memory provider [search <query> | forget <id>] [--json]
 
 Shows what Cairn remembers: the entries of MEMORY.md (its own notes) and USER.md (about you), and with
 --workspace that workspace's project memory (PROJECT.md, kept in the data home), with where each came
@@ -39,6 +41,9 @@ from (who wrote it and when, from the timeline) and which are pinned or hidden.
   show      brings a hidden entry up again, from the next conversation on
   restore   puts an entry back as timeline entry <id> left it (a removal: the text it removed), as a
             new change you can revert
+  provider  the memory provider recalled from and sent each finished turn (memory.provider: builtin,
+            mem0 or honcho), whether it answers, and what was last sent to it; search asks it,
+            forget deletes one item by the id search printed (Mem0 only: the archive keeps every fact)
 `,
   async run(ctx, args) {
     const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' }, entry: { type: 'string' }, workspace: { type: 'string' } })
@@ -61,8 +66,10 @@ from (who wrote it and when, from the timeline) and which are pinned or hidden.
         return hide(ctx, action === 'hide', rest, workspace)
       case 'projects':
         return projects(ctx, await ctx.core(), json)
+      case 'provider':
+        return memoryProviderAction(ctx, await ctx.core(), rest, json)
       default:
-        throw new UsageError(`Unknown memory action "${action}". Use history, pin, unpin, hide, show, restore or projects.`)
+        throw new UsageError(`Unknown memory action "${action}". Use history, pin, unpin, hide, show, restore, projects or provider.`)
     }
   }
 }

@@ -18,8 +18,9 @@ import { toChatMessages } from './history'
 import { addInstructionsRead, LiveEvidence } from '../staging/conversation-evidence'
 import { readProjectInstructions, type ProjectInstructionFile } from '../workspace/project-instructions'
 import { composeSystemPrompt, indexSkills, mcpPromptInfo } from './prompt-context'
-import { skillHintFor, type SkillHinter } from './skill-hints'
+import type { SkillHinter } from './skill-hints'
 import { executeToolCalls } from './tool-executor'
+import { syncFinishedTurn, turnNotes, type TurnNotes, type TurnRecall } from './turn-notes'
 import { TurnProgress, isCancellation, stepLimitAnswer, titleFrom, turnFailure, type TurnEvent, type TurnHandle, type TurnSummary } from './turn'
 export type { TurnHandle, TurnSummary } from './turn'
 
@@ -49,6 +50,7 @@ export interface AgentSessionOptions {
   hinter?: SkillHinter
   /** Built by `createIncognitoSession` only: in-memory stores, no hooks; nothing that remembers may see its turns. */
   incognito?: boolean
+  recall?: TurnRecall // recalls for each message, is sent each finished turn; without it (incognito) no provider is reached
 }
 
 /** What a turn settles once, when it starts. */
@@ -219,7 +221,7 @@ export class AgentSession {
       }
       const answerAgain = beforeUserMessage?.()
       if (answerAgain) this.emit({ type: 'turn_started', userMessageId: answerAgain.id })
-      else this.beginTurn(turn, await skillHintFor(turn.userText, indexSkills(this.options.stores), this.options.hinter, signal))
+      else this.beginTurn(turn, await turnNotes(turn.userText, { ...this.options, sessionId: this.id, catalogue: indexSkills(this.options.stores), signal }))
       let going = true
       while (going) going = await this.step(turn, setup)
     } catch (error) {
@@ -231,16 +233,16 @@ export class AgentSession {
   }
 
   /**
-   * Saves the user's message and names a new conversation after it. Hints to relevant skills go in
-   * `meta.hint` only (the model gets them, see `modelText`), so they are never shown or searched.
+   * Saves the user's message and names a new conversation after it. Skill hints and recalled memory go in
+   * `meta.hint` / `meta.recall` only (the model gets them, see `modelText`), so they are never shown or searched.
    */
-  private beginTurn(turn: TurnProgress, hint: string): void {
+  private beginTurn(turn: TurnProgress, notes: TurnNotes): void {
     const { sessions } = this.options.stores
     const attachments = this.nextAttachments.splice(0)
-    const userRecord = sessions.append(this.id, { role: 'user', content: turn.userText, meta: userMessageMeta(hint, attachments) })
+    const userRecord = sessions.append(this.id, { role: 'user', content: turn.userText, meta: userMessageMeta(notes.hint, attachments, notes.recall) })
     if (attachments.length) this.options.stores.attachments?.index(userRecord.id, attachments)
     this.history.push(userRecord)
-    this.emit({ type: 'turn_started', userMessageId: userRecord.id })
+    this.emit({ type: 'turn_started', userMessageId: userRecord.id, ...(notes.recall ? { recalled: notes.recall.items } : {}) })
     if (!this.session.title) this.session = sessions.update(this.id, { title: titleFrom(turn.userText) })
   }
 
@@ -351,6 +353,7 @@ export class AgentSession {
   private finishTurn(turn: TurnProgress): TurnSummary {
     const summary = turn.summary()
     this.emit({ type: 'turn_finished', reason: turn.reason, text: turn.answer, usage: turn.usage, toolCalls: turn.toolCalls.length })
+    if (turn.reason === 'completed') syncFinishedTurn(this.options.recall, this.options.workspace, { sessionId: this.id, userText: turn.userText, answer: turn.answer })
     try {
       this.options.hooks?.onTurnFinished?.(summary)
     } catch (error) {

@@ -9,6 +9,7 @@ import { createSkillTools } from '../skills'
 import { ChatProvider } from '../provider/provider'
 import { environmentKeys, ProviderAccess, type ProviderKeys } from '../provider/provider-access'
 import type { ToolDef } from '../tools/types'
+import type { TurnRecall } from './turn-notes'
 
 export interface CreateAgentOptions {
   /** The data home's stores and learning tools; with `paths`, the file tools never write inside its root. */
@@ -37,6 +38,8 @@ export interface CreateAgentOptions {
   mcpTools?: ToolDef[]
   /** Told when the chat's own memory or skill tool made Inbox proposals (the app announces inbox.changed). */
   onProposed?: (ids: number[]) => void
+  /** The active memory provider (recall into each turn, each finished turn sent); left out for an incognito chat. */
+  recall?: TurnRecall
 }
 
 /** Wires a chat session the same way for the CLI, the app and browser mode. */
@@ -76,7 +79,8 @@ export function createAgentSession(options: CreateAgentOptions): AgentSession {
     source: options.source,
     autoApprove: options.autoApprove,
     hooks: options.hooks,
-    hinter: new MeaningSkillHinter(() => access.embedder())
+    hinter: new MeaningSkillHinter(() => access.embedder()),
+    recall: options.recall
   })
   return session
 }

@@ -28,6 +28,9 @@ import { SyncSchedule } from './sync-schedule'
 import { SemanticFilling } from './semantic-filling'
 import { SearchUpkeep } from './search-upkeep'
 import { searchHandlers } from './handlers/search'
+import { memoryProviderHandlers } from './handlers/memory-provider'
+import { AppMemoryProvider } from './app-memory-provider'
+import type { RecallArchive } from '../recall/builtin-provider'
 import { memoryHandlers } from './handlers/memory'
 import { projectMemoryHandlers } from './handlers/project-memory'
 import { sessionHandlers } from './handlers/sessions'
@@ -85,6 +88,7 @@ export class CairnApp implements AppContext {
   /** Settings → Search: the word pass over older messages (run here when idle) and the state of search by meaning. */
   readonly searchUpkeep: SearchUpkeep
   readonly handlers: IpcHandlers
+  readonly memoryProvider: AppMemoryProvider
   private readonly unsubscribe: Array<() => void> = []
   /** Unused skills Cairn made go to skills/.archive once the app is up (after the constructor returns, so the window is never held up). */
   private readonly archiving: ReturnType<typeof archiveUnusedSkillsSoon>
@@ -110,8 +114,17 @@ export class CairnApp implements AppContext {
       env: options.env,
       clientVersion: options.version
     })
+    this.memoryProvider = new AppMemoryProvider({
+      config: () => core.config.get(),
+      access: this.provider,
+      dataHome: core.paths.root,
+      // Part A's archive (core.archive); until a core has one, the built-in provider has nothing to recall from.
+      archive: (core as { archive?: RecallArchive }).archive ?? null,
+      changed: (status) => this.emit('memoryProvider.changed', status)
+    })
     this.chats = new ChatManager({
       core,
+      recall: () => this.memoryProvider.current(),
       hooks: this.loop.hooks,
       mode: options.platform.mode,
       workspaces: this.workspaces,
@@ -159,7 +172,8 @@ export class CairnApp implements AppContext {
       ...backupHandlers(this),
       ...syncHandlers(this),
       ...importHandlers(this),
-      ...searchHandlers(this)
+      ...searchHandlers(this),
+      ...memoryProviderHandlers(this)
     }
     // A missing handler fails the assignment below; an extra one (a route the contract does not
     // declare) fails this line, since spreads escape TypeScript's excess-property check.
@@ -197,6 +211,7 @@ export class CairnApp implements AppContext {
     for (const stop of this.unsubscribe) stop()
     await this.mcp.close()
     await this.host.close(finished ? undefined : { code: 'quit_before_run', seconds: quitMs / 1000 })
+    await this.memoryProvider.close()
   }
 }
 

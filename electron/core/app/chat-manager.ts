@@ -4,6 +4,7 @@ import type { AgentHooks, AgentSession, TurnHandle, TurnSummary } from '../agent
 import type { FirstExchange } from '../agent/conversation-title'
 import { createAgentSession } from '../agent/create-agent'
 import { createIncognitoSession, type IncognitoChat } from '../agent/incognito-session'
+import type { TurnRecall } from '../agent/turn-notes'
 import { readAttachmentsForIpc, type AttachmentInput } from '../attachments'
 import { findProviderProblem, providerProblemText } from '../provider/provider-settings'
 import type { IpcEventName, IpcEvents } from '../../../shared/ipc/contract'
@@ -78,6 +79,8 @@ export interface ChatManagerDeps {
   suggestTitle?(exchange: FirstExchange): Promise<string | null>
   /** The user's MCP servers: each conversation gets a snapshot of their tools when it opens. */
   mcp?: Pick<McpManager, 'start' | 'whenSettled' | 'conversationTools'>
+  /** The active memory provider for a conversation opened now (none: conversations recall nothing and send nothing). */
+  recall?: () => TurnRecall | null
 }
 
 /**
@@ -317,7 +320,8 @@ export class ChatManager {
       // Fixed for the life of this live conversation, so its prompt and tools stay byte-identical.
       mcpTools: this.mcpTools(),
       // What the chat's own memory or skill tool could only propose shows in the Inbox at once.
-      onProposed: () => this.app.emit('inbox.changed', { pending: new ProposalStore(this.app.core.db).pending().count })
+      onProposed: () => this.app.emit('inbox.changed', { pending: new ProposalStore(this.app.core.db).pending().count }),
+      recall: this.app.recall?.() ?? undefined
     })
     return this.track(session, workspace)
   }

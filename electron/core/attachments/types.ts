@@ -1,6 +1,7 @@
 import type { AttachmentKind, AttachmentProblem } from '../../../shared/attachments'
 import type { AttachmentView } from '../../../shared/ipc/domain'
 import { attachmentProblemText } from '../../../shared/attachments'
+import type { RecallMeta } from '../../../shared/recall'
 
 /** A file as a face hands it over: the CLI reads it from disk, the app decodes it from the contract's base64. */
 export interface AttachmentInput {
@@ -73,10 +74,11 @@ export function attachmentMetas(meta: Record<string, unknown> | null | undefined
   )
 }
 
-/** A user message's meta: the skill hint Cairn added and the files attached, each only when there is one. */
-export function userMessageMeta(hint: string, attachments: SavedAttachment[]): Record<string, unknown> | undefined {
+/** A user message's meta: the skill hint Cairn added, the memory recalled for it and the files attached, each only when there is one. */
+export function userMessageMeta(hint: string, attachments: SavedAttachment[], recall?: RecallMeta | null): Record<string, unknown> | undefined {
   const meta: Record<string, unknown> = {}
   if (hint) meta.hint = hint
+  if (recall) meta.recall = recall
   if (attachments.length) meta.attachments = attachments.map((file) => file.meta)
   return Object.keys(meta).length ? meta : undefined
 }

@@ -2,8 +2,11 @@ import type { CairnConfig } from '../../../shared/config'
 import { createEmbedder, type Embedder } from './embeddings'
 import { resolveLearningProviderSettings, resolveProviderSettings, type ProviderSettings } from './provider-settings'
 
-/** Which key: the chat provider's, the one for `learning.baseURL` (reviews on their own endpoint), or the one for `search.embeddingBaseURL`. */
-export type ApiKeyWhich = 'chat' | 'learning' | 'embedding'
+/**
+ * Which key: the chat provider's, the one for `learning.baseURL` (reviews on their own endpoint), the one for
+ * `search.embeddingBaseURL`, or the external memory provider's (`memory.provider`: Mem0's platform, Honcho).
+ */
+export type ApiKeyWhich = 'chat' | 'learning' | 'embedding' | 'memoryProvider'
 
 /**
  * The provider keys one process holds, asked for at each use (a key saved in Settings applies to the
@@ -18,7 +21,8 @@ export interface ProviderKeys {
 export const API_KEY_VARIABLES: Readonly<Record<ApiKeyWhich, readonly string[]>> = {
   chat: ['CAIRN_API_KEY', 'OPENAI_API_KEY'],
   learning: ['CAIRN_LEARNING_API_KEY'],
-  embedding: ['CAIRN_EMBEDDING_API_KEY']
+  embedding: ['CAIRN_EMBEDDING_API_KEY'],
+  memoryProvider: ['CAIRN_MEMORY_PROVIDER_API_KEY']
 }
 
 /** The saved key (the app's secret store), else the environment's. */

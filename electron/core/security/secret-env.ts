@@ -10,6 +10,7 @@ export const CAIRN_SECRET_ENV = [
   'CAIRN_API_KEY',
   'CAIRN_LEARNING_API_KEY',
   'CAIRN_EMBEDDING_API_KEY',
+  'CAIRN_MEMORY_PROVIDER_API_KEY',
   'CAIRN_SYNC_TOKEN',
   'CAIRN_MCP_TOKEN',
   // The provider keys Cairn falls back to when CAIRN_API_KEY is not set.

@@ -1,3 +1,4 @@
+import { recallOf } from '../../../shared/recall'
 import type { MessageRecord } from './types'
 
 /**
@@ -16,9 +17,9 @@ export function userWords(record: Pick<MessageRecord, 'content' | 'meta'>): stri
   return hint && content.endsWith(hint) ? content.slice(0, -hint.length) : content
 }
 
-/** A user message as the model reads it: the user's words followed by the skill hint, as first sent. */
+/** A user message as the model reads it: the user's words followed by the skill hint and the recalled memory, as first sent. */
 export function modelText(record: Pick<MessageRecord, 'content' | 'meta'>): string {
-  return userWords(record) + hintOf(record)
+  return userWords(record) + hintOf(record) + (recallOf(record.meta)?.block ?? '')
 }
 
 /** Where a summary belongs in the history: it stands for every message up to this id. */

@@ -1,4 +1,5 @@
 import type { ReadSource } from '../../../shared/provenance'
+import { recallOf, type RecalledItem } from '../../../shared/recall'
 import type { MessageRecord } from '../sessions'
 import { userWords } from '../sessions/stored-messages'
 import { ProvenanceEvidence } from '../text/provenance-evidence'
@@ -14,6 +15,8 @@ export interface EvidenceMessage {
   toolCallId?: string | null
   toolName?: string | null
   toolCalls?: ReadonlyArray<{ id?: string; name: string; arguments: string }> | null
+  /** For user messages: the memory recalled into that turn, which Cairn read, not what the user said. */
+  recalled?: readonly RecalledItem[]
 }
 
 /** Tools whose results are Cairn's own (its memory, its skill list, what a write did): never a source. */
@@ -97,6 +100,7 @@ export function addMessage(evidence: ProvenanceEvidence, message: EvidenceMessag
   }
   if (message.role === 'user') {
     evidence.addSaid(message.content ?? '')
+    for (const item of message.recalled ?? []) evidence.addRead(item.text, { kind: 'recall', label: `${item.provider} #${item.id}` })
     return
   }
   // A summary retells what was said and read alike: what it holds beyond the user's own turns counts as read.
@@ -127,9 +131,13 @@ function isOwnSkillView(result: string): boolean {
   }
 }
 
-/** Stored messages as evidence: a user message is the user's own words, without the skill hint Cairn appended. */
+/** Stored messages as evidence: a user message is the user's own words (without the skill hint Cairn appended) and the memory recalled into it. */
 export function evidenceMessagesOf(records: readonly MessageRecord[]): EvidenceMessage[] {
-  return records.map((record) => (record.role === 'user' ? { ...record, content: userWords(record) } : record))
+  return records.map((record) => (record.role === 'user' ? asSaid(record) : record))
+}
+
+function asSaid(record: MessageRecord): EvidenceMessage {
+  return { ...record, content: userWords(record), recalled: recallOf(record.meta)?.items ?? [] }
 }
 
 /**
@@ -146,7 +154,7 @@ export class LiveEvidence {
     for (const record of records) {
       if (this.added.has(record.id)) continue
       this.added.add(record.id)
-      addMessage(this.evidence, record.role === 'user' ? { ...record, content: userWords(record) } : record, this.calls)
+      addMessage(this.evidence, record.role === 'user' ? asSaid(record) : record, this.calls)
     }
     return this.evidence
   }

@@ -25,16 +25,27 @@ const secretsFileSchema = z.looseObject({
   apiKey: storedKeySchema.optional(),
   learningApiKey: storedKeySchema.optional(),
   embeddingApiKey: storedKeySchema.optional(),
+  memoryProviderApiKey: storedKeySchema.optional(),
   /** Named secrets (an MCP server's `${secret:NAME}` env and header values), each encrypted like the keys. */
   secrets: z.record(z.string(), storedKeySchema).optional()
 })
 type SecretsFile = z.infer<typeof secretsFileSchema>
 
 /** Where each key lives in `secrets.json`. */
-const FIELD: Record<ApiKeyWhich, 'apiKey' | 'learningApiKey' | 'embeddingApiKey'> = { chat: 'apiKey', learning: 'learningApiKey', embedding: 'embeddingApiKey' }
-const LABEL: Record<ApiKeyWhich, string> = { chat: 'API key', learning: 'learning API key', embedding: 'embedding API key' }
+const FIELD: Record<ApiKeyWhich, 'apiKey' | 'learningApiKey' | 'embeddingApiKey' | 'memoryProviderApiKey'> = {
+  chat: 'apiKey',
+  learning: 'learningApiKey',
+  embedding: 'embeddingApiKey',
+  memoryProvider: 'memoryProviderApiKey'
+}
+const LABEL: Record<ApiKeyWhich, string> = { chat: 'API key', learning: 'learning API key', embedding: 'embedding API key', memoryProvider: 'memory provider API key' }
 /** The variable that saves entering a key each session when there is no keyring. */
-const VARIABLE: Record<ApiKeyWhich, string> = { chat: 'CAIRN_API_KEY', learning: 'CAIRN_LEARNING_API_KEY', embedding: 'CAIRN_EMBEDDING_API_KEY' }
+const VARIABLE: Record<ApiKeyWhich, string> = {
+  chat: 'CAIRN_API_KEY',
+  learning: 'CAIRN_LEARNING_API_KEY',
+  embedding: 'CAIRN_EMBEDDING_API_KEY',
+  memoryProvider: 'CAIRN_MEMORY_PROVIDER_API_KEY'
+}
 
 const OWNER_ONLY = 0o600
 
@@ -47,8 +58,8 @@ const OWNER_ONLY = 0o600
  * env and header values) are kept the same way, in the file's `secrets` map.
  */
 export class KeyringSecretStore implements SecretStore {
-  private readonly sessionKeys: Record<ApiKeyWhich, string | null> = { chat: null, learning: null, embedding: null }
-  private readonly decrypted: Record<ApiKeyWhich, { ciphertext: string; plain: string } | null> = { chat: null, learning: null, embedding: null }
+  private readonly sessionKeys: Record<ApiKeyWhich, string | null> = { chat: null, learning: null, embedding: null, memoryProvider: null }
+  private readonly decrypted: Record<ApiKeyWhich, { ciphertext: string; plain: string } | null> = { chat: null, learning: null, embedding: null, memoryProvider: null }
   /** Named secrets: kept for this session when there is no keyring, and decrypted ones by their ciphertext. */
   private readonly sessionSecrets = new Map<string, string>()
   private readonly decryptedSecrets = new Map<string, { ciphertext: string; plain: string }>()

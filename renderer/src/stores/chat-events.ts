@@ -46,7 +46,7 @@ export function applyAgentEvent(slice: TurnSlice, event: AgentEvent): TurnSlice 
       const known = items.some((item) => item.kind === 'user' && item.id === event.userMessageId)
       const pending = lastIndexWhere(items, (item) => item.kind === 'user' && Boolean(item.pending))
       if (!known && pending >= 0) {
-        items = replaceAt(items, pending, { ...items[pending], id: event.userMessageId, pending: false } as ChatItem)
+        items = replaceAt(items, pending, { ...items[pending], id: event.userMessageId, pending: false, ...(event.recalled?.length ? { recalled: event.recalled } : {}) } as ChatItem)
       }
       return { ...slice, items, running: true, turnId: event.turnId, streaming: '', error: null, retrying: null, approvals: [] }
     }

@@ -1,4 +1,5 @@
 import type { AttachmentView, DisplayMessage, VersionSwitch } from '../../../shared/ipc/domain'
+import type { RecalledItem } from '../../../shared/recall'
 
 /**
  * What the conversation shows, one row each. Rows are immutable: an update makes a new object for
@@ -17,6 +18,8 @@ export interface UserItem {
   at?: number
   /** Files sent with it. */
   attachments?: AttachmentView[]
+  /** Memory recalled into its turn, with the provider of each. */
+  recalled?: RecalledItem[]
   /** Other versions start here (an edited message, or an answer being made again). */
   versions?: VersionSwitch
   /** Summarised away: no longer part of what the model sees, so it cannot be edited. */
@@ -116,6 +119,7 @@ function buildPlain(messages: DisplayMessage[]): ChatItem[] {
           text: message.content,
           at: message.createdAt,
           ...(message.attachments?.length ? { attachments: message.attachments } : {}),
+          ...(message.recalled?.length ? { recalled: message.recalled } : {}),
           ...(message.versions ? { versions: message.versions } : {}),
           ...(message.compacted ? { compacted: true } : {})
         })

@@ -25,7 +25,7 @@ export interface SettingsState {
   loadLearning(): Promise<void>
   update(patch: ConfigPatch): Promise<boolean>
   /** `which`: the chat key (default), the key for `learning.baseURL`, or the key for `search.embeddingBaseURL`. */
-  setApiKey(apiKey: string | null, which?: 'chat' | 'learning' | 'embedding'): Promise<boolean>
+  setApiKey(apiKey: string | null, which?: 'chat' | 'learning' | 'embedding' | 'memoryProvider'): Promise<boolean>
   testConnection(input: { preset?: string; baseURL?: string; model?: string; apiKey?: string }): Promise<ConnectionTest>
   detectLocal(): Promise<void>
   resumeLearning(): Promise<void>

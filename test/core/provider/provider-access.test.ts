@@ -33,7 +33,7 @@ describe('the provider keys of one process', () => {
 })
 
 describe('the providers resolved from them', () => {
-  const keys = providerKeys((which) => ({ chat: 'sk-chat', learning: 'sk-learn', embedding: 'sk-embed' })[which], {})
+  const keys = providerKeys((which) => ({ chat: 'sk-chat', learning: 'sk-learn', embedding: 'sk-embed', memoryProvider: 'sk-memory' })[which], {})
 
   it('send each endpoint of its own only its own key, never the chat key', () => {
     const own = new ProviderAccess(() => config({ learning: { model: 'llama', baseURL: 'https://api.together.xyz/v1' } }), keys, {})

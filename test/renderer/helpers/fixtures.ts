@@ -158,6 +158,8 @@ export function baseHandlers(overrides: RouteHandlers = {}): RouteHandlers {
     'sync.status': syncStatus(),
     // Settings → Search (test/renderer/components/search-settings.test.tsx fills it in).
     'search.status': searchUpkeep(),
+    // Settings → Memory provider (test/renderer/components/memory-provider.test.tsx fills it in).
+    'memoryProvider.status': null,
     ...overrides
   }
 }

@@ -4,6 +4,7 @@ import type { ReviewHost } from '../../learning/host/review-host'
 import type { McpManager } from '../../mcp/mcp-manager'
 import type { AppContext, AppShellOptions } from '../app-context'
 import type { AppHome } from '../app-home'
+import type { AppMemoryProvider } from '../app-memory-provider'
 import type { BackupSchedule } from '../backup-schedule'
 import type { ChatManager } from '../chat-manager'
 import type { AppImports } from '../import-activity'
@@ -66,4 +67,9 @@ export interface DataSlice extends Emits {
   readonly backups: BackupSchedule
   readonly syncs: SyncSchedule
   readonly imports: AppImports
+}
+
+/** Issue 28, part D: the active memory provider, as Settings → Memory shows it. */
+export interface MemoryProviderSlice {
+  readonly memoryProvider: Pick<AppMemoryProvider, 'status' | 'current'>
 }

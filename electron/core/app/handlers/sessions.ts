@@ -3,6 +3,7 @@ import { IpcError } from '../../../../shared/ipc/define'
 import type { DisplayMessage, LearnedReview, SessionSummary } from '../../../../shared/ipc/domain'
 import { userWords } from '../../sessions/stored-messages'
 import { attachmentViews } from '../../attachments'
+import { recallOf } from '../../../../shared/recall'
 import { exportSession, InvalidCursorError, searchSessions, type MessageRecord, type SessionRecord, type VersionGroup } from '../../sessions'
 import { conversationInstructions } from '../../agent/prompt-context'
 import { reviewFates } from '../../ledger/review-fates'
@@ -194,7 +195,8 @@ export function toDisplayMessage(m: MessageRecord): DisplayMessage {
     ...(m.role === 'assistant' ? answerFacts(m) : {}),
     // A tool's own model calls (session_search summaries) count into its turn's tokens; their model is not the answer's.
     ...(m.role === 'tool' && tokensOf(m) ? { usage: tokensOf(m) } : {}),
-    ...(m.role === 'user' && m.meta?.attachments ? { attachments: attachmentViews(m.meta) } : {})
+    ...(m.role === 'user' && m.meta?.attachments ? { attachments: attachmentViews(m.meta) } : {}),
+    ...(m.role === 'user' && recallOf(m.meta) ? { recalled: recallOf(m.meta)!.items } : {})
   }
 }
 

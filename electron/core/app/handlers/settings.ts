@@ -8,7 +8,7 @@ import { ConfigError } from '../../config/config-store'
 import type { SettingsSlice } from './route-slices'
 
 export function settingsHandlers(app: SettingsSlice): Pick<IpcHandlers, 'settings.get' | 'settings.update' | 'settings.setApiKey' | 'settings.testConnection' | 'settings.detectLocal'> {
-  const keyView = (which: 'learning' | 'embedding'): NonNullable<SettingsView['learningKey']> => {
+  const keyView = (which: 'learning' | 'embedding' | 'memoryProvider'): NonNullable<SettingsView['learningKey']> => {
     const key = app.options.secrets.getApiKey(which)
     return { hasApiKey: Boolean(key), keyHint: key ? key.slice(-4) : null, keyStorage: key ? app.options.secrets.storage(which) : 'none' }
   }
@@ -20,7 +20,8 @@ export function settingsHandlers(app: SettingsSlice): Pick<IpcHandlers, 'setting
       keyHint: key ? key.slice(-4) : null,
       keyStorage: key ? app.options.secrets.storage() : 'none',
       learningKey: keyView('learning'),
-      embeddingKey: keyView('embedding')
+      embeddingKey: keyView('embedding'),
+      memoryProviderKey: keyView('memoryProvider')
     }
   }
   return {

@@ -7,6 +7,7 @@ import type { AssistantItem, ChatItem, CompactedItem, NoteItem, SummaryItem, Use
 import { AnswerFacts } from './AnswerFacts'
 import { AttachmentChips } from './AttachmentChips'
 import { MessageEditor } from './MessageEditor'
+import { RecalledMemory } from './RecalledMemory'
 import { ToolCallRow } from './ToolCallRow'
 import { VersionSwitch } from './VersionSwitch'
 
@@ -51,6 +52,7 @@ function UserMessage({ item }: { item: UserItem }): React.JSX.Element {
     <div className={`message user${item.pending ? ' pending' : ''}`} data-message-id={item.id ?? undefined}>
       {item.attachments ? <AttachmentChips files={item.attachments} /> : null}
       <div className="user-bubble">{item.text}</div>
+      {item.recalled ? <RecalledMemory items={item.recalled} /> : null}
       {canEdit || item.versions ? (
         <div className="message-actions user-actions">
           {item.versions ? <VersionSwitch versions={item.versions} /> : null}

@@ -19,7 +19,7 @@ export function ApiKeyField({
   onDraft(value: string): void
   onSubmit(): void
   needed: boolean
-  which?: 'chat' | 'learning' | 'embedding'
+  which?: 'chat' | 'learning' | 'embedding' | 'memoryProvider'
   /** In place of the chat or learning key's label (Settings → Search names the embedding key). */
   label?: string
 }): React.JSX.Element {
@@ -29,7 +29,7 @@ export function ApiKeyField({
   const view = useSettings((s) => s.view)
   const browserMode = useSettings((s) => s.info?.mode === 'browser')
   const [busy, setBusy] = useState(false)
-  const key = which === 'learning' ? view?.learningKey : which === 'embedding' ? view?.embeddingKey : view
+  const key = which === 'learning' ? view?.learningKey : which === 'embedding' ? view?.embeddingKey : which === 'memoryProvider' ? view?.memoryProviderKey : view
   if (!key) return <></>
   const storage = key.keyStorage
 
@@ -87,4 +87,4 @@ export function ApiKeyField({
 }
 
 /** The variable that keeps each key across restarts in browser mode (and without a keyring). */
-const KEY_VARIABLES = { chat: 'CAIRN_API_KEY', learning: 'CAIRN_LEARNING_API_KEY', embedding: 'CAIRN_EMBEDDING_API_KEY' } as const
+const KEY_VARIABLES = { chat: 'CAIRN_API_KEY', learning: 'CAIRN_LEARNING_API_KEY', embedding: 'CAIRN_EMBEDDING_API_KEY', memoryProvider: 'CAIRN_MEMORY_PROVIDER_API_KEY' } as const

@@ -7,6 +7,7 @@ import type { Language, Theme } from '../../stores/ui'
 import { DataSection } from './DataSection'
 import { InstructionsSection } from './InstructionsSection'
 import { LearningSection } from './LearningSection'
+import { MemoryProviderSection } from './memory/MemoryProviderSection'
 import { McpSection } from './mcp/McpSection'
 import { ProviderSection } from './ProviderSection'
 import { SearchSection } from './search/SearchSection'
@@ -33,6 +34,7 @@ export function SettingsView(): React.JSX.Element {
             <ProviderSection />
             <InstructionsSection />
             <LearningSection />
+            <MemoryProviderSection />
             <McpSection />
             <SearchSection />
             <DataSection />
