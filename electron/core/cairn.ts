@@ -10,6 +10,7 @@ import { reconcileLedger, type PendingJudge, type ReconcileResult } from './ledg
 import { revertLedgerEntry, type RevertOptions } from './ledger/revert'
 import { MemoryStore, createMemoryTool } from './memory'
 import { memoryEntryDates } from './memory/entry-history'
+import { MemoryArchive } from './memory/memory-archive'
 import { MemoryConfirmations } from './memory/memory-confirmations'
 import { MemoryPins } from './memory/memory-pins'
 import { memoryPendingJudge } from './memory/memory-reconcile'
@@ -54,6 +55,8 @@ export class CairnCore {
   readonly memoryPins: MemoryPins
   /** When memory entries were last confirmed (a writer saved them again). */
   readonly memoryConfirmations: MemoryConfirmations
+  /** The unbounded archive below the core memory files (state.db): overflow, retired and superseded entries. */
+  readonly archive: MemoryArchive
   /** Files attached to user messages (under `attachments/`, their text in state.db). */
   readonly attachments: AttachmentStore
   /** The better-sqlite3 binary this core opened state.db with (the review worker opens it the same way). */
@@ -80,6 +83,7 @@ export class CairnCore {
       const { store } = entry.meta as { store: 'memory' | 'user' }
       this.memoryPins.rename(store, entry.before, entry.after)
     })
+    this.archive = new MemoryArchive(this.db, this.ledger)
     this.memory = new MemoryStore({
       dataHome: this.paths.root,
       dir: this.paths.memoriesDir,
@@ -89,6 +93,7 @@ export class CairnCore {
         return { memory: memoryCharLimit, user: userCharLimit }
       },
       recorder: this.ledger,
+      archive: this.archive,
       dating: {
         datesOf: (target, entries) => memoryEntryDates(this, target, entries),
         confirm: (target, entry) => this.memoryConfirmations.confirm(target, entry)
@@ -150,7 +155,7 @@ export class CairnCore {
 
   /** Undoes one ledger row (see revertLedgerEntry); `force` reverts a skill change over newer text. */
   revert(id: number, options?: RevertOptions): Promise<RevertResult> {
-    return revertLedgerEntry(this.ledger, { memory: this.memory, skills: this.skills }, id, options)
+    return revertLedgerEntry(this.ledger, { memory: this.memory, skills: this.skills, archive: this.archive }, id, options)
   }
 
   async close(): Promise<void> {

@@ -1,3 +1,4 @@
+import { archiveMigration } from './archive-migration'
 import { memoryConfirmationMigration } from './memory-confirmation-migration'
 import { migration14 } from './migration-14'
 import { reviewFailureMigration } from './review-failure-migration'
@@ -392,5 +393,6 @@ export const migrations: Migration[] = [
   semanticMigration,
   vocabMigration,
   reviewFailureMigration,
-  memoryConfirmationMigration
+  memoryConfirmationMigration,
+  archiveMigration
 ]

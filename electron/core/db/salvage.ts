@@ -34,7 +34,8 @@ export const SALVAGE_ORDER = [
   'memory_pins',
   'learning_state',
   'imports',
-  'memory_confirmations'
+  'memory_confirmations',
+  'memory_archive'
 ] as const
 
 /** Stop probing a table after this many unreadable stretches: the file is more hole than table. */

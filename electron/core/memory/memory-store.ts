@@ -1,5 +1,4 @@
 import type { LedgerEntry, RevertResult } from '../../../shared/ledger'
-import type { BatchChangeRecorder } from '../ledger/recorder'
 import { scanForThreats, threatMessage } from '../security/threats'
 import { entryChangesBetween } from './entry-diff'
 import type { EntryDates, EntryDating } from './entry-dating'
@@ -11,40 +10,12 @@ import { revertMemoryChange } from './revert'
 import { findSimilarEntry } from './similar-entries'
 import { renderBlock, sanitizeEntries, type MemorySnapshot } from './snapshot'
 import { StoreDating } from './store-dating'
+import { limitsGetter, type MemoryStoreOptions } from './store-options'
+import { archiveMessages, archiveRetired, fitBatch, overflowSuccess, type ArchiveSink } from './store-archiving'
 import { ambiguous, countFailure, shrinkRefusal, succeeded, warningFor, type PlannedFailure } from './store-outcomes'
-import type {
-  MemoryCallContext,
-  MemoryFailure,
-  MemoryLimits,
-  MemoryMutationOptions,
-  MemoryOperation,
-  MemoryReadResult,
-  MemoryResult,
-  MemoryTarget,
-  MemoryUsage
-} from './types'
+import type { MemoryCallContext, MemoryFailure, MemoryMutationOptions, MemoryOperation, MemoryReadResult, MemoryResult, MemoryTarget, MemoryUsage } from './types'
 
-interface MemoryStoreBaseOptions {
-  /** The data home; ledger rows name files relative to it (`memories/MEMORY.md`). */
-  dataHome: string
-  /** The memories folder. */
-  dir: string
-  /** The ledger: a change's rows are recorded together, or the change is undone. */
-  recorder: BatchChangeRecorder
-  lockTimeoutMs?: number
-  /** When entries were added and last confirmed (state.db); without it no dates are shown or recorded. */
-  dating?: EntryDating
-}
-
-/**
- * Char limits either fixed, or as a function read on every call (the core passes one over its settings,
- * so changing `memory.memoryCharLimit` / `memory.userCharLimit` applies without a restart).
- */
-export type MemoryStoreOptions = MemoryStoreBaseOptions &
-  (
-    | { memoryCharLimit: number; userCharLimit: number; limits?: never }
-    | { limits: () => MemoryLimits; memoryCharLimit?: never; userCharLimit?: never }
-  )
+export type { MemoryStoreOptions }
 
 /**
  * Bounded memory in MEMORY.md (`memory`, the agent's notes) and USER.md (`user`, the user's profile).
@@ -56,9 +27,11 @@ export class MemoryStore {
   private frozen: MemorySnapshot | null = null
   /** Entry dates for the model, and repeats recorded as confirmations. */
   private readonly dates: StoreDating
+  private readonly archive: ArchiveSink | undefined
 
   constructor(options: MemoryStoreOptions) {
     this.dates = new StoreDating(options.dating)
+    this.archive = options.archive
     this.files = new MemoryFiles({
       dataHome: options.dataHome,
       dir: options.dir,
@@ -93,6 +66,11 @@ export class MemoryStore {
   /** The snapshot from the last {@link loadSnapshot}, or null before the first. */
   get snapshot(): MemorySnapshot | null {
     return this.frozen
+  }
+
+  /** The archive below this store (null for a scratch copy or a store opened without one). */
+  get archived(): ArchiveSink | null {
+    return this.archive ?? null
   }
 
   /** Where this store's entry dates come from (a review's scratch copy uses the real store's). */
@@ -149,17 +127,25 @@ export class MemoryStore {
     const refused = this.entryProblem(target, text)
     if (refused) return { success: false, error: refused }
     const limit = this.files.limitOf(target)
+    const overflow = this.archive && options.overflow !== false ? this.archive : null
+    let overflowed = false
     const outcome = await this.files.transact(target, { guardDrift: false, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
       if (entries.includes(text)) return { kind: 'noop' }
       const found = options.allowSimilar ? null : findSimilarEntry(entries, text)
       if (found) return this.similarFailure(target, entries, messages.similarEntry(found.kind, found.entry), { ...found, content: text })
       const next = [...entries, text]
       if (charCount(next) > limit) {
-        const usage = usageOf(entries, limit)
-        return this.failWith(target, entries, messages.addOverLimit(usage, textLength(text)), true)
+        if (overflow) return (overflowed = true), { kind: 'noop' }
+        return this.failWith(target, entries, messages.addOverLimit(usageOf(entries, limit), textLength(text)), true)
       }
       return { kind: 'apply', entries: next, changes: [{ kind: 'memory.add', before: null, after: text }] }
     })
+    if (overflow && overflowed && outcome.kind === 'noop') {
+      const archived = overflow.add({ target, text, source: 'overflow', provenance: ctx.write.provenance, write: ctx.write })
+      if (archived.kind === 'refused') return { success: false, error: archiveMessages.refused(archived.reason) }
+      const usage = usageOf(outcome.entries, limit)
+      return overflowSuccess(succeeded(target, ctx, usage, outcome.entries.length, ''), archived, usageFraction(usage))
+    }
     if (outcome.kind === 'noop') this.dates.confirm(target, [text])
     const result = this.finish(target, ctx, outcome, messages.added, messages.alreadyExists)
     return outcome.kind === 'noop' && result.success ? { ...result, duplicate: true } : result
@@ -196,6 +182,7 @@ export class MemoryStore {
       if (refusal) return refusal
       return { kind: 'apply', entries: next, changes: [{ kind: 'memory.replace', before, after: text }] }
     })
+    if (outcome.kind === 'applied') archiveRetired(this.archive, target, outcome.recorded, ctx.write)
     return this.finish(target, ctx, outcome, messages.replaced, messages.replaced)
   }
 
@@ -220,6 +207,7 @@ export class MemoryStore {
       const next = entries.filter((_, index) => index !== match.index)
       return { kind: 'apply', entries: next, changes: [{ kind: 'memory.remove', before, after: null }] }
     })
+    if (outcome.kind === 'applied') archiveRetired(this.archive, target, outcome.recorded, ctx.write)
     return this.finish(target, ctx, outcome, messages.removed, messages.removed)
   }
 
@@ -248,6 +236,8 @@ export class MemoryStore {
     const shrinks = operations.some((op) => op?.action === 'replace' || op?.action === 'remove')
     let repeated: string[] = []
     let restated: SimilarRefusal[] = []
+    let left: string[] = []
+    const overflow = this.archive && options.overflow !== false ? this.archive : null
     const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
       const plan = planBatch(entries, operations, this.files.fileNameOf(target), { allowSimilar: options.allowSimilar })
       if (!plan.ok && plan.similar) return this.similarFailure(target, entries, plan.error + messages.batchNothingApplied, plan.similar)
@@ -255,9 +245,9 @@ export class MemoryStore {
       repeated = plan.repeated
       restated = plan.restated
       const total = charCount(plan.entries)
-      if (total > limit) {
-        return this.failWith(target, entries, messages.batchOverLimit(operations.length, total, limit), true)
-      }
+      const fitted = total > limit && overflow ? fitBatch(plan.entries, plan.changes, limit) : null
+      if (fitted) [plan.entries, plan.changes, left] = [fitted.entries, fitted.changes, fitted.left]
+      else if (total > limit) return this.failWith(target, entries, messages.batchOverLimit(operations.length, total, limit), true)
       const refusal = shrinks && !options.force ? shrinkRefusal(entries, plan.entries, limit) : null
       if (refusal) return refusal
       if (plan.changes.length === 0) return { kind: 'noop' }
@@ -267,9 +257,18 @@ export class MemoryStore {
       this.dates.confirm(target, repeated)
       for (const add of restated) this.dates.confirmSimilar(target, add)
     }
-    const applied = operations.length - restated.length
-    const message = messages.applied(applied) + (restated.length ? messages.restatedSkipped(this.display(target, restated.map((add) => add.entry))) : '')
+    if (outcome.kind === 'applied') archiveRetired(this.archive, target, outcome.recorded, ctx.write)
+    const archivedIds = (outcome.kind === 'applied' || outcome.kind === 'noop') && overflow ? left.flatMap((text) => {
+      const archived = overflow.add({ target, text, source: 'overflow', provenance: ctx.write.provenance, write: ctx.write })
+      return archived.kind === 'refused' ? [] : [archived.entry.id]
+    }) : []
+    const applied = operations.length - restated.length - left.length
+    const message =
+      messages.applied(applied) +
+      (restated.length ? messages.restatedSkipped(this.display(target, restated.map((add) => add.entry))) : '') +
+      (left.length ? archiveMessages.batchOverflow(left.length, archivedIds) : '')
     const result = this.finish(target, ctx, outcome, message, message)
+    if (left.length && result.success) return { ...result, archived: true, archive_ids: archivedIds }
     // Every add repeated an entry word for word: say so, as a lone add does.
     const allRepeats = outcome.kind === 'noop' && repeated.length > 0 && operations.every((op) => op?.action === 'add')
     return allRepeats && result.success ? { ...result, message: messages.alreadyExists, duplicate: true } : result
@@ -380,10 +379,4 @@ export class MemoryStore {
         return { success: false, error: outcome.message }
     }
   }
-}
-
-function limitsGetter(options: MemoryStoreOptions): () => MemoryLimits {
-  if (options.limits) return options.limits
-  const fixed: MemoryLimits = { memory: options.memoryCharLimit, user: options.userCharLimit }
-  return () => fixed
 }
