@@ -174,6 +174,10 @@ export interface ErrorParamsByKey {
   'sync.no_writable_library': Record<string, never>
   'sync.no_skill': { name: string; folder: string }
   'sync.branch_refused': { url: string; branch: string; detail: string }
+  // The memory archive (issue 28, part A).
+  'archive.entry_missing': { id: number }
+  'archive.no_room': { target: string; current: number; limit: number }
+  'archive.refused': { reason: string }
 }
 
 export type ErrorKey = keyof ErrorParamsByKey
@@ -328,7 +332,10 @@ const errorKeys: Record<ErrorKey, true> = {
   'sync.name_library': true,
   'sync.no_writable_library': true,
   'sync.no_skill': true,
-  'sync.branch_refused': true
+  'sync.branch_refused': true,
+  'archive.entry_missing': true,
+  'archive.no_room': true,
+  'archive.refused': true
 }
 
 /** Whether a key that came over the wire is one this version words (an older or newer peer may send others). */

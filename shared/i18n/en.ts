@@ -23,6 +23,7 @@ import { enMcp } from './en-mcp'
 import { enMcpServer } from './en-mcp-server'
 import { enMenu } from './en-menu'
 import { enProvenance } from './en-provenance'
+import { enArchive } from './en-archive'
 
 /**
  * Every UI string, English. `{name}` is filled from params; `{count|one|other}` picks a word by count.
@@ -393,7 +394,8 @@ export const en = {
   ...enSync,
   ...enSearch,
   ...enMenu,
-  ...enProvenance
+  ...enProvenance,
+  ...enArchive
 } as const
 
 export type MessageKey = keyof typeof en

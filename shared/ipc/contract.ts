@@ -11,6 +11,7 @@ import { backupRoutes, type BackupStatus } from './contract-backup'
 import { importRoutes, type ImportActivity } from './contract-import'
 import { syncRoutes, type SyncStatus } from './contract-sync'
 import { searchRoutes, type SearchUpkeep } from './contract-search'
+import { archiveRoutes } from './contract-archive'
 import { mcpRoutes } from './contract-mcp'
 import { defineRoute, type IpcSender } from './define'
 import {
@@ -321,7 +322,9 @@ export const ipcRoutes = {
   ...backupRoutes,
   ...importRoutes,
   ...syncRoutes,
-  ...searchRoutes
+  ...searchRoutes,
+  // Issue 28, part A: the memory archive.
+  ...archiveRoutes
 }
 
 export type IpcRoutes = typeof ipcRoutes

@@ -6,6 +6,7 @@ import { parseCommandArgs } from '../args'
 import { describeChange } from '../format-change'
 import { CliFailure, formatTime, oneLine, printJson, UsageError } from '../io'
 import { refusalWords } from '../worded-failure'
+import { searchCommand } from './memory-search'
 import type { CliCommand, CliContext } from './types'
 
 const FILE: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md' }
@@ -15,6 +16,7 @@ export const memoryCommand: CliCommand = {
        cairn [--home DIR] memory history [user|memory] [--entry TEXT] [--json]
        cairn [--home DIR] memory pin|unpin <user|memory> <text or a part only that entry has>
        cairn [--home DIR] memory restore <id> [--json]
+       cairn [--home DIR] memory search <words…> [--json] [--limit N]
 
 Shows what Cairn remembers: the entries of MEMORY.md (its own notes) and USER.md (about you), with
 where each came from (who wrote it and when, from the timeline) and which are pinned.
@@ -25,9 +27,11 @@ where each came from (who wrote it and when, from the timeline) and which are pi
   unpin     takes the pin off again
   restore   puts an entry back as timeline entry <id> left it (a removal: the text it removed), as a
             new change you can revert
+  search    finds entries in memory and in its archive (what did not fit, or was taken out), with
+            their ids and dates
 `,
   async run(ctx, args) {
-    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' }, entry: { type: 'string' } })
+    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' }, entry: { type: 'string' }, limit: { type: 'string' } })
     const [action, ...rest] = positionals
     const json = values.json ?? false
     if (values.entry !== undefined && action !== 'history') throw new UsageError('--entry goes with: cairn memory history.')
@@ -41,10 +45,19 @@ where each came from (who wrote it and when, from the timeline) and which are pi
         return pin(ctx, action === 'pin', rest)
       case 'restore':
         return restore(ctx, rest, json)
+      case 'search':
+        return searchCommand(ctx, await ctx.core(), rest, json, limitOf(values.limit))
       default:
-        throw new UsageError(`Unknown memory action "${action}". Use history, pin, unpin or restore.`)
+        throw new UsageError(`Unknown memory action "${action}". Use history, pin, unpin, restore or search.`)
     }
   }
+}
+
+function limitOf(value: string | undefined): number {
+  if (value === undefined) return 20
+  const limit = Number(value)
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new UsageError('--limit takes a whole number from 1 to 100.')
+  return limit
 }
 
 function targetOf(word: string | undefined): MemoryTarget {
@@ -59,8 +72,9 @@ function show(ctx: CliContext, core: CairnCore, json: boolean): number {
       return [target, { entries, info: memoryEntryInfo(core, target, entries), current: usage.current, limit: usage.limit }]
     })
   ) as Record<MemoryTarget, { entries: string[]; info: ReturnType<typeof memoryEntryInfo>; current: number; limit: number }>
+  const archiveSize = core.archive.count()
   if (json) {
-    printJson(ctx.io, views)
+    printJson(ctx.io, { ...views, archive: { count: archiveSize } })
     return 0
   }
   for (const target of memoryTargets) {
@@ -78,6 +92,7 @@ function show(ctx: CliContext, core: CairnCore, json: boolean): number {
       ctx.io.out(`  ${String(i + 1).padStart(2)}. ${oneLine(info.text, 90)}  (${facts.join(', ')})\n`)
     })
   }
+  ctx.io.out(`\nArchive: ${archiveSize.toLocaleString('en-US')} ${archiveSize === 1 ? 'entry' : 'entries'} (not in every conversation; find them with: cairn memory search <words>)\n`)
   return 0
 }
 

@@ -7,6 +7,7 @@ import type { StateDb } from '../db/state-db'
 import type { Ledger } from '../ledger/ledger'
 import type { RevertOptions } from '../ledger/revert'
 import type { MemoryStore } from '../memory'
+import type { MemoryArchive } from '../memory/memory-archive'
 import type { MemoryPins } from '../memory/memory-pins'
 import type { SessionStore } from '../sessions'
 import type { SkillStore } from '../skills'
@@ -22,6 +23,8 @@ export interface AppHome {
   ledger: Ledger
   memory: MemoryStore
   memoryPins: MemoryPins
+  /** The memory archive below MEMORY.md and USER.md. */
+  archive: MemoryArchive
   skills: SkillStore
   skillFlags: SkillFlags
   sessions: SessionStore

@@ -29,6 +29,7 @@ import { SemanticFilling } from './semantic-filling'
 import { SearchUpkeep } from './search-upkeep'
 import { searchHandlers } from './handlers/search'
 import { memoryHandlers } from './handlers/memory'
+import { archiveHandlers } from './handlers/archive'
 import { sessionHandlers } from './handlers/sessions'
 import { settingsHandlers } from './handlers/settings'
 import { modelHandlers } from './handlers/models'
@@ -148,6 +149,7 @@ export class CairnApp implements AppContext {
       ...timelineHandlers(this),
       ...skillHandlers(this),
       ...memoryHandlers(this),
+      ...archiveHandlers(this),
       ...inboxHandlers(this),
       ...settingsHandlers(this),
       ...modelHandlers(this),

@@ -38,7 +38,7 @@ export function memoryHandlers(app: LibrarySlice): Pick<IpcHandlers, MemoryRoute
   }
   return {
     'memory.get': async () => ({ memory: view('memory'), user: view('user') }),
-    'memory.add': async ({ target, content, allowSimilar }) => changed(await app.core.memory.add(target, content, user, { allowSimilar })),
+    'memory.add': async ({ target, content, allowSimilar }) => changed(await app.core.memory.add(target, content, user, { allowSimilar, overflow: false })),
     // The user is editing by hand: no guard against shrinking their own store. A pin follows the entry.
     'memory.replace': async ({ target, oldText, content }) =>
       changed(await replaceEntryKeepingPin(app.core, target, oldText, content, user.write, { force: true })),
