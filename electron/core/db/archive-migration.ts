@@ -26,6 +26,8 @@ export const archiveMigration: { version: number; sql: string } = {
     );
     CREATE UNIQUE INDEX memory_archive_unique ON memory_archive(target, coalesce(project_key, ''), text);
     CREATE INDEX memory_archive_added ON memory_archive(added_at DESC, id DESC);
+    -- The entries holding Chinese/Japanese words: the substring fallback reads only these.
+    CREATE INDEX memory_archive_unsegmented ON memory_archive(id) WHERE words IS NOT NULL;
 
     CREATE VIRTUAL TABLE memory_archive_fts USING fts5(
       text, words, content='memory_archive', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2'

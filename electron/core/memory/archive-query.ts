@@ -12,7 +12,9 @@ const CJK_FUNCTION_WORDS = new Set(['的', '了', '是', '在', '和', '与', '�
 
 /** What the word index is asked: FTS5 terms OR-ed together, and the CJK runs for the substring fallback. */
 export interface ArchiveQueryPlan {
-  /** `"pnpm" OR "部署"`, or '' when nothing searchable is left. */
+  /** Each quoted FTS5 term: `"pnpm"`, `"部署"` (none when nothing searchable is left). */
+  terms: string[]
+  /** The terms OR-ed: `"pnpm" OR "部署"`, or ''. */
   match: string
   /** Runs of unsegmented script in the query, for a LIKE fallback when ICU split the entry differently. */
   cjkRuns: string[]
@@ -39,7 +41,8 @@ export function planArchiveQuery(query: string): ArchiveQueryPlan {
   for (const word of cjkRuns.length ? segmentedWords(cjkRuns.join('\n')) : []) {
     if (!CJK_FUNCTION_WORDS.has(word)) add(word)
   }
-  return { match: terms.map(quote).join(' OR '), cjkRuns: cjkRuns.filter((run) => [...run].length >= 2) }
+  const quoted = terms.map(quote)
+  return { terms: quoted, match: quoted.join(' OR '), cjkRuns: cjkRuns.filter((run) => [...run].length >= 2) }
 }
 
 /** The words column of an entry: its unsegmented-script words (and emoji, fullwidth words) joined by spaces. */

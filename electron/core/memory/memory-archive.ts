@@ -6,7 +6,8 @@ import type { ChangeRecorder } from '../ledger/recorder'
 import { refusal } from '../ledger/refusal'
 import type { Embedder } from '../provider/embeddings'
 import { scanForThreats, threatMessage } from '../security/threats'
-import { planArchiveQuery, archiveWordsOf } from './archive-query'
+import { archiveWordsOf } from './archive-query'
+import { searchArchiveWords } from './archive-search'
 import { searchArchiveByMeaning } from './archive-meaning'
 import type { ArchiveAddInput, ArchiveAddResult, ArchiveEntry, ArchiveHit, ArchiveListOptions, ArchiveSearchOptions, ArchiveSource } from './archive-types'
 import { messages } from './messages'
@@ -14,8 +15,6 @@ import { isMemoryTarget, type MemoryTarget } from './types'
 
 const DEFAULT_LIMIT = 10
 const MAX_LIMIT = 100
-/** The substring fallback for Chinese/Japanese reads at most this many of the newest entries. */
-const LIKE_FALLBACK_ROWS = 50_000
 
 interface ArchiveRow {
   id: number
@@ -47,35 +46,8 @@ export class MemoryArchive {
 
   /** Words search (BM25 over the text and its CJK words), best first. Synchronous: recall runs it on every turn. */
   search(query: string, options: ArchiveSearchOptions = {}): ArchiveHit[] {
-    const limit = clampLimit(options.limit)
-    const plan = planArchiveQuery(query)
-    if (!plan.match && plan.cjkRuns.length === 0) return []
-    const scope = scopeClause(options, 'a.')
-    const hits: ArchiveHit[] = []
-    if (plan.match) {
-      const rows = this.db
-        .prepare(
-          `SELECT a.*, -bm25(memory_archive_fts) AS score FROM memory_archive_fts
-           JOIN memory_archive a ON a.id = memory_archive_fts.rowid
-           WHERE memory_archive_fts MATCH ? ${scope.sql}
-           ORDER BY bm25(memory_archive_fts), a.id DESC LIMIT ?`
-        )
-        .all(plan.match, ...scope.params, limit) as Array<ArchiveRow & { score: number }>
-      hits.push(...rows.map(hitOf))
-    }
-    // ICU may split an entry differently from the query (扣押金 → 扣押|金 hides 押金): look for the run as written.
-    if (hits.length < limit && plan.cjkRuns.length) {
-      const seen = new Set(hits.map((hit) => hit.id))
-      const like = plan.cjkRuns.map(() => 'r.text LIKE ?').join(' OR ')
-      const rows = this.db
-        .prepare(
-          `SELECT r.*, 0 AS score FROM (SELECT * FROM memory_archive ORDER BY id DESC LIMIT ${LIKE_FALLBACK_ROWS}) r
-           WHERE (${like}) ${scopeClause(options, 'r.').sql} ORDER BY r.id DESC LIMIT ?`
-        )
-        .all(...plan.cjkRuns.map((run) => `%${escapeLike(run)}%`), ...scopeClause(options, 'r.').params, limit) as Array<ArchiveRow & { score: number }>
-      for (const row of rows) if (!seen.has(row.id) && hits.length < limit) hits.push(hitOf(row))
-    }
-    return hits
+    const rows = searchArchiveWords(this.db, query, scopeClause(options, 'a.'), clampLimit(options.limit))
+    return rows.map((row) => hitOf(row as unknown as ArchiveRow & { score: number }))
   }
 
   /**
@@ -251,10 +223,6 @@ function listFilter(options: Omit<ArchiveListOptions, 'offset' | 'limit'>): { sq
 
 function clampLimit(limit: number | undefined): number {
   return Math.min(Math.max(Math.floor(limit ?? DEFAULT_LIMIT), 1), MAX_LIMIT)
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[%_\\]/g, (char) => `\\${char}`)
 }
 
 function entryOf(row: ArchiveRow): ArchiveEntry {
