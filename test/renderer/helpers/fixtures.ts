@@ -158,6 +158,9 @@ export function baseHandlers(overrides: RouteHandlers = {}): RouteHandlers {
     'sync.status': syncStatus(),
     // Settings → Search (test/renderer/components/search-settings.test.tsx fills it in).
     'search.status': searchUpkeep(),
+    // The Memory screen's archive (test/renderer/components/memory-archive.test.tsx fills it in).
+    'archive.list': { entries: [], total: 0 },
+    'memory.search': { core: [], archive: [] },
     ...overrides
   }
 }

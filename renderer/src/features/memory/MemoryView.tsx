@@ -2,6 +2,8 @@ import { useEffect } from 'react'
 import { useApp, useMemory, useT } from '../../app/context'
 import { Notice } from '../../components/Feedback'
 import { Pane, PaneBody, PaneLoading } from '../../components/Pane'
+import { ArchiveSection } from './ArchiveSection'
+import { MemorySearch } from './MemorySearch'
 import { MemoryStoreCard } from './MemoryStoreCard'
 
 /** Both bounded stores, editable by hand (recorded in the timeline as your changes). */
@@ -21,10 +23,14 @@ export function MemoryView(): React.JSX.Element {
       <PaneBody lead={t('memory.lead')}>
         {loadError ? <Notice tone="error">{loadError}</Notice> : null}
         {memoryView && userView ? (
-          <div className="memory-grid">
-            <MemoryStoreCard target="user" view={userView} />
-            <MemoryStoreCard target="memory" view={memoryView} />
-          </div>
+          <>
+            <MemorySearch />
+            <div className="memory-grid">
+              <MemoryStoreCard target="user" view={userView} />
+              <MemoryStoreCard target="memory" view={memoryView} />
+            </div>
+            <ArchiveSection />
+          </>
         ) : loadError ? null : (
           <PaneLoading label={t('common.loading')} />
         )}
