@@ -1,3 +1,5 @@
+import { enArchive } from './en-archive'
+
 /** English words for the Memory screen: the two stores, their limits, and adding, editing and deleting entries. Part of `en.ts`. */
 export const enMemory = {
   'memory.title': 'Memory',
@@ -32,5 +34,7 @@ export const enMemory = {
   'memory.similar.replace': 'Replace that entry with yours',
   'memory.similar.addAnyway': 'Add anyway',
   'memory.tool.alreadySaved': 'Already saved, nothing added',
-  'memory.tool.alreadyIn': 'Already in {store}'
+  'memory.tool.alreadyIn': 'Already in {store}',
+  // The archive below the two stores (issue 28, part A); registered here because en.ts is at its size limit.
+  ...enArchive
 } as const

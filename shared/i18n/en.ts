@@ -23,7 +23,6 @@ import { enMcp } from './en-mcp'
 import { enMcpServer } from './en-mcp-server'
 import { enMenu } from './en-menu'
 import { enProvenance } from './en-provenance'
-import { enArchive } from './en-archive'
 
 /**
  * Every UI string, English. `{name}` is filled from params; `{count|one|other}` picks a word by count.
@@ -394,8 +393,7 @@ export const en = {
   ...enSync,
   ...enSearch,
   ...enMenu,
-  ...enProvenance,
-  ...enArchive
+  ...enProvenance
 } as const
 
 export type MessageKey = keyof typeof en

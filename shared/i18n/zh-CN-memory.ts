@@ -1,4 +1,5 @@
 import type { enMemory } from './en-memory'
+import { zhCNArchive } from './zh-CN-archive'
 
 /** 简体中文: the Memory screen (the keys of `en-memory.ts`). */
 export const zhCNMemory: Record<keyof typeof enMemory, string> = {
@@ -33,5 +34,7 @@ export const zhCNMemory: Record<keyof typeof enMemory, string> = {
   'memory.similar.replace': '用你的这条替换它',
   'memory.similar.addAnyway': '仍然添加',
   'memory.tool.alreadySaved': '已保存过，未重复添加',
-  'memory.tool.alreadyIn': '{store}中已有'
+  'memory.tool.alreadyIn': '{store}中已有',
+  // 记忆归档（issue 28，A 部分）。
+  ...zhCNArchive
 }

@@ -24,7 +24,6 @@ import { zhCNMcp } from './zh-CN-mcp'
 import { zhCNMcpServer } from './zh-CN-mcp-server'
 import { zhCNMenu } from './zh-CN-menu'
 import { zhCNProvenance } from './zh-CN-provenance'
-import { zhCNArchive } from './zh-CN-archive'
 
 /** 简体中文. Every key of the English dictionary must be here (the type checks it). */
 export const zhCN: Record<MessageKey, string> = {
@@ -392,6 +391,5 @@ export const zhCN: Record<MessageKey, string> = {
   ...zhCNSync,
   ...zhCNSearch,
   ...zhCNMenu,
-  ...zhCNProvenance,
-  ...zhCNArchive
+  ...zhCNProvenance
 }

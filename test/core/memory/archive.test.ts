@@ -104,7 +104,7 @@ describe('retire and supersede: entries leaving the core go to the archive', () 
     expect(core.archive.search('ci-01 CI')).toEqual([])
     expect(core.archive.search('CI runs', { includeSuperseded: true }).map((hit) => [hit.source, hit.text])).toEqual([['superseded', 'CI runs on ci-01']])
     const rows = core.ledger.list({ kinds: ['archive.add'] })
-    expect(rows.map((row) => [row.source, row.reviewId, row.meta.archiveSource])).toEqual([
+    expect(rows.map((row) => [row.source, row.reviewId, (row.meta as { archiveSource?: string }).archiveSource])).toEqual([
       ['review', 'r1', 'superseded'],
       ['review', 'r1', 'retired']
     ])
