@@ -10,7 +10,6 @@ export const enArchive = {
   'archive.search.placeholder': 'Search everything Cairn remembers…',
   'archive.search.none': 'Nothing matches "{query}".',
   'archive.search.results': '{count} {count|match|matches}',
-  'archive.search.clear': 'Clear search',
   'archive.where.core': 'In memory',
   'archive.where.archive': 'In the archive',
 

@@ -12,7 +12,6 @@ export const zhCNArchive: Record<keyof typeof enArchive, string> = {
   'archive.search.placeholder': '搜索 Cairn 记住的一切…',
   'archive.search.none': '没有与“{query}”匹配的内容。',
   'archive.search.results': '{count} 条匹配',
-  'archive.search.clear': '清除搜索',
   'archive.where.core': '在记忆中',
   'archive.where.archive': '在归档中',
 

@@ -48,11 +48,6 @@ export function MemorySearch(): React.JSX.Element {
       <div className="memory-search-box" role="search">
         <Icon name="search" size={16} />
         <input type="search" className="text-input" autoComplete="off" spellCheck={false} value={query} placeholder={t('archive.search.placeholder')} aria-label={t('archive.search.label')} onChange={(event) => setQuery(event.target.value)} />
-        {query ? (
-          <button type="button" className="icon-button small" aria-label={t('archive.search.clear')} title={t('archive.search.clear')} onClick={() => setQuery('')}>
-            <Icon name="close" size={14} />
-          </button>
-        ) : null}
       </div>
       {error ? <Notice tone="error">{error}</Notice> : null}
       {results ? (
