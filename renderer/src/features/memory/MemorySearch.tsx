@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import type { ArchiveEntryView, CoreMatchView } from '../../../../shared/ipc/contract-archive'
 import { useApp, useMemory, useT } from '../../app/context'
 import { Notice } from '../../components/Feedback'
@@ -6,7 +6,7 @@ import { Icon } from '../../components/Icon'
 import { describeError } from '../../ipc/error-words'
 import { ArchiveEntryRow } from './ArchiveEntryRow'
 import { fitsBack } from './ArchiveSection'
-import { useArchiveList } from './use-archive'
+import { archiveActions } from './use-archive'
 
 /** Waits this long after the last key before searching. */
 const TYPING_PAUSE_MS = 200
@@ -20,8 +20,8 @@ export function MemorySearch(): React.JSX.Element {
   const [query, setQuery] = useState('')
   const [results, setResults] = useState<{ core: CoreMatchView[]; archive: ArchiveEntryView[] } | null>(null)
   const [error, setError] = useState<string | null>(null)
-  // The archive's actions (hide, remove, move back) work the same from a search result; the list reloads after each.
-  const { actions } = useArchiveList(client, memory ?? user)
+  // The archive's actions work the same from a search result; `memory.changed` then reloads the stores, which searches again.
+  const actions = useMemo(() => archiveActions(client, async () => {}), [client])
 
   useEffect(() => {
     const words = query.trim()

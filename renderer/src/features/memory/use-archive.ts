@@ -42,19 +42,6 @@ export function useArchiveList(client: CairnClient, version: unknown): ArchiveLi
     void load()
   }, [load, version])
 
-  const act = useCallback(
-    async (request: () => Promise<unknown>): Promise<string | null> => {
-      try {
-        await request()
-        await load()
-        return null
-      } catch (caught) {
-        return describeError(caught)
-      }
-    },
-    [load]
-  )
-
   return {
     entries,
     total,
@@ -64,10 +51,24 @@ export function useArchiveList(client: CairnClient, version: unknown): ArchiveLi
       shown.current += PAGE
       void load()
     },
-    actions: {
-      setHidden: (id, hidden) => act(() => client.request('archive.setHidden', { id, hidden })),
-      remove: (id) => act(() => client.request('archive.remove', { id })),
-      moveBack: (id) => act(() => client.request('archive.restore', { id }))
+    actions: archiveActions(client, load)
+  }
+}
+
+/** Hide, remove and move back one entry; `reload` runs after each (the routes also announce `memory.changed`). */
+export function archiveActions(client: CairnClient, reload: () => Promise<void>): ArchiveEntryActions {
+  const act = async (request: () => Promise<unknown>): Promise<string | null> => {
+    try {
+      await request()
+      await reload()
+      return null
+    } catch (caught) {
+      return describeError(caught)
     }
+  }
+  return {
+    setHidden: (id, hidden) => act(() => client.request('archive.setHidden', { id, hidden })),
+    remove: (id) => act(() => client.request('archive.remove', { id })),
+    moveBack: (id) => act(() => client.request('archive.restore', { id }))
   }
 }
