@@ -19,6 +19,7 @@ export const MODEL_FACING = [
   'tools/', // the tool contract: argument errors go back to the model
   'memory/memory-tool.ts', // the memory tool's results
   'memory/messages.ts', // every text the memory tool shows the model
+  'memory/archive-messages.ts', // every text about the archive the memory tool shows the model
   'skills/skill-tools.ts', // the skill tools' results
   'skills/skill-file.ts', // SKILL.md validation, returned to the model by the skill tools (the editor shows it too: not yet worded)
   'skills/skill-paths.ts', // the skill tools' file_path checks, returned to the model

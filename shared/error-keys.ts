@@ -176,7 +176,11 @@ export interface ErrorParamsByKey {
   'sync.branch_refused': { url: string; branch: string; detail: string }
   // issue 28, part B: project memory
   'memory.no_project': Record<string, never>
-  'workspace.no_instructions': { file: string }
+  'workspace.no_instructions': { file: string },
+  // The memory archive (issue 28, part A).
+  'archive.entry_missing': { id: number }
+  'archive.no_room': { target: string; current: number; limit: number }
+  'archive.refused': { reason: string }
 }
 
 export type ErrorKey = keyof ErrorParamsByKey
@@ -334,7 +338,10 @@ const errorKeys: Record<ErrorKey, true> = {
   'sync.branch_refused': true,
   // issue 28, part B: project memory
   'memory.no_project': true,
-  'workspace.no_instructions': true
+  'workspace.no_instructions': true,
+  'archive.entry_missing': true,
+  'archive.no_room': true,
+  'archive.refused': true
 }
 
 /** Whether a key that came over the wire is one this version words (an older or newer peer may send others). */

@@ -2,6 +2,7 @@
  * The ledger's vocabulary without zod, so the renderer can name rows (which skill, which memory
  * file) without bundling the schemas; shared/ledger.ts builds its schemas from these.
  */
+import { isArchiveSource, type ArchiveSource } from './archive-names'
 import { normalizeDangers, type ContentDanger } from './dangers'
 import { normalizeProvenance, type Provenance } from './provenance'
 
@@ -9,10 +10,13 @@ import { normalizeProvenance, type Provenance } from './provenance'
 export const memoryKinds = ['memory.add', 'memory.replace', 'memory.remove'] as const
 /** Changes to one file of a skill (a row holds the whole file). */
 export const skillKinds = ['skill.create', 'skill.patch', 'skill.edit', 'skill.delete', 'skill.file_write', 'skill.file_remove'] as const
+/** Entries going into or out of the memory archive (state.db; a row holds the entry's text). */
+export const archiveKinds = ['archive.add', 'archive.remove'] as const
 /** Every kind of learned change. */
-export const ledgerKinds = [...memoryKinds, ...skillKinds] as const
+export const ledgerKinds = [...memoryKinds, ...skillKinds, ...archiveKinds] as const
 export type MemoryKind = (typeof memoryKinds)[number]
 export type SkillKind = (typeof skillKinds)[number]
+export type ArchiveKind = (typeof archiveKinds)[number]
 export type LedgerKind = (typeof ledgerKinds)[number]
 
 /**
@@ -78,6 +82,18 @@ export interface MemoryMeta extends ContentMeta {
   device?: string
 }
 
+/** `meta` of an archive row. */
+export interface ArchiveMeta extends ContentMeta {
+  store: MemoryStoreName
+  /** Why the entry is (or was) in the archive. */
+  archiveSource: ArchiveSource
+  /** The workspace project the entry belongs to (see projectKeyFor); absent for entries of no project. */
+  projectKey?: string
+  revertOf?: number
+  proposalId?: number
+  device?: string
+}
+
 /** `meta` every skill row carries (skill.patch and skill.edit carry nothing more). */
 export interface SkillMeta extends ContentMeta {
   /** The skill's name (its folder). */
@@ -115,7 +131,9 @@ export interface SkillFileMeta extends SkillMeta {
 /** The `meta` a row of kind `K` carries. */
 export type LedgerMeta<K extends LedgerKind = LedgerKind> = K extends MemoryKind
   ? MemoryMeta
-  : K extends 'skill.create'
+  : K extends ArchiveKind
+    ? ArchiveMeta
+    : K extends 'skill.create'
     ? SkillCreateMeta
     : K extends 'skill.delete'
       ? SkillDeleteMeta
@@ -125,6 +143,14 @@ export type LedgerMeta<K extends LedgerKind = LedgerKind> = K extends MemoryKind
 
 export function isMemoryKind(kind: LedgerKind): kind is MemoryKind {
   return (memoryKinds as readonly string[]).includes(kind)
+}
+
+export function isArchiveKind(kind: LedgerKind): kind is ArchiveKind {
+  return (archiveKinds as readonly string[]).includes(kind)
+}
+
+export function isArchiveEntry<E extends { kind: LedgerKind }>(entry: E): entry is Extract<E, { kind: ArchiveKind }> {
+  return isArchiveKind(entry.kind)
 }
 
 export function isMemoryEntry<E extends { kind: LedgerKind }>(entry: E): entry is Extract<E, { kind: MemoryKind }> {
@@ -178,6 +204,13 @@ export function normalizeLedgerMeta(kind: LedgerKind, target: string, raw: unkno
     const store = memoryStores.includes(meta.store as MemoryStoreName) ? (meta.store as MemoryStoreName) : memoryStoreOfTarget(target)
     return { store, ...revert }
   }
+  if (isArchiveKind(kind)) {
+    const fromTarget = /\/(\w+)$/.exec(target)?.[1]
+    const store = memoryStores.includes(meta.store as MemoryStoreName) ? (meta.store as MemoryStoreName) : memoryStores.includes(fromTarget as MemoryStoreName) ? (fromTarget as MemoryStoreName) : 'memory'
+    const archiveSource = isArchiveSource(meta.archiveSource) ? meta.archiveSource : 'added'
+    const projectKey = typeof meta.projectKey === 'string' && meta.projectKey ? { projectKey: meta.projectKey } : {}
+    return { store, archiveSource, ...projectKey, ...revert }
+  }
   const text = (key: string): string | undefined => (typeof meta[key] === 'string' && meta[key] ? (meta[key] as string) : undefined)
   const optional = (key: 'absorbedInto' | 'restoredFrom') => (text(key) ? { [key]: text(key) } : {})
   const fromPath = skillOfTarget(target)
@@ -206,6 +239,6 @@ export function normalizeLedgerMeta(kind: LedgerKind, target: string, raw: unkno
 export function skillNameOf(entry: { kind: SkillKind; target: string; meta?: unknown }): string
 export function skillNameOf(entry: { kind: LedgerKind; target: string; meta?: unknown }): string | null
 export function skillNameOf(entry: { kind: LedgerKind; target: string; meta?: unknown }): string | null {
-  if (isMemoryKind(entry.kind)) return null
+  if (isMemoryKind(entry.kind) || isArchiveKind(entry.kind)) return null
   return normalizeLedgerMeta(entry.kind, entry.target, entry.meta).skill
 }

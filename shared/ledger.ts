@@ -9,6 +9,8 @@ import {
   type LedgerKind,
   type LedgerMeta,
   type LedgerSource,
+  archiveKinds,
+  type ArchiveMeta,
   type McpSource,
   type MemoryKind,
   type MemoryMeta,
@@ -18,6 +20,7 @@ import {
   type SkillKind,
   type SkillMeta
 } from './ledger-names'
+import { archiveSources } from './archive-names'
 import { dangerCodes, type ContentDanger } from './dangers'
 import { provenanceOrigins, readSourceKinds, type Provenance } from './provenance'
 import type { DistributiveOmit } from './type-utils'
@@ -39,6 +42,17 @@ const dangers = z.array(z.object({ code: z.enum(dangerCodes), detail: z.string()
 
 /** The fields are described on MemoryMeta, SkillMeta and its per-kind extensions (shared/ledger-names.ts). */
 export const memoryMetaSchema = z.object({ store: z.enum(memoryStores), revertOf, proposalId, device, provenance, dangers }) satisfies z.ZodType<MemoryMeta>
+
+export const archiveMetaSchema = z.object({
+  store: z.enum(memoryStores),
+  archiveSource: z.enum(archiveSources),
+  projectKey: z.string().optional(),
+  revertOf,
+  proposalId,
+  device,
+  provenance,
+  dangers
+}) satisfies z.ZodType<ArchiveMeta>
 
 const skillMetaFields = { skill: z.string(), category: z.string().nullable(), revertOf, proposalId, device, provenance, dangers }
 export const skillMetaSchema = z.object(skillMetaFields) satisfies z.ZodType<SkillMeta>
@@ -75,11 +89,13 @@ export const ledgerEntrySchema = z.discriminatedUnion('kind', [
   z.object({ ...entryFields, kind: z.literal('skill.create'), meta: skillCreateMetaSchema }),
   z.object({ ...entryFields, kind: z.enum(['skill.patch', 'skill.edit']), meta: skillMetaSchema }),
   z.object({ ...entryFields, kind: z.literal('skill.delete'), meta: skillDeleteMetaSchema }),
-  z.object({ ...entryFields, kind: z.enum(['skill.file_write', 'skill.file_remove']), meta: skillFileMetaSchema })
+  z.object({ ...entryFields, kind: z.enum(['skill.file_write', 'skill.file_remove']), meta: skillFileMetaSchema }),
+  z.object({ ...entryFields, kind: z.enum(archiveKinds), meta: archiveMetaSchema })
 ])
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>
 export type MemoryLedgerEntry = Extract<LedgerEntry, { kind: MemoryKind }>
 export type SkillLedgerEntry = Extract<LedgerEntry, { kind: SkillKind }>
+export type ArchiveLedgerEntry = Extract<LedgerEntry, { kind: 'archive.add' | 'archive.remove' }>
 // Every kind has its row schema above (this line stops compiling when a new kind has none).
 ledgerKinds satisfies readonly LedgerEntry['kind'][]
 

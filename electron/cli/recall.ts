@@ -2,7 +2,6 @@ import { styleText } from 'node:util'
 import type { RecalledItem } from '../../shared/recall'
 import { translate } from '../../shared/i18n'
 import type { CairnCore } from '../core/cairn'
-import type { RecallArchive } from '../core/recall/builtin-provider'
 import { memoryRecallFor } from '../core/recall/create-provider'
 import type { MemoryRecall } from '../core/recall/memory-recall'
 import { environmentKeys, ProviderAccess } from '../core/provider/provider-access'
@@ -13,9 +12,7 @@ import type { CliIO } from './io'
 /** The memory provider (`memory.provider`) for this command's conversations, keys from the environment; null when it has nothing to work with. */
 export function cliRecall(core: CairnCore, env: NodeJS.ProcessEnv): MemoryRecall | null {
   const access = new ProviderAccess(() => core.config.get(), environmentKeys(env), env)
-  // Part A's archive (core.archive); until a core has one, the built-in provider has nothing to recall from.
-  const archive = (core as { archive?: RecallArchive }).archive ?? null
-  return memoryRecallFor({ config: core.config.get(), access, dataHome: core.paths.root, archive })
+  return memoryRecallFor({ config: core.config.get(), access, dataHome: core.paths.root, archive: core.archive })
 }
 
 /** The one dim line under a prompt that recalled memory: how many, from which provider, and the start of each. */

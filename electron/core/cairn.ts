@@ -11,6 +11,7 @@ import { revertLedgerEntry, type RevertOptions } from './ledger/revert'
 import { MemoryStore, createMemoryTool, memoryLimitsFrom } from './memory'
 import type { MemoryTarget } from './memory/types'
 import { memoryEntryDates } from './memory/entry-history'
+import { MemoryArchive } from './memory/memory-archive'
 import { MemoryConfirmations } from './memory/memory-confirmations'
 import { MemoryHidden } from './memory/memory-hidden'
 import { MemoryPins } from './memory/memory-pins'
@@ -59,6 +60,8 @@ export class CairnCore {
   readonly memoryConfirmations: MemoryConfirmations
   /** Memory entries the user asked Cairn not to bring up (kept in the file, left out of what the model reads). */
   readonly memoryHidden: MemoryHidden
+  /** The unbounded archive below the core memory files (state.db): overflow, retired and superseded entries. */
+  readonly archive: MemoryArchive
   /** Files attached to user messages (under `attachments/`, their text in state.db). */
   readonly attachments: AttachmentStore
   /** The better-sqlite3 binary this core opened state.db with (the review worker opens it the same way). */
@@ -93,6 +96,7 @@ export class CairnCore {
       const { store } = entry.meta as { store: 'memory' | 'user' }
       this.memoryPins.rename(store, entry.before, entry.after)
     })
+    this.archive = new MemoryArchive(this.db, this.ledger)
     this.memory = new MemoryStore({
       dataHome: this.paths.root,
       dir: this.paths.memoriesDir,
@@ -100,6 +104,7 @@ export class CairnCore {
       limits: () => memoryLimitsFrom(this.config.get().memory),
       recorder: this.ledger,
       hidden: this.memoryHidden,
+      archive: this.archive,
       dating: {
         datesOf: (target, entries) => memoryEntryDates(this, target, entries),
         confirm: (target, entry) => this.memoryConfirmations.confirm(target, entry)
@@ -161,7 +166,7 @@ export class CairnCore {
 
   /** Undoes one ledger row (see revertLedgerEntry); `force` reverts a skill change over newer text. */
   revert(id: number, options?: RevertOptions): Promise<RevertResult> {
-    return revertLedgerEntry(this.ledger, { memory: this.memory, skills: this.skills }, id, options)
+    return revertLedgerEntry(this.ledger, { memory: this.memory, skills: this.skills, archive: this.archive }, id, options)
   }
 
   async close(): Promise<void> {

@@ -154,6 +154,10 @@ export const enErrorKeys = {
   'error.sync.no_writable_library': 'No team library in skills.shared is marked "writable": true; only its maintainers can propose changes.',
   'error.sync.no_skill': 'There is no skill named "{name}" in {folder} to propose.',
   'error.sync.branch_refused': '{url} refused the branch {branch}: {detail}',
+  // The memory archive (issue 28, part A).
+  'error.archive.entry_missing': 'There is no archive entry {id}; it may have been removed.',
+  'error.archive.no_room': 'Memory ({target}) is full ({current} of {limit} characters): remove or shorten an entry, then move this back.',
+  'error.archive.refused': 'Not saved: {reason}',
 
   // issue 28, part B: project memory
   'error.memory.no_project': 'Project memory needs a workspace: choose a workspace (or pass --workspace DIR) and try again.',

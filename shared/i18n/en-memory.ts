@@ -1,5 +1,6 @@
 import { enHide } from './en-hide'
 import { enProject } from './en-project'
+import { enArchive } from './en-archive'
 
 /** English words for the Memory screen: the two stores, their limits, and adding, editing and deleting entries. Part of `en.ts`. */
 export const enMemory = {
@@ -39,5 +40,7 @@ export const enMemory = {
   // "Don't bring this up" (issue 28, part E), registered here so en.ts stays under the size limit.
   ...enHide,
   // Issue 28, part B: project memory and the repository's instructions (en-project.ts).
-  ...enProject
+  ...enProject,
+  // The archive below the two stores (issue 28, part A); registered here because en.ts is at its size limit.
+  ...enArchive
 } as const

@@ -151,6 +151,10 @@ export const zhCNErrorKeys: Record<keyof typeof enErrorKeys, string> = {
   'error.sync.no_writable_library': 'skills.shared 中没有标为 "writable": true 的团队库；只有库的维护者才能提议修改。',
   'error.sync.no_skill': '{folder} 中没有名为“{name}”的技能可以提议。',
   'error.sync.branch_refused': '{url} 拒绝了分支 {branch}：{detail}',
+  // 记忆归档（issue 28，A 部分）。
+  'error.archive.entry_missing': '没有编号为 {id} 的归档条目，它可能已被移除。',
+  'error.archive.no_room': '记忆（{target}）已满（{current}/{limit} 个字符）：请先删除或缩短一条，再移回。',
+  'error.archive.refused': '未保存：{reason}',
 
   // issue 28, part B: project memory
   'error.memory.no_project': '项目记忆需要一个工作区：请先选择工作区（或加上 --workspace DIR）再试。',

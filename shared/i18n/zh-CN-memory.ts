@@ -1,6 +1,7 @@
 import type { enMemory } from './en-memory'
 import { zhCNHide } from './zh-CN-hide'
 import { zhCNProject } from './zh-CN-project'
+import { zhCNArchive } from './zh-CN-archive'
 
 /** 简体中文: the Memory screen (the keys of `en-memory.ts`). */
 export const zhCNMemory: Record<keyof typeof enMemory, string> = {
@@ -38,5 +39,7 @@ export const zhCNMemory: Record<keyof typeof enMemory, string> = {
   'memory.tool.alreadyIn': '{store}中已有',
   ...zhCNHide,
   // Issue 28, part B (zh-CN-project.ts).
-  ...zhCNProject
+  ...zhCNProject,
+  // 记忆归档（issue 28，A 部分）。
+  ...zhCNArchive
 }

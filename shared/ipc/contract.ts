@@ -13,6 +13,7 @@ import { syncRoutes, type SyncStatus } from './contract-sync'
 import { searchRoutes, type SearchUpkeep } from './contract-search'
 import { recallRoutes } from './contract-recall'
 import type { MemoryProviderStatus } from '../recall'
+import { archiveRoutes } from './contract-archive'
 import { mcpRoutes } from './contract-mcp'
 import { defineRoute, type IpcSender } from './define'
 import { projectInstructionFileSchema, projectMemoryViewSchema } from './domain-project'
@@ -343,7 +344,9 @@ export const ipcRoutes = {
   ...importRoutes,
   ...syncRoutes,
   ...searchRoutes,
-  ...recallRoutes // issue 28, part D: the memory provider
+  ...recallRoutes, // issue 28, part D: the memory provider
+  // Issue 28, part A: the memory archive.
+  ...archiveRoutes
 }
 
 export type IpcRoutes = typeof ipcRoutes

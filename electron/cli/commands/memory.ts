@@ -10,6 +10,7 @@ import { parseCommandArgs } from '../args'
 import { describeChange } from '../format-change'
 import { CliFailure, formatTime, oneLine, printJson, UsageError } from '../io'
 import { refusalWords } from '../worded-failure'
+import { searchCommand } from './memory-search'
 import type { CliCommand, CliContext } from './types'
 import { memoryProviderAction } from './memory-provider'
 
@@ -23,6 +24,7 @@ export const memoryCommand: CliCommand = {
        cairn [--home DIR] memory restore <id> [--json]
        cairn [--home DIR] memory projects [--json]
        cairn [--home DIR] memory provider [search <query> | forget <id>] [--json]
+       cairn [--home DIR] memory search <words…> [--json] [--limit N]
 
 Shows what Cairn remembers: the entries of MEMORY.md (its own notes) and USER.md (about you), and with
 --workspace that workspace's project memory (PROJECT.md, kept in the data home), with where each came
@@ -44,9 +46,11 @@ from (who wrote it and when, from the timeline) and which are pinned or hidden.
   provider  the memory provider recalled from and sent each finished turn (memory.provider: builtin,
             mem0 or honcho), whether it answers, and what was last sent to it; search asks it,
             forget deletes one item by the id search printed (Mem0 only: the archive keeps every fact)
+  search    finds entries in memory and in its archive (what did not fit, or was taken out), with
+            their ids and dates
 `,
   async run(ctx, args) {
-    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' }, entry: { type: 'string' }, workspace: { type: 'string' } })
+    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' }, entry: { type: 'string' }, workspace: { type: 'string' }, limit: { type: 'string' } })
     const [action, ...rest] = positionals
     const json = values.json ?? false
     if (values.entry !== undefined && action !== 'history') throw new UsageError('--entry goes with: cairn memory history.')
@@ -68,10 +72,19 @@ from (who wrote it and when, from the timeline) and which are pinned or hidden.
         return projects(ctx, await ctx.core(), json)
       case 'provider':
         return memoryProviderAction(ctx, await ctx.core(), rest, json)
+      case 'search':
+        return searchCommand(ctx, await ctx.core(), rest, json, limitOf(values.limit))
       default:
-        throw new UsageError(`Unknown memory action "${action}". Use history, pin, unpin, hide, show, restore, projects or provider.`)
+        throw new UsageError(`Unknown memory action "${action}". Use history, pin, unpin, hide, show, restore, search, projects or provider.`)
     }
   }
+}
+
+function limitOf(value: string | undefined): number {
+  if (value === undefined) return 20
+  const limit = Number(value)
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new UsageError('--limit takes a whole number from 1 to 100.')
+  return limit
 }
 
 function targetOf(word: string | undefined): MemoryTarget {
@@ -100,8 +113,9 @@ function show(ctx: CliContext, core: CairnCore, json: boolean, workspace: string
       return [target, { entries, info: memoryEntryInfo(core, target, entries), current: usage.current, limit: usage.limit }]
     })
   ) as Partial<Record<MemoryTarget, { entries: string[]; info: ReturnType<typeof memoryEntryInfo>; current: number; limit: number }>>
+  const archiveSize = core.archive.count()
   if (json) {
-    printJson(ctx.io, workspace ? { ...views, workspace: store.project?.workspace } : views)
+    printJson(ctx.io, { ...views, ...(workspace ? { workspace: store.project?.workspace } : {}), archive: { count: archiveSize } })
     return 0
   }
   for (const target of targets) {
@@ -121,6 +135,7 @@ function show(ctx: CliContext, core: CairnCore, json: boolean, workspace: string
       ctx.io.out(`  ${String(i + 1).padStart(2)}. ${oneLine(info.text, 90)}  (${facts.join(', ')})\n`)
     })
   }
+  ctx.io.out(`\nArchive: ${archiveSize.toLocaleString('en-US')} ${archiveSize === 1 ? 'entry' : 'entries'} (not in every conversation; find them with: cairn memory search <words>)\n`)
   return 0
 }
 

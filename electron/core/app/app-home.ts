@@ -8,6 +8,7 @@ import type { Ledger } from '../ledger/ledger'
 import type { RevertOptions } from '../ledger/revert'
 import type { MemoryStore } from '../memory'
 import type { MemoryHidden } from '../memory/memory-hidden'
+import type { MemoryArchive } from '../memory/memory-archive'
 import type { MemoryPins } from '../memory/memory-pins'
 import type { SessionStore } from '../sessions'
 import type { SkillStore } from '../skills'
@@ -24,6 +25,8 @@ export interface AppHome {
   memory: MemoryStore
   memoryPins: MemoryPins
   memoryHidden: MemoryHidden
+  /** The memory archive below MEMORY.md and USER.md. */
+  archive: MemoryArchive
   skills: SkillStore
   skillFlags: SkillFlags
   sessions: SessionStore

@@ -30,9 +30,9 @@ import { SearchUpkeep } from './search-upkeep'
 import { searchHandlers } from './handlers/search'
 import { memoryProviderHandlers } from './handlers/memory-provider'
 import { AppMemoryProvider } from './app-memory-provider'
-import type { RecallArchive } from '../recall/builtin-provider'
 import { memoryHandlers } from './handlers/memory'
 import { projectMemoryHandlers } from './handlers/project-memory'
+import { archiveHandlers } from './handlers/archive'
 import { sessionHandlers } from './handlers/sessions'
 import { settingsHandlers } from './handlers/settings'
 import { modelHandlers } from './handlers/models'
@@ -118,8 +118,7 @@ export class CairnApp implements AppContext {
       config: () => core.config.get(),
       access: this.provider,
       dataHome: core.paths.root,
-      // Part A's archive (core.archive); until a core has one, the built-in provider has nothing to recall from.
-      archive: (core as { archive?: RecallArchive }).archive ?? null,
+      archive: core.archive,
       changed: (status) => this.emit('memoryProvider.changed', status)
     })
     this.chats = new ChatManager({
@@ -163,6 +162,7 @@ export class CairnApp implements AppContext {
       ...skillHandlers(this),
       ...memoryHandlers(this),
       ...projectMemoryHandlers(this),
+      ...archiveHandlers(this),
       ...inboxHandlers(this),
       ...settingsHandlers(this),
       ...modelHandlers(this),

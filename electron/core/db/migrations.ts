@@ -1,3 +1,4 @@
+import { archiveMigration } from './archive-migration'
 import { memoryConfirmationMigration } from './memory-confirmation-migration'
 import { memoryHiddenMigration } from './memory-hidden-migration'
 import { projectMemoryMigration } from './project-memory-migration'
@@ -395,6 +396,7 @@ export const migrations: Migration[] = [
   vocabMigration,
   reviewFailureMigration,
   memoryConfirmationMigration,
+  archiveMigration,
   memoryHiddenMigration,
   projectMemoryMigration
 ]

@@ -36,7 +36,8 @@ export const SALVAGE_ORDER = [
   'imports',
   'memory_confirmations',
   'memory_hidden',
-  'memory_hidden_log'
+  'memory_hidden_log',
+  'memory_archive'
 ] as const
 
 /** Stop probing a table after this many unreadable stretches: the file is more hole than table. */

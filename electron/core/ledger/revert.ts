@@ -23,7 +23,7 @@ export interface RevertibleStore {
  */
 export async function revertLedgerEntry(
   ledger: Ledger,
-  stores: { memory: RevertibleStore; skills: RevertibleStore },
+  stores: { memory: RevertibleStore; skills: RevertibleStore; archive?: RevertibleStore },
   id: number,
   options: RevertOptions = {}
 ): Promise<RevertResult> {
@@ -33,7 +33,9 @@ export async function revertLedgerEntry(
   if (entry.revertedBy !== null) {
     return { ok: false, code: 'already_reverted', error: coreEnglish('error.revert.already_reverted', { id, by: entry.revertedBy }) }
   }
-  const result = entry.kind.startsWith('memory.') ? await stores.memory.revertChange(entry) : await stores.skills.revertChange(entry, { force: options.force })
+  const store = entry.kind.startsWith('archive.') ? stores.archive : entry.kind.startsWith('memory.') ? stores.memory : stores.skills
+  if (!store) return { ok: false, code: 'not_found', error: coreEnglish('error.revert.not_found', { id }) }
+  const result = await store.revertChange(entry, { force: options.force })
   if (result.ok) ledger.markReverted(id, result.revertEntry.id)
   else if (result.conflict && !result.code) return { ...result, code: 'conflict' }
   return result

@@ -1,6 +1,7 @@
 import type { BatchChangeRecorder } from '../ledger/recorder'
 import type { EntryDating } from './entry-dating'
 import type { HiddenEntrySource } from './memory-hidden'
+import type { ArchiveSink } from './store-archiving'
 import type { ProjectScope } from './project-scope'
 import type { MemoryLimits } from './types'
 
@@ -14,6 +15,8 @@ interface MemoryStoreBaseOptions {
   lockTimeoutMs?: number
   /** When entries were added and last confirmed (state.db); without it no dates are shown or recorded. */
   dating?: EntryDating
+  /** Where entries go that a full core cannot take or that leave it; without it a full core refuses, as before. */
+  archive?: ArchiveSink
   /** Entries the user hid: left out of everything the model reads, and not written back in other words. */
   hidden?: HiddenEntrySource
   /** The workspace whose project memory the `project` target is (see {@link MemoryStore.forWorkspace}); without it `project` is refused. */
@@ -30,6 +33,7 @@ export type MemoryStoreOptions = MemoryStoreBaseOptions &
     | { limits: () => MemoryLimits; memoryCharLimit?: never; userCharLimit?: never; projectCharLimit?: never }
   )
 
+/** The limits as a function read on every call, whichever way they were given. */
 export function limitsGetter(options: MemoryStoreOptions): () => MemoryLimits {
   if (options.limits) return options.limits
   const fixed: MemoryLimits = { memory: options.memoryCharLimit, user: options.userCharLimit, project: options.projectCharLimit ?? options.memoryCharLimit }

@@ -14,18 +14,11 @@ import { renderBlock, sanitizeEntries, type MemorySnapshot } from './snapshot'
 import { limitsGetter, type MemoryStoreOptions } from './memory-store-options'
 import { StoreDating } from './store-dating'
 import { projectKeyOfLedgerTarget, projectScopeFor, type ProjectScope } from './project-scope'
+import { archiveMessages, archiveRetired, fitBatch, overflowSuccess, type ArchiveScope, type ArchiveSink } from './store-archiving'
 import { ambiguous, countFailure, shrinkRefusal, succeeded, warningFor, type PlannedFailure } from './store-outcomes'
-import type {
-  MemoryCallContext,
-  MemoryFailure,
-  MemoryLimits,
-  MemoryMutationOptions,
-  MemoryOperation,
-  MemoryReadResult,
-  MemoryResult,
-  MemoryTarget,
-  MemoryUsage
-} from './types'
+import type { MemoryCallContext, MemoryFailure, MemoryMutationOptions, MemoryOperation, MemoryReadResult, MemoryResult, MemoryTarget, MemoryUsage } from './types'
+
+export type { MemoryStoreOptions }
 
 /**
  * Bounded memory in MEMORY.md (`memory`, the agent's notes), USER.md (`user`, the user's profile) and, for a
@@ -39,10 +32,12 @@ export class MemoryStore {
   /** Entry dates for the model, and repeats recorded as confirmations. */
   private readonly dates: StoreDating
   private readonly hidden: HiddenEntries
+  private readonly archive: ArchiveSink | undefined
 
   constructor(private readonly options: MemoryStoreOptions) {
     this.dates = new StoreDating(options.dating)
     this.hidden = new HiddenEntries(options.hidden)
+    this.archive = options.archive
     this.files = new MemoryFiles({
       dataHome: options.dataHome,
       dir: options.dir,
@@ -108,6 +103,19 @@ export class MemoryStore {
     return this.frozen
   }
 
+  /** The archive below this store (null for a scratch copy or a store opened without one). */
+  get archived(): ArchiveSink | null {
+    return this.archive ?? null
+  }
+
+  private projectKeyOf(target: MemoryTarget): string | null {
+    return target === 'project' ? (this.files.project?.key ?? null) : null
+  }
+
+  private archiveScope(target: MemoryTarget): ArchiveScope {
+    return { target, projectKey: this.projectKeyOf(target), hidden: this.archive ? this.hidden.source?.list(target) : undefined }
+  }
+
   /** Where this store's entry dates come from (a review's scratch copy uses the real store's). */
   get dating(): EntryDating | undefined {
     return this.dates.source
@@ -168,6 +176,8 @@ export class MemoryStore {
     const refused = this.entryProblem(target, text)
     if (refused) return { success: false, error: refused }
     const limit = this.files.limitOf(target)
+    const overflow = this.archive && options.overflow !== false ? this.archive : null
+    let overflowed = false
     const outcome = await this.files.transact(target, { guardDrift: false, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
       const hidden = this.hidden.refusal(target, entries, [text], ctx, options)
       if (hidden) return hidden
@@ -176,11 +186,17 @@ export class MemoryStore {
       if (found) return this.similarFailure(target, entries, messages.similarEntry(found.kind, found.entry), { ...found, content: text })
       const next = [...entries, text]
       if (charCount(next) > limit) {
-        const usage = usageOf(entries, limit)
-        return this.failWith(target, entries, messages.addOverLimit(usage, textLength(text)), true)
+        if (overflow) return (overflowed = true), { kind: 'noop' }
+        return this.failWith(target, entries, messages.addOverLimit(usageOf(entries, limit), textLength(text)), true)
       }
       return { kind: 'apply', entries: next, changes: [{ kind: 'memory.add', before: null, after: text }] }
     })
+    if (overflow && overflowed && outcome.kind === 'noop') {
+      const archived = overflow.add({ target, projectKey: this.projectKeyOf(target), text, source: 'overflow', provenance: ctx.write.provenance, write: ctx.write })
+      if (archived.kind === 'refused') return { success: false, error: archiveMessages.refused(archived.reason) }
+      const usage = usageOf(outcome.entries, limit)
+      return overflowSuccess(succeeded(target, ctx, usage, outcome.entries.length, ''), archived, usageFraction(usage))
+    }
     if (outcome.kind === 'noop') this.dates.confirm(target, [text])
     const result = this.finish(target, ctx, outcome, messages.added, messages.alreadyExists)
     return outcome.kind === 'noop' && result.success ? { ...result, duplicate: true } : result
@@ -191,6 +207,7 @@ export class MemoryStore {
    * that is under 80% full (a model that wrongly believes memory is full, Hermes #76035) unless `force`.
    */
   async replace(target: MemoryTarget, oldText: string, content: string, ctx: MemoryCallContext, options: MemoryMutationOptions = {}): Promise<MemoryResult> {
+    const scope = this.archiveScope(target)
     const needle = trimmedText(oldText)
     const text = trimmedText(content)
     if (!needle) return { success: false, error: messages.emptyOldText }
@@ -213,6 +230,7 @@ export class MemoryStore {
       if (refusal) return refusal
       return { kind: 'apply', entries: next, changes: [{ kind: 'memory.replace', before, after: text }] }
     })
+    if (outcome.kind === 'applied') archiveRetired(this.archive, scope, outcome.recorded, ctx.write)
     return this.finish(target, ctx, outcome, messages.replaced, messages.replaced)
   }
 
@@ -221,6 +239,7 @@ export class MemoryStore {
    * is not shrink-guarded; the guard catches rewrites and batches that condense the store.
    */
   async remove(target: MemoryTarget, oldText: string, ctx: MemoryCallContext, options: MemoryMutationOptions = {}): Promise<MemoryResult> {
+    const scope = this.archiveScope(target)
     const needle = trimmedText(oldText)
     if (!needle) return { success: false, error: messages.emptyOldText }
     const limit = this.files.limitOf(target)
@@ -232,6 +251,7 @@ export class MemoryStore {
       const next = entries.filter((_, index) => index !== match.index)
       return { kind: 'apply', entries: next, changes: [{ kind: 'memory.remove', before, after: null }] }
     })
+    if (outcome.kind === 'applied') archiveRetired(this.archive, scope, outcome.recorded, ctx.write)
     return this.finish(target, ctx, outcome, messages.removed, messages.removed)
   }
 
@@ -240,6 +260,7 @@ export class MemoryStore {
    * so one call can free room and add. One ledger row per applied operation.
    */
   async applyBatch(target: MemoryTarget, operations: readonly MemoryOperation[], ctx: MemoryCallContext, options: MemoryMutationOptions = {}): Promise<MemoryResult> {
+    const scope = this.archiveScope(target)
     if (!Array.isArray(operations) || operations.length === 0) {
       return { success: false, error: messages.emptyOperations }
     }
@@ -255,6 +276,8 @@ export class MemoryStore {
     const shrinks = operations.some((op) => op?.action === 'replace' || op?.action === 'remove')
     let repeated: string[] = []
     let restated: SimilarRefusal[] = []
+    let left: string[] = []
+    const overflow = this.archive && options.overflow !== false ? this.archive : null
     const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
       const hidden = this.hidden.refusal(target, entries, writtenContents(operations), ctx, options)
       if (hidden) return hidden
@@ -266,9 +289,9 @@ export class MemoryStore {
       repeated = plan.repeated
       restated = plan.restated
       const total = charCount(plan.entries)
-      if (total > limit) {
-        return this.failWith(target, entries, messages.batchOverLimit(operations.length, total, limit), true)
-      }
+      const fitted = total > limit && overflow ? fitBatch(plan.entries, plan.changes, limit) : null
+      if (fitted) [plan.entries, plan.changes, left] = [fitted.entries, fitted.changes, fitted.left]
+      else if (total > limit) return this.failWith(target, entries, messages.batchOverLimit(operations.length, total, limit), true)
       const refusal = shrinks && !options.force ? shrinkRefusal(entries, plan.entries, limit) : null
       if (refusal) return refusal
       if (plan.changes.length === 0) return { kind: 'noop' }
@@ -278,9 +301,18 @@ export class MemoryStore {
       this.dates.confirm(target, repeated)
       for (const add of restated) this.dates.confirmSimilar(target, add)
     }
-    const applied = operations.length - restated.length
-    const message = messages.applied(applied) + (restated.length ? messages.restatedSkipped(this.display(target, restated.map((add) => add.entry))) : '')
+    if (outcome.kind === 'applied') archiveRetired(this.archive, scope, outcome.recorded, ctx.write)
+    const archivedIds = (outcome.kind === 'applied' || outcome.kind === 'noop') && overflow ? left.flatMap((text) => {
+      const archived = overflow.add({ target, projectKey: this.projectKeyOf(target), text, source: 'overflow', provenance: ctx.write.provenance, write: ctx.write })
+      return archived.kind === 'refused' ? [] : [archived.entry.id]
+    }) : []
+    const applied = operations.length - restated.length - left.length
+    const message =
+      messages.applied(applied) +
+      (restated.length ? messages.restatedSkipped(this.display(target, restated.map((add) => add.entry))) : '') +
+      (left.length ? archiveMessages.batchOverflow(left.length, archivedIds) : '')
     const result = this.finish(target, ctx, outcome, message, message)
+    if (left.length && result.success) return { ...result, archived: true, archive_ids: archivedIds }
     // Every add repeated an entry word for word: say so, as a lone add does.
     const allRepeats = outcome.kind === 'noop' && repeated.length > 0 && operations.every((op) => op?.action === 'add')
     return allRepeats && result.success ? { ...result, message: messages.alreadyExists, duplicate: true } : result

@@ -2,7 +2,8 @@ import { z } from 'zod'
 import { defineTool, type ToolAudience, type ToolContext, type ToolDef } from '../tools/types'
 import type { MemoryStore } from './memory-store'
 import { messages } from './messages'
-import { isMemoryTarget, type MemoryTarget, type MemoryFailure, type MemoryReadResult, type MemoryResult } from './types'
+import { searchMemory, type MemorySearchResult } from './memory-search'
+import { isMemoryTarget, type MemoryFailure, type MemoryReadResult, type MemoryResult, type MemoryTarget } from './types'
 
 export interface MemoryToolOptions {
   /** `memory.enabled`: the agent's notes (MEMORY.md). */
@@ -31,7 +32,7 @@ const CHAT_DESCRIPTION = [
   'Persistent memory shown in every future conversation.',
   "HOW: make all changes in ONE call: 'operations' [{action, content?, old_text?}] applies atomically, so one call can drop stale entries and add new ones. old_text: a unique substring of the entry.",
   "WHEN: save proactively when the user states a preference, corrects you or shares a personal detail, or you learn a stable fact about their setup. Write declarative facts ('User prefers concise answers', not 'Always answer concisely').",
-  "READ: action='read' shows the current entries and usage. If an add is refused as full, send ONE batch that frees room and adds.",
+  "READ: action='read' shows the current entries and usage. action='search' with query finds entries in memory and its archive (what no longer fit, or was removed).",
   "TARGETS: 'user' = the user and their preferences; 'memory' = your notes that hold in every workspace; 'project' = facts about this workspace's repository (commands, layout, its conventions), loaded only here: repository facts go to 'project'.",
   'SKIP: trivia, task progress, todo state, ids, anything stale within a week (session_search finds the past). Procedures go in a skill.'
 ].join('\n')
@@ -50,12 +51,14 @@ const operationSchema = z.object({
 /** No top-level oneOf/anyOf: some providers reject them, so per-action requirements are checked in `run`. */
 export const memoryToolSchema = z.object({
   action: z
-    .enum(['add', 'replace', 'remove', 'read'])
+    .enum(['add', 'replace', 'remove', 'read', 'search'])
     .optional()
     .describe("Single change (omit with 'operations')."),
   target: z
     .enum(['memory', 'user', 'project'])
-    .describe('Which store.'),
+    .optional()
+    .describe('Which store (search: omit for both).'),
+  query: z.string().optional().describe('search: words to find.'),
   content: z.string().optional().describe('add/replace: the entry.'),
   old_text: z
     .string()
@@ -72,7 +75,7 @@ export const memoryToolSchema = z.object({
 })
 
 export type MemoryToolArgs = z.infer<typeof memoryToolSchema>
-export type MemoryToolResult = MemoryResult | MemoryReadResult
+export type MemoryToolResult = MemoryResult | MemoryReadResult | MemorySearchResult
 
 /** The `memory` tool. `store` null (or both stores turned off) makes every call report memory as unavailable. */
 export function createMemoryTool(store: MemoryStore | null, options: MemoryToolOptions): ToolDef<typeof memoryToolSchema> {
@@ -94,8 +97,12 @@ export async function runMemoryTool(
   args: MemoryToolArgs,
   ctx: ToolContext
 ): Promise<MemoryToolResult> {
-  const { action, target, content, old_text: oldText, force, operations } = args as Partial<MemoryToolArgs>
+  const { action, target, content, old_text: oldText, force, operations, query } = args as Partial<MemoryToolArgs>
   if (!store || (!options.enabled && !options.userProfileEnabled)) return failure(messages.notAvailable)
+  if (action === 'search' && (target === undefined || target === null || isMemoryTarget(target))) {
+    const enabled = (store: MemoryTarget) => (store === 'user' ? options.userProfileEnabled : options.enabled)
+    return searchMemory(store, typeof query === 'string' ? query : '', { target: target ?? undefined, workspace: ctx.workspace, enabled })
+  }
   if (!isMemoryTarget(target)) return failure(messages.invalidTarget(target))
   if (target === 'memory' && !options.enabled) return failure(messages.notAvailable)
   if (target === 'user' && !options.userProfileEnabled) return failure(messages.userProfileDisabled)

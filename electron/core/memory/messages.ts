@@ -45,8 +45,8 @@ export const messages = {
     `'${action}' needs old_text -- a short unique substring of the entry to ${action}. None was provided. Reissue the ${action} with old_text set to part of one of the current_entries below.`,
   unknownAction: (action: unknown) =>
     action === undefined || action === null || action === ''
-      ? "No action given. Set action to 'add', 'replace', 'remove' or 'read', or send an operations list."
-      : `Unknown action '${String(action)}'. Use: add, replace, remove, read`,
+      ? "No action given. Set action to 'add', 'replace', 'remove', 'read' or 'search', or send an operations list."
+      : `Unknown action '${String(action)}'. Use: add, replace, remove, read, search`,
 
   emptyContent: 'Content cannot be empty.',
   emptyOldText: 'old_text cannot be empty.',

@@ -38,6 +38,8 @@ export interface MemoryCallContext {
 export interface MemoryMutationOptions {
   force?: boolean
   allowSimilar?: boolean
+  /** false: an add that does not fit is refused, as without an archive (the user adding by hand, a move back from the archive). */
+  overflow?: boolean
 }
 
 /** One entry's dates as the model reads them, beside `current_entries` / `entries` (never inside an entry, so old_text still matches). */
@@ -69,6 +71,12 @@ export interface MemorySuccess {
   /** Present once usage passes 90%: how full it is and how to consolidate. */
   warning?: string
   note: string
+  /** The core was full: the entry (or a batch's adds that did not fit) went to the archive instead. */
+  archived?: true
+  /** The archive id of a lone add that went there. */
+  archive_id?: number
+  /** The archive ids of a batch's adds that went there. */
+  archive_ids?: number[]
 }
 
 export interface MemoryFailure {

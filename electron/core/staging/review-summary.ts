@@ -1,4 +1,4 @@
-import { isMemoryEntry, normalizeLedgerMeta, skillNameOf, type LedgerEntry, type MemoryKind } from '../../../shared/ledger'
+import { isArchiveEntry, isMemoryEntry, normalizeLedgerMeta, skillNameOf, type LedgerEntry, type MemoryKind } from '../../../shared/ledger'
 import {
   emptyReviewSummary,
   SUMMARY_ENTRY_CHARS,
@@ -48,6 +48,7 @@ export function summarizeReview(entries: LedgerEntry[]): ReviewSummary {
       else if (entry.after) remembered.push({ store, text: ellipsize(entry.after, SUMMARY_ENTRY_CHARS) })
       continue
     }
+    if (isArchiveEntry(entry)) continue // the archive keeps what a review retired; its memory rows already say so
     const name = skillNameOf(entry)
     const track = skills.get(name) ?? { verbs: new Set<SkillVerb>(), before: undefined, after: null }
     track.verbs.add(verbOf(entry))

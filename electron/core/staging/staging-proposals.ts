@@ -1,4 +1,4 @@
-import { isMemoryEntry, isMemoryKind, normalizeLedgerMeta, skillNameOf, type LedgerEntry, type LedgerKind } from '../../../shared/ledger'
+import { isArchiveEntry, isMemoryEntry, isMemoryKind, normalizeLedgerMeta, skillNameOf, type LedgerEntry, type LedgerKind } from '../../../shared/ledger'
 import type { ProposalCause, ProposalOrigin } from '../../../shared/proposals'
 import type { ReviewJob } from '../../../shared/review-protocol'
 import type { NewProposal, ProposalStore } from '../ledger/proposals'
@@ -36,6 +36,7 @@ export function mergeStagedRows(rows: readonly LedgerEntry[]): StagedChange[] {
       else changes.push({ kind: row.kind, target: row.target, before: row.before, after: row.after, meta: row.meta, owner: { memory: store } })
       continue
     }
+    if (isArchiveEntry(row)) continue // staging stores have no archive; a real row is never staged
     const known = files.get(row.target)
     if (known) {
       known.change.after = row.after

@@ -1,7 +1,7 @@
 import { basename } from 'node:path'
 import { ellipsize } from '../../core/text/cut'
 import type { MenuItemConstructorOptions } from 'electron'
-import { isMemoryEntry, skillNameOf, type LedgerEntry } from '../../../shared/ledger'
+import { isArchiveEntry, isMemoryEntry, skillNameOf, type LedgerEntry } from '../../../shared/ledger'
 import type { MessageKey, Translate } from '../../../shared/i18n'
 import type { ShortcutRefusal } from './shortcut'
 
@@ -90,6 +90,11 @@ function changeLabel(entry: LedgerEntry, t: Translate): string {
     const sign = entry.kind === 'memory.add' ? '+' : entry.kind === 'memory.remove' ? '−' : '~'
     const text = entry.kind === 'memory.remove' ? entry.before : entry.after
     return t('tray.memoryEntry', { store, sign, text: shorten(text ?? '', LABEL_WIDTH - store.length - 6) })
+  }
+  if (isArchiveEntry(entry)) {
+    const store = t('archive.tray.store')
+    const text = entry.kind === 'archive.remove' ? entry.before : entry.after
+    return t('tray.memoryEntry', { store, sign: entry.kind === 'archive.add' ? '+' : '−', text: shorten(text ?? '', LABEL_WIDTH - store.length - 6) })
   }
   const name = shorten(skillNameOf(entry), 28)
   const file = shorten(basename(entry.target), 20)

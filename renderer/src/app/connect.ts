@@ -1,6 +1,6 @@
 import type { LearnedChange } from '../../../shared/ipc/contract'
 import type { LedgerEntry } from '../../../shared/ledger'
-import { isMemoryEntry, skillNameOf, type MemoryKind } from '../../../shared/ledger-names'
+import { isArchiveEntry, isMemoryEntry, skillNameOf, type MemoryKind } from '../../../shared/ledger-names'
 import { translator, type MessageKey } from '../../../shared/i18n'
 import { describeReviewSummary } from '../../../shared/i18n/describe'
 import { proposedCount, type CurationEnding } from '../stores/curation'
@@ -81,7 +81,9 @@ export function connectApp(app: AppState): () => void {
       // A revert, or a change of a review the open conversation notes (an approval): its note re-reads what became of it.
       if (entry.source === 'revert' || chat.getState().learnedNotes.some((note) => note.reviewId === entry.reviewId)) chat.getState().learnedChanged()
       // The review announces its own changes in one line when it finishes; the chatting agent's are announced here.
-      if (entry.source === 'agent') ui.getState().toast({ tone: 'learned', text: agentToast(entry, t()), action: { label: t()('toast.viewTimeline'), view: 'timeline' } })
+      // A retired entry's archive row goes with the memory row that already toasted; only an overflow is news.
+      const quiet = isArchiveEntry(entry) && entry.meta.archiveSource !== 'overflow'
+      if (entry.source === 'agent' && !quiet) ui.getState().toast({ tone: 'learned', text: agentToast(entry, t()), action: { label: t()('toast.viewTimeline'), view: 'timeline' } })
     }),
     client.on('skills.changed', ({ name }) => {
       if (skills.getState().loaded) skills.getState().changed(name)
@@ -210,5 +212,6 @@ const kindToast: Record<MemoryKind, MessageKey> = {
 
 function agentToast(entry: LedgerEntry, t: ReturnType<typeof translator>): string {
   if (isMemoryEntry(entry)) return t(kindToast[entry.kind])
+  if (isArchiveEntry(entry)) return t(entry.kind === 'archive.add' ? 'toast.agent.archiveAdd' : 'toast.agent.archiveRemove')
   return t('toast.agent.skill', { name: skillNameOf(entry) })
 }

@@ -75,7 +75,9 @@ const kindFamily: Record<LedgerKind, KindFilter> = {
   'skill.edit': 'skill',
   'skill.delete': 'skill',
   'skill.file_write': 'skill',
-  'skill.file_remove': 'skill'
+  'skill.file_remove': 'skill',
+  'archive.add': 'memory',
+  'archive.remove': 'memory'
 }
 
 /** What each kind did; a file write counts as a change (it may add a file or rewrite one). */
@@ -88,7 +90,9 @@ const kindChange: Record<LedgerKind, ChangeFilter> = {
   'skill.edit': 'changed',
   'skill.delete': 'removed',
   'skill.file_write': 'changed',
-  'skill.file_remove': 'removed'
+  'skill.file_remove': 'removed',
+  'archive.add': 'added',
+  'archive.remove': 'removed'
 }
 
 export const allSources: FixedLedgerSource[] = ['agent', 'review', 'user', 'import', 'sync', 'revert']

@@ -191,7 +191,9 @@ describe('learning, memory, skills and settings over the contract', () => {
     await fx.ok('memory.replace', { target: 'memory', oldText: '10.0.0.5', content: 'The NAS is at 10.0.0.9' })
     const view = await fx.ok('memory.get')
     expect(view.memory).toMatchObject({ entries: ['The NAS is at 10.0.0.9'], limit: 2200, enabled: true })
+    // The replaced wording is kept in the memory archive (issue 28), as the user's change too.
     expect(fx.core.ledger.list().map((r) => [r.kind, r.source])).toEqual([
+      ['archive.add', 'user'],
       ['memory.replace', 'user'],
       ['memory.add', 'user']
     ])

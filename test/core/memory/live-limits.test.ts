@@ -32,7 +32,8 @@ describe('char limits follow the settings without reopening', () => {
     const core = await CairnCore.open({ home })
     try {
       const long = 'Deploys go through the staging cluster first, then production after a manual approval step.' + ' x'.repeat(30)
-      expect(await core.memory.add('memory', long, ctx)).toMatchObject({ success: false, usage: '0/100' })
+      // Refused rather than archived (issue 28): this checks the limit itself.
+      expect(await core.memory.add('memory', long, ctx, { overflow: false })).toMatchObject({ success: false, usage: '0/100' })
 
       await core.config.update({ memory: { memoryCharLimit: 1000 } })
       expect(await core.memory.add('memory', long, ctx)).toMatchObject({ success: true, usage: '15% — 151/1,000 chars' })
@@ -40,10 +41,10 @@ describe('char limits follow the settings without reopening', () => {
       expect(core.memory.loadSnapshot().memory).toContain('[15% — 151/1,000 chars]')
 
       await core.config.update({ memory: { memoryCharLimit: 120 } })
-      expect(await core.memory.add('memory', 'one more fact', ctx)).toMatchObject({ success: false, usage: '151/120' })
+      expect(await core.memory.add('memory', 'one more fact', ctx, { overflow: false })).toMatchObject({ success: false, usage: '151/120' })
       expect(core.memory.read('memory').entries).toEqual([long])
 
-      expect(await core.memory.add('user', 'Name: Ada. '.repeat(12), ctx)).toMatchObject({ success: false, usage: '0/100' })
+      expect(await core.memory.add('user', 'Name: Ada. '.repeat(12), ctx, { overflow: false })).toMatchObject({ success: false, usage: '0/100' })
       await core.config.update({ memory: { userCharLimit: 500 } })
       expect(await core.memory.add('user', 'Name: Ada. '.repeat(12), ctx)).toMatchObject({ success: true })
     } finally {
@@ -66,7 +67,7 @@ describe('char limits follow the settings without reopening', () => {
     const core = await CairnCore.open({ home, settings })
     try {
       const entry = 'y'.repeat(150)
-      expect((await core.memory.add('memory', entry, ctx)).success).toBe(false)
+      expect((await core.memory.add('memory', entry, ctx, { overflow: false })).success).toBe(false)
       writeConfig({ memoryCharLimit: 400 })
       expect(await core.memory.add('memory', entry, ctx)).toMatchObject({ success: true, usage: '37% — 150/400 chars' })
     } finally {

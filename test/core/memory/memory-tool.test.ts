@@ -176,7 +176,7 @@ describe('dispatcher', () => {
       "Invalid target 'notes'. Use 'memory', 'user' or 'project'."
     )
     expect((await callRaw({ action: 'frobnicate', target: 'memory' })).error).toBe(
-      "Unknown action 'frobnicate'. Use: add, replace, remove, read"
+      "Unknown action 'frobnicate'. Use: add, replace, remove, read, search"
     )
     const viaSchema = await call({ action: 'add', target: 'notes', content: 'x' })
     expect(viaSchema.success).toBe(false)
@@ -316,13 +316,13 @@ describe('schema', () => {
   const tool = createMemoryTool(store, enabled)
   const json = z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, any>
 
-  it('requires only the target', () => {
-    expect(json.required).toEqual(['target'])
+  it('requires nothing at the top level (search takes no target; each action checks its own)', () => {
+    expect(json.required ?? []).toEqual([])
     expect(json.properties.target.enum).toEqual(['memory', 'user', 'project'])
   })
 
   it('offers add/replace/remove/read, and add/replace/remove inside operations', () => {
-    expect(json.properties.action.enum).toEqual(['add', 'replace', 'remove', 'read'])
+    expect(json.properties.action.enum).toEqual(['add', 'replace', 'remove', 'read', 'search'])
     expect(json.properties.operations.items.properties.action.enum).toEqual(['add', 'replace', 'remove'])
     expect(json.properties.operations.items.required).toEqual(['action'])
     expect(json.properties.force.type).toBe('boolean')

@@ -125,7 +125,8 @@ describe('entry dates shown to the model', () => {
         { added: '2026-09-01 (95 days ago)', last_confirmed: '2026-12-01 (4 days ago)' },
         { added: '2026-12-01 (4 days ago)', last_confirmed: 'never' }
       ])
-      const full = (await limited.memory.add('memory', 'Logs rotate nightly at 02:00 on every production host and are kept for thirty days', agent())) as MemoryFailure
+      // Refused rather than archived (issue 28): the refusal at the limit still carries the dates.
+      const full = (await limited.memory.add('memory', 'Logs rotate nightly at 02:00 on every production host and are kept for thirty days', agent(), { overflow: false })) as MemoryFailure
       expect(full.success).toBe(false)
       expect(full.error).toMatch(/entry_dates/)
       // Beside the entries, never inside them: old_text still matches what current_entries shows.

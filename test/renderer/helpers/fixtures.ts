@@ -160,6 +160,9 @@ export function baseHandlers(overrides: RouteHandlers = {}): RouteHandlers {
     'search.status': searchUpkeep(),
     // Settings → Memory provider (test/renderer/components/memory-provider.test.tsx fills it in).
     'memoryProvider.status': null,
+    // The Memory screen's archive (test/renderer/components/memory-archive.test.tsx fills it in).
+    'archive.list': { entries: [], total: 0 },
+    'memory.search': { core: [], archive: [] },
     ...overrides
   }
 }

@@ -47,7 +47,8 @@ describe('timeline filters', () => {
     await new Promise((resolve) => setTimeout(resolve, 0))
     const calls = bridge.callsTo('timeline.list')
     expect(calls[0]).toEqual({ limit: 100 })
-    expect(calls.at(-1)).toEqual({ limit: 100, kinds: ['memory.add', 'memory.replace', 'memory.remove'], sources: ['review'] })
+    // The memory family takes in the memory archive's rows (issue 28).
+    expect(calls.at(-1)).toEqual({ limit: 100, kinds: ['memory.add', 'memory.replace', 'memory.remove', 'archive.add', 'archive.remove'], sources: ['review'] })
     timeline.getState().clearFilters()
     await new Promise((resolve) => setTimeout(resolve, 0))
     expect(bridge.callsTo('timeline.list').at(-1)).toEqual({ limit: 100 })

@@ -47,7 +47,7 @@ export function memoryHandlers(app: LibrarySlice): Pick<IpcHandlers, MemoryRoute
   }
   return {
     'memory.get': async () => ({ memory: view('memory'), user: view('user') }),
-    'memory.add': async ({ target, content, allowSimilar, workspace }) => changed(await storeOf(target, workspace).add(target, content, user, { allowSimilar })),
+    'memory.add': async ({ target, content, allowSimilar, workspace }) => changed(await storeOf(target, workspace).add(target, content, user, { allowSimilar, overflow: false })),
     // The user is editing by hand: no guard against shrinking their own store. A pin follows the entry.
     'memory.replace': async ({ target, oldText, content, workspace }) =>
       changed(await replaceEntryKeepingPin({ memory: storeOf(target, workspace), memoryPins: app.core.memoryPins, ledger: app.core.ledger }, target, oldText, content, user.write, { force: true })),

@@ -30,7 +30,7 @@ export interface ConversationSlice extends Emits {
 
 /** The library: memory and skills edited by hand, their histories, and the timeline of learned changes with its revert. */
 export interface LibrarySlice extends Emits {
-  readonly core: Pick<AppHome, 'paths' | 'config' | 'db' | 'ledger' | 'memory' | 'memoryPins' | 'memoryHidden' | 'skills' | 'skillFlags' | 'revert'>
+  readonly core: Pick<AppHome, 'paths' | 'config' | 'db' | 'ledger' | 'memory' | 'memoryPins' | 'memoryHidden' | 'skills' | 'skillFlags' | 'revert' | 'archive'>
   readonly host: Pick<ReviewHost, 'runs'>
   /** Shows a skill's folder in the system file manager. */
   readonly options: Pick<AppShellOptions, 'platform'>

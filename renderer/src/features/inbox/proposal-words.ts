@@ -32,7 +32,10 @@ const actionKeys: Record<ProposalKind, MessageKey> = {
   'skill.delete': 'inbox.action.skill.archive',
   'skill.file_write': 'inbox.action.skill.file_write',
   'skill.file_remove': 'inbox.action.skill.file_remove',
-  'skill.disable': 'inbox.action.skill.disable'
+  'skill.disable': 'inbox.action.skill.disable',
+  // Nothing files archive proposals (what the archive keeps is never lost); named for completeness.
+  'archive.add': 'kind.archive.add',
+  'archive.remove': 'kind.archive.remove'
 }
 
 /** What approving it would do, in words: "Remember in About you", "Patch the skill “deploy”". */

@@ -2,6 +2,8 @@ import { useEffect } from 'react'
 import { useApp, useChat, useMemory, useSettings, useT } from '../../app/context'
 import { Notice } from '../../components/Feedback'
 import { Pane, PaneBody, PaneLoading } from '../../components/Pane'
+import { ArchiveSection } from './ArchiveSection'
+import { MemorySearch } from './MemorySearch'
 import { MemoryStoreCard } from './MemoryStoreCard'
 
 /** The bounded stores (and the current workspace's project memory), editable by hand (recorded in the timeline as your changes). */
@@ -26,13 +28,17 @@ export function MemoryView(): React.JSX.Element {
       <PaneBody lead={t('memory.lead')}>
         {loadError ? <Notice tone="error">{loadError}</Notice> : null}
         {memoryView && userView ? (
-          <div className="memory-grid">
-            <MemoryStoreCard target="user" view={userView} />
-            <MemoryStoreCard target="memory" view={memoryView} />
-            {projectView ? (
-              <MemoryStoreCard target="project" view={projectView} lead={t('memory.project.lead', { name: projectView.name })} />
-            ) : null}
-          </div>
+          <>
+            <MemorySearch />
+            <div className="memory-grid">
+              <MemoryStoreCard target="user" view={userView} />
+              <MemoryStoreCard target="memory" view={memoryView} />
+              {projectView ? (
+                <MemoryStoreCard target="project" view={projectView} lead={t('memory.project.lead', { name: projectView.name })} />
+              ) : null}
+            </div>
+            <ArchiveSection />
+          </>
         ) : loadError ? null : (
           <PaneLoading label={t('common.loading')} />
         )}

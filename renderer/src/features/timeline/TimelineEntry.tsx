@@ -1,7 +1,7 @@
 import { memo, useMemo, useState } from 'react'
 import { describeLedgerSource } from '../../../../shared/i18n/describe-sources'
 import type { LedgerEntry } from '../../../../shared/ledger'
-import { skillNameOf } from '../../../../shared/ledger-names'
+import { isArchiveEntry, skillNameOf } from '../../../../shared/ledger-names'
 import { useApp, useLocale, useT } from '../../app/context'
 import { ContentOrigin } from '../../components/ContentOrigin'
 import { Icon } from '../../components/Icon'
@@ -14,7 +14,10 @@ import { RevertDialog } from './RevertDialog'
 /** Where a change landed, in words: "Profile" or "deploy · SKILL.md". */
 export function useTargetLabel(entry: LedgerEntry): string {
   const t = useT()
-  if (familyOf(entry.kind) === 'memory') return t(`memory.${memoryStoreOf(entry)}.title`)
+  if (familyOf(entry.kind) === 'memory') {
+    const store = t(`memory.${memoryStoreOf(entry)}.title`)
+    return isArchiveEntry(entry) ? `${t('archive.title')} · ${store}` : store
+  }
   const skill = skillNameOf(entry)
   return `${skill ?? ''} · ${skillFileOf(entry, skill)}`
 }

@@ -1,5 +1,5 @@
 import type { LedgerEntry, LedgerKind } from '../../../../shared/ledger'
-import { isMemoryEntry, memoryStoreOfTarget, type MemoryStoreName } from '../../../../shared/ledger-names'
+import { isArchiveEntry, isMemoryEntry, memoryStoreOfTarget, type MemoryStoreName } from '../../../../shared/ledger-names'
 import type { MessageKey, Translate } from '../../../../shared/i18n'
 
 export const kindLabel: Record<LedgerKind, MessageKey> = {
@@ -11,12 +11,14 @@ export const kindLabel: Record<LedgerKind, MessageKey> = {
   'skill.edit': 'kind.skill.edit',
   'skill.delete': 'kind.skill.delete',
   'skill.file_write': 'kind.skill.file_write',
-  'skill.file_remove': 'kind.skill.file_remove'
+  'skill.file_remove': 'kind.skill.file_remove',
+  'archive.add': 'kind.archive.add',
+  'archive.remove': 'kind.archive.remove'
 }
 
 /** Which memory store a row touched. */
 export function memoryStoreOf(entry: LedgerEntry): MemoryStoreName {
-  return isMemoryEntry(entry) ? entry.meta.store : memoryStoreOfTarget(entry.target)
+  return isMemoryEntry(entry) || isArchiveEntry(entry) ? entry.meta.store : memoryStoreOfTarget(entry.target)
 }
 
 /** The file inside the skill folder (`SKILL.md`, `scripts/run.sh`), from `skills/<category>/<name>/<file>`. */
@@ -37,7 +39,9 @@ const undoOf: Record<LedgerKind, LedgerKind> = {
   'skill.patch': 'skill.patch',
   'skill.edit': 'skill.edit',
   'skill.file_write': 'skill.file_remove',
-  'skill.file_remove': 'skill.file_write'
+  'skill.file_remove': 'skill.file_write',
+  'archive.add': 'archive.remove',
+  'archive.remove': 'archive.add'
 }
 
 /**

@@ -1,0 +1,67 @@
+import type { ArchiveEntryView } from '../../../../shared/ipc/contract-archive'
+import type { IpcHandlers } from '../../../../shared/ipc/contract'
+import { IpcError } from '../../../../shared/ipc/define'
+import { moveBackToCore } from '../../memory/archive-moves'
+import type { ArchiveEntry } from '../../memory/archive-types'
+import { coreMatches } from '../../memory/memory-search'
+import { memoryTargets, type MemoryTarget } from '../../memory/types'
+import type { LibrarySlice } from './route-slices'
+
+type ArchiveRoutes = 'memory.search' | 'archive.list' | 'archive.remove' | 'archive.setHidden' | 'archive.restore'
+
+/** The Memory screen's search and Archive section. The user's changes are ledger rows with source `user`. */
+export function archiveHandlers(app: LibrarySlice): Pick<IpcHandlers, ArchiveRoutes> {
+  const write = { source: 'user' as const, sessionId: null }
+  const missing = (id: number) => IpcError.of('NOT_FOUND', 'archive.entry_missing', { id })
+  return {
+    'memory.search': async ({ query, limit }) => {
+      if (!query.trim()) return { core: [], archive: [] }
+      const core = memoryTargets.flatMap((target) => coreMatches(app.core.memory, target, query)).map(({ target, position, text }) => ({ target, position, text }))
+      const archive = app.core.archive.search(query, { limit: limit ?? 20, includeHidden: true, includeSuperseded: true })
+      return { core, archive: archive.map((hit) => view(app.core.archive.get(hit.id) ?? { ...hit, updatedAt: hit.addedAt, recallCount: 0, provenance: null })) }
+    },
+    'archive.list': async ({ offset, limit, target }) => ({
+      entries: app.core.archive.list({ offset, limit, target }).map(view),
+      total: app.core.archive.count({ target })
+    }),
+    'archive.remove': async ({ id }) => {
+      const removed = app.core.archive.remove(id, write)
+      if (!removed) throw missing(id)
+      app.emit('memory.changed', {})
+      return { ok: true as const, ledgerId: removed.ledgerId }
+    },
+    'archive.setHidden': async ({ id, hidden }) => {
+      if (!app.core.archive.setHidden(id, hidden)) throw missing(id)
+      app.emit('memory.changed', {})
+      return { ok: true as const }
+    },
+    'archive.restore': async ({ id }) => {
+      const outcome = await moveBackToCore(app.core, id, write)
+      if (outcome.kind === 'missing') throw missing(id)
+      if (outcome.kind === 'no_room') {
+        const entry = app.core.archive.get(id)
+        throw IpcError.of('CONFLICT', 'archive.no_room', { target: (entry?.target ?? 'memory') as MemoryTarget, current: outcome.current, limit: outcome.limit })
+      }
+      if (outcome.kind === 'refused') {
+        const error = 'error' in outcome.result ? outcome.result.error : ''
+        throw IpcError.of('CONFLICT', 'archive.refused', { reason: error })
+      }
+      app.emit('memory.changed', {})
+      return { success: true, ...(outcome.result.success ? { message: outcome.result.message } : {}) }
+    }
+  }
+}
+
+function view(entry: ArchiveEntry): ArchiveEntryView {
+  return {
+    id: entry.id,
+    target: entry.target,
+    projectKey: entry.projectKey,
+    text: entry.text,
+    source: entry.source,
+    addedAt: entry.addedAt,
+    lastRecalledAt: entry.lastRecalledAt,
+    recallCount: entry.recallCount,
+    hidden: entry.hidden
+  }
+}
