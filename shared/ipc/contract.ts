@@ -16,7 +16,8 @@ import type { MemoryProviderStatus } from '../recall'
 import { archiveRoutes } from './contract-archive'
 import { mcpRoutes } from './contract-mcp'
 import { defineRoute, type IpcSender } from './define'
-import { projectInstructionFileSchema, projectMemoryViewSchema } from './domain-project'
+import { memoryLayerRoutes } from './contract-memory-layers'
+import { folderPath, ok, text } from './fields'
 import {
   appInfoSchema,
   configSchema,
@@ -45,7 +46,6 @@ import {
   skillWriteResultSchema
 } from './domain'
 import type { ReviewRun } from './domain'
-import { visibilityChangeSchema } from './domain' // issue 28, part E
 
 /**
  * The whole renderer ↔ main contract, declared once. Requests are untrusted: main parses every input
@@ -59,14 +59,6 @@ const sessionId = z.string().min(1).max(200)
 const messageId = z.number().int().min(0)
 /** Every route that lists messages takes at most this many at once. */
 const pageLimit = z.number().int().min(1).max(500)
-const text = (max: number) => z.string().max(max)
-const ok = z.object({ ok: z.literal(true) })
-/** A folder as the user typed or picked it; main checks it is absolute, a folder and allowed (`WORKSPACE` errors). */
-const folderPath = z
-  .string()
-  .min(1)
-  .max(4096)
-  .refine((path) => !path.includes('\0'), 'a folder path cannot contain a NUL character')
 
 const revertResultSchema = z.union([
   z.object({ ok: z.literal(true), revertEntry: ledgerEntrySchema }),
@@ -266,19 +258,6 @@ export const ipcRoutes = {
   'memory.history': defineRoute({ input: z.object({ target: memoryTargetSchema, entry: text(20_000).optional(), workspace: folderPath.optional() }), output: z.array(ledgerEntrySchema) }),
   /** Puts an entry back as ledger row `ledgerId` left it (a new ledger row, source `user`). */
   'memory.restore': defineRoute({ input: z.object({ ledgerId: z.number().int() }), output: revertResultSchema }),
-  // Issue 28, part E (hide without deleting): "Don't bring this up" keeps an entry in its file and here, out of
-  // prompts, `read`, MCP and recall, from the next conversation on; reversible, and each decision is in its history.
-  'memory.setHidden': defineRoute({ input: z.object({ target: memoryTargetSchema, text: text(20_000).min(1), hidden: z.boolean(), workspace: folderPath.optional() }), output: ok }),
-  'memory.visibilityHistory': defineRoute({ input: z.object({ target: memoryTargetSchema, entry: text(20_000).min(1) }), output: z.array(visibilityChangeSchema) }),
-
-  // Issue 28, part B: project memory and the repository's instructions.
-  /** One workspace's project memory (the Memory screen's Project card); `workspace` is the conversation's or the default one. */
-  'memory.project': defineRoute({ input: z.object({ workspace: folderPath }), output: projectMemoryViewSchema }),
-  /** The instruction files (AGENTS.md, CLAUDE.md…) a workspace's conversations read at start, for the chat header. */
-  'workspace.instructions': defineRoute({ input: z.object({ workspace: folderPath }), output: z.array(projectInstructionFileSchema) }),
-  /** Opens one of those files in the system's editor (desktop); browser mode answers the path only (`opened: false`). */
-  'workspace.openInstructions': defineRoute({ input: z.object({ workspace: folderPath, file: text(200).min(1) }), output: z.object({ path: z.string(), opened: z.boolean() }) }),
-
   /** Proposals, newest first; `pending` counts what waits whatever the filter. */
   'inbox.list': defineRoute({
     input: z.object({
@@ -344,9 +323,10 @@ export const ipcRoutes = {
   ...importRoutes,
   ...syncRoutes,
   ...searchRoutes,
-  ...recallRoutes, // issue 28, part D: the memory provider
-  // Issue 28, part A: the memory archive.
-  ...archiveRoutes
+  // Issue 28: the memory provider, the archive, project memory and hidden entries.
+  ...recallRoutes,
+  ...archiveRoutes,
+  ...memoryLayerRoutes
 }
 
 export type IpcRoutes = typeof ipcRoutes

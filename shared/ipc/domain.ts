@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { MAX_IMAGE_BYTES, attachmentKinds } from '../attachments'
-import { configSchema, learningModes, providerPresets } from '../config'
+import { configSchema, learningModes } from '../config'
 import { ledgerEntrySchema, ledgerKinds, ledgerSourceSchema } from '../ledger'
 import { proposalCauses, proposalKinds, proposalOrigins, proposalStates } from '../proposals'
 import { reviewKindSchema, reviewReasonSchema, reviewsPausedReasonSchema } from '../review-protocol'
@@ -8,6 +8,7 @@ import { reviewFailureSchema } from '../review-failures'
 import { reviewSummarySchema } from '../review-outcome'
 import type { ReviewFate } from '../review-fate'
 import { memoryProviderNames } from '../recall'
+import { providerProblemSchema } from './domain-provider'
 
 /** Shapes that cross the IPC boundary, as zod schemas (the renderer imports only their types). */
 
@@ -242,10 +243,6 @@ export const memoryEntryInfoSchema = z.object({
 })
 export type MemoryEntryInfo = z.infer<typeof memoryEntryInfoSchema>
 
-/** The user hid an entry ("don't bring this up") or showed it again; `at` is ISO. */
-export const visibilityChangeSchema = z.object({ entry: z.string(), hidden: z.boolean(), at: z.string() })
-export type VisibilityChangeView = z.infer<typeof visibilityChangeSchema>
-
 export const memoryStoreViewSchema = z.object({
   entries: z.array(z.string()),
   /** One per entry, in the same order. */
@@ -270,6 +267,9 @@ export type MemoryResultView = z.infer<typeof memoryResultSchema>
 export const keyStorageSchema = z.enum(['os', 'basic_text', 'memory', 'env', 'none'])
 export type KeyStorage = z.infer<typeof keyStorageSchema>
 
+/** Whether a secret is set, its last characters, and where it is kept (never the key itself). */
+const keyStatusSchema = z.object({ hasApiKey: z.boolean(), keyHint: z.string().nullable(), keyStorage: keyStorageSchema })
+
 export const settingsViewSchema = z.object({
   config: configSchema,
   hasApiKey: z.boolean(),
@@ -278,74 +278,16 @@ export const settingsViewSchema = z.object({
   /** Where the key lives: the OS keyring, Electron's plaintext fallback (warn), this process only, an env var, nowhere. */
   keyStorage: keyStorageSchema,
   /** The key for `learning.baseURL` (reviews on their own endpoint), shown the same way; absent where there is none to set. */
-  learningKey: z.object({ hasApiKey: z.boolean(), keyHint: z.string().nullable(), keyStorage: keyStorageSchema }).optional(),
+  learningKey: keyStatusSchema.optional(),
   /** The key for `search.embeddingBaseURL` (an embedding server of its own), shown the same way. */
-  embeddingKey: z.object({ hasApiKey: z.boolean(), keyHint: z.string().nullable(), keyStorage: keyStorageSchema }).optional(),
+  embeddingKey: keyStatusSchema.optional(),
   /** The external memory provider's key (`memory.provider`: Mem0's platform, Honcho). */
-  memoryProviderKey: z.object({ hasApiKey: z.boolean(), keyHint: z.string().nullable(), keyStorage: keyStorageSchema }).optional()
+  memoryProviderKey: keyStatusSchema.optional()
 })
 export type SettingsView = z.infer<typeof settingsViewSchema>
 
-/** Why a provider request failed: the provider client's error codes (ProviderErrorCode), and why a connection test failed. */
-export const connectionFailureCodes = [
-  'not_configured',
-  'auth',
-  'model_not_found',
-  'unreachable',
-  'timeout',
-  'rate_limited',
-  'server',
-  'bad_request',
-  /** The model refused an image part (it reads text only). */
-  'images_unsupported',
-  'stream_cut',
-  'bad_response',
-  'cancelled'
-] as const
-
-/** A connection test's result as data; the renderer words it in the user's language. */
-export const connectionTestSchema = z.object({
-  ok: z.boolean(),
-  /** `connected`; `model_missing` (connected, but the chosen model is not listed); or why it failed. */
-  code: z.enum(['connected', 'model_missing', ...connectionFailureCodes]),
-  /** The address tested. */
-  baseURL: z.string(),
-  /** What the server lists (empty on failure). */
-  models: z.array(z.string()),
-  /** The model asked about (`model_missing`, `model_not_found`); null when none was chosen. */
-  model: z.string().nullable(),
-  /** The HTTP status of a refused request, when there was one. */
-  status: z.number().int().nullable()
-})
-export type ConnectionTest = z.infer<typeof connectionTestSchema>
-export type ConnectionTestCode = ConnectionTest['code']
-
-/** The provider's models for the switcher, from the data home's cache unless a refresh was asked for. */
-export const modelListSchema = z.object({
-  /** The provider address the list belongs to. */
-  baseURL: z.string(),
-  models: z.array(z.string()),
-  /** When the list was fetched (ms); null when it never was. */
-  fetchedAt: z.number().nullable(),
-  /** Why the last fetch failed (the cached list, if any, is still given); null when it did not. */
-  error: z.enum(connectionFailureCodes).nullable(),
-  /** The model new conversations use (Settings, or CAIRN_MODEL); '' when none is chosen. */
-  defaultModel: z.string()
-})
-export type ModelList = z.infer<typeof modelListSchema>
-
-/** What is missing before chat can start: no base URL, no model, or no API key for a remote provider. */
-export const providerProblemCodes = ['no_url', 'no_model', 'no_key'] as const
-export type ProviderProblemCode = (typeof providerProblemCodes)[number]
-
-/** Why the provider cannot be used yet, as data; each face words it in its own language. */
-export const providerProblemSchema = z.object({
-  code: z.enum(providerProblemCodes),
-  preset: z.enum(providerPresets),
-  /** The address in use (empty for `no_url`). */
-  baseURL: z.string()
-})
-export type ProviderProblem = z.infer<typeof providerProblemSchema>
+// The provider's connection test, model list and setup problems live in domain-provider.ts.
+export * from './domain-provider'
 
 export const appInfoSchema = z.object({
   version: z.string(),

@@ -11,47 +11,19 @@ import { VersionError } from '../sessions/message-branches'
 import { orderForModel, summaryCoversThrough, userWords } from '../sessions/stored-messages'
 import { toolSchema } from '../tools/run-tool'
 import type { ToolDef } from '../tools/types'
-import type { ConversationStores } from './agent-stores'
+import type { AgentSessionOptions } from './agent-session-options'
 import { chatApprovals, type ApprovalBroker } from './approvals'
 import { planCompression, summarizeMiddle } from './compression'
 import { toChatMessages } from './history'
 import { addInstructionsRead, LiveEvidence } from '../staging/conversation-evidence'
 import { readProjectInstructions, type ProjectInstructionFile } from '../workspace/project-instructions'
 import { composeSystemPrompt, indexSkills, mcpPromptInfo } from './prompt-context'
-import type { SkillHinter } from './skill-hints'
 import { executeToolCalls } from './tool-executor'
-import { syncFinishedTurn, turnNotes, type TurnNotes, type TurnRecall } from './turn-notes'
+import { syncFinishedTurn, turnNotes, type TurnNotes } from './turn-notes'
 import { TurnProgress, isCancellation, stepLimitAnswer, titleFrom, turnFailure, type TurnEvent, type TurnHandle, type TurnSummary } from './turn'
 export type { TurnHandle, TurnSummary } from './turn'
 
-export interface CompressionEvent {
-  sessionId: string
-  /** The messages about to be summarised away (a review reads them first so nothing is lost). */
-  messages: MessageRecord[]
-}
-
-export interface AgentHooks {
-  onTurnFinished?(summary: TurnSummary): void
-  beforeCompression?(event: CompressionEvent): void | Promise<void>
-}
-
-export interface AgentSessionOptions {
-  stores: ConversationStores
-  /** The provider for the next model call: resolved per turn, so a changed key, model or URL applies at once. */
-  provider: ChatProvider | (() => ChatProvider)
-  tools: ToolDef[]
-  workspace: string
-  /** Resume this session instead of starting a new one. */
-  sessionId?: string
-  source?: string
-  autoApprove?: boolean
-  hooks?: AgentHooks
-  /** Picks the skills hinted on each message (by meaning when an embedding model is set); default: by words. */
-  hinter?: SkillHinter
-  /** Built by `createIncognitoSession` only: in-memory stores, no hooks; nothing that remembers may see its turns. */
-  incognito?: boolean
-  recall?: TurnRecall // recalls for each message, is sent each finished turn; without it (incognito) no provider is reached
-}
+export type { AgentHooks, AgentSessionOptions, CompressionEvent } from './agent-session-options'
 
 /** What a turn settles once, when it starts. */
 interface TurnSetup {

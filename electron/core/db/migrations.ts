@@ -3,6 +3,7 @@ import { memoryConfirmationMigration } from './memory-confirmation-migration'
 import { memoryHiddenMigration } from './memory-hidden-migration'
 import { projectMemoryMigration } from './project-memory-migration'
 import { migration14 } from './migration-14'
+import { holdsUnsegmented } from './unsegmented'
 import { reviewFailureMigration } from './review-failure-migration'
 import { semanticMigration } from './semantic-migration'
 import { vocabMigration } from './vocab-migration'
@@ -16,19 +17,7 @@ export interface Migration {
   sql: string
 }
 
-/**
- * Characters of scripts written without spaces between words (CJK ideographs and punctuation, kana,
- * Hangul, Thai, Lao, Myanmar, Khmer), as a GLOB pattern the triggers can evaluate without app code.
- */
-export const UNSEGMENTED_GLOB = '*[\u0E00-\u0EFF\u1000-\u109F\u1780-\u17FF\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF66-\uFF9F\u{20000}-\u{3FFFF}]*'
-
-/**
- * SQL that is true when `column` holds unsegmented script. The byte-length test first lets
- * ASCII-only text (most messages) skip the GLOB, which costs a third of the ingest rate otherwise.
- */
-export function holdsUnsegmented(column: string): string {
-  return `(length(CAST(${column} AS BLOB)) > length(${column}) AND ${column} GLOB '${UNSEGMENTED_GLOB}')`
-}
+export { UNSEGMENTED_GLOB, holdsUnsegmented } from './unsegmented'
 
 export const migrations: Migration[] = [
   {

@@ -10,9 +10,10 @@ import { charCount, textLength, usageOf } from './memory-file'
 import { messages, usageFraction, usageLabel } from './messages'
 import { revertMemoryChange } from './revert'
 import { findSimilarEntry } from './similar-entries'
-import { renderBlock, sanitizeEntries, type MemorySnapshot } from './snapshot'
+import { renderBlock, type MemorySnapshot } from './snapshot'
 import { limitsGetter, type MemoryStoreOptions } from './memory-store-options'
 import { StoreDating } from './store-dating'
+import { StoreFailures } from './store-failures'
 import { projectKeyOfLedgerTarget, projectScopeFor, type ProjectScope } from './project-scope'
 import { archiveMessages, archiveRetired, fitBatch, overflowSuccess, type ArchiveScope, type ArchiveSink } from './store-archiving'
 import { ambiguous, countFailure, shrinkRefusal, succeeded, warningFor, type PlannedFailure } from './store-outcomes'
@@ -33,6 +34,8 @@ export class MemoryStore {
   private readonly dates: StoreDating
   private readonly hidden: HiddenEntries
   private readonly archive: ArchiveSink | undefined
+  /** What the model is shown of the entries, and the refusals built from them. */
+  private readonly failures: StoreFailures
 
   constructor(private readonly options: MemoryStoreOptions) {
     this.dates = new StoreDating(options.dating)
@@ -46,6 +49,7 @@ export class MemoryStore {
       lockTimeoutMs: options.lockTimeoutMs,
       project: options.project
     })
+    this.failures = new StoreFailures(this.files, this.dates, this.hidden)
   }
 
   /** The same store whose `project` target is this workspace's project memory (keyed by its real path, so a symlink finds the same). */
@@ -90,7 +94,7 @@ export class MemoryStore {
       }
       // Hidden entries stay out of the block but count in its usage: they are in the file.
       const limit = this.files.limitOf(target)
-      return renderBlock(target, this.display(target, entries), limit, usageOf(entries, limit))
+      return renderBlock(target, this.failures.shown(target, entries), limit, usageOf(entries, limit))
     }
     const project = this.files.project ? { project: block('project') } : {}
     const snapshot: MemorySnapshot = { memory: block('memory'), user: block('user'), ...project }
@@ -150,7 +154,7 @@ export class MemoryStore {
     const result: MemoryReadResult = {
       success: true,
       target,
-      entries: this.display(target, entries),
+      entries: this.failures.shown(target, entries),
       ...this.dates.field(target, shown),
       usage: usageLabel(usage),
       entry_count: shown.length
@@ -162,7 +166,7 @@ export class MemoryStore {
   /** Entries as shown to the model in error payloads: live, with poisoned ones replaced. */
   displayEntries(target: MemoryTarget): { entries: string[]; usage: string } {
     const { entries, usage } = this.read(target)
-    return { entries: this.display(target, entries), usage: usageFraction(usage) }
+    return { entries: this.failures.shown(target, entries), usage: usageFraction(usage) }
   }
 
   /**
@@ -183,11 +187,11 @@ export class MemoryStore {
       if (hidden) return hidden
       if (entries.includes(text)) return { kind: 'noop' }
       const found = options.allowSimilar ? null : findSimilarEntry(entries, text)
-      if (found) return this.similarFailure(target, entries, messages.similarEntry(found.kind, found.entry), { ...found, content: text })
+      if (found) return this.failures.similarFailure(target, entries, messages.similarEntry(found.kind, found.entry), { ...found, content: text })
       const next = [...entries, text]
       if (charCount(next) > limit) {
         if (overflow) return (overflowed = true), { kind: 'noop' }
-        return this.failWith(target, entries, messages.addOverLimit(usageOf(entries, limit), textLength(text)), true)
+        return this.failures.failWith(target, entries, messages.addOverLimit(usageOf(entries, limit), textLength(text)), true)
       }
       return { kind: 'apply', entries: next, changes: [{ kind: 'memory.add', before: null, after: text }] }
     })
@@ -217,7 +221,7 @@ export class MemoryStore {
     const limit = this.files.limitOf(target)
     const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
       const match = this.hidden.find(target, entries, needle, ctx, options)
-      if (match.kind === 'none') return this.noMatch(target, entries, needle, 'replace')
+      if (match.kind === 'none') return this.failures.noMatch(target, entries, needle, 'replace')
       if (match.kind === 'ambiguous') return ambiguous(needle, match.previews)
       const before = entries[match.index]
       if (before === text) return { kind: 'noop' }
@@ -225,7 +229,7 @@ export class MemoryStore {
       if (hidden) return hidden
       const next = entries.map((entry, index) => (index === match.index ? text : entry))
       const total = charCount(next)
-      if (total > limit) return this.failWith(target, entries, messages.replaceOverLimit(total, limit), true)
+      if (total > limit) return this.failures.failWith(target, entries, messages.replaceOverLimit(total, limit), true)
       const refusal = options.force ? null : shrinkRefusal(entries, next, limit)
       if (refusal) return refusal
       return { kind: 'apply', entries: next, changes: [{ kind: 'memory.replace', before, after: text }] }
@@ -245,7 +249,7 @@ export class MemoryStore {
     const limit = this.files.limitOf(target)
     const outcome = await this.files.transact(target, { guardDrift: true, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
       const match = this.hidden.find(target, entries, needle, ctx, options)
-      if (match.kind === 'none') return this.noMatch(target, entries, needle, 'remove')
+      if (match.kind === 'none') return this.failures.noMatch(target, entries, needle, 'remove')
       if (match.kind === 'ambiguous') return ambiguous(needle, match.previews)
       const before = entries[match.index]
       const next = entries.filter((_, index) => index !== match.index)
@@ -282,16 +286,16 @@ export class MemoryStore {
       const hidden = this.hidden.refusal(target, entries, writtenContents(operations), ctx, options)
       if (hidden) return hidden
       const unseen = this.hidden.unseenTarget(target, entries, operations, ctx, options)
-      if (unseen !== null) return this.failWith(target, entries, messages.batchNoMatch(unseen) + messages.batchNothingApplied, true)
+      if (unseen !== null) return this.failures.failWith(target, entries, messages.batchNoMatch(unseen) + messages.batchNothingApplied, true)
       const plan = planBatch(entries, operations, this.files.fileNameOf(target), { allowSimilar: options.allowSimilar })
-      if (!plan.ok && plan.similar) return this.similarFailure(target, entries, plan.error + messages.batchNothingApplied, plan.similar)
-      if (!plan.ok) return this.failWith(target, entries, plan.error + messages.batchNothingApplied, true)
+      if (!plan.ok && plan.similar) return this.failures.similarFailure(target, entries, plan.error + messages.batchNothingApplied, plan.similar)
+      if (!plan.ok) return this.failures.failWith(target, entries, plan.error + messages.batchNothingApplied, true)
       repeated = plan.repeated
       restated = plan.restated
       const total = charCount(plan.entries)
       const fitted = total > limit && overflow ? fitBatch(plan.entries, plan.changes, limit) : null
       if (fitted) [plan.entries, plan.changes, left] = [fitted.entries, fitted.changes, fitted.left]
-      else if (total > limit) return this.failWith(target, entries, messages.batchOverLimit(operations.length, total, limit), true)
+      else if (total > limit) return this.failures.failWith(target, entries, messages.batchOverLimit(operations.length, total, limit), true)
       const refusal = shrinks && !options.force ? shrinkRefusal(entries, plan.entries, limit) : null
       if (refusal) return refusal
       if (plan.changes.length === 0) return { kind: 'noop' }
@@ -309,7 +313,7 @@ export class MemoryStore {
     const applied = operations.length - restated.length - left.length
     const message =
       messages.applied(applied) +
-      (restated.length ? messages.restatedSkipped(this.display(target, restated.map((add) => add.entry))) : '') +
+      (restated.length ? messages.restatedSkipped(this.failures.shown(target, restated.map((add) => add.entry))) : '') +
       (left.length ? archiveMessages.batchOverflow(left.length, archivedIds) : '')
     const result = this.finish(target, ctx, outcome, message, message)
     if (left.length && result.success) return { ...result, archived: true, archive_ids: archivedIds }
@@ -328,9 +332,9 @@ export class MemoryStore {
     const outcome = await this.files.transact(target, { guardDrift: false, write: ctx.write, meta: ctx.ledgerMeta }, (entries) => {
       const wanted = next(entries).map((entry) => entry.trim()).filter(Boolean)
       const refused = wanted.filter((entry) => !entries.includes(entry)).map((entry) => this.entryProblem(target, entry)).find(Boolean)
-      if (refused) return this.failWith(target, entries, refused, false)
+      if (refused) return this.failures.failWith(target, entries, refused, false)
       const limit = this.files.limitOf(target)
-      if (charCount(wanted) > limit) return this.failWith(target, entries, messages.batchOverLimit(wanted.length, charCount(wanted), limit), false)
+      if (charCount(wanted) > limit) return this.failures.failWith(target, entries, messages.batchOverLimit(wanted.length, charCount(wanted), limit), false)
       if (wanted.length === entries.length && wanted.every((entry, index) => entry === entries[index])) return { kind: 'noop' }
       return { kind: 'apply', entries: wanted, changes: entryChangesBetween(entries, wanted) }
     })
@@ -349,55 +353,6 @@ export class MemoryStore {
    */
   private entryProblem(target: MemoryTarget, text: string): string | null {
     return separatorLineError(text, this.files.fileNameOf(target)) ?? threatMessage(scanForThreats(text, 'strict'))
-  }
-
-  /** Entries as the model sees them: hidden ones left out, poisoned ones replaced by a placeholder. */
-  private display(target: MemoryTarget, entries: readonly string[]): string[] {
-    return sanitizeEntries(this.hidden.visible(target, entries), this.files.fileNameOf(target))
-  }
-
-  private failWith(target: MemoryTarget, entries: readonly string[], error: string, counts: boolean): PlanOutcome<PlannedFailure> {
-    const usage = usageOf(entries, this.files.limitOf(target))
-    return {
-      kind: 'fail',
-      failure: {
-        result: {
-          success: false,
-          error,
-          current_entries: this.display(target, entries),
-          ...this.dates.field(target, this.hidden.visible(target, entries)),
-          usage: usageFraction(usage)
-        },
-        counts
-      }
-    }
-  }
-
-  /**
-   * An add refused beside a similar entry: the entry, the replace to make instead, and the entries with
-   * their dates. A restatement confirms the entry first, so the dates shown already say so.
-   */
-  private similarFailure(target: MemoryTarget, entries: readonly string[], error: string, similar: SimilarRefusal): PlanOutcome<PlannedFailure> {
-    this.dates.confirmSimilar(target, similar)
-    const failure = this.failWith(target, entries, error, true)
-    if (failure.kind !== 'fail') return failure
-    const [shown] = this.display(target, [similar.entry])
-    const result: MemoryFailure = {
-      ...failure.failure.result,
-      similar_entry: shown,
-      similarity: similar.kind,
-      suggested_call: { action: 'replace', old_text: shown, content: similar.content }
-    }
-    return { kind: 'fail', failure: { result, counts: true } }
-  }
-
-  private noMatch(target: MemoryTarget, entries: readonly string[], needle: string, verb: 'replace' | 'remove'): PlanOutcome<PlannedFailure> {
-    const result: MemoryFailure = {
-      success: false,
-      error: messages.noMatch(needle, verb),
-      current_entries: this.display(target, entries)
-    }
-    return { kind: 'fail', failure: { result, counts: true } }
   }
 
   private finish(

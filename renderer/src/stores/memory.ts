@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { MemoryResultView, MemoryStoreView, MemoryTargetName, VisibilityChangeView } from '../../../shared/ipc/domain'
+import type { MemoryResultView, MemoryStoreView, MemoryTargetName } from '../../../shared/ipc/domain'
+import type { VisibilityChangeView } from '../../../shared/ipc/contract-memory-layers'
 import type { ProjectMemoryView } from '../../../shared/ipc/domain-project'
 import type { MemoryLedgerEntry, RevertResult } from '../../../shared/ledger'
 import { isMemoryEntry } from '../../../shared/ledger-names'

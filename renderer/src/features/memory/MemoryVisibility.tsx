@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
-import type { MemoryEntryInfo, MemoryTargetName, VisibilityChangeView } from '../../../../shared/ipc/domain'
+import type { MemoryEntryInfo, MemoryTargetName } from '../../../../shared/ipc/domain'
+import type { VisibilityChangeView } from '../../../../shared/ipc/contract-memory-layers'
 import { useApp, useLocale, useMemory, useT } from '../../app/context'
 import { Notice } from '../../components/Feedback'
 import { Icon } from '../../components/Icon'
