@@ -1,3 +1,4 @@
+import { scanForThreats } from '../security/threats'
 import { stem } from '../text/provenance-evidence'
 import { archiveMessages } from './archive-messages'
 import type { ArchiveHit } from './archive-types'
@@ -90,8 +91,10 @@ export function coreMatches(store: Pick<MemoryStore, 'read'>, target: MemoryTarg
     .sort((a, b) => b.score - a.score || a.position - b.position)
 }
 
+/** Core entries the model may be shown: never one the user hid, nor one the threat scan blocks (the prompt shows it as a placeholder). */
 function coreHits(store: MemoryStore, target: MemoryTarget, query: string, now: number): MemorySearchHit[] {
-  const matches = coreMatches(store, target, query)
+  const hidden = store.hiddenEntries?.list(target)
+  const matches = coreMatches(store, target, query).filter((match) => !hidden?.has(match.text) && scanForThreats(match.text, 'strict').length === 0)
   if (matches.length === 0) return []
   const dates = store.datesOf(target, matches.map((match) => match.text))
   const shown = dates ? datesForModel(dates, now) : null

@@ -34,6 +34,8 @@ export interface LibrarySlice extends Emits {
   readonly host: Pick<ReviewHost, 'runs'>
   /** Shows a skill's folder in the system file manager. */
   readonly options: Pick<AppShellOptions, 'platform'>
+  /** A workspace a route reads (its instruction files) is checked like a conversation's. */
+  readonly workspaces: Pick<AppWorkspaces, 'check'>
 }
 
 /** What the Inbox works on, as learning/ declares it. */
