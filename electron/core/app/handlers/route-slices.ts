@@ -36,6 +36,8 @@ export interface LibrarySlice extends Emits {
   readonly options: Pick<AppShellOptions, 'platform'>
   /** A workspace a route reads (its instruction files) is checked like a conversation's. */
   readonly workspaces: Pick<AppWorkspaces, 'check'>
+  /** The embedding model, when one is set: the Memory screen's search finds archived entries by meaning too. */
+  readonly provider: Pick<AppContext['provider'], 'embedder'>
 }
 
 /** What the Inbox works on, as learning/ declares it. */

@@ -59,3 +59,14 @@ describe('the memory layers through the app', () => {
     expect(await fx.call('workspace.instructions', { workspace: fx.home })).toMatchObject({ ok: false, error: { code: 'WORKSPACE' } })
   })
 })
+
+describe('the Memory screen’s search by meaning', () => {
+  it('finds an archived entry in other words when an embedding model is set, beside the word matches', async () => {
+    fx = await appFixture({ server: { embeddings: { concepts: { automobile: 'car', mechanic: 'repair' } } }, config: { search: { embeddingModel: 'embed-a' } } })
+    fx.core.archive.add({ target: 'user', text: 'Their car goes to the repair shop on Rue Victor every spring', source: 'retired' })
+    fx.core.archive.add({ target: 'user', text: 'Plays the cello on Sundays', source: 'retired' })
+    expect(fx.core.archive.search('automobile mechanic')).toEqual([])
+    const found = await fx.ok('memory.search', { query: 'automobile mechanic' })
+    expect(found.archive[0]).toMatchObject({ text: 'Their car goes to the repair shop on Rue Victor every spring' })
+  })
+})
