@@ -36,6 +36,8 @@ export interface MemoryProvider {
   forget(id: string): Promise<boolean>
   /** Loads and connects ahead of the first turn (a library to import, a workspace to create), so the first recall fits its bound. */
   prepare?(): Promise<void>
+  /** Of items found earlier, the ones it would still offer now (the archive leaves out entries hidden since); absent: all. */
+  stillOffered?(hits: RecallHit[]): RecallHit[]
   /** Told which items were offered to the model (the archive records when each was last recalled). */
   offered?(items: RecalledItem[], at: number): void
   shutdown(): Promise<void>

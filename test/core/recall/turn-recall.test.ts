@@ -116,7 +116,7 @@ describe('a memory provider never reached without the option, never delaying or 
     expect(Date.now() - started).toBeLessThan(600)
     expect(userContents(fx.server.chatRequests()[0]).at(-1)).not.toContain('<memory-context>')
     await new Promise((resolve) => setTimeout(resolve, 900)) // the late answer lands
-    await session.runTurn('And tomorrow morning?').done
+    await session.runTurn('And tea or coffee tomorrow morning?').done // a prefetch is offered only when it matches the new message strongly
     expect(userContents(fx.server.chatRequests()[1]).at(-1)).toContain('- [mem0 #m-1] Prefers tea over coffee')
   })
 
