@@ -90,7 +90,8 @@ export class MemoryRecall {
   afterTurn(turn: SyncedTurn, query: Omit<RecallQuery, 'sessionId' | 'signal'> = {}): void {
     if (this.closed) return
     this.noteSent('turn', `${turn.userText}\n→ ${turn.answer}`)
-    this.queue.push(() => this.provider.syncTurn(turn))
+    const tagged: SyncedTurn = { ...turn, projectKey: turn.projectKey ?? query.projectKey ?? null }
+    this.queue.push(() => this.provider.syncTurn(tagged))
     this.emitStatus()
     void this.ask(turn.userText, { ...query, sessionId: turn.sessionId }).then((hits) => hits.length && this.prefetched.set(turn.sessionId, hits))
   }

@@ -17,6 +17,8 @@ export interface SyncedTurn {
   sessionId: string
   userText: string
   answer: string
+  /** Its workspace's project key (`projectKeyFor`): external providers tag what they keep with it and recall within it. */
+  projectKey?: string | null
 }
 
 /**
