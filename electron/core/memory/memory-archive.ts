@@ -150,6 +150,23 @@ export class MemoryArchive {
     return rows.map(entryOf)
   }
 
+  /** Every entry, in a stable order (store, project, text): what sync writes for the other devices. */
+  all(): ArchiveEntry[] {
+    const rows = this.db.prepare("SELECT * FROM memory_archive ORDER BY target, coalesce(project_key, ''), text").all() as ArchiveRow[]
+    return rows.map(entryOf)
+  }
+
+  /**
+   * Takes another device's record of an entry it holds too (why it is archived, when it was added,
+   * whether it is hidden), so the devices' synced archives converge on the same bytes. No ledger row:
+   * the entry's text does not change (a hide is not one either).
+   */
+  adopt(id: number, record: { source: ArchiveSource; addedAt: number; hidden: boolean }): void {
+    this.db
+      .prepare('UPDATE memory_archive SET source = ?, added_at = ?, hidden = ?, updated_at = ? WHERE id = ?')
+      .run(record.source, record.addedAt, record.hidden ? 1 : 0, this.now(), id)
+  }
+
   /** How many entries there are (with a filter: how many it keeps). */
   count(options: Omit<ArchiveListOptions, 'offset' | 'limit'> = {}): number {
     const { sql, params } = listFilter(options)

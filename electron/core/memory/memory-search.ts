@@ -43,7 +43,14 @@ export interface MemorySearchResult {
 export function searchMemory(
   store: MemoryStore,
   query: string,
-  options: { target?: MemoryTarget; workspace?: string; enabled: (target: MemoryTarget) => boolean; now?: number }
+  options: {
+    target?: MemoryTarget
+    workspace?: string
+    enabled: (target: MemoryTarget) => boolean
+    now?: number
+    /** False for a search that must change nothing (another agent's over MCP): hits are not marked recalled. */
+    markRecalled?: boolean
+  }
 ): MemorySearchResult | MemoryFailure {
   const wanted = query.trim()
   if (!wanted) return { success: false, error: archiveMessages.searchNeedsQuery }
@@ -53,7 +60,7 @@ export function searchMemory(
   const archive = store.archived
   const projectKey = options.workspace ? projectKeyFor(options.workspace) : null
   const archived = archive ? archive.search(wanted, { limit: SEARCH_LIMIT, projectKey }).filter((hit) => targets.includes(hit.target)) : []
-  if (archive && archived.length) archive.markRecalled(archived.map((hit) => hit.id), now)
+  if (archive && archived.length && options.markRecalled !== false) archive.markRecalled(archived.map((hit) => hit.id), now)
   const results = [...core.slice(0, SEARCH_LIMIT), ...archived.map((hit) => archiveHit(hit, now))].slice(0, SEARCH_LIMIT * 2)
   return {
     success: true,
