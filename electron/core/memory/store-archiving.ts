@@ -27,7 +27,8 @@ export interface ArchiveScope {
  * (which keeps the text) as they are.
  */
 export function archiveRetired(archive: ArchiveSink | undefined, scope: ArchiveScope, recorded: readonly LedgerEntry[], write: WriteContext): void {
-  if (!archive) return
+  // An undo from the Timeline puts a change back as it was; the Timeline, not the archive, keeps what it took out.
+  if (!archive || write.source === 'revert') return
   const { target, projectKey } = scope
   for (const row of recorded) {
     if (row.before === null) continue

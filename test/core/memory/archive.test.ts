@@ -236,3 +236,12 @@ describe('the memory tool’s search', () => {
     expect(result.success && result.results.map((hit) => hit.text)).toEqual(['Deploys go through the staging cluster first'])
   })
 })
+
+describe('undo from the Timeline', () => {
+  it('archives nothing: reverting an add takes the entry out without keeping it', async () => {
+    await core.memory.add('user', 'Has a cat called Miso', agent)
+    const [added] = core.ledger.list({ kinds: ['memory.add'] })
+    expect(await core.revert(added.id)).toMatchObject({ ok: true })
+    expect(core.archive.list()).toEqual([])
+  })
+})
