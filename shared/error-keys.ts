@@ -179,7 +179,7 @@ export interface ErrorParamsByKey {
   'workspace.no_instructions': { file: string },
   // The memory archive (issue 28, part A).
   'archive.entry_missing': { id: number }
-  'archive.no_room': { target: string; current: number; limit: number }
+  'archive.no_room': { file: string; current: number; limit: number }
   'archive.refused': { reason: string }
 }
 

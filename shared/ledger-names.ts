@@ -89,6 +89,8 @@ export interface ArchiveMeta extends ContentMeta {
   archiveSource: ArchiveSource
   /** The workspace project the entry belongs to (see projectKeyFor); absent for entries of no project. */
   projectKey?: string
+  /** An `archive.remove` of an entry the user had hidden: a revert puts it back hidden. */
+  hidden?: true
   revertOf?: number
   proposalId?: number
   device?: string
@@ -209,7 +211,8 @@ export function normalizeLedgerMeta(kind: LedgerKind, target: string, raw: unkno
     const store = memoryStores.includes(meta.store as MemoryStoreName) ? (meta.store as MemoryStoreName) : memoryStores.includes(fromTarget as MemoryStoreName) ? (fromTarget as MemoryStoreName) : 'memory'
     const archiveSource = isArchiveSource(meta.archiveSource) ? meta.archiveSource : 'added'
     const projectKey = typeof meta.projectKey === 'string' && meta.projectKey ? { projectKey: meta.projectKey } : {}
-    return { store, archiveSource, ...projectKey, ...revert }
+    const hidden = meta.hidden === true ? { hidden: true as const } : {}
+    return { store, archiveSource, ...projectKey, ...hidden, ...revert }
   }
   const text = (key: string): string | undefined => (typeof meta[key] === 'string' && meta[key] ? (meta[key] as string) : undefined)
   const optional = (key: 'absorbedInto' | 'restoredFrom') => (text(key) ? { [key]: text(key) } : {})

@@ -47,6 +47,7 @@ export const archiveMetaSchema = z.object({
   store: z.enum(memoryStores),
   archiveSource: z.enum(archiveSources),
   projectKey: z.string().optional(),
+  hidden: z.literal(true).optional(),
   revertOf,
   proposalId,
   device,

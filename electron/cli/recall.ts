@@ -9,10 +9,13 @@ import { cutEnd } from '../core/text/cut'
 import { wantsTerminalMarkdown } from './terminal-markdown'
 import type { CliIO } from './io'
 
-/** The memory provider (`memory.provider`) for this command's conversations, keys from the environment; null when it has nothing to work with. */
-export function cliRecall(core: CairnCore, env: NodeJS.ProcessEnv): MemoryRecall | null {
+/**
+ * The memory provider (`memory.provider`) for this command's conversations (or, `search`, for a person
+ * searching it), keys from the environment; null when it has nothing to work with.
+ */
+export function cliRecall(core: CairnCore, env: NodeJS.ProcessEnv, use: { for: 'conversations' | 'search' } = { for: 'conversations' }): MemoryRecall | null {
   const access = new ProviderAccess(() => core.config.get(), environmentKeys(env), env)
-  return memoryRecallFor({ config: core.config.get(), access, dataHome: core.paths.root, archive: core.archive })
+  return memoryRecallFor({ config: core.config.get(), access, dataHome: core.paths.root, archive: core.archive }, use)
 }
 
 /** The one dim line under a prompt that recalled memory: how many, from which provider, and the start of each. */

@@ -156,8 +156,8 @@ export const enErrorKeys = {
   'error.sync.branch_refused': '{url} refused the branch {branch}: {detail}',
   // The memory archive (issue 28, part A).
   'error.archive.entry_missing': 'There is no archive entry {id}; it may have been removed.',
-  'error.archive.no_room': 'Memory ({target}) is full ({current} of {limit} characters): remove or shorten an entry, then move this back.',
-  'error.archive.refused': 'Not saved: {reason}',
+  'error.archive.no_room': '{file} is full ({current} of {limit} characters): remove or shorten an entry, then move this back.',
+  'error.archive.refused': 'Not moved back: {reason}',
 
   // issue 28, part B: project memory
   'error.memory.no_project': 'Project memory needs a workspace: choose a workspace (or pass --workspace DIR) and try again.',

@@ -92,5 +92,7 @@ export const enImport = {
   'inbox.rationale.import_overflow': "Imported, but it did not fit under the memory file's limit, so it waits here instead of being cut. Make room (or shorten it), then approve.",
   'inbox.rationale.claude_code_memory': "Claude Code kept this in {file}. Another agent's memory is only a candidate here: approve it to keep it.",
   'inbox.rationale.claude_code_memory.unnamed': "Claude Code kept this in its memory. Another agent's memory is only a candidate here: approve it to keep it.",
-  'inbox.rationale.imported_version': 'Imported version of {folder}'
+  'inbox.rationale.imported_version': 'Imported version of {folder}',
+  // Issue 28: what an import could not fit into the core memory files went to the archive.
+  'import.counts.memoryArchived': 'Memory entries kept in the archive (no room in the memory file): {archived}.'
 } as const

@@ -25,5 +25,9 @@ export const enRecall = {
   'recall.settings.mode': 'Mem0 mode',
   'recall.settings.mode.oss': 'On this computer (uses your own model provider)',
   'recall.settings.mode.platform': 'Mem0 platform (needs a key)',
-  'recall.cli.recalled': 'recalled {count}: {items}'
+  'recall.cli.recalled': 'recalled {count}: {items}',
+  // issue 28 fixes: the CLI's provider lines, and the memory switches pausing recall
+  'recall.cli.forgot': 'forgot {id}',
+  'recall.cli.cannotForget': '{provider} cannot forget {id}',
+  'recall.settings.memoryOff': 'Memory and the user profile are both off: nothing is recalled into conversations and nothing is sent to the provider.'
 }

@@ -92,5 +92,7 @@ export const zhCNImport: Record<keyof typeof enImport, string> = {
   'inbox.rationale.import_overflow': '已导入，但超出了记忆文件的上限，因此在这里等待，而不是被截断。请先腾出空间（或缩短它），再批准。',
   'inbox.rationale.claude_code_memory': 'Claude Code 把这条记在 {file} 中。另一个智能体的记忆在这里只是候选：批准即可保留。',
   'inbox.rationale.claude_code_memory.unnamed': 'Claude Code 把这条记在它的记忆中。另一个智能体的记忆在这里只是候选：批准即可保留。',
-  'inbox.rationale.imported_version': '{folder} 的导入版本'
+  'inbox.rationale.imported_version': '{folder} 的导入版本',
+  // Issue 28：导入时记忆文件放不下的条目进入归档。
+  'import.counts.memoryArchived': '放入归档的记忆条目（记忆文件已满）：{archived} 条。'
 }

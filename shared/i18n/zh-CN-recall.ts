@@ -27,5 +27,9 @@ export const zhCNRecall: Record<keyof typeof enRecall, string> = {
   'recall.settings.mode': 'Mem0 模式',
   'recall.settings.mode.oss': '在本机运行（使用你自己的模型服务）',
   'recall.settings.mode.platform': 'Mem0 平台（需要密钥）',
-  'recall.cli.recalled': '召回 {count} 条：{items}'
+  'recall.cli.recalled': '召回 {count} 条：{items}',
+  // issue 28 fixes: the CLI's provider lines, and the memory switches pausing recall
+  'recall.cli.forgot': '已忘记 {id}',
+  'recall.cli.cannotForget': '{provider} 无法忘记 {id}',
+  'recall.settings.memoryOff': '记忆和用户画像都已关闭：对话中不会召回任何内容，也不会向记忆服务发送任何内容。'
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { archiveSources } from '../archive-names'
 import { defineRoute } from './define'
+import { folderPath } from './fields'
 import { memoryResultSchema, memoryTargetSchema } from './domain'
 
 /**
@@ -30,7 +31,8 @@ export type CoreMatchView = z.infer<typeof coreMatchSchema>
 
 export const archiveRoutes = {
   'memory.search': defineRoute({
-    input: z.object({ query: z.string().max(1000), limit: z.number().int().min(1).max(100).optional() }),
+    /** `workspace`: the project whose PROJECT.md is searched too (the Memory screen's Project card). */
+    input: z.object({ query: z.string().max(1000), limit: z.number().int().min(1).max(100).optional(), workspace: folderPath.optional() }),
     output: z.object({ core: z.array(coreMatchSchema), archive: z.array(archiveEntrySchema) })
   }),
   'archive.list': defineRoute({

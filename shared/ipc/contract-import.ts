@@ -26,7 +26,7 @@ const importPath = z
 const sourceInput = z.object({ source: z.enum(importSourceIds), path: importPath })
 
 const countsSchema = z.object({
-  memory: z.object({ added: z.number().int(), duplicates: z.number().int(), proposed: z.number().int(), refused: z.number().int() }),
+  memory: z.object({ added: z.number().int(), duplicates: z.number().int(), /** Kept in the archive for lack of room (absent from faces that predate it). */ archived: z.number().int().optional(), proposed: z.number().int(), refused: z.number().int() }),
   skills: z.object({
     created: z.number().int(),
     identical: z.number().int(),

@@ -44,6 +44,22 @@ describe('cairn chat with an external memory provider, and cairn memory provider
     const found = await runCairn(['--home', home, 'memory', 'provider', 'search', 'release', 'train'], { env: env() })
     expect(found.stdout).toContain('[honcho #msg_1] Our release train leaves every second Thursday from the main branch')
     const forget = await runCairn(['--home', home, 'memory', 'provider', 'forget', 'msg_1'], { env: env() })
-    expect(forget).toMatchObject({ code: 1, stdout: 'honcho cannot forget msg_1\n' })
+    expect(forget).toMatchObject({ code: 1, stdout: 'Honcho cannot forget msg_1\n' })
+  }, 60_000)
+
+  it('an incognito chat builds no provider: Honcho hears nothing, not even a peer', async () => {
+    const chat = await runCairn(['--home', home, 'chat', '--incognito', 'Our release train leaves every second Thursday from the main branch'], { cwd: workspace, env: env() })
+    expect(chat.code).toBe(0)
+    expect(honcho.requests).toEqual([])
+  }, 60_000)
+
+  it('search words a failure with the keyed provider wording, and forget answers in the user’s language', async () => {
+    const refused = await runCairn(['--home', home, 'memory', 'provider', 'search', 'release', 'train'], { env: { ...env(), CAIRN_MEMORY_PROVIDER_API_KEY: 'hk-wrong' } })
+    expect(refused.code).toBe(0)
+    expect(refused.stderr).toContain('cairn: Honcho refused the key.')
+    expect(refused.stderr).not.toContain('Invalid API key')
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ ui: { language: 'zh-CN' }, memory: { provider: 'honcho', honcho: { baseURL: honcho.url, workspaceId: 'cairn-cli' } } }))
+    const forget = await runCairn(['--home', home, 'memory', 'provider', 'forget', 'msg_1'], { env: env() })
+    expect(forget).toMatchObject({ code: 1, stdout: 'Honcho 无法忘记 msg_1\n' })
   }, 60_000)
 })

@@ -21,7 +21,7 @@ describe('cairn import openclaw|claude-code', () => {
     expect(dry.stderr).toBe('')
     expect(dry.code).toBe(0)
     expect(dry.stdout).toContain(`Dry run: nothing was changed. Importing ${workspace} would bring in:\n`)
-    expect(dry.stdout).toContain('  memory: 10 added, 2 duplicates dropped, 0 proposed (over the limit), 1 refused\n')
+    expect(dry.stdout).toContain('  memory: 10 added, 2 duplicates dropped, 0 archived (no room in the memory file), 1 refused\n')
     expect(dry.stdout).toContain('  daily notes: 3 added, 0 imported before\n')
     expect(dry.stdout).toContain('  MEMORY.md:22: entry not imported: ')
     expect(dry.stdout).toContain("  SOUL.md: not imported: it is OpenClaw's persona, instructions rather than memory.\n")

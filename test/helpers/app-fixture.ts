@@ -37,7 +37,7 @@ export async function appFixture(
     /** Settings written before the core opens. */
     config?: ConfigPatch
     /** Options passed on to CairnApp (a test clock, the quit review budget, environment). */
-    app?: Pick<CairnAppOptions, 'clock' | 'quitReviewMs'>
+    app?: Pick<CairnAppOptions, 'clock' | 'quitReviewMs'> & Partial<Pick<CairnAppOptions, 'platform'>>
     env?: NodeJS.ProcessEnv
   } = {}
 ): Promise<AppFixture> {

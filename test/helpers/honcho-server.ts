@@ -17,6 +17,8 @@ export interface HonchoTestServer {
   /** Every request, as `METHOD path`, with the Authorization header it carried. */
   requests: Array<{ method: string; path: string; authorization: string | undefined; body: unknown }>
   messages: StoredMessage[]
+  /** Each session's metadata as last given when it was got or created. */
+  sessionMetadata: Map<string, Record<string, unknown>>
   /** Answers the next N message writes with this status (a Honcho having a bad minute). */
   failNextWrites(count: number, status?: number): void
   close(): Promise<void>
@@ -29,6 +31,7 @@ export interface HonchoTestServer {
  */
 export async function startHonchoServer(options: { apiKey: string }): Promise<HonchoTestServer> {
   const requests: HonchoTestServer['requests'] = []
+  const sessionMetadata: HonchoTestServer['sessionMetadata'] = new Map()
   const messages: StoredMessage[] = []
   let failures = 0
   let failStatus = 503
@@ -53,7 +56,9 @@ export async function startHonchoServer(options: { apiKey: string }): Promise<Ho
       return send(200, { id: args?.id, workspace_id: match[1], metadata: {}, configuration: {}, created_at: now() })
     }
     if (req.method === 'POST' && (match = path.match(/^\/v3\/workspaces\/([^/]+)\/sessions$/))) {
-      return send(200, { id: args?.id, workspace_id: match[1], metadata: {}, configuration: {}, is_active: true, created_at: now() })
+      const metadata = (args?.metadata as Record<string, unknown> | undefined) ?? sessionMetadata.get(String(args?.id)) ?? {}
+      if (args?.metadata) sessionMetadata.set(String(args.id), metadata)
+      return send(200, { id: args?.id, workspace_id: match[1], metadata, configuration: {}, is_active: true, created_at: now() })
     }
     if (req.method === 'POST' && (match = path.match(/^\/v3\/workspaces\/([^/]+)\/sessions\/([^/]+)\/messages$/))) {
       if (failures > 0) {
@@ -97,6 +102,7 @@ export async function startHonchoServer(options: { apiKey: string }): Promise<Ho
     url: `http://127.0.0.1:${port}`,
     requests,
     messages,
+    sessionMetadata,
     failNextWrites(count, status = 503) {
       failures = count
       failStatus = status

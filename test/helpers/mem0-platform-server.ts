@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 export interface Mem0PlatformServer {
   url: string
   requests: Array<{ method: string; path: string; authorization: string | undefined; body: unknown }>
-  memories: Array<{ id: string; memory: string; user_id: string }>
+  memories: Array<{ id: string; memory: string; user_id: string; metadata?: Record<string, unknown> }>
   close(): Promise<void>
 }
 
@@ -33,7 +33,12 @@ export async function startMem0PlatformServer(options: { apiKey: string }): Prom
       if (req.method === 'POST' && path === '/v3/memories/add/') {
         const added = ((body?.messages ?? []) as Array<{ role: string; content: string }>)
           .filter((message) => message.role === 'user')
-          .map((message) => ({ id: `mem-${memories.length + 1}`, memory: message.content, user_id: String(body?.user_id) }))
+          .map((message, index) => ({
+            id: `mem-${memories.length + index + 1}`,
+            memory: message.content,
+            user_id: String(body?.user_id),
+            ...(body?.metadata ? { metadata: body.metadata as Record<string, unknown> } : {})
+          }))
         memories.push(...added)
         return send(200, added.map((memory) => ({ ...memory, event: 'ADD' })))
       }

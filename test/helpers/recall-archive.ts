@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3'
+import type { MemoryTargetName } from '../../shared/ipc/domain'
 import type { ArchiveRecallHit, RecallArchive } from '../../electron/core/recall/builtin-provider'
 
 /**
@@ -16,7 +17,7 @@ export class TestArchive implements RecallArchive {
     this.db.pragma('synchronous = NORMAL') // as state.db
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS test_archive (
-        id INTEGER PRIMARY KEY, text TEXT NOT NULL, project_key TEXT, hidden INTEGER NOT NULL DEFAULT 0, last_recalled_at INTEGER
+        id INTEGER PRIMARY KEY, text TEXT NOT NULL, target TEXT NOT NULL DEFAULT 'memory', project_key TEXT, hidden INTEGER NOT NULL DEFAULT 0, last_recalled_at INTEGER
       );
       CREATE VIRTUAL TABLE IF NOT EXISTS test_archive_fts USING fts5(text, content='test_archive', content_rowid='id', tokenize='porter unicode61');
       CREATE TRIGGER IF NOT EXISTS test_archive_ai AFTER INSERT ON test_archive BEGIN
@@ -25,9 +26,20 @@ export class TestArchive implements RecallArchive {
     `)
   }
 
-  add(text: string, options: { projectKey?: string; hidden?: boolean } = {}): number {
-    const result = this.db.prepare('INSERT INTO test_archive (text, project_key, hidden) VALUES (?, ?, ?)').run(text, options.projectKey ?? null, options.hidden ? 1 : 0)
+  add(text: string, options: { projectKey?: string; hidden?: boolean; target?: MemoryTargetName } = {}): number {
+    const result = this.db
+      .prepare('INSERT INTO test_archive (text, target, project_key, hidden) VALUES (?, ?, ?, ?)')
+      .run(text, options.target ?? 'memory', options.projectKey ?? null, options.hidden ? 1 : 0)
     return Number(result.lastInsertRowid)
+  }
+
+  setHidden(id: number, hidden: boolean): void {
+    this.db.prepare('UPDATE test_archive SET hidden = ? WHERE id = ?').run(hidden ? 1 : 0, id)
+  }
+
+  get(id: number): { hidden: boolean } | null {
+    const row = this.db.prepare('SELECT hidden FROM test_archive WHERE id = ?').get(id) as { hidden: number } | undefined
+    return row ? { hidden: row.hidden === 1 } : null
   }
 
   /** Many rows in one transaction (the benchmark's 100,000). */
@@ -38,18 +50,21 @@ export class TestArchive implements RecallArchive {
     })()
   }
 
-  search(query: string, options: { limit?: number } = {}): ArchiveRecallHit[] {
+  /** Scoped as the real archive: a project key, its entries and those of no project; null, those of no project; left out, all. */
+  search(query: string, options: { limit?: number; projectKey?: string | null } = {}): ArchiveRecallHit[] {
     const words = query.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? []
     if (!words.length) return []
     const match = [...new Set(words)].map((word) => `"${word}"`).join(' OR ')
+    const scope = options.projectKey === undefined ? '' : options.projectKey === null ? 'AND a.project_key IS NULL' : 'AND (a.project_key IS NULL OR a.project_key = ?)'
+    const scopeParams = typeof options.projectKey === 'string' ? [options.projectKey] : []
     const rows = this.db
       .prepare(
-        `SELECT a.id, a.text, a.project_key AS projectKey, a.hidden, bm25(test_archive_fts) AS rank
+        `SELECT a.id, a.text, a.target, a.project_key AS projectKey, a.hidden, bm25(test_archive_fts) AS rank
          FROM test_archive_fts JOIN test_archive a ON a.id = test_archive_fts.rowid
-         WHERE test_archive_fts MATCH ? ORDER BY rank LIMIT ?`
+         WHERE test_archive_fts MATCH ? ${scope} ORDER BY rank LIMIT ?`
       )
-      .all(match, options.limit ?? 10) as Array<{ id: number; text: string; projectKey: string | null; hidden: number; rank: number }>
-    return rows.map((row) => ({ id: row.id, text: row.text, projectKey: row.projectKey, hidden: row.hidden === 1, score: -row.rank }))
+      .all(match, ...scopeParams, options.limit ?? 10) as Array<{ id: number; text: string; target: MemoryTargetName; projectKey: string | null; hidden: number; rank: number }>
+    return rows.map((row) => ({ id: row.id, text: row.text, target: row.target, projectKey: row.projectKey, hidden: row.hidden === 1, score: -row.rank }))
   }
 
   markRecalled(ids: number[], at: number): void {

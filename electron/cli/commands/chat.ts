@@ -68,7 +68,8 @@ Provider: config.json provider.*, overridden by CAIRN_BASE_URL and CAIRN_MODEL; 
     }
     // The user's MCP servers live as long as this command; every exit path closes them (no child left behind).
     const mcp = await startChatMcp(core, ctx.env, ctx.io)
-    const recall = cliRecall(core, ctx.env)
+    // An incognito chat reaches no provider: none is built, so none is warmed (no Honcho peer, no Mem0 start).
+    const recall = values.incognito ? null : cliRecall(core, ctx.env)
     try {
       return await chatOnce(ctx, core, prompt, attachments, resumeId, { ...setupOf(ctx, core, where, values, learning), mcp: mcp ?? undefined, recall })
     } finally {

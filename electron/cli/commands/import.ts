@@ -131,7 +131,7 @@ function countLines(counts: ImportCounts, source: ImportReport['source']): strin
   const memoryLine =
     source === 'claude-code'
       ? `memory: ${memory.proposed} proposed (candidates wait in the Inbox), ${memory.duplicates} already known, ${memory.refused} refused`
-      : `memory: ${memory.added} added, ${memory.duplicates} duplicates dropped, ${memory.proposed} proposed (over the limit), ${memory.refused} refused`
+      : `memory: ${memory.added} added, ${memory.duplicates} duplicates dropped, ${memory.archived} archived (no room in the memory file), ${memory.refused} refused`
   const usage = skills.usage ? `, ${skills.usage} with their usage figures` : ''
   const skillsLine = `skills: ${skills.created} created (${skills.files} supporting files${usage}), ${skills.identical} already the same, ${skills.proposed} proposed (a different skill of that name exists, or it adds a download, an address or a credentials path), ${skills.refused} refused`
   if (source === 'claude-code') return [memoryLine, skillsLine]

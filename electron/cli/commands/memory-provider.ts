@@ -14,20 +14,22 @@ export async function memoryProviderAction(ctx: CliContext, core: CairnCore, arg
   if (action !== 'search' && action !== 'forget') throw new UsageError(`Unknown memory provider action "${action}". Use search or forget.`)
   const words = rest.join(' ').trim()
   if (!words) throw new UsageError(action === 'search' ? 'Give the words to search for: cairn memory provider search <query>.' : 'Give the id search printed: cairn memory provider forget <id>.')
-  const recall = cliRecall(core, ctx.env)
+  const recall = cliRecall(core, ctx.env, { for: 'search' })
   const started = Date.now()
+  const { provider } = core.config.get().memory
+  const t = translator(core.config.get().ui.language)
   try {
     if (action === 'forget') {
       const forgotten = (await recall?.forget(words)) ?? false
       if (json) printJson(ctx.io, { forgotten })
-      else ctx.io.out(forgotten ? `forgot ${words}\n` : `${core.config.get().memory.provider} cannot forget ${words}\n`)
+      else ctx.io.out(`${t(forgotten ? 'recall.cli.forgot' : 'recall.cli.cannotForget', { provider: t(`recall.provider.${provider}`), id: words })}\n`)
       return forgotten ? 0 : 1
     }
     const hits = (await recall?.search(words, 10)) ?? []
     if (json) printJson(ctx.io, hits)
     else for (const hit of hits) ctx.io.out(`[${hit.provider} #${hit.id}] ${oneLine(hit.text, 100)}\n`)
     const problem = recall?.status().lastError
-    if (problem && problem.at >= started && !json) ctx.io.err(`cairn: ${problem.message}\n`)
+    if (problem && problem.at >= started && !json) ctx.io.err(`cairn: ${describeProviderFailure(provider, problem, t)}\n`)
     return 0
   } finally {
     await recall?.shutdown()

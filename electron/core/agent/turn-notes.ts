@@ -13,6 +13,17 @@ export interface TurnRecall {
   afterTurn(turn: SyncedTurn, query?: Pick<RecallQuery, 'projectKey'>): void
 }
 
+/**
+ * A conversation's recall that asks `current` at every turn, so an open conversation follows the
+ * provider active now (switched, its key changed, the memory switches turned off: `current` null).
+ */
+export function recallResolvedPerTurn(current: () => TurnRecall | null): TurnRecall {
+  return {
+    forTurn: async (message, query) => (await current()?.forTurn(message, query)) ?? null,
+    afterTurn: (turn, query) => current()?.afterTurn(turn, query)
+  }
+}
+
 /** What Cairn adds to a user message for the model, stored on its meta: the skill hint and the recalled memory. */
 export interface TurnNotes {
   hint: string

@@ -14,9 +14,10 @@ export interface AppMemoryProviderDeps {
 }
 
 /**
- * The app's one active memory provider (`memory.provider`), built again when its settings or key
- * change; the conversations opened after that use the new one. An incognito conversation is opened
- * without asking for it.
+ * The app's one active memory provider (`memory.provider`), built again when its settings, its key or
+ * the memory switches change; every conversation asks for it at each turn, so the open ones move to
+ * the new one and the old one, retired, reaches its provider no more. An incognito conversation is
+ * opened without asking for it.
  */
 export class AppMemoryProvider {
   private recall: MemoryRecall | null = null
@@ -25,7 +26,7 @@ export class AppMemoryProvider {
 
   constructor(private readonly deps: AppMemoryProviderDeps) {}
 
-  /** The provider for a conversation opened now, or null when it has nothing to work with. */
+  /** The provider for a turn starting now, or null when it has nothing to work with (or both memory switches are off). */
   current(): MemoryRecall | null {
     const signature = providerSignature(this.deps.config(), this.deps.access)
     if (signature === this.signature) return this.recall

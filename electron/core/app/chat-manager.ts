@@ -4,7 +4,7 @@ import type { AgentHooks, AgentSession, TurnHandle, TurnSummary } from '../agent
 import type { FirstExchange } from '../agent/conversation-title'
 import { createAgentSession } from '../agent/create-agent'
 import { createIncognitoSession, type IncognitoChat } from '../agent/incognito-session'
-import type { TurnRecall } from '../agent/turn-notes'
+import { recallResolvedPerTurn, type TurnRecall } from '../agent/turn-notes'
 import { readAttachmentsForIpc, type AttachmentInput } from '../attachments'
 import { findProviderProblem, providerProblemText } from '../provider/provider-settings'
 import type { IpcEventName, IpcEvents } from '../../../shared/ipc/contract'
@@ -63,7 +63,7 @@ export interface ChatManagerDeps {
   suggestTitle?(exchange: FirstExchange): Promise<string | null>
   /** The user's MCP servers: each conversation gets a snapshot of their tools when it opens. */
   mcp?: Pick<McpManager, 'start' | 'whenSettled' | 'conversationTools'>
-  /** The active memory provider for a conversation opened now (none: conversations recall nothing and send nothing). */
+  /** The active memory provider, asked at every turn (none: conversations recall nothing and send nothing). */
   recall?: () => TurnRecall | null
 }
 
@@ -305,7 +305,8 @@ export class ChatManager {
       mcpTools: this.mcpTools(),
       // What the chat's own memory or skill tool could only propose shows in the Inbox at once.
       onProposed: () => this.app.emit('inbox.changed', { pending: new ProposalStore(this.app.core.db).pending().count }),
-      recall: this.app.recall?.() ?? undefined
+      // Resolved per turn: switching the provider away reaches the conversations already open.
+      recall: this.app.recall ? recallResolvedPerTurn(this.app.recall) : undefined
     })
     return this.track(session, workspace)
   }

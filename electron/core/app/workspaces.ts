@@ -29,8 +29,17 @@ export class AppWorkspaces {
    * created when missing. Refusals are `WORKSPACE` errors whose params say why, for the UI to word.
    */
   use(path: string): string {
+    return this.checked(path, true)
+  }
+
+  /** Like {@link use} for a route that only reads a folder: the same checks, and a missing folder is refused, never made. */
+  check(path: string): string {
+    return this.checked(path, false)
+  }
+
+  private checked(path: string, create: boolean): string {
     try {
-      return checkWorkspace(path, { create: true, forbiddenRoots: this.forbiddenRoots() })
+      return checkWorkspace(path, { create, forbiddenRoots: this.forbiddenRoots() })
     } catch (error) {
       if (!(error instanceof WorkspaceError)) throw error
       throw new IpcError('WORKSPACE', error.message, { problem: error.code, path: error.path, ...(error.root ? { root: error.root } : {}) })

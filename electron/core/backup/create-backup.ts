@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import { chmodSync, closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
+import Database from 'better-sqlite3'
 import * as tar from 'tar'
 import { homePaths } from '../config/home'
 import { openStateDb, type StateDb } from '../db/state-db'
@@ -50,7 +51,8 @@ const LOCKED_FILES = new Set(['memories/MEMORY.md', 'memories/USER.md'])
 
 /**
  * Writes one `.tar.gz` of the data home: a consistent copy of state.db (SQLite's online backup, so a
- * writer in another process is neither stopped nor torn), memories, skills, attachments, config.json
+ * writer in another process is neither stopped nor torn; the Mem0 provider's databases the same way),
+ * memories, skills, attachments, config.json
  * (secrets live in secrets.json, which stays out), and a manifest with versions and a checksum per
  * file. Everything is gathered in a staging folder and archived under a temp name renamed at the end:
  * a killed backup never leaves half an archive under the final name.
@@ -91,7 +93,7 @@ export async function createBackup(options: CreateBackupOptions): Promise<Backup
       options.onProgress?.({ ...progress })
     }
     for (const file of listed.files) {
-      const copied = await copyFile(home, staging, file.path)
+      const copied = isProviderDatabase(home, file.path) ? await copyProviderDatabase(home, staging, file.path, options.nativeBinding) : await copyFile(home, staging, file.path)
       if (copied) entries.push(await describe(staging, file.path))
       progress.files++
       progress.bytes += file.size
@@ -180,6 +182,34 @@ async function copyFile(home: string, staging: string, rel: string): Promise<boo
   } catch (error) {
     if (error instanceof LockTimeoutError) throw new BackupError('backup.file_busy', { file: rel, problem: error.message })
     throw error
+  }
+}
+
+/** A SQLite database of the Mem0 provider's store (`mem0/*.db`, by its header): Mem0 may write it while the backup runs. */
+function isProviderDatabase(home: string, rel: string): boolean {
+  if (!rel.startsWith('mem0/')) return false
+  const header = Buffer.alloc(16)
+  let fd: number | null = null
+  try {
+    fd = openSync(join(home, rel), 'r')
+    return readSync(fd, header, 0, 16, 0) === 16 && header.toString('latin1') === 'SQLite format 3\0'
+  } catch {
+    return false
+  } finally {
+    if (fd !== null) closeSync(fd)
+  }
+}
+
+/** SQLite's online backup, like state.db's, so a write of the provider in flight never tears the copy. */
+async function copyProviderDatabase(home: string, staging: string, rel: string, nativeBinding: string | undefined): Promise<boolean> {
+  const to = join(staging, rel)
+  mkdirSync(dirname(to), { recursive: true })
+  const db = new Database(join(home, rel), { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) })
+  try {
+    await db.backup(to, { progress: () => ALL_PAGES })
+    return true
+  } finally {
+    db.close()
   }
 }
 

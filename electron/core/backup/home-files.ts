@@ -3,11 +3,16 @@ import { join, relative, sep } from 'node:path'
 import { isAtomicTempName } from '../fs/atomic'
 
 /**
- * The folders of a data home a backup holds, beside state.db and config.json. Everything else is
- * local to one machine or rebuilt: secrets.json (kept like the API key), `.locks/`, `tmp/` (review
+ * The folders of a data home a backup holds, beside state.db and config.json. `mem0/` is the Mem0
+ * provider's own store in its open-source mode (memories that exist nowhere else). Everything else is
+ * local to one machine or rebuilt: secrets.json (kept like the API key, the memory provider's key
+ * too), `memory-provider/` (a log of what was last sent to the provider), `.locks/`, `tmp/` (review
  * staging), `cache/`, `logs/`, `cli-history` and the backups themselves.
  */
-export const BACKED_UP_FOLDERS = ['memories', 'skills', 'attachments'] as const
+export const BACKED_UP_FOLDERS = ['memories', 'skills', 'attachments', 'mem0'] as const
+
+/** SQLite's side files: a database in `mem0/` is copied through SQLite's online backup, which reads them. */
+const SQLITE_SIDE_FILE = /-(wal|shm|journal)$/
 export const CONFIG_FILE = 'config.json'
 export const STATE_DB = 'state.db'
 
@@ -47,7 +52,7 @@ export function listHomeFiles(home: string): HomeFileList {
         // proper-lockfile's lock directories (`MEMORY.md.lock`, `<skill>.lock`).
         if (!name.endsWith('.lock')) visit(path)
       } else if (stats.isFile()) {
-        if (!isAtomicTempName(name)) files.push({ path: rel, size: stats.size })
+        if (!isAtomicTempName(name) && !SQLITE_SIDE_FILE.test(name)) files.push({ path: rel, size: stats.size })
       } else {
         skipped.push(rel)
       }

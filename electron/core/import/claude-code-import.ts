@@ -8,6 +8,7 @@ import { ImportSourceError } from './hermes-import'
 import { importMemoryPlan, importSkills, runImportBatch, storeOffProblem } from './import-run'
 import { planEntries, type SourceEntry } from './memory-merge'
 import { findSourceSkills } from './skill-import'
+import { prepareProjectFolder, projectScopeFor } from '../memory/project-scope'
 import type { ImportProgress, ImportReport } from './types'
 
 /** Claude Code's folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
@@ -31,7 +32,8 @@ function rationale(entry: SourceEntry): string {
 /**
  * Brings Claude Code's folder into Cairn as one batch. Its memories and CLAUDE.md files are candidate
  * memory ({@link readClaudeCodeEntries}): each one that Cairn does not know yet waits in the Inbox as a
- * proposal, nothing is written to memory without the user. Its `skills/` are copied into Cairn's own
+ * proposal (a project's, for the workspace it names when that folder exists here), nothing is written
+ * to memory without the user. Its `skills/` are copied into Cairn's own
  * skills as Agent Skills (Cairn may then learn and patch them; `skills.extraDirs` only reads them).
  */
 export async function importClaudeCode(core: ImportHome, options: ClaudeCodeImportOptions): Promise<ImportReport> {
@@ -49,6 +51,13 @@ export async function importClaudeCode(core: ImportHome, options: ClaudeCodeImpo
       if (off) run.problems.push(...files.map((file) => ({ file, message: off })))
       // One plan per store, so the same fact in two files is proposed once.
       else await importMemoryPlan(run, planEntries(core, { target, file: files.join(', '), entries: entries[target], candidates: { rationale } }))
+    }
+    for (const [workspace, projectEntries] of entries.projects) {
+      const file = [...new Set(projectEntries.map((entry) => entry.file ?? ''))].join(', ')
+      const scope = projectScopeFor(workspace)
+      // The note naming the workspace, so its proposals and the Memory screen say whose memory it is.
+      if (run.importId !== null) prepareProjectFolder(join(core.paths.root, 'memories'), scope)
+      await importMemoryPlan(run, planEntries(core, { target: 'project', store: core.memory.forWorkspace(workspace), file, entries: projectEntries, candidates: { rationale } }))
     }
     await importSkills(run, findSourceSkills(home, join(home, 'skills')))
   })

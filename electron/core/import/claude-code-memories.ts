@@ -4,15 +4,21 @@ import type { MemoryTarget } from '../memory/types'
 import { parseFrontmatter } from '../skills/skill-file'
 import { splitMarkdownEntries } from './markdown-entries'
 import { readSourceText, type SourceEntry } from './memory-merge'
+import { workspaceOfClaudeProject } from './claude-code-projects'
 import { lineOf } from './skill-import'
 import type { ImportProblem } from './types'
 
 /** Claude Code's index of a project's memories: it only points at the memory files, so it is not memory itself. */
 const INDEX_FILE = 'MEMORY.md'
 
-/** Candidate entries found in a Claude Code home, by the Cairn store they would go to. */
-/** Imports fill the two global files; a workspace's project memory is never imported from another agent. */
-export type ClaudeCodeEntries = Record<Exclude<MemoryTarget, 'project'>, SourceEntry[]>
+/**
+ * Candidate entries found in a Claude Code home, by the Cairn store they would go to: the two global
+ * files, and the project memory of each workspace a project folder names that exists on this machine.
+ */
+export type ClaudeCodeEntries = Record<Exclude<MemoryTarget, 'project'>, SourceEntry[]> & {
+  /** By the workspace's path. */
+  projects: Map<string, SourceEntry[]>
+}
 
 function isDirectory(path: string): boolean {
   try {
@@ -35,20 +41,26 @@ function sortedNames(dir: string): string[] {
  * (front matter `name`, `description`, `type`; type `user` goes to USER.md, the others to MEMORY.md;
  * the body, its blank lines dropped, is one entry) and the `CLAUDE.md` files (`CLAUDE.md`,
  * `projects/<project>/CLAUDE.md`: instructions in free Markdown, split into entries by
- * {@link splitMarkdownEntries}, for MEMORY.md). What cannot be read is reported by file and line.
+ * {@link splitMarkdownEntries}, for MEMORY.md). A project folder whose name decodes to a folder on this
+ * machine ({@link workspaceOfClaudeProject}) sends its CLAUDE.md and its memories, except those about
+ * the user (type `user`, for USER.md), to that workspace's project memory. What cannot be read is
+ * reported by file and line.
  */
 export function readClaudeCodeEntries(home: string, problems: ImportProblem[]): ClaudeCodeEntries {
-  const entries: ClaudeCodeEntries = { memory: [], user: [] }
-  const instructions = (file: string): void => {
+  const entries: ClaudeCodeEntries = { memory: [], user: [], projects: new Map() }
+  const instructions = (file: string, into: SourceEntry[]): void => {
     const read = readSourceText(join(home, file), file)
     if ('problem' in read) problems.push(read.problem)
-    else entries.memory.push(...splitMarkdownEntries(read.text).map((entry) => ({ ...entry, file })))
+    else into.push(...splitMarkdownEntries(read.text).map((entry) => ({ ...entry, file })))
   }
-  if (existsSync(join(home, 'CLAUDE.md'))) instructions('CLAUDE.md')
+  if (existsSync(join(home, 'CLAUDE.md'))) instructions('CLAUDE.md', entries.memory)
   const projects = join(home, 'projects')
   for (const project of sortedNames(projects)) {
     if (!isDirectory(join(projects, project))) continue
-    if (existsSync(join(projects, project, 'CLAUDE.md'))) instructions(`projects/${project}/CLAUDE.md`)
+    const workspace = workspaceOfClaudeProject(project)
+    const projectEntries = workspace ? (entries.projects.get(workspace) ?? []) : entries.memory
+    if (workspace) entries.projects.set(workspace, projectEntries)
+    if (existsSync(join(projects, project, 'CLAUDE.md'))) instructions(`projects/${project}/CLAUDE.md`, projectEntries)
     const memoryDir = join(projects, project, 'memory')
     for (const name of sortedNames(memoryDir)) {
       if (name === INDEX_FILE || !name.endsWith('.md') || !isDirectory(memoryDir) || isDirectory(join(memoryDir, name))) continue
@@ -59,8 +71,9 @@ export function readClaudeCodeEntries(home: string, problems: ImportProblem[]): 
         continue
       }
       const memory = typedMemory(read.text, file, problems)
-      if (memory) entries[memory.target].push(memory.entry)
+      if (memory) (memory.target === 'user' ? entries.user : projectEntries).push(memory.entry)
     }
+    if (workspace && projectEntries.length === 0) entries.projects.delete(workspace)
   }
   return entries
 }

@@ -5,6 +5,7 @@ import type { StateDb } from '../db/state-db'
 import type { Ledger } from '../ledger/ledger'
 import type { RevertOptions } from '../ledger/revert'
 import type { MemoryStore } from '../memory'
+import type { MemoryArchive } from '../memory/memory-archive'
 import type { SessionStore } from '../sessions'
 import type { SkillStore } from '../skills'
 
@@ -18,12 +19,17 @@ export interface ImportHome {
   paths: Pick<HomePaths, 'root'>
   config: Pick<SettingsStore, 'get'>
   db: StateDb
-  memory: Pick<MemoryStore, 'read' | 'applyBatch'>
+  memory: ImportMemory & Pick<MemoryStore, 'forWorkspace'>
+  /** Where memory that does not fit the core goes (source `imported`). */
+  archive: Pick<MemoryArchive, 'add'>
   skills: Pick<SkillStore, 'get' | 'create' | 'writeFile'>
   sessions: Pick<SessionStore, 'create' | 'appendMany' | 'markCompacted'>
   /** The better-sqlite3 binary the data home was opened with: another agent's database is opened the same way. */
   nativeBinding?: string
 }
+
+/** A memory store an import writes to: the core's, or a workspace's (its `project`). */
+export type ImportMemory = Pick<MemoryStore, 'read' | 'applyBatch' | 'project'>
 
 /** What undoing an import goes through: its ledger rows, reverted one by one, and its batch and conversations in state.db. */
 export interface ImportUndoHome {

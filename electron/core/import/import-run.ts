@@ -44,8 +44,9 @@ export async function runImportBatch(
 /** Why nothing may come into a store (it is turned off in Cairn's settings), or null. */
 export function storeOffProblem(core: ImportHome, target: MemoryTarget): string | null {
   const { memory } = core.config.get()
-  if (target === 'memory' ? memory.enabled : memory.userProfileEnabled) return null
-  return `not imported: ${target === 'memory' ? 'memory (MEMORY.md)' : 'the user profile (USER.md)'} is turned off in Cairn's settings.`
+  // Project memory is on with MEMORY.md (the prompt leaves both out when memory is off).
+  if (target === 'user' ? memory.userProfileEnabled : memory.enabled) return null
+  return `not imported: ${target === 'user' ? 'the user profile (USER.md)' : 'memory (MEMORY.md)'} is turned off in Cairn's settings.`
 }
 
 /** Brings one memory plan in (or counts it on a dry run), unless that store is turned off in Cairn's settings. */

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { ImportHome } from './import-home'
+import type { ImportHome, ImportMemory } from './import-home'
 import { ProposalStore } from '../ledger/proposals'
 import { separatorLineError } from '../memory/entry-ops'
 import { charCount, ENTRY_DELIMITER, textLength } from '../memory/memory-file'
@@ -8,16 +8,12 @@ import type { MemoryTarget } from '../memory/types'
 import { scanForThreats, threatMessage } from '../security/threats'
 import { importProvenance } from './skill-import'
 import { isNearDuplicate } from '../text/entry-similarity'
-import { storedRationale } from '../../../shared/proposal-rationale'
 import type { ProposalCause } from '../../../shared/proposals'
 import type { ImportCounts, ImportProblem } from './types'
 import { reachedThroughLink } from './source-files'
 
 /** The two memory files of a Hermes (or Cairn) home, by store. */
 const MEMORY_FILES: Record<MemoryTarget, string> = { memory: 'MEMORY.md', user: 'USER.md', project: 'PROJECT.md' }
-
-/** Why an imported entry waits in the Inbox: it did not fit (every face words the code). */
-const OVER_LIMIT_RATIONALE = storedRationale({ code: 'import_overflow' })
 
 /** The cause of a candidate entry: another agent's memory, proposed rather than written. */
 const CANDIDATE_CAUSE: ProposalCause = 'imported_memory'
@@ -40,11 +36,15 @@ export interface ProposedEntry {
 /** What merging one file into Cairn's would do. */
 export interface MemoryPlan {
   target: MemoryTarget
+  /** The store the entries go to: the core's, or a workspace's for its project memory. */
+  store: ImportMemory
   /** Where the entries came from, relative to the imported home (for problems). */
   file: string
   /** Fit under Cairn's limit: added. */
   add: string[]
-  /** Do not fit, or are only candidates: each becomes an Inbox proposal (unless the same one waits already). */
+  /** Do not fit under the limit: kept in the archive (source `imported`) rather than cut or proposed. */
+  archive: string[]
+  /** Only candidates: each becomes an Inbox proposal (unless the same one waits already). */
   propose: ProposedEntry[]
   duplicates: number
   /** Entries refused (threat scan, longer than the whole file may be): each one is in `problems`. */
@@ -52,9 +52,10 @@ export interface MemoryPlan {
   problems: ImportProblem[]
 }
 
-/** Cairn's own file of a store, as the ledger and the Inbox name it. */
-export function cairnMemoryFile(target: MemoryTarget): string {
-  return `memories/${MEMORY_FILES[target]}`
+/** Cairn's own file of a store, as the ledger and the Inbox name it (a project's PROJECT.md under its key). */
+export function cairnMemoryFile(target: MemoryTarget, store?: Pick<ImportMemory, 'project'>): string {
+  const project = target === 'project' ? store?.project : null
+  return project ? `memories/projects/${project.key}/PROJECT.md` : `memories/${MEMORY_FILES[target]}`
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
@@ -105,12 +106,12 @@ export function planMemoryMerge(core: ImportHome, home: string, target: MemoryTa
   const path = join(home, file)
   if (!existsSync(path)) return null
   const read = readSourceText(path, file)
-  if ('problem' in read) return { ...emptyPlan(target, file), problems: [read.problem] }
+  if ('problem' in read) return { ...emptyPlan(core.memory, target, file), problems: [read.problem] }
   return planEntries(core, { target, file, entries: readSourceEntries(read.text) })
 }
 
-function emptyPlan(target: MemoryTarget, file: string): MemoryPlan {
-  return { target, file, add: [], propose: [], duplicates: 0, refused: 0, problems: [] }
+function emptyPlan(store: ImportMemory, target: MemoryTarget, file: string): MemoryPlan {
+  return { target, store, file, add: [], archive: [], propose: [], duplicates: 0, refused: 0, problems: [] }
 }
 
 /** Where some entries go, and how: merged (what fits is added) or only proposed as candidates. */
@@ -118,6 +119,8 @@ export interface EntrySource {
   target: MemoryTarget
   file: string
   entries: SourceEntry[]
+  /** A workspace's store (`memory.forWorkspace`) for target `project`; default the core's. */
+  store?: ImportMemory
   /** Every entry that is not a duplicate waits in the Inbox with this rationale instead of being added. */
   candidates?: { rationale: (entry: SourceEntry) => string }
 }
@@ -125,12 +128,12 @@ export interface EntrySource {
 /**
  * Plans merging entries into Cairn's store: duplicates of what Cairn has (or of an earlier imported
  * entry) are dropped, entries the threat scan refuses are reported, and the rest is added in order
- * while it fits under Cairn's limit; what does not fit is proposed instead of cut. Candidates are all proposed.
+ * while it fits under Cairn's limit; what does not fit goes to the archive instead of being cut. Candidates are all proposed.
  */
 export function planEntries(core: ImportHome, source: EntrySource): MemoryPlan {
   const { target } = source
-  const plan = emptyPlan(target, source.file)
-  const { entries: current, usage } = core.memory.read(target)
+  const plan = emptyPlan(source.store ?? core.memory, target, source.file)
+  const { entries: current, usage } = plan.store.read(target)
   const kept = [...current]
   for (const entry of source.entries) {
     const file = entry.file ?? source.file
@@ -156,21 +159,22 @@ export function planEntries(core: ImportHome, source: EntrySource): MemoryPlan {
     kept.push(entry.text)
     if (source.candidates) plan.propose.push({ text: entry.text, cause: CANDIDATE_CAUSE, rationale: source.candidates.rationale(entry) })
     else if (charCount([...current, ...plan.add, entry.text]) <= usage.limit) plan.add.push(entry.text)
-    else plan.propose.push({ text: entry.text, cause: 'import_overflow', rationale: OVER_LIMIT_RATIONALE })
+    else plan.archive.push(entry.text)
   }
   return plan
 }
 
-/** Applies a plan: one all-or-nothing batch of adds (one ledger row each), then the proposals. */
+/** Applies a plan: one all-or-nothing batch of adds (one ledger row each), the archived entries (a ledger row each), then the proposals. */
 export async function applyMemoryPlan(core: ImportHome, plan: MemoryPlan, reviewId: string, counts: ImportCounts, problems: ImportProblem[]): Promise<void> {
   counts.memory.duplicates += plan.duplicates
   counts.memory.refused += plan.refused
   problems.push(...plan.problems)
+  const write = { source: 'import' as const, reviewId, provenance: importProvenance(reviewId) }
   if (plan.add.length) {
-    const result = await core.memory.applyBatch(
+    const result = await plan.store.applyBatch(
       plan.target,
       plan.add.map((content) => ({ action: 'add', content })),
-      { write: { source: 'import', reviewId, provenance: importProvenance(reviewId) } },
+      { write },
       // planEntries already dropped near-duplicates by its own rule and counted them; the store's check
       // would fail this all-or-nothing batch, and with it every other entry of the import, over one.
       { allowSimilar: true }
@@ -178,9 +182,16 @@ export async function applyMemoryPlan(core: ImportHome, plan: MemoryPlan, review
     if (result.success) counts.memory.added += plan.add.length
     else problems.push({ file: plan.file, message: `its entries could not be added to Cairn's memory: ${result.error}` })
   }
+  const projectKey = plan.target === 'project' ? (plan.store.project?.key ?? null) : null
+  for (const text of plan.archive) {
+    const archived = core.archive.add({ target: plan.target, projectKey, text, source: 'imported', provenance: write.provenance, write })
+    if (archived.kind === 'added') counts.memory.archived++
+    else if (archived.kind === 'exists') counts.memory.duplicates++
+    else problems.push({ file: plan.file, message: `an entry could not be archived: ${archived.reason}` })
+  }
   const proposals = new ProposalStore(core.db)
   for (const { text, cause, rationale } of plan.propose) {
-    const change = { kind: 'memory.add' as const, target: cairnMemoryFile(plan.target), before: null, after: text, meta: { store: plan.target, provenance: importProvenance(reviewId) } }
+    const change = { kind: 'memory.add' as const, target: cairnMemoryFile(plan.target, plan.store), before: null, after: text, meta: { store: plan.target, provenance: importProvenance(reviewId) } }
     if (proposals.findIdentical(change, ['pending', 'rejected'])) continue
     // No review ran: like another agent's suggestion over MCP, it waits under the batch's id.
     proposals.add({ origin: 'review', reviewId, sessionId: null, ...change, reasons: [], cause, rationale })
@@ -194,8 +205,9 @@ export function countMemoryPlan(core: ImportHome, plan: MemoryPlan, counts: Impo
   counts.memory.duplicates += plan.duplicates
   counts.memory.refused += plan.refused
   counts.memory.added += plan.add.length
+  counts.memory.archived += plan.archive.length
   counts.memory.proposed += plan.propose.filter(
-    ({ text }) => !proposals.findIdentical({ target: cairnMemoryFile(plan.target), before: null, after: text }, ['pending', 'rejected'])
+    ({ text }) => !proposals.findIdentical({ target: cairnMemoryFile(plan.target, plan.store), before: null, after: text }, ['pending', 'rejected'])
   ).length
   problems.push(...plan.problems)
 }

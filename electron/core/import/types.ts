@@ -15,10 +15,9 @@ export interface ImportCounts {
     added: number
     /** Exact or near duplicates of an entry Cairn already had (or of an earlier one in the same file). */
     duplicates: number
-    /**
-     * Waiting in the Inbox: entries too much for Cairn's limit (instead of being cut), and every
-     * candidate entry of a source whose memories are only proposed (Claude Code's).
-     */
+    /** Too much for Cairn's limit: kept in the archive (source `imported`) instead of being cut. */
+    archived: number
+    /** Waiting in the Inbox: every candidate entry of a source whose memories are only proposed (Claude Code's). */
     proposed: number
     /** Refused by the threat scan, or longer than the whole file may be. */
     refused: number
@@ -45,7 +44,7 @@ export interface ImportCounts {
 
 export function emptyCounts(): ImportCounts {
   return {
-    memory: { added: 0, duplicates: 0, proposed: 0, refused: 0 },
+    memory: { added: 0, duplicates: 0, archived: 0, proposed: 0, refused: 0 },
     skills: { created: 0, identical: 0, proposed: 0, files: 0, refused: 0, usage: 0 },
     sessions: { added: 0, existing: 0, messages: 0 }
   }

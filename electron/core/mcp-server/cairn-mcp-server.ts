@@ -12,7 +12,7 @@ export interface CairnMcpServerOptions {
 }
 
 const INSTRUCTIONS =
-  "Cairn is the user's desktop assistant that learns from their conversations. Through this server you can read what it remembers about the user (memory_read, memory://snapshot), " +
+  "Cairn is the user's desktop assistant that learns from their conversations. Through this server you can read what it remembers about the user (memory_read, memory://snapshot, memory_search for its archive too), " +
   "use its skills (skills_list, skill_view, skill://<name>), search its past conversations (session_search), and save or suggest what it should learn (memory_add, memory_replace, learning_propose). " +
   'Writes follow the learning settings the user chose in Cairn; every write is shown to the user as yours, and can be reverted.'
 

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { McpServer } from '@modelcontextprotocol/server'
 import type { ServedHome } from './served-home'
+import { searchMemory } from '../memory/memory-search'
 import { memoryTargets, type MemoryTarget } from '../memory/types'
 import type { OutsideLearning } from './outside-learning'
 import { toolResult, type ClientSource } from './tool-results'
@@ -10,6 +11,11 @@ const targetField = z
   .describe("'user' = USER.md, who the user is (name, role, preferences, style); 'memory' = MEMORY.md, notes about their environment, conventions, tool quirks and lessons. 'project' (a workspace's own memory) is not served here: it belongs to a workspace Cairn's conversations run in.")
 
 const readSchema = z.object({ target: targetField.optional().describe('Which store to read; omit to read both.') })
+
+const searchSchema = z.object({
+  query: z.string().describe('Words to find, e.g. "staging database name".'),
+  target: targetField.optional().describe('Which store to search; omit for both.')
+})
 
 const addSchema = z.object({
   target: targetField,
@@ -44,7 +50,26 @@ export function registerMemoryTools(server: McpServer, core: ServedHome, learnin
         return unavailable ? { success: false as const, target: store, error: unavailable } : core.memory.readForModel(store)
       })
       if (target) return toolResult(stores[0])
-      return toolResult({ success: stores.some((store) => store.success), stores })
+      // The archive is never loaded whole; its size says how much more memory_search can find.
+      const archive = { entries: core.archive.count({ projectKey: null }), note: 'Older and overflowing entries, not shown here: memory_search finds them.' }
+      return toolResult({ success: stores.some((store) => store.success), stores, archive })
+    }
+  )
+
+  server.registerTool(
+    'memory_search',
+    {
+      title: 'Search Cairn memory',
+      description:
+        "Search everything Cairn remembers by words: the entries of USER.md and MEMORY.md, and its archive (entries that no longer fit or were retired from those files, which memory_read does not show). Each result has an id, where it lives (core or archive), its store and when it was added. Read-only.",
+      inputSchema: searchSchema,
+      annotations: { readOnlyHint: true }
+    },
+    ({ query, target }) => {
+      if (target === 'project') return toolResult({ success: false, error: learning.unavailable('project') ?? 'Project memory is not served here.' })
+      const enabled = (store: MemoryTarget) => store !== 'project' && learning.unavailable(store) === null
+      // Another agent's search changes nothing: archive hits are not marked recalled.
+      return toolResult(searchMemory(core.memory, query, { target, enabled, markRecalled: false }))
     }
   )
 

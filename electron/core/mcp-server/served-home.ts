@@ -3,6 +3,7 @@ import type { HomePaths } from '../config/home'
 import type { StateDb } from '../db/state-db'
 import type { Ledger } from '../ledger/ledger'
 import type { MemoryStore } from '../memory'
+import type { MemoryArchive } from '../memory/memory-archive'
 import type { MemoryHidden } from '../memory/memory-hidden'
 import type { MemoryPins } from '../memory/memory-pins'
 import type { SkillStore } from '../skills'
@@ -23,6 +24,8 @@ export interface ServedHome {
   memoryPins: Pick<MemoryPins, 'list' | 'isPinned'>
   /** Entries the user hid: never served, and outside writes may not bring them up. */
   memoryHidden: Pick<MemoryHidden, 'list'>
+  /** The archive: searched by memory_search (its store is `memory.archived`), its size in memory_read. */
+  archive: Pick<MemoryArchive, 'count'>
   skills: Pick<SkillStore, 'list' | 'get' | 'view' | 'getUsage'>
   skillFlags: Pick<SkillFlags, 'get' | 'disabled'>
 }

@@ -16,13 +16,14 @@ export type HideOutcome =
  * conversation, since a running one keeps the memory frozen into its prompt.
  */
 export function setEntryHidden(
-  source: { memory: Pick<MemoryStore, 'read'>; memoryHidden: Pick<MemoryHidden, 'set' | 'list'> },
+  source: { memory: Pick<MemoryStore, 'read' | 'archived' | 'project'>; memoryHidden: Pick<MemoryHidden, 'set' | 'list'> },
   target: MemoryTarget,
   text: string,
   hidden: boolean
 ): HideOutcome {
   const needle = trimmedText(text)
   if (!hidden && source.memoryHidden.list(target).has(needle)) {
+    hideArchivedCopy(source.memory, target, needle, false)
     return { ok: true, entry: needle, hidden, changed: source.memoryHidden.set(target, needle, false) }
   }
   const { entries } = source.memory.read(target)
@@ -32,7 +33,14 @@ export function setEntryHidden(
     return { ok: false, code: 'ambiguous', error: `"${needle}" is in more than one ${target} entry; give more of the entry's text.`, matches: match.previews }
   }
   const entry = entries[match.index]
+  hideArchivedCopy(source.memory, target, entry, hidden)
   return { ok: true, entry, hidden, changed: source.memoryHidden.set(target, entry, hidden) }
+}
+
+/** The same words kept in the archive too (an add that overflowed before room was freed) follow the hide, or recall would bring them up. */
+function hideArchivedCopy(memory: Pick<MemoryStore, 'archived' | 'project'>, target: MemoryTarget, entry: string, hidden: boolean): void {
+  const projectKey = target === 'project' ? (memory.project?.key ?? null) : null
+  memory.archived?.setHiddenByText(target, projectKey, entry, hidden)
 }
 
 /**

@@ -112,12 +112,18 @@ export class MemoryArchive {
       const entry = this.get(id)
       if (!entry) return null
       this.db.prepare('DELETE FROM memory_archive WHERE id = ?').run(id)
-      const row = this.record('archive.remove', entry, write)
+      const row = this.record('archive.remove', entry, write, entry.hidden ? { hidden: true } : {})
       return { entry, ledgerId: row.id }
     }).immediate()
   }
 
   /** "Don't bring this up": the entry stays listed but leaves search and recall; false undoes it. False when there is no such entry. */
+  /** Hides (or shows) the archived copy of a core entry's words, so a hide covers every copy of the fact. */
+  setHiddenByText(target: MemoryTarget, projectKey: string | null, text: string, hidden: boolean): boolean {
+    const sql = "UPDATE memory_archive SET hidden = ?, updated_at = ? WHERE target = ? AND coalesce(project_key, '') = ? AND text = ?"
+    return this.db.prepare(sql).run(hidden ? 1 : 0, this.now(), target, projectKey ?? '', text.trim()).changes > 0
+  }
+
   setHidden(id: number, hidden: boolean): boolean {
     return this.db.prepare('UPDATE memory_archive SET hidden = ?, updated_at = ? WHERE id = ?').run(hidden ? 1 : 0, this.now(), id).changes > 0
   }
@@ -142,6 +148,23 @@ export class MemoryArchive {
       .prepare(`SELECT * FROM memory_archive WHERE 1 = 1 ${sql} ORDER BY added_at DESC, id DESC LIMIT ? OFFSET ?`)
       .all(...params, Math.min(Math.max(options.limit ?? 50, 1), 500), Math.max(options.offset ?? 0, 0)) as ArchiveRow[]
     return rows.map(entryOf)
+  }
+
+  /** Every entry, in a stable order (store, project, text): what sync writes for the other devices. */
+  all(): ArchiveEntry[] {
+    const rows = this.db.prepare("SELECT * FROM memory_archive ORDER BY target, coalesce(project_key, ''), text").all() as ArchiveRow[]
+    return rows.map(entryOf)
+  }
+
+  /**
+   * Takes another device's record of an entry it holds too (why it is archived, when it was added,
+   * whether it is hidden), so the devices' synced archives converge on the same bytes. No ledger row:
+   * the entry's text does not change (a hide is not one either).
+   */
+  adopt(id: number, record: { source: ArchiveSource; addedAt: number; hidden: boolean }): void {
+    this.db
+      .prepare('UPDATE memory_archive SET source = ?, added_at = ?, hidden = ?, updated_at = ? WHERE id = ?')
+      .run(record.source, record.addedAt, record.hidden ? 1 : 0, this.now(), id)
   }
 
   /** How many entries there are (with a filter: how many it keeps). */
@@ -175,8 +198,8 @@ export class MemoryArchive {
       if (current) return refusal('revert.memory_holds_removed', { id: entry.id, file })
       const at = this.now()
       this.db
-        .prepare('INSERT INTO memory_archive (target, project_key, text, words, source, added_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(target, projectKey, text, archiveWordsOf(text), entry.meta.archiveSource, at, at)
+        .prepare('INSERT INTO memory_archive (target, project_key, text, words, source, added_at, updated_at, hidden) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(target, projectKey, text, archiveWordsOf(text), entry.meta.archiveSource, at, at, entry.meta.hidden === true ? 1 : 0)
       return { ok: true, revertEntry: this.record('archive.add', { target, projectKey, text, source: entry.meta.archiveSource }, write, meta) }
     }).immediate()
     return Promise.resolve(result)

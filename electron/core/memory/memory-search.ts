@@ -1,3 +1,4 @@
+import { scanForThreats } from '../security/threats'
 import { stem } from '../text/provenance-evidence'
 import { archiveMessages } from './archive-messages'
 import type { ArchiveHit } from './archive-types'
@@ -42,7 +43,14 @@ export interface MemorySearchResult {
 export function searchMemory(
   store: MemoryStore,
   query: string,
-  options: { target?: MemoryTarget; workspace?: string; enabled: (target: MemoryTarget) => boolean; now?: number }
+  options: {
+    target?: MemoryTarget
+    workspace?: string
+    enabled: (target: MemoryTarget) => boolean
+    now?: number
+    /** False for a search that must change nothing (another agent's over MCP): hits are not marked recalled. */
+    markRecalled?: boolean
+  }
 ): MemorySearchResult | MemoryFailure {
   const wanted = query.trim()
   if (!wanted) return { success: false, error: archiveMessages.searchNeedsQuery }
@@ -52,7 +60,7 @@ export function searchMemory(
   const archive = store.archived
   const projectKey = options.workspace ? projectKeyFor(options.workspace) : null
   const archived = archive ? archive.search(wanted, { limit: SEARCH_LIMIT, projectKey }).filter((hit) => targets.includes(hit.target)) : []
-  if (archive && archived.length) archive.markRecalled(archived.map((hit) => hit.id), now)
+  if (archive && archived.length && options.markRecalled !== false) archive.markRecalled(archived.map((hit) => hit.id), now)
   const results = [...core.slice(0, SEARCH_LIMIT), ...archived.map((hit) => archiveHit(hit, now))].slice(0, SEARCH_LIMIT * 2)
   return {
     success: true,
@@ -90,8 +98,10 @@ export function coreMatches(store: Pick<MemoryStore, 'read'>, target: MemoryTarg
     .sort((a, b) => b.score - a.score || a.position - b.position)
 }
 
+/** Core entries the model may be shown: never one the user hid, nor one the threat scan blocks (the prompt shows it as a placeholder). */
 function coreHits(store: MemoryStore, target: MemoryTarget, query: string, now: number): MemorySearchHit[] {
-  const matches = coreMatches(store, target, query)
+  const hidden = store.hiddenEntries?.list(target)
+  const matches = coreMatches(store, target, query).filter((match) => !hidden?.has(match.text) && scanForThreats(match.text, 'strict').length === 0)
   if (matches.length === 0) return []
   const dates = store.datesOf(target, matches.map((match) => match.text))
   const shown = dates ? datesForModel(dates, now) : null

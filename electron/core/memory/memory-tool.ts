@@ -19,7 +19,7 @@ const REVIEW_DESCRIPTION_PARTS: readonly string[] = [
   'Save durable facts to persistent memory that survives across sessions. Memory is injected into every future conversation, so keep entries compact and high-signal.',
   "HOW: make ALL your changes in ONE call via an 'operations' array (each item: {action, content?, old_text?}). The batch applies atomically and the char limit is checked only on the FINAL result — so a single call can remove/replace stale entries to free room AND add new ones. When consolidating, always use one batch call. The response confirms completion; do not repeat it. Use the bare action/content/old_text fields only for a single lone change. replace/remove pick the entry by old_text: a short unique substring of it, or its full text (which picks that entry even if a longer one contains it).",
   "READ: call action='read' to see the current entries and the real usage before consolidating. Never guess that memory is full: the usage shown in the system prompt is from the start of the session. A change that removes more than half of a store that is under 80% full is refused unless force: true (use it only when the user asked for it or the entries are wrong).",
-  'IF FULL: an add is rejected with the current entries shown. Reissue as ONE batch that removes or shortens enough stale entries and adds the new one together.',
+  "IF FULL: an add that does not fit is kept in the archive (found by action='search', recalled when a message matches it), and the result says so. To have it in every prompt instead, send ONE batch that removes or shortens stale entries and adds it.",
   "TARGETS: 'user' = who the user is (name, role, preferences, style). 'memory' = your notes that hold in every workspace (environment, conventions, tool quirks, lessons). 'project' = facts about the conversation's workspace and its repository (build and test commands, layout, its conventions and decisions), loaded only in that workspace: a fact about this repository goes to 'project', not 'memory'.",
   'SKIP: trivial or easily re-discovered facts, raw data dumps, task progress, completed-work logs, todo state, PR/issue numbers, commit SHAs, anything that will be stale in 7 days (session_search finds past conversations when they matter). Reusable procedures belong in a skill, not memory.'
 ]
@@ -32,8 +32,8 @@ const CHAT_DESCRIPTION = [
   'Persistent memory shown in every future conversation.',
   "HOW: make all changes in ONE call: 'operations' [{action, content?, old_text?}] applies atomically, so one call can drop stale entries and add new ones. old_text: a unique substring of the entry.",
   "WHEN: save proactively when the user states a preference, corrects you or shares a personal detail, or you learn a stable fact about their setup. Write declarative facts ('User prefers concise answers', not 'Always answer concisely').",
-  "READ: action='read' shows the current entries and usage. action='search' with query finds entries in memory and its archive (what no longer fit, or was removed).",
-  "TARGETS: 'user' = the user and their preferences; 'memory' = your notes that hold in every workspace; 'project' = facts about this workspace's repository (commands, layout, its conventions), loaded only here: repository facts go to 'project'.",
+  "READ: action='read': entries and usage; action='search' + query: memory and its archive (what no longer fit or was removed).",
+  "TARGETS: 'user' = the user, their preferences; 'memory' = your notes for every workspace; 'project' = this workspace's repository (commands, layout, conventions), loaded only here.",
   'SKIP: trivia, task progress, todo state, ids, anything stale within a week (session_search finds the past). Procedures go in a skill.'
 ].join('\n')
 

@@ -9,7 +9,7 @@ export { archiveMessages }
 import type { MemorySuccess, MemoryTarget } from './types'
 
 /** What the memory store needs of the archive: archiving an entry, and (for the tool's search) finding entries. */
-export type ArchiveSink = Pick<MemoryArchive, 'add' | 'search' | 'markRecalled' | 'setHidden'>
+export type ArchiveSink = Pick<MemoryArchive, 'add' | 'search' | 'markRecalled' | 'setHidden' | 'setHiddenByText'>
 
 /** Where a store's entries land in the archive: its target, the project of a `project` entry, and which entries the user had hidden. */
 export interface ArchiveScope {
@@ -20,18 +20,21 @@ export interface ArchiveScope {
 }
 
 /**
- * Entries leaving the core go to the archive, never nowhere: each removed entry as `retired`, the old
- * text of each replace as `superseded`, with the write's context (who, which conversation) and provenance.
+ * Entries leaving the core go to the archive, never nowhere: each entry a writer other than the user
+ * removed as `retired` (the user's delete is final), the old text of each replace as `superseded`,
+ * with the write's context (who, which conversation) and provenance.
  * Runs after the core change is on disk; a failure here leaves the core change and its ledger row
  * (which keeps the text) as they are.
  */
 export function archiveRetired(archive: ArchiveSink | undefined, scope: ArchiveScope, recorded: readonly LedgerEntry[], write: WriteContext): void {
-  if (!archive) return
+  // An undo from the Timeline puts a change back as it was; the Timeline, not the archive, keeps what it took out.
+  if (!archive || write.source === 'revert') return
   const { target, projectKey } = scope
   for (const row of recorded) {
     if (row.before === null) continue
     const source = row.kind === 'memory.remove' ? 'retired' : row.kind === 'memory.replace' ? 'superseded' : null
-    if (!source) continue
+    // The user's own delete means "forget this" (the Memory screen says so): only the Timeline keeps it, to undo.
+    if (!source || (source === 'retired' && write.source === 'user')) continue
     const result = archive.add({ target, projectKey, text: row.before, source, provenance: write.provenance, write })
     if (result.kind !== 'refused' && scope.hidden?.has(row.before)) archive.setHidden(result.entry.id, true)
   }

@@ -1,10 +1,12 @@
 import type { RecalledItem } from '../../../shared/recall'
+import type { MemoryTargetName as MemoryTarget } from '../../../shared/ipc/domain'
 import { matchesStrongly, recallQueryWords, recallTerms } from './strong-match'
 import type { MemoryProvider, RecallHit, RecallQuery } from './types'
 
 /** What recall reads of one archive entry (the archive's `ArchiveHit` has these and more). */
 export interface ArchiveRecallHit {
   id: number
+  target: MemoryTarget
   text: string
   projectKey: string | null
   hidden: boolean
@@ -13,8 +15,10 @@ export interface ArchiveRecallHit {
 
 /** The part of the memory archive (`MemoryArchive`) the built-in provider uses. */
 export interface RecallArchive {
-  search(query: string, options?: { limit?: number; projectKey?: string; includeHidden?: boolean; includeSuperseded?: boolean }): ArchiveRecallHit[]
+  /** `projectKey` a string: that project's entries and those of no project; null: only those of no project; left out: all. */
+  search(query: string, options?: { limit?: number; projectKey?: string | null; includeHidden?: boolean; includeSuperseded?: boolean }): ArchiveRecallHit[]
   markRecalled(ids: number[], at: number): void
+  get(id: number): { hidden: boolean } | null
 }
 
 /** Candidates read from the archive per message: the strong-match filter then keeps a few. */
@@ -30,18 +34,35 @@ export const MAX_RECALLED = 3
 export class BuiltinMemoryProvider implements MemoryProvider {
   readonly name = 'builtin' as const
 
-  constructor(private readonly archive: RecallArchive) {}
+  /**
+   * @param recalledTargets the targets whose entries recall may offer (the memory switches: `memory`
+   * and `project` with `memory.enabled`, `user` with `memory.userProfileEnabled`); search reads all.
+   */
+  constructor(
+    private readonly archive: RecallArchive,
+    private readonly recalledTargets: ReadonlySet<MemoryTarget> = new Set(['memory', 'user', 'project'])
+  ) {}
 
   async recall(query: string, options: RecallQuery): Promise<RecallHit[]> {
     const terms = recallTerms(query)
-    if (terms.size < 2) return []
-    return this.hits(recallQueryWords(query).join(' '), CANDIDATES, options.projectKey ?? null)
-      .filter((hit) => matchesStrongly(terms, hit.text))
+    if (terms.size < 2 || this.recalledTargets.size === 0) return []
+    const found = this.archive.search(recallQueryWords(query).join(' '), { limit: CANDIDATES, projectKey: options.projectKey ?? null })
+    return found
+      .filter((hit) => !hit.hidden && this.recalledTargets.has(hit.target) && matchesStrongly(terms, hit.text))
       .slice(0, MAX_RECALLED)
+      .map(toHit)
   }
 
+  /** Every project's entries, never hidden ones (a person searching). */
   async search(query: string, options: { limit: number }): Promise<RecallHit[]> {
-    return this.hits(query, options.limit, undefined)
+    return this.archive
+      .search(query, { limit: options.limit })
+      .filter((hit) => !hit.hidden)
+      .map(toHit)
+  }
+
+  stillOffered(hits: RecallHit[]): RecallHit[] {
+    return hits.filter((hit) => hit.provider !== 'builtin' || this.archive.get(Number(hit.id))?.hidden === false)
   }
 
   async syncTurn(): Promise<void> {}
@@ -56,15 +77,8 @@ export class BuiltinMemoryProvider implements MemoryProvider {
   }
 
   async shutdown(): Promise<void> {}
+}
 
-  /**
-   * Hits of the archive, never hidden ones: for a conversation, entries of its project or of none
-   * (another project's facts never leak into it); undefined (a person searching) every project's.
-   */
-  private hits(query: string, limit: number, projectKey: string | null | undefined): RecallHit[] {
-    return this.archive
-      .search(query, { limit })
-      .filter((hit) => !hit.hidden && (projectKey === undefined || hit.projectKey === null || hit.projectKey === projectKey))
-      .map((hit) => ({ provider: 'builtin' as const, id: String(hit.id), text: hit.text, score: hit.score }))
-  }
+function toHit(hit: ArchiveRecallHit): RecallHit {
+  return { provider: 'builtin', id: String(hit.id), text: hit.text, score: hit.score }
 }

@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import type { CairnConfig } from '../../../shared/config'
+import type { MemoryTargetName } from '../../../shared/ipc/domain'
 import type { MemoryProviderName } from '../../../shared/recall'
 import { resolveEmbeddingSettings } from '../provider/embeddings'
 import type { ProviderAccess } from '../provider/provider-access'
@@ -29,7 +30,7 @@ export function memoryProviderFor({ config, access, dataHome, archive }: Provide
   const key = access.keys.apiKeyFor('memoryProvider')
   switch (memory.provider) {
     case 'builtin':
-      return archive ? new BuiltinMemoryProvider(archive) : null
+      return archive ? new BuiltinMemoryProvider(archive, recalledTargets(config)) : null
     case 'mem0': {
       const { mode, userId, host, embeddingModel } = memory.mem0
       if (mode === 'platform') return new Mem0Provider({ mode, apiKey: key ?? '', host, userId })
@@ -42,8 +43,29 @@ export function memoryProviderFor({ config, access, dataHome, archive }: Provide
   }
 }
 
-/** The recall of `memory.provider`, its log kept in the data home (`memory-provider/<name>.json`); null when it has nothing to work with. */
-export function memoryRecallFor(sources: ProviderSources): MemoryRecall | null {
+/**
+ * The targets recall may offer entries of, after the memory switches: `memory` and `project` with
+ * `memory.enabled`, `user` with `memory.userProfileEnabled`.
+ */
+export function recalledTargets(config: CairnConfig): Set<MemoryTargetName> {
+  const { enabled, userProfileEnabled } = config.memory
+  return new Set<MemoryTargetName>([...(enabled ? (['memory', 'project'] as const) : []), ...(userProfileEnabled ? (['user'] as const) : [])])
+}
+
+/**
+ * Whether conversations reach a memory provider at all: with both memory switches off, nothing is
+ * recalled and nothing is sent, to an external provider either (the safe reading of "memory off").
+ */
+export function conversationsUseProvider(config: CairnConfig): boolean {
+  return config.memory.enabled || config.memory.userProfileEnabled
+}
+
+/**
+ * The recall of `memory.provider`, its log kept in the data home (`memory-provider/<name>.json`); null
+ * when it has nothing to work with, or (`for: 'conversations'`, the default) when both memory switches are off.
+ */
+export function memoryRecallFor(sources: ProviderSources, use: { for: 'conversations' | 'search' } = { for: 'conversations' }): MemoryRecall | null {
+  if (use.for === 'conversations' && !conversationsUseProvider(sources.config)) return null
   const provider = memoryProviderFor(sources)
   if (!provider) return null
   const recall = new MemoryRecall(provider, { log: providerLogOf(sources.dataHome, provider.name) })
@@ -58,6 +80,7 @@ export function providerLogOf(dataHome: string, name: MemoryProviderName): Provi
 
 /** What decides which provider is built: when it changes, the provider is built again. */
 export function providerSignature(config: CairnConfig, access: Pick<ProviderAccess, 'keys'>): string {
-  const { provider, mem0, honcho } = config.memory
-  return JSON.stringify([provider, provider === 'mem0' ? mem0 : null, provider === 'honcho' ? honcho : null, provider === 'builtin' ? null : access.keys.apiKeyFor('memoryProvider')])
+  const { provider, mem0, honcho, enabled, userProfileEnabled } = config.memory
+  const key = provider === 'builtin' ? null : access.keys.apiKeyFor('memoryProvider')
+  return JSON.stringify([provider, provider === 'mem0' ? mem0 : null, provider === 'honcho' ? honcho : null, key, enabled, userProfileEnabled])
 }

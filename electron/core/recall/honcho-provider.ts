@@ -13,14 +13,17 @@ export interface HonchoSettings {
 }
 
 const ASSISTANT_PEER = 'cairn'
-const CANDIDATES = 10
+/** The metadata key of a session's (and its messages') workspace project. */
+export const PROJECT_KEY = 'cairnProject'
+const CANDIDATES = 20
 const MAX_RECALLED = 3
 
 /**
  * Honcho as a memory provider: each conversation is a Honcho session of the user's peer and Cairn's,
  * each finished turn its two messages; recall searches the workspace for the user's own words from
- * other conversations that match the message strongly. Honcho forgets by session, not by message,
- * so `forget` cannot.
+ * other conversations that match the message strongly, of the same workspace project or of none (each
+ * session and its messages carry the project key in their metadata). Honcho forgets by session, not
+ * by message, so `forget` cannot.
  */
 export class HonchoProvider implements MemoryProvider {
   readonly name = 'honcho' as const
@@ -35,7 +38,7 @@ export class HonchoProvider implements MemoryProvider {
     const { peerId } = this.settings
     const found = await (await this.open()).search(query, { limit: CANDIDATES })
     return found
-      .filter((message) => message.peerId === peerId && message.sessionId !== options.sessionId && matchesStrongly(terms, message.content))
+      .filter((message) => message.peerId === peerId && message.sessionId !== options.sessionId && sameProject(message.metadata, options.projectKey) && matchesStrongly(terms, message.content))
       .slice(0, MAX_RECALLED)
       .map((message, index) => ({ provider: 'honcho' as const, id: message.id, text: message.content, score: CANDIDATES - index }))
   }
@@ -48,8 +51,10 @@ export class HonchoProvider implements MemoryProvider {
   async syncTurn(turn: SyncedTurn): Promise<void> {
     const honcho = await this.open()
     const { user, assistant } = await this.openPeers(honcho)
-    const session = await honcho.session(turn.sessionId)
-    await session.addMessages([user.message(turn.userText), assistant.message(turn.answer)])
+    const project = turn.projectKey ? { [PROJECT_KEY]: turn.projectKey } : null
+    const session = await honcho.session(turn.sessionId, project ? { metadata: project } : undefined)
+    const options = project ? { metadata: project } : undefined
+    await session.addMessages([user.message(turn.userText, options), assistant.message(turn.answer, options)])
   }
 
   async prepare(): Promise<void> {
@@ -82,4 +87,10 @@ export class HonchoProvider implements MemoryProvider {
       })
     return this.peers
   }
+}
+
+/** Whether a message belongs to the conversation's project, or to none (those stay global). */
+function sameProject(metadata: Record<string, unknown> | undefined, projectKey: string | null | undefined): boolean {
+  const project = metadata?.[PROJECT_KEY]
+  return typeof project !== 'string' || project === projectKey
 }

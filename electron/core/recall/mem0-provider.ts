@@ -39,14 +39,16 @@ interface Mem0Item {
 
 /** What Cairn calls of either Mem0 (`mem0ai/oss` Memory, `mem0ai` MemoryClient): the same four calls. */
 interface Mem0Backend {
-  add(messages: Array<{ role: 'user' | 'assistant'; content: string }>, userId: string): Promise<unknown>
-  search(query: string, userId: string, limit: number, threshold?: number): Promise<Mem0Item[]>
+  add(messages: Array<{ role: 'user' | 'assistant'; content: string }>, userId: string, projectKey: string | null): Promise<unknown>
+  /** `projectKey` a string: that project's memories and those of no project; undefined: all. */
+  search(query: string, userId: string, limit: number, threshold?: number, projectKey?: string | null): Promise<Mem0Item[]>
   delete(id: string): Promise<unknown>
 }
 
 /**
- * Mem0 as a memory provider: each finished turn is added for the user (Mem0 extracts the facts), recall
- * and search are its search, forget its delete. The library is loaded on first use, with its telemetry
+ * Mem0 as a memory provider: each finished turn is added for the user (Mem0 extracts the facts), tagged
+ * with its workspace's project; recall searches that project's memories and those of no project,
+ * search all of them, forget is its delete. The library is loaded on first use, with its telemetry
  * off: nothing leaves the machine that Settings does not show.
  */
 export class Mem0Provider implements MemoryProvider {
@@ -55,8 +57,8 @@ export class Mem0Provider implements MemoryProvider {
 
   constructor(private readonly settings: Mem0Settings) {}
 
-  async recall(query: string, _options: RecallQuery): Promise<RecallHit[]> {
-    const items = await (await this.open()).search(query, this.settings.userId, RECALL_LIMIT, MEM0_MIN_SCORE)
+  async recall(query: string, options: RecallQuery): Promise<RecallHit[]> {
+    const items = await (await this.open()).search(query, this.settings.userId, RECALL_LIMIT, MEM0_MIN_SCORE, options.projectKey ?? null)
     return items.filter((item) => (item.score ?? 0) >= MEM0_MIN_SCORE).map(toHit)
   }
 
@@ -69,7 +71,7 @@ export class Mem0Provider implements MemoryProvider {
       { role: 'user' as const, content: turn.userText },
       { role: 'assistant' as const, content: turn.answer }
     ]
-    await (await this.open()).add(messages, this.settings.userId)
+    await (await this.open()).add(messages, this.settings.userId, turn.projectKey ?? null)
   }
 
   async prepare(): Promise<void> {
@@ -99,18 +101,63 @@ function toHit(item: Mem0Item): RecallHit {
   return { provider: 'mem0', id: item.id, text: item.memory, score: item.score ?? 0 }
 }
 
-/** Read once, when the library loads: Mem0 otherwise reports usage to its own servers. */
-function telemetryOff(): void {
-  process.env.MEM0_TELEMETRY = 'false'
+/** The metadata key of a memory's workspace project. */
+export const MEM0_PROJECT_KEY = 'cairnProject'
+
+/** Mem0's search filter for a conversation's project: its memories and those of no project (the key absent). */
+function projectFilter(projectKey: string | null | undefined): Record<string, unknown> {
+  return projectKey === undefined ? {} : { [MEM0_PROJECT_KEY]: { in: projectKey === null ? [undefined] : [projectKey, undefined] } }
+}
+
+let mem0EnvHolders = 0
+let mem0EnvBefore: Record<string, string | undefined> = {}
+
+/**
+ * Runs `work` with Mem0's environment: telemetry off (read once, when the library loads; else it reports
+ * usage to its own servers) and its own directory (`MEM0_DIR`, where it writes an id file, else
+ * `~/.mem0`) in the data home. Set only while Mem0 works and put back after, so the commands the
+ * model runs (`run_command` inherits this process's environment) never get them.
+ */
+async function withMem0Env<T>(dir: string | null, work: () => Promise<T>): Promise<T> {
+  if (mem0EnvHolders++ === 0) {
+    mem0EnvBefore = { MEM0_TELEMETRY: process.env.MEM0_TELEMETRY, MEM0_DIR: process.env.MEM0_DIR }
+    process.env.MEM0_TELEMETRY = 'false'
+    if (dir) process.env.MEM0_DIR = dir
+  }
+  try {
+    return await work()
+  } finally {
+    if (--mem0EnvHolders === 0) {
+      for (const [name, value] of Object.entries(mem0EnvBefore)) {
+        if (value === undefined) delete process.env[name]
+        else process.env[name] = value
+      }
+    }
+  }
 }
 
 async function ossBackend(settings: Mem0OssSettings): Promise<Mem0Backend> {
-  telemetryOff()
-  const { Memory } = await import('mem0ai/oss')
-  mkdirSync(settings.storageDir, { recursive: true })
+  const memory = await withMem0Env(settings.storageDir, async () => {
+    const { Memory } = await import('mem0ai/oss')
+    mkdirSync(settings.storageDir, { recursive: true })
+    const started = openOssMemory(Memory, settings)
+    // Its start (begun in the constructor) writes the id file: it runs inside the window.
+    await started.getAll({ filters: { user_id: settings.userId }, topK: 1 })
+    return started
+  })
+  const { storageDir } = settings
+  return {
+    add: (messages, userId, projectKey) => withMem0Env(storageDir, () => memory.add(messages, { userId, ...(projectKey ? { metadata: { [MEM0_PROJECT_KEY]: projectKey } } : {}) })),
+    search: (query, userId, limit, threshold, projectKey) =>
+      withMem0Env(storageDir, async () => (await memory.search(query, { topK: limit, threshold, filters: { user_id: userId, ...projectFilter(projectKey) } })).results),
+    delete: (id) => withMem0Env(storageDir, () => memory.delete(id))
+  }
+}
+
+function openOssMemory(Memory: typeof import('mem0ai/oss').Memory, settings: Mem0OssSettings): import('mem0ai/oss').Memory {
   const { embedder, llm } = settings
   const dimensions = embedder.dimensions > 0 ? embedder.dimensions : undefined
-  const memory = new Memory({
+  return new Memory({
     version: 'v1.1',
     // The openai client needs a key string; a server that takes none (Ollama, LM Studio) ignores it.
     embedder: { provider: 'openai', config: { apiKey: embedder.apiKey ?? '', baseURL: embedder.baseURL, model: embedder.model, embeddingDims: dimensions } },
@@ -118,21 +165,20 @@ async function ossBackend(settings: Mem0OssSettings): Promise<Mem0Backend> {
     llm: { provider: 'openai', config: { apiKey: llm.apiKey ?? '', baseURL: llm.baseURL, model: llm.model, timeout: llm.requestTimeoutMs } },
     historyDbPath: join(settings.storageDir, 'history.db')
   })
-  return {
-    add: (messages, userId) => memory.add(messages, { userId }),
-    search: async (query, userId, limit, threshold) => (await memory.search(query, { topK: limit, threshold, filters: { user_id: userId } })).results,
-    delete: (id) => memory.delete(id)
-  }
 }
 
 async function platformBackend(settings: Mem0PlatformSettings): Promise<Mem0Backend> {
-  telemetryOff()
-  const { MemoryClient } = await import('mem0ai')
+  const { MemoryClient } = await withMem0Env(null, () => import('mem0ai'))
   const client = new MemoryClient({ apiKey: settings.apiKey, ...(settings.host ? { host: settings.host } : {}) })
   return {
-    add: (messages, userId) => client.add(messages, { userId }),
-    search: async (query, userId, limit, threshold) =>
-      (await client.search(query, { topK: limit, threshold, filters: { user_id: userId } })).results.map((item) => ({ id: String(item.id), memory: String(item.memory ?? ''), score: item.score })),
+    add: (messages, userId, projectKey) => client.add(messages, { userId, ...(projectKey ? { metadata: { [MEM0_PROJECT_KEY]: projectKey } } : {}) }),
+    search: async (query, userId, limit, threshold, projectKey) => {
+      const { results } = await client.search(query, { topK: limit, threshold, filters: { user_id: userId } })
+      // The platform's filters cannot ask for "no project", so its few hits are kept by their metadata.
+      return results
+        .filter((item) => projectKey === undefined || [undefined, null, projectKey].includes((item.metadata as Record<string, unknown> | undefined)?.[MEM0_PROJECT_KEY] as string | undefined))
+        .map((item) => ({ id: String(item.id), memory: String(item.memory ?? ''), score: item.score }))
+    },
     delete: (id) => client.delete(id)
   }
 }

@@ -5,6 +5,7 @@ import { MAX_RECALLED } from './builtin-provider'
 import { providerFailureOf } from './provider-failure'
 import type { ProviderLog } from './provider-log'
 import { formatRecallBlock } from './recall-block'
+import { matchesStrongly, recallTerms } from './strong-match'
 import { SyncQueue, type RetryPolicy } from './sync-queue'
 import type { MemoryProvider, RecallHit, RecallQuery, SyncedTurn } from './types'
 
@@ -38,6 +39,8 @@ export class MemoryRecall {
   private readonly sent: SentToProvider[]
   private lastError: MemoryProviderStatus['lastError']
   private readonly now: () => number
+  /** Set by `shutdown`: a retired recall (its provider switched away) reaches the provider no more. */
+  private closed = false
 
   constructor(
     readonly provider: MemoryProvider,
@@ -52,17 +55,20 @@ export class MemoryRecall {
 
   /**
    * What to offer the model with this message, or null: the provider's answer when it comes within
-   * the bound, else what was prefetched after the previous turn. The items offered are marked
+   * the bound, else what was prefetched after the previous turn (only what still matches this message
+   * strongly and the provider still offers: a hide made since is kept). The items offered are marked
    * recalled (the archive dates them).
    */
   async forTurn(message: string, query: RecallQuery): Promise<RecallMeta | null> {
+    if (this.closed) return null
     this.noteSent('query', message)
     const asked = this.ask(message, query)
     const cached = this.prefetched.get(query.sessionId) ?? []
     this.prefetched.delete(query.sessionId)
     const answer = await Promise.race([asked, delay(this.options.boundMs ?? RECALL_BOUND_MS, query.signal).then((): typeof TIMED_OUT => TIMED_OUT)])
     if (answer === TIMED_OUT) void asked.then((late) => late.length && this.prefetched.set(query.sessionId, late))
-    const hits = answer === TIMED_OUT ? cached : answer
+    const hits = answer === TIMED_OUT ? this.stillWorthOffering(message, cached) : answer
+    if (this.closed) return null
     const items: RecalledItem[] = uniqueById(hits)
       .slice(0, MAX_RECALLED)
       .map(({ provider, id, text }) => ({ provider, id, text }))
@@ -82,8 +88,10 @@ export class MemoryRecall {
 
   /** Queues a finished turn's sync, then a prefetch for the conversation's next turn; returns at once. */
   afterTurn(turn: SyncedTurn, query: Omit<RecallQuery, 'sessionId' | 'signal'> = {}): void {
+    if (this.closed) return
     this.noteSent('turn', `${turn.userText}\n→ ${turn.answer}`)
-    this.queue.push(() => this.provider.syncTurn(turn))
+    const tagged: SyncedTurn = { ...turn, projectKey: turn.projectKey ?? query.projectKey ?? null }
+    this.queue.push(() => this.provider.syncTurn(tagged))
     this.emitStatus()
     void this.ask(turn.userText, { ...query, sessionId: turn.sessionId }).then((hits) => hits.length && this.prefetched.set(turn.sessionId, hits))
   }
@@ -126,6 +134,8 @@ export class MemoryRecall {
 
   /** Waits (bounded) for the turns still queued, then closes the provider. */
   async shutdown(): Promise<void> {
+    this.closed = true
+    this.prefetched.clear()
     this.queue.close()
     await Promise.race([this.queue.drain(), delay(SHUTDOWN_BOUND_MS)])
     try {
@@ -137,6 +147,7 @@ export class MemoryRecall {
 
   /** The provider's recall; a failure is reported and recalls nothing. */
   private async ask(message: string, query: RecallQuery): Promise<RecallHit[]> {
+    if (this.closed) return []
     try {
       const hits = await this.provider.recall(message, query)
       if (this.lastError && this.queue.pending === 0) this.succeeded()
@@ -149,10 +160,26 @@ export class MemoryRecall {
 
   /** What went out to an external provider (the archive sends nothing anywhere). */
   private noteSent(kind: SentToProvider['kind'], text: string): void {
-    if (this.provider.name === 'builtin') return
+    if (this.provider.name === 'builtin' || this.closed) return
     this.sent.unshift({ at: this.now(), kind, text: cutEnd(text, SENT_SHOWN_CHARS) })
     this.sent.length = Math.min(this.sent.length, MAX_SENT_SHOWN)
     this.emitStatus()
+  }
+
+  /**
+   * A previous turn's prefetch, re-checked against this message: the strong match (it was found for
+   * the previous one) and the provider's own check (an entry hidden since is left out).
+   */
+  private stillWorthOffering(message: string, cached: RecallHit[]): RecallHit[] {
+    const terms = recallTerms(message)
+    const matching = cached.filter((hit) => matchesStrongly(terms, hit.text))
+    if (!matching.length || !this.provider.stillOffered) return matching
+    try {
+      return this.provider.stillOffered(matching)
+    } catch (error) {
+      this.failed(error)
+      return []
+    }
   }
 
   private failed(error: unknown): void {

@@ -17,6 +17,8 @@ export interface SyncedTurn {
   sessionId: string
   userText: string
   answer: string
+  /** Its workspace's project key (`projectKeyFor`): external providers tag what they keep with it and recall within it. */
+  projectKey?: string | null
 }
 
 /**
@@ -36,6 +38,8 @@ export interface MemoryProvider {
   forget(id: string): Promise<boolean>
   /** Loads and connects ahead of the first turn (a library to import, a workspace to create), so the first recall fits its bound. */
   prepare?(): Promise<void>
+  /** Of items found earlier, the ones it would still offer now (the archive leaves out entries hidden since); absent: all. */
+  stillOffered?(hits: RecallHit[]): RecallHit[]
   /** Told which items were offered to the model (the archive records when each was last recalled). */
   offered?(items: RecalledItem[], at: number): void
   shutdown(): Promise<void>

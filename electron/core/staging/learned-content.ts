@@ -53,7 +53,7 @@ export function insertedText(before: string | null, after: string): string {
 /** What a `memory` call writes: its content, or every content of a batch's operations. */
 function memoryContent(args: Record<string, unknown>): LearnedCallContent | null {
   const operations = Array.isArray(args.operations) ? (args.operations as Array<Record<string, unknown>>) : null
-  if (!operations && args.action === 'read') return null
+  if (!operations && (args.action === 'read' || args.action === 'search')) return null
   const contents = operations ? operations.map((operation) => text(operation?.content)) : [text(args.content)]
   return { added: contents.filter(Boolean).join('\n'), skillChange: null }
 }

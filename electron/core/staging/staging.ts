@@ -119,6 +119,8 @@ export class ReviewStaging {
   private chooseMemory(args: Record<string, unknown>, tool: ToolDef, forced?: ProposalCause): StagingChoice {
     const target = args.target
     if (!isMemoryTarget(target)) return { tool, staged: false } // the tool explains the mistake
+    // A search writes nothing and must see the archive, which a scratch copy has not: always the real store.
+    if (args.action === 'search' && !(Array.isArray(args.operations) && args.operations.length > 0)) return { tool, staged: false }
     const isRead = args.action === 'read' && !(Array.isArray(args.operations) && args.operations.length > 0)
     const needles = memoryNeedles(args)
     if (this.memoryCauses.has(target)) {

@@ -3,6 +3,7 @@ import type { HomePaths } from '../config/home'
 import type { StateDb } from '../db/state-db'
 import type { Ledger } from '../ledger/ledger'
 import type { MemoryStore } from '../memory'
+import type { MemoryArchive } from '../memory/memory-archive'
 import type { SessionStore } from '../sessions'
 import type { SkillStore } from '../skills'
 
@@ -19,6 +20,8 @@ export interface SyncHome {
   db: StateDb
   ledger: Pick<Ledger, 'record'>
   memory: Pick<MemoryStore, 'read' | 'rewrite' | 'forLedgerTarget'>
+  /** The archive (state.db), synced as `memories/ARCHIVE.jsonl` and merged by entry. */
+  archive: MemoryArchive
   skills: Pick<SkillStore, 'create' | 'edit' | 'delete' | 'writeFile' | 'removeFile' | 'refreshPaths' | 'load'>
   sessions: Pick<SessionStore, 'list'>
 }

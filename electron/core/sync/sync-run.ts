@@ -2,6 +2,8 @@ import { join } from 'node:path'
 import type { WriteContext } from '../../../shared/ledger'
 import type { SyncHome } from './sync-home'
 import { LockTimeoutError, withLock } from '../fs/lock'
+import { ARCHIVE_PATH, writeArchiveFile } from './archive-file'
+import { bringInArchive } from './bring-in-archive'
 import { bringInMemory } from './bring-in-memory'
 import { bringInSkills, type SkillFileChange } from './bring-in-skills'
 import { writeSessionSummaries } from './session-summaries'
@@ -99,6 +101,7 @@ async function syncOnce(core: SyncHome, access: RemoteAccess, device: string, no
 
   access.onProgress?.({ phase: 'committing' })
   if (core.config.get().sync.sessionSummaries) await writeSessionSummaries(core, device)
+  await writeArchiveFile(core.paths.root, core.archive)
   let local = await repo.head(access.branch)
   const mine = await repo.commitFiles(access.branch, { parents: local ? [local] : [], message: commitMessage(device, 'changes'), author })
   report.sent = mine.paths.length
@@ -154,6 +157,14 @@ async function bringIn(core: SyncHome, repo: SyncRepo, base: string | null, remo
   const skillChanges: SkillFileChange[] = []
   for (const change of changes) {
     const [before, theirs] = await Promise.all([change.from ? repo.readBlob(change.from) : null, change.to ? repo.readBlob(change.to) : null])
+    if (change.path === ARCHIVE_PATH) {
+      const archive = bringInArchive(core.archive, { base: before?.toString('utf8') ?? null, theirs: theirs?.toString('utf8') ?? null }, write)
+      report.received += archive.received
+      report.problems.push(...archive.refused.map((message) => ({ file: change.path, message })))
+      // The merged archive is this device's file now, committed with the merge.
+      await writeArchiveFile(core.paths.root, core.archive)
+      continue
+    }
     if (!isMemoryPath(change.path)) {
       skillChanges.push({ path: change.path, base: before, theirs })
       continue

@@ -1,6 +1,7 @@
 import { lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeFileAtomicText } from '../fs/atomic'
+import { ARCHIVE_PATH } from './archive-file'
 import { isSyncedPath, MEMORY_PATHS } from './synced-paths'
 
 /** Files' stats on disk. */
@@ -41,7 +42,7 @@ export class SyncedFiles {
         // Gone meanwhile: not there.
       }
     }
-    for (const path of Object.keys(MEMORY_PATHS)) note(path)
+    for (const path of [...Object.keys(MEMORY_PATHS), ARCHIVE_PATH]) note(path)
     for (const key of folderNames(join(this.home, 'memories', 'projects'))) note(`memories/projects/${key}/PROJECT.md`)
     const visit = (dir: string): void => {
       let entries

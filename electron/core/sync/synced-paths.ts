@@ -1,5 +1,6 @@
 import { isAtomicTempName } from '../fs/atomic'
 import type { MemoryTarget } from '../memory/types'
+import { ARCHIVE_PATH } from './archive-file'
 import { EXCLUDED_DIRS, SKILL_FILE, SUPPORT_DIRS } from '../skills/skill-paths'
 
 /** The folders of the data home a sync carries; everything else (state.db, secrets, attachments) stays on the device. */
@@ -23,12 +24,12 @@ export function memoryTargetOfPath(path: string): MemoryTarget {
 const UNSAFE_NAME = /[\\:\u0000-\u001f]/
 
 /**
- * Whether a file (path relative to the home, `/`-separated) is synced: the two memory files, what is
+ * Whether a file (path relative to the home, `/`-separated) is synced: the memory files and the archive's, what is
  * under skills/ except the archive, the folders the skill scanner skips, dot files and Cairn's temp
  * files, and the devices' conversation lists under sessions/.
  */
 export function isSyncedPath(path: string): boolean {
-  if (isMemoryPath(path)) return true
+  if (isMemoryPath(path) || path === ARCHIVE_PATH) return true
   const parts = path.split('/')
   // Each device's list of its conversations (sync.sessionSummaries): `sessions/<device>.md`, nothing deeper.
   if (parts[0] === 'sessions') return parts.length === 2 && /^[a-z0-9][a-z0-9-]*\.md$/.test(parts[1])

@@ -72,6 +72,8 @@ describe('chat over the contract', () => {
     fx.server.enqueue({ text: 'Hello from Cairn.', chunkDelayMs: 30 })
     const { sessionId, turnId } = await fx.ok('chat.send', { sessionId: null, text: 'hello' })
     expect(turnId).toBeTruthy()
+    // A window opened once the answer is streaming (the turn may first wait up to 300 ms for recall).
+    await fx.waitFor('chat.event', (event) => (event as AgentEvent).type === 'text_delta')
     const attached = await fx.ok('chat.attach', { sessionId })
     expect(attached.running).toBe(true)
     expect(attached.events[0]).toMatchObject({ type: 'turn_started', turnId })

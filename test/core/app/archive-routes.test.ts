@@ -50,7 +50,7 @@ describe('the archive through the app', () => {
     await fx.core.memory.add('user', 'x'.repeat(90), { write: { source: 'user' } })
     const added = fx.core.archive.add({ target: 'user', text: 'Speaks Portuguese and a little Japanese' })
     if (added.kind !== 'added') throw new Error('expected an add')
-    expect(await fx.call('archive.restore', { id: added.entry.id })).toMatchObject({ ok: false, error: { code: 'CONFLICT', key: 'archive.no_room', params: { target: 'user', limit: 100 } } })
+    expect(await fx.call('archive.restore', { id: added.entry.id })).toMatchObject({ ok: false, error: { code: 'CONFLICT', key: 'archive.no_room', params: { file: 'USER.md', limit: 100 } } })
     expect((await fx.ok('archive.remove', { id: added.entry.id })).ledgerId).toBeGreaterThan(0)
     expect(fx.core.archive.count()).toBe(0)
   })

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -73,25 +73,55 @@ describe('backup and restore of the memory layers of issue 28', () => {
     expect(readFileSync(join(target, project), 'utf8')).toBe(text)
   })
 
-  it('carries the archive\'s rows when state.db has a memory_archive table', async (ctx) => {
+  it('carries the archive: its entries, hidden marks, recall dates and ledger rows, searchable and revertible in the restored home', async () => {
+    const home = dir('cairn-layers-src-')
+    const core = await CairnCore.open({ home })
+    let ledgerId = 0
+    try {
+      const kept = core.archive.add({ target: 'memory', text: 'The staging database is called heronfield.', source: 'overflow', write: { source: 'agent' } })
+      const quiet = core.archive.add({ target: 'user', projectKey: null, text: 'User had a hard year in 2019.', source: 'retired' })
+      if (kept.kind !== 'added' || quiet.kind !== 'added') throw new Error('not archived')
+      ledgerId = kept.ledgerId
+      core.archive.setHidden(quiet.entry.id, true)
+      core.archive.markRecalled([kept.entry.id], 1_700_000_000_000)
+      insertAnyRow(core.db as unknown as Database.Database, 'memory_archive')
+    } finally {
+      await core.close()
+    }
+    const source = new Database(join(home, 'state.db'), { readonly: true })
+    const rows = source.prepare('SELECT * FROM memory_archive ORDER BY rowid').all()
+    source.close()
+    const restored = await CairnCore.open({ home: await roundTrip(home) })
+    try {
+      expect(restored.db.prepare('SELECT * FROM memory_archive ORDER BY rowid').all()).toEqual(rows)
+      expect(restored.archive.search('heronfield').map((hit) => [hit.text, hit.lastRecalledAt])).toEqual([['The staging database is called heronfield.', 1_700_000_000_000]])
+      expect(restored.archive.search('2019')).toEqual([])
+      expect((await restored.revert(ledgerId)).ok).toBe(true)
+      expect(restored.archive.search('heronfield')).toEqual([])
+    } finally {
+      await restored.close()
+    }
+  })
+
+  it('keeps the Mem0 store (its databases through SQLite\'s online backup) and leaves the provider\'s send log out', async () => {
     const home = dir('cairn-layers-src-')
     await (await CairnCore.open({ home })).close()
-    const db = new Database(join(home, 'state.db'))
-    const hasArchive = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'memory_archive'").get() !== undefined
-    if (!hasArchive) {
-      db.close()
-      ctx.skip() // the archive (issue 28, part A) is not merged here yet
-      return
-    }
-    insertAnyRow(db, 'memory_archive')
-    const rows = db.prepare('SELECT * FROM memory_archive ORDER BY rowid').all()
-    db.close()
-    const target = await roundTrip(home)
-    const restored = new Database(join(target, 'state.db'), { readonly: true })
+    mkdirSync(join(home, 'mem0'), { recursive: true })
+    const vectors = new Database(join(home, 'mem0', 'vectors.db'))
+    vectors.pragma('journal_mode = WAL')
+    vectors.exec("CREATE TABLE vectors (id TEXT, payload TEXT); INSERT INTO vectors VALUES ('m1', 'User prefers pnpm')")
+    mkdirSync(join(home, 'memory-provider'), { recursive: true })
+    writeFileSync(join(home, 'memory-provider', 'mem0.json'), '{"sent":[]}')
     try {
-      expect(restored.prepare('SELECT * FROM memory_archive ORDER BY rowid').all()).toEqual(rows)
+      // The open connection keeps the row in the WAL file: only the online backup sees it.
+      const target = await roundTrip(home)
+      expect(existsSync(join(target, 'mem0', 'vectors.db-wal'))).toBe(false)
+      const copy = new Database(join(target, 'mem0', 'vectors.db'), { readonly: true })
+      expect(copy.prepare('SELECT payload FROM vectors').pluck().all()).toEqual(['User prefers pnpm'])
+      copy.close()
+      expect(existsSync(join(target, 'memory-provider'))).toBe(false)
     } finally {
-      restored.close()
+      vectors.close()
     }
   })
 })

@@ -58,7 +58,7 @@ describe('cairn import claude-code: Claude Code memories are candidates, its ski
     expect(core.memory.read('memory').entries).toEqual(CAIRN_MEMORY)
     expect(core.memory.read('user').entries).toEqual(CAIRN_USER)
     const waiting = pending(core)
-    expect(report.counts.memory).toEqual({ added: 0, duplicates: 1, proposed: waiting.length, refused: 0 })
+    expect(report.counts.memory).toEqual({ added: 0, duplicates: 1, archived: 0, proposed: waiting.length, refused: 0 })
     expect(waiting.every((proposal) => proposal.kind === 'memory.add' && proposal.reviewId === `import:${report.importId}`)).toBe(true)
     expect(new Set(waiting.map((proposal) => proposal.cause))).toEqual(new Set(['imported_memory']))
 

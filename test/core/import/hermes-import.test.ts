@@ -61,25 +61,27 @@ describe('cairn import hermes: a Hermes home comes in as one batch', () => {
     const report = await importHermes(core, { path: hermes })
     expect(report.importId).toBeGreaterThan(0)
 
-    // Memory: duplicates of what Cairn knew dropped, everything else either in the file or waiting in the Inbox.
+    // Memory: duplicates of what Cairn knew dropped, everything else either in the file or in the archive (issue 28: no longer proposed for lack of room).
     const memory = core.memory.read('memory')
     expect(memory.usage.current).toBeLessThanOrEqual(memory.usage.limit)
     expect(memory.entries.slice(0, 2)).toEqual(CAIRN_MEMORY)
     expect(memory.entries.filter((entry) => entry.toLowerCase().includes('build server'))).toHaveLength(1)
-    const waiting = pendingAfters(core)
+    const archived = core.archive.all().map((entry) => entry.text)
     for (const [file, store] of [['MEMORY.md', 'memory'], ['USER.md', 'user']] as const) {
-      const kept = [...core.memory.read(store).entries, ...waiting]
+      const kept = [...core.memory.read(store).entries, ...archived]
       for (const entry of hermesEntries(hermes, file)) {
         if (entry.startsWith(THREAT)) continue
         expect(kept.some((other) => isNearDuplicate(other, entry)), entry).toBe(true)
       }
     }
     expect(report.counts.memory.duplicates).toBe(4)
-    expect(report.counts.memory.proposed).toBeGreaterThan(0)
-    expect(waiting).toHaveLength(report.counts.memory.proposed)
-    // The Inbox says why they wait: an import that did not fit, not a curation; and a skill that adds a download.
+    expect(report.counts.memory.proposed).toBe(0)
+    expect(report.counts.memory.archived).toBeGreaterThan(0)
+    expect(archived).toHaveLength(report.counts.memory.archived)
+    expect(new Set(core.archive.all().map((entry) => entry.source))).toEqual(new Set(['imported']))
+    // Only the skill that adds a download waits in the Inbox.
     const pending = new ProposalStore(core.db).list({ states: ['pending'] })
-    expect(new Set(pending.map((proposal) => proposal.cause))).toEqual(new Set(['import_overflow', 'dangerous_content']))
+    expect(new Set(pending.map((proposal) => proposal.cause))).toEqual(new Set(['dangerous_content']))
     const risky = pending.find((proposal) => proposal.cause === 'dangerous_content')!
     expect(risky).toMatchObject({ kind: 'skill.create', before: null, target: `skills/smart-home/${RISKY_SKILL}/SKILL.md` })
     expect(risky.meta).toMatchObject({ skill: RISKY_SKILL, dangers: [{ code: 'network_destination', detail: 'github.com' }], provenance: { origin: 'read', sources: [{ kind: 'import' }] } })
@@ -127,7 +129,7 @@ describe('cairn import hermes: a Hermes home comes in as one batch', () => {
     // On the timeline as one batch, and listed.
     const rows = core.ledger.list({ reviewId: `import:${report.importId}`, limit: 1000 })
     expect(rows.every((row) => row.source === 'import')).toBe(true)
-    expect(rows.length).toBe(report.counts.memory.added + report.counts.skills.created + report.counts.skills.files)
+    expect(rows.length).toBe(report.counts.memory.added + report.counts.memory.archived + report.counts.skills.created + report.counts.skills.files)
     const [batch] = new ImportBatches(core.db).list()
     expect(batch).toMatchObject({ id: report.importId, source: 'hermes', path: hermes, counts: report.counts, revertedAt: null })
   })

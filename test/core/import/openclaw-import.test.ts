@@ -59,7 +59,7 @@ describe('cairn import openclaw: an OpenClaw workspace comes in as one batch', (
     const user = core.memory.read('user').entries
     expect(user[0]).toBe(CAIRN_USER[0])
     expect(user).toContain('**Timezone**: Europe/Lisbon')
-    expect(report.counts.memory).toEqual({ added: 10, duplicates: 2, proposed: 0, refused: 1 })
+    expect(report.counts.memory).toEqual({ added: 10, duplicates: 2, archived: 0, proposed: 0, refused: 1 })
 
     // Instructions are not memory: named, left out.
     for (const file of ['AGENTS.md', 'SOUL.md']) {
@@ -128,7 +128,7 @@ describe('cairn import openclaw: an OpenClaw workspace comes in as one batch', (
     expect(visibleState(core, home)).toEqual(before)
   })
 
-  it('reports a log that is not text and entries over the limit wait in the Inbox, the rest still comes in', async () => {
+  it('reports a log that is not text and entries over the limit go to the archive, the rest still comes in', async () => {
     const { core, workspace } = await setUp()
     writeFileSync(join(workspace, 'memory', '2026-11-22.md'), Buffer.from([0x2d, 0x20, 0xff, 0xfe, 0x0a]))
     writeFileSync(join(workspace, 'memory', '2026-02-31.md'), '- a day that never was\n')
@@ -140,13 +140,14 @@ describe('cairn import openclaw: an OpenClaw workspace comes in as one batch', (
 
     const memory = core.memory.read('memory')
     expect(memory.usage.current).toBeLessThanOrEqual(300)
-    const waiting = new ProposalStore(core.db).list({ states: ['pending'] }).filter((proposal) => proposal.kind.startsWith('memory.'))
-    expect(waiting.length).toBe(report.counts.memory.proposed)
-    expect(waiting.length).toBeGreaterThan(0)
-    expect(new Set(waiting.map((proposal) => [proposal.cause, proposal.target].join(' ')))).toEqual(new Set(['import_overflow memories/MEMORY.md']))
-    // Nothing was cut: every entry is either in the file or waiting.
+    expect(new ProposalStore(core.db).list({ states: ['pending'] }).filter((proposal) => proposal.kind.startsWith('memory.'))).toEqual([])
+    const archived = core.archive.list({ target: 'memory', limit: 500 })
+    expect(archived.length).toBe(report.counts.memory.archived)
+    expect(archived.length).toBeGreaterThan(0)
+    expect(new Set(archived.map((entry) => entry.source))).toEqual(new Set(['imported']))
+    // Nothing was cut: every entry is either in the file or in the archive.
     for (const entry of ['Preferences: Prefers tabs over spaces in Go and Makefiles.', 'Important decisions: 2026-11-17: the mobile app stays on React Native until spring.']) {
-      expect([...memory.entries, ...waiting.map((proposal) => proposal.after)]).toContain(entry)
+      expect([...memory.entries, ...archived.map((archivedEntry) => archivedEntry.text)]).toContain(entry)
     }
   })
 

@@ -24,7 +24,7 @@ describe('Cairn over MCP: tools for reading the library', () => {
   it('offers exactly its tools, each with a description', async () => {
     const client = await fx.connect()
     const { tools } = await client.listTools()
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['learning_propose', 'memory_add', 'memory_read', 'memory_replace', 'session_search', 'skill_view', 'skills_list'])
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['learning_propose', 'memory_add', 'memory_read', 'memory_replace', 'memory_search', 'session_search', 'skill_view', 'skills_list'])
     for (const tool of tools) expect(tool.description!.length).toBeGreaterThan(60)
   })
 

@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { CairnCore } from '../../../electron/core/cairn'
 import { projectKeyFor } from '../../../electron/core/memory/project-key'
 import { moveBackToCore } from '../../../electron/core/memory/archive-moves'
+import { setEntryHidden } from '../../../electron/core/memory/entry-hiding'
+import { searchMemory } from '../../../electron/core/memory/memory-search'
 
 let home: string
 let core: CairnCore
@@ -110,10 +112,12 @@ describe('retire and supersede: entries leaving the core go to the archive', () 
     ])
   })
 
-  it('the user’s delete on the Memory screen retires the entry too', async () => {
+  it('the user’s delete on the Memory screen is final: nothing is archived, so recall never brings it back', async () => {
     await core.memory.add('user', 'Has a cat called Miso', agent)
     await core.memory.remove('user', 'Has a cat called Miso', { write: { source: 'user' } }, { force: true })
-    expect(core.archive.list()).toMatchObject([{ text: 'Has a cat called Miso', source: 'retired' }])
+    expect(core.archive.list()).toEqual([])
+    // The Timeline still holds the removal, so the user can undo it.
+    expect(core.ledger.list({ kinds: ['memory.remove'] })).toMatchObject([{ source: 'user', before: 'Has a cat called Miso' }])
   })
 })
 
@@ -189,5 +193,55 @@ describe('revert', () => {
     if (full.kind !== 'added') throw new Error('expected an add')
     expect(await moveBackToCore(core, full.entry.id, { source: 'user' })).toMatchObject({ kind: 'no_room', limit: 120 })
     expect(core.archive.count()).toBe(1)
+  })
+})
+
+describe('a hidden fact stays hidden in every copy', () => {
+  it('hiding a core entry hides the copy an earlier overflow left in the archive, and showing it brings both back', async () => {
+    await fillUser()
+    const text = 'Keeps a vegetable garden and grows tomatoes every summer'
+    await core.memory.add('user', text, agent) // full: archived
+    await core.memory.remove('user', 'Prefers terse answers', agent)
+    await core.memory.add('user', text, agent) // room again: in the core too
+    expect(core.archive.search('tomatoes garden')).toHaveLength(1)
+    expect(setEntryHidden(core, 'user', 'vegetable garden', true)).toMatchObject({ ok: true, changed: true })
+    expect(core.archive.search('tomatoes garden')).toEqual([])
+    setEntryHidden(core, 'user', 'vegetable garden', false)
+    expect(core.archive.search('tomatoes garden')).toHaveLength(1)
+  })
+
+  it('a hidden entry the model retires is archived hidden, and a revert of its removal from the archive keeps it hidden', async () => {
+    await core.memory.add('user', 'Has a sister called Anna in Lisbon', agent)
+    setEntryHidden(core, 'user', 'sister called Anna', true)
+    await core.memory.remove('user', 'Has a sister called Anna in Lisbon', { write: { source: 'user' } }, { force: true })
+    expect(core.archive.list()).toEqual([]) // the user's delete: nothing kept
+    await core.memory.add('user', 'Has a sister called Anna in Lisbon', { write: { source: 'user' } })
+    setEntryHidden(core, 'user', 'sister called Anna', true)
+    await core.memory.replace('user', 'sister called Anna', 'Has a sister, Anna, who lives in Lisbon', { write: { source: 'user' } }, { force: true })
+    const [superseded] = core.archive.list()
+    expect(superseded).toMatchObject({ source: 'superseded', hidden: true })
+    const removed = core.archive.remove(superseded.id)
+    expect(removed).not.toBeNull()
+    expect(await core.revert(removed!.ledgerId)).toMatchObject({ ok: true })
+    expect(core.archive.list()).toMatchObject([{ text: 'Has a sister called Anna in Lisbon', hidden: true }])
+  })
+})
+
+describe('the memory tool’s search', () => {
+  it('never shows the model an entry the user hid, nor one the threat scan blocks', async () => {
+    await core.memory.add('memory', 'Deploys go through the staging cluster first', agent)
+    await core.memory.add('memory', 'The staging cluster lives in eu-west-1', agent)
+    setEntryHidden(core, 'memory', 'eu-west-1', true)
+    const result = searchMemory(core.memory, 'staging cluster', { enabled: () => true })
+    expect(result.success && result.results.map((hit) => hit.text)).toEqual(['Deploys go through the staging cluster first'])
+  })
+})
+
+describe('undo from the Timeline', () => {
+  it('archives nothing: reverting an add takes the entry out without keeping it', async () => {
+    await core.memory.add('user', 'Has a cat called Miso', agent)
+    const [added] = core.ledger.list({ kinds: ['memory.add'] })
+    expect(await core.revert(added.id)).toMatchObject({ ok: true })
+    expect(core.archive.list()).toEqual([])
   })
 })

@@ -64,12 +64,16 @@ describe('project memory', () => {
     expect(tool).toMatchObject({ success: false, error: expect.stringMatching(/no workspace/) })
   })
 
-  it('keeps its own limit (memory.projectCharLimit) and refuses an add past it', async () => {
+  it('keeps its own limit (memory.projectCharLimit): an add past it is refused for the user and archived under the project for the model', async () => {
     await core.config.update({ memory: { projectCharLimit: 100 } })
     const store = core.memory.forWorkspace(workspaceA)
     expect((await store.add('project', 'a'.repeat(90), user)).success).toBe(true)
-    const over = await store.add('project', 'The build uses bazel with remote caching', user)
+    const over = await store.add('project', 'The build uses bazel with remote caching', user, { overflow: false })
     expect(over).toMatchObject({ success: false, usage: '90/100' })
+    const archived = await store.add('project', 'The build uses bazel with remote caching', { write: { source: 'agent' } })
+    expect(archived).toMatchObject({ success: true, archived: true })
+    expect(core.archive.search('bazel remote caching', { projectKey: projectKeyFor(workspaceA) })).toMatchObject([{ target: 'project', projectKey: projectKeyFor(workspaceA) }])
+    expect(core.archive.search('bazel remote caching', { projectKey: null })).toEqual([])
     // MEMORY.md's limit is its own.
     expect((await store.add('memory', 'b'.repeat(150), user)).success).toBe(true)
   })

@@ -57,4 +57,19 @@ describe('Honcho, through its SDK against a server speaking its REST contract', 
     await refused.drain()
     expect(refused.status()).toMatchObject({ state: 'failing', lastError: { code: 'unauthorized' } })
   })
+
+  it('tags each session and its messages with the workspace project, and recalls from the same project’s sessions or those of none', async () => {
+    const honchoProvider = provider()
+    const recall = new MemoryRecall(honchoProvider)
+    recall.afterTurn({ sessionId: 'in-a', userText: 'The lasagne recipe for repository A uses basil and ricotta', answer: 'Noted.' }, { projectKey: 'repo-a' })
+    await recall.drain()
+    expect(honcho.sessionMetadata.get('in-a')).toEqual({ cairnProject: 'repo-a' })
+    expect(honcho.messages.map((m) => m.metadata)).toEqual([{ cairnProject: 'repo-a' }, { cairnProject: 'repo-a' }])
+    const asked = 'What goes into the lasagne recipe? Basil and ricotta?'
+    expect(await honchoProvider.recall(asked, { sessionId: 'in-b', projectKey: 'repo-b' })).toEqual([])
+    expect((await honchoProvider.recall(asked, { sessionId: 'in-a2', projectKey: 'repo-a' })).map((hit) => hit.id)).toEqual(['msg_1'])
+    // A message of no project (synced before projects, or from none) stays global.
+    honcho.messages[0].metadata = {}
+    expect((await honchoProvider.recall(asked, { sessionId: 'in-b', projectKey: 'repo-b' })).map((hit) => hit.id)).toEqual(['msg_1'])
+  })
 })

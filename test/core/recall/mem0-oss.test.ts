@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -80,5 +80,30 @@ describe("Mem0's open-source mode, in process, on the user's own provider", () =
     await recall.drain()
     expect(recall.status()).toMatchObject({ state: 'failing', pendingSyncs: 0 })
     expect(recall.status().lastError).toMatchObject({ code: 'unreachable' })
+  }, 30_000)
+
+  it('recalls a fact within its workspace project (or none) only, and keeps Mem0’s files and environment to the data home and its own calls', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'cairn-mem0-home-'))
+    const realHome = process.env.HOME
+    process.env.HOME = home // where Mem0 would otherwise write ~/.mem0
+    try {
+      const provider = mem0()
+      const recall = new MemoryRecall(provider, { boundMs: 5_000 })
+      recall.afterTurn({ sessionId: 's-a', userText: 'By the way, I drink tea in the afternoon, never coffee.', answer: 'Noted.' }, { projectKey: 'repo-a' })
+      await recall.drain()
+      const asked = 'Should I make tea or coffee this afternoon?'
+      expect(await provider.recall(asked, { sessionId: 's-b', projectKey: 'repo-b' })).toEqual([])
+      expect(await provider.recall(asked, { sessionId: 's-b', projectKey: null })).toEqual([])
+      expect((await provider.recall(asked, { sessionId: 's-a2', projectKey: 'repo-a' })).map((hit) => hit.text)).toEqual([FACT])
+      expect((await provider.search('tea or coffee in the afternoon', { limit: 5 })).map((hit) => hit.text)).toEqual([FACT])
+      expect(process.env.MEM0_DIR).toBeUndefined()
+      expect(process.env.MEM0_TELEMETRY).toBeUndefined()
+      expect(existsSync(join(home, '.mem0'))).toBe(false)
+      expect(existsSync(join(storage, 'config.json'))).toBe(true)
+      await recall.shutdown()
+    } finally {
+      process.env.HOME = realHome
+      rmSync(home, { recursive: true, force: true })
+    }
   }, 30_000)
 })

@@ -38,4 +38,17 @@ describe("Mem0's platform, with the user's key", () => {
     expect(fetched.length).toBeGreaterThan(0)
     expect(fetched.filter((url) => !url.startsWith(platform.url))).toEqual([])
   })
+
+  it('adds each turn with its workspace project and recalls that project’s memories and those of none', async () => {
+    const provider = new Mem0Provider({ mode: 'platform', apiKey: 'm0-test', host: platform.url, userId: 'ada' })
+    const recall = new MemoryRecall(provider)
+    recall.afterTurn({ sessionId: 's1', userText: 'The passport for repository A lives in the blue folder', answer: 'Noted.' }, { projectKey: 'repo-a' })
+    await recall.drain()
+    expect(platform.memories[0].metadata).toEqual({ cairnProject: 'repo-a' })
+    const asked = 'Where is the passport folder?'
+    expect(await provider.recall(asked, { sessionId: 's2', projectKey: 'repo-b' })).toEqual([])
+    expect((await provider.recall(asked, { sessionId: 's2', projectKey: 'repo-a' })).map((hit) => hit.id)).toEqual(['mem-1'])
+    delete platform.memories[0].metadata // a memory of no project stays global
+    expect((await provider.recall(asked, { sessionId: 's2', projectKey: 'repo-b' })).map((hit) => hit.id)).toEqual(['mem-1'])
+  })
 })

@@ -4,6 +4,7 @@ import { recallOf } from '../../../shared/recall'
 import { toDisplayMessage } from '../../../electron/core/app/handlers/sessions'
 import { BuiltinMemoryProvider } from '../../../electron/core/recall/builtin-provider'
 import { MemoryRecall } from '../../../electron/core/recall/memory-recall'
+import { projectKeyFor } from '../../../electron/core/memory/project-key'
 import { agentFixture, type AgentFixture } from '../../helpers/agent-fixture'
 import { TestArchive } from '../../helpers/recall-archive'
 import { SpyProvider } from '../../helpers/recall-spy'
@@ -100,7 +101,8 @@ describe('a memory provider never reached without the option, never delaying or 
     const { session } = fx.open({ recall })
     await session.runTurn('How do staging deploys work with the deploy-bot?').done
     await recall.drain()
-    expect(spy.synced).toEqual([{ sessionId: session.id, userText: 'How do staging deploys work with the deploy-bot?', answer: 'Sure.' }])
+    // Tagged with its workspace's project, which external providers recall within.
+    expect(spy.synced).toEqual([{ sessionId: session.id, userText: 'How do staging deploys work with the deploy-bot?', answer: 'Sure.', projectKey: projectKeyFor(fx.workspace) }])
     expect(recall.status()).toMatchObject({ provider: 'mem0', state: 'ready', pendingSyncs: 0 })
     expect(recall.status().sent.map((s) => s.kind)).toContain('turn')
   })
@@ -116,7 +118,7 @@ describe('a memory provider never reached without the option, never delaying or 
     expect(Date.now() - started).toBeLessThan(600)
     expect(userContents(fx.server.chatRequests()[0]).at(-1)).not.toContain('<memory-context>')
     await new Promise((resolve) => setTimeout(resolve, 900)) // the late answer lands
-    await session.runTurn('And tomorrow morning?').done
+    await session.runTurn('And tea or coffee tomorrow morning?').done // a prefetch is offered only when it matches the new message strongly
     expect(userContents(fx.server.chatRequests()[1]).at(-1)).toContain('- [mem0 #m-1] Prefers tea over coffee')
   })
 

@@ -130,6 +130,12 @@ describe('team skill libraries (skills.shared)', () => {
     expect((refused as SyncError).message).toContain('"writable": true')
 
     await device.core.config.update({ skills: { shared: [{ url, writable: true }] } })
+    // The memory provider's key and folders (issue 28) sit in the home: none of it may go with the skill.
+    writeFileSync(join(device.home, 'secrets.json'), JSON.stringify({ memoryProvider: 'm0-key-velvetcrane' }))
+    for (const folder of ['mem0', 'memory-provider']) {
+      mkdirSync(join(device.home, folder), { recursive: true })
+      writeFileSync(join(device.home, folder, 'log.json'), 'velvetcrane')
+    }
     const proposal = await proposeToLibrary(device.core, { skill: 'announce-release', token: null, now: new Date(Date.UTC(2026, 11, 1, 14, 5)) })
     expect(proposal).toMatchObject({ library: 'team-skills', branch: 'cairn/laptop/announce-release-20261201-1405', folder: 'release/announce-release' })
     expect(bare('rev-parse', 'main')).toBe(mainBefore)
@@ -137,6 +143,8 @@ describe('team skill libraries (skills.shared)', () => {
     expect(bare('show', `${proposal.branch}:release/announce-release/references/checklist.md`)).toBe('- changelog\n- announcement')
     expect(bare('show', `${proposal.branch}:release/cut-release/SKILL.md`)).toContain('Tag from main')
     expect(bare('log', '-1', '--format=%an %s', proposal.branch)).toBe('laptop Propose announce-release from laptop')
+    expect(bare('ls-tree', '-r', '--name-only', proposal.branch).split('\n').sort()).toEqual(['release/announce-release/SKILL.md', 'release/announce-release/references/checklist.md', 'release/cut-release/SKILL.md'])
+    expect(() => bare('grep', '-q', 'velvetcrane', proposal.branch)).toThrow()
   })
 
   it('checks each listed library on its own', () => {

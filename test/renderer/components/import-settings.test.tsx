@@ -16,7 +16,7 @@ const sources: ImportSourceInfo[] = [
   { id: 'chatgpt', pick: 'file', defaultPath: null, found: false }
 ]
 const counts = {
-  memory: { added: 4, duplicates: 2, proposed: 1, refused: 0 },
+  memory: { added: 4, duplicates: 2, archived: 2, proposed: 1, refused: 0 },
   skills: { created: 3, identical: 0, proposed: 0, files: 2, refused: 1, usage: 2 },
   sessions: { added: 3, existing: 0, messages: 17 }
 }
@@ -62,6 +62,7 @@ describe('Settings → Data → Import', () => {
     await settle()
     expect(bridge.callsTo('import.preview')).toEqual([{ source: 'hermes', path: HERMES }])
     expect(within(part).getByText('Memory entries: 4 added, 1 waiting in the Inbox (over the limit), 2 duplicates left out, 0 refused.')).toBeTruthy()
+    expect(within(part).getByText('Memory entries kept in the archive (no room in the memory file): 2.')).toBeTruthy()
     expect(
       within(part).getByText('Skills: 3 new (2 supporting files, 2 with their usage figures), 0 waiting in the Inbox (a different skill of that name exists, or it adds a download, an address or a credentials path), 0 already here, 1 refused.')
     ).toBeTruthy()

@@ -46,4 +46,23 @@ describe('Settings → Memory provider', () => {
     await settle()
     expect(harness.bridge.callsTo('settings.update')).toEqual([{ patch: { memory: { provider: 'mem0' } } }])
   })
+
+  it('with memory and the user profile both off, says nothing is recalled or sent instead of the provider’s state', async () => {
+    const harness = await renderApp({
+      'settings.get': settingsView({
+        config: config((c) => {
+          c.memory.provider = 'honcho'
+          c.memory.enabled = false
+          c.memory.userProfileEnabled = false
+        }),
+        memoryProviderKey: { hasApiKey: true, keyHint: 'hk-…', keyStorage: 'none' }
+      }),
+      'memoryProvider.status': null
+    })
+    act(() => harness.app.ui.getState().navigate('settings'))
+    await settle()
+    const part = screen.getByRole('region', { name: 'Memory provider' })
+    expect(within(part).getByText('Memory and the user profile are both off: nothing is recalled into conversations and nothing is sent to the provider.')).toBeTruthy()
+    expect(within(part).queryByText('Honcho is working.')).toBeNull()
+  })
 })

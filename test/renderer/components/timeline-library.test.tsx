@@ -61,7 +61,7 @@ describe('timeline in plain words', () => {
     expect(screen.getByRole('group', { name: 'From' })).toBeTruthy()
     fireEvent.click(within(change).getByRole('button', { name: 'Removed' }))
     await settle()
-    expect(harness.bridge.callsTo('timeline.list').at(-1)).toEqual({ limit: 100, kinds: ['memory.remove', 'skill.delete', 'skill.file_remove'] })
+    expect(harness.bridge.callsTo('timeline.list').at(-1)).toEqual({ limit: 100, kinds: ['memory.remove', 'skill.delete', 'skill.file_remove', 'archive.remove'] })
     fireEvent.click(within(screen.getByRole('group', { name: 'What' })).getByRole('button', { name: 'Skills' }))
     await settle()
     expect(harness.bridge.callsTo('timeline.list').at(-1)).toEqual({ limit: 100, kinds: ['skill.delete', 'skill.file_remove'] })

@@ -21,13 +21,15 @@ export function projectMemoryHandlers(app: LibrarySlice): Pick<IpcHandlers, Proj
       return { ...memoryStoreView(app, store, 'project'), workspace: scope.workspace, name: workspaceNameOf(scope) }
     },
     'workspace.instructions': async ({ workspace }) =>
-      readProjectInstructions(absolute(workspace)).map((file) => ({ file: file.file, path: file.path, loaded: file.text !== '', cut: file.cut, blocked: file.blocked })),
+      readProjectInstructions(app.workspaces.check(workspace)).map((file) => ({ file: file.file, path: file.path, loaded: file.text !== '', cut: file.cut, blocked: file.blocked })),
     // Only a file the workspace's instructions are read from: the route never opens an arbitrary path.
     'workspace.openInstructions': async ({ workspace, file }) => {
-      const found = readProjectInstructions(absolute(workspace)).find((item) => item.file === file)
+      const found = readProjectInstructions(app.workspaces.check(workspace)).find((item) => item.file === file)
       if (!found) throw IpcError.of('NOT_FOUND', 'workspace.no_instructions', { file })
       const openPath = app.options.platform.openPath
-      if (!openPath) return { path: found.path, opened: false }
+      // The system opens a file by its kind: only Markdown is handed to it (an extension-less `.cursorrules`
+      // from a cloned repository could be run as a program); for the others the header shows the path.
+      if (!openPath || !found.path.toLowerCase().endsWith('.md')) return { path: found.path, opened: false }
       await openPath(found.path)
       return { path: found.path, opened: true }
     }

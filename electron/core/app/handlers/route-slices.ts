@@ -34,6 +34,10 @@ export interface LibrarySlice extends Emits {
   readonly host: Pick<ReviewHost, 'runs'>
   /** Shows a skill's folder in the system file manager. */
   readonly options: Pick<AppShellOptions, 'platform'>
+  /** A workspace a route reads (its instruction files) is checked like a conversation's. */
+  readonly workspaces: Pick<AppWorkspaces, 'check'>
+  /** The embedding model, when one is set: the Memory screen's search finds archived entries by meaning too. */
+  readonly provider: Pick<AppContext['provider'], 'embedder'>
 }
 
 /** What the Inbox works on, as learning/ declares it. */

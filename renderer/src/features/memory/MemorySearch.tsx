@@ -17,6 +17,7 @@ export function MemorySearch(): React.JSX.Element {
   const { client } = useApp()
   const memory = useMemory((s) => s.memory)
   const user = useMemory((s) => s.user)
+  const projectWorkspace = useMemory((s) => s.project?.workspace)
   const [query, setQuery] = useState('')
   const [results, setResults] = useState<{ core: CoreMatchView[]; archive: ArchiveEntryView[] } | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -32,7 +33,7 @@ export function MemorySearch(): React.JSX.Element {
     let current = true
     const timer = setTimeout(() => {
       client
-        .request('memory.search', { query: words })
+        .request('memory.search', projectWorkspace ? { query: words, workspace: projectWorkspace } : { query: words })
         .then((found) => current && (setResults(found), setError(null)))
         .catch((caught: unknown) => current && setError(describeError(caught)))
     }, TYPING_PAUSE_MS)
@@ -40,7 +41,7 @@ export function MemorySearch(): React.JSX.Element {
       current = false
       clearTimeout(timer)
     }
-  }, [client, query, memory, user])
+  }, [client, query, memory, user, projectWorkspace])
 
   const count = results ? results.core.length + results.archive.length : 0
   return (

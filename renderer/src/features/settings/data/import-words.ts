@@ -50,6 +50,7 @@ export function countLines(counts: ImportCountsInfo, source: ImportSourceId, t: 
   if (memory.added + memory.duplicates + memory.proposed + memory.refused > 0) {
     lines.push(t(source === 'claude-code' ? 'import.counts.memoryCandidates' : 'import.counts.memory', { ...memory }))
   }
+  if (memory.archived) lines.push(t('import.counts.memoryArchived', { archived: memory.archived }))
   if (skills.created + skills.identical + skills.proposed + skills.refused > 0) {
     lines.push(t(skills.usage ? 'import.counts.skillsWithUsage' : 'import.counts.skills', { ...skills }))
   }

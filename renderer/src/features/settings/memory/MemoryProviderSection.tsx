@@ -93,7 +93,8 @@ export function MemoryProviderSection(): React.JSX.Element | null {
       {provider === 'honcho' || (provider === 'mem0' && memory.mem0.mode === 'platform') ? (
         <ApiKeyField draft={keyDraft} onDraft={setKeyDraft} onSubmit={() => void saveKey()} needed which="memoryProvider" label={t('recall.settings.key')} />
       ) : null}
-      <ProviderStatus provider={provider} status={status} />
+      {/* Both memory switches off: conversations reach no provider (the core builds none for them). */}
+      {!memory.enabled && !memory.userProfileEnabled ? <p className="field-hint">{t('recall.settings.memoryOff')}</p> : <ProviderStatus provider={provider} status={status} />}
       {problem ? <Notice tone="error">{problem}</Notice> : null}
     </section>
   )
