@@ -155,6 +155,15 @@ export function isArchiveEntry<E extends { kind: LedgerKind }>(entry: E): entry 
   return isArchiveKind(entry.kind)
 }
 
+/**
+ * An archive row that only follows a core change already listed beside it (the old words of a replace, an
+ * entry a remove took out): a list of what Cairn recently learned leaves it out, so it does not crowd the change itself.
+ */
+export function followsCoreChange(entry: { kind: LedgerKind; meta: unknown }): boolean {
+  const source = isArchiveKind(entry.kind) ? (entry.meta as { archiveSource?: string } | null)?.archiveSource : undefined
+  return source === 'superseded' || source === 'retired'
+}
+
 export function isMemoryEntry<E extends { kind: LedgerKind }>(entry: E): entry is Extract<E, { kind: MemoryKind }> {
   return isMemoryKind(entry.kind)
 }

@@ -1,7 +1,7 @@
 import { Menu, Tray, nativeImage } from 'electron'
 import type { CairnApp } from '../../core/app/cairn-app'
 import { ProposalStore } from '../../core/ledger/proposals'
-import type { LedgerEntry } from '../../../shared/ledger'
+import { followsCoreChange, type LedgerEntry } from '../../../shared/ledger'
 import { translator, type Translate } from '../../../shared/i18n'
 import { log } from '../log'
 import type { AppWindows } from '../windows/app-windows'
@@ -135,7 +135,7 @@ function pendingProposals(app: CairnApp): number {
 
 function recentEntries(app: CairnApp): LedgerEntry[] {
   try {
-    return app.core.ledger.list({ limit: 5 })
+    return app.core.ledger.list({ limit: 15 }).filter((entry) => !followsCoreChange(entry)).slice(0, 5)
   } catch (error) {
     log.warn(`could not read recent changes: ${(error as Error).message}`)
     return []
