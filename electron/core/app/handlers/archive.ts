@@ -50,10 +50,8 @@ export function archiveHandlers(app: LibrarySlice): Pick<IpcHandlers, ArchiveRou
         const entry = app.core.archive.get(id)
         throw IpcError.of('CONFLICT', 'archive.no_room', { file: MEMORY_FILE[(entry?.target ?? 'memory') as MemoryTarget], current: outcome.current, limit: outcome.limit })
       }
-      if (outcome.kind === 'refused') {
-        const error = 'error' in outcome.result ? outcome.result.error : ''
-        throw IpcError.of('CONFLICT', 'archive.refused', { reason: error })
-      }
+      // The store's reason is English for the model; the screen says what happened in the user's language.
+      if (outcome.kind === 'refused') throw IpcError.of('CONFLICT', 'archive.refused', {})
       app.emit('memory.changed', {})
       return { success: true, ...(outcome.result.success ? { message: outcome.result.message } : {}) }
     }
