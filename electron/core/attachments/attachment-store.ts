@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { StateDb } from '../db/state-db'
+import { attachmentContents, indexAttachmentTexts } from './attachment-texts'
 import type { AttachmentContent, AttachmentMeta, AttachmentReader, PreparedAttachment, SavedAttachment } from './types'
 
 /** Base64 of images kept in memory so a turn's every model call does not read and encode them again. */
@@ -55,21 +56,11 @@ export class AttachmentStore implements AttachmentReader {
 
   /** Records the attachments' names and text with the stored user message, for search and for the model. */
   index(messageId: number, saved: SavedAttachment[]): void {
-    const insert = this.db.prepare('INSERT INTO message_attachments (message_id, position, name, text) VALUES (?, ?, ?, ?)')
-    this.db.transaction(() => saved.forEach((file, position) => insert.run(messageId, position, file.meta.name, file.text ?? '')))()
+    indexAttachmentTexts(this.db, messageId, saved)
   }
 
   contentsOf(messageId: number, metas: AttachmentMeta[]): AttachmentContent[] {
-    const rows = this.db.prepare('SELECT position, text FROM message_attachments WHERE message_id = ?').all(messageId) as Array<{ position: number; text: string }>
-    const texts = new Map(rows.map((row) => [row.position, row.text]))
-    return metas.map((meta, position): AttachmentContent => {
-      if (meta.kind !== 'image') {
-        const text = texts.get(position)
-        return text === undefined ? { meta, kind: 'missing' } : { meta, kind: 'text', text }
-      }
-      const dataUrl = this.imageDataUrl(meta)
-      return dataUrl ? { meta, kind: 'image', dataUrl } : { meta, kind: 'missing' }
-    })
+    return attachmentContents(this.db, messageId, metas, (meta) => this.imageDataUrl(meta))
   }
 
   private imageDataUrl(meta: AttachmentMeta): string | null {

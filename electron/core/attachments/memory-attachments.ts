@@ -1,4 +1,5 @@
 import type { StateDb } from '../db/state-db'
+import { attachmentContents, indexAttachmentTexts } from './attachment-texts'
 import type { AttachmentContent, AttachmentMeta, AttachmentReader, PreparedAttachment, SavedAttachment } from './types'
 
 /**
@@ -26,20 +27,13 @@ export class MemoryAttachments implements AttachmentReader {
   }
 
   index(messageId: number, saved: SavedAttachment[]): void {
-    const insert = this.db.prepare('INSERT INTO message_attachments (message_id, position, name, text) VALUES (?, ?, ?, ?)')
-    this.db.transaction(() => saved.forEach((file, position) => insert.run(messageId, position, file.meta.name, file.text ?? '')))()
+    indexAttachmentTexts(this.db, messageId, saved)
   }
 
   contentsOf(messageId: number, metas: AttachmentMeta[]): AttachmentContent[] {
-    const rows = this.db.prepare('SELECT position, text FROM message_attachments WHERE message_id = ?').all(messageId) as Array<{ position: number; text: string }>
-    const texts = new Map(rows.map((row) => [row.position, row.text]))
-    return metas.map((meta, position): AttachmentContent => {
-      if (meta.kind === 'image') {
-        const file = this.files.get(meta.path)
-        return file ? { meta, kind: 'image', dataUrl: `data:${file.mime};base64,${Buffer.from(file.bytes).toString('base64')}` } : { meta, kind: 'missing' }
-      }
-      const text = texts.get(position)
-      return text === undefined ? { meta, kind: 'missing' } : { meta, kind: 'text', text }
+    return attachmentContents(this.db, messageId, metas, (meta) => {
+      const file = this.files.get(meta.path)
+      return file ? `data:${file.mime};base64,${Buffer.from(file.bytes).toString('base64')}` : null
     })
   }
 
