@@ -4,6 +4,9 @@ import type { Language } from '../../../shared/i18n'
 import type { ConnectionStatus } from '../ipc/transport'
 
 export type View = 'chat' | 'timeline' | 'inbox' | 'skills' | 'memory' | 'settings'
+/** The sections of Settings, each addressable (an error's "Open settings" lands on the one that fixes it). */
+export const SETTINGS_SECTIONS = ['provider', 'learning', 'search', 'tools', 'data', 'appearance'] as const
+export type SettingsSection = (typeof SETTINGS_SECTIONS)[number]
 export type Theme = 'system' | 'light' | 'dark'
 export type { Language }
 
@@ -17,6 +20,8 @@ export interface Toast {
 
 export interface UiState {
   view: View
+  /** The Settings section shown (or scrolled to) when Settings is open. */
+  settingsSection: SettingsSection
   theme: Theme
   language: Language
   connection: ConnectionStatus
@@ -32,6 +37,8 @@ export interface UiState {
   /** The keyboard shortcuts dialog is open. */
   shortcutsOpen: boolean
   navigate(view: View): void
+  /** Settings, at the section that fixes the problem at hand. */
+  openSettings(section: SettingsSection): void
   setTheme(theme: Theme): void
   setLanguage(language: Language): void
   setConnection(status: ConnectionStatus): void
@@ -59,6 +66,7 @@ export function createUiStore(storageKey = UI_STORAGE_KEY): UiStore {
     persist(
       (set, get) => ({
         view: 'chat',
+        settingsSection: 'provider',
         theme: 'system',
         language: 'en',
         connection: 'open',
@@ -70,6 +78,10 @@ export function createUiStore(storageKey = UI_STORAGE_KEY): UiStore {
         shortcutsOpen: false,
         // A toast's jump to this screen has done its job once the screen is open.
         navigate: (view) => set({ view, toasts: get().toasts.filter((toast) => toast.action?.view !== view) }),
+        openSettings(settingsSection) {
+          set({ settingsSection })
+          get().navigate('settings')
+        },
         setTheme: (theme) => set({ theme }),
         setLanguage: (language) => set({ language }),
         setConnection: (connection) => set({ connection }),
