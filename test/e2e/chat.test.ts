@@ -129,10 +129,10 @@ describe('chat in browser mode', () => {
     }
     await page.getByRole('button', { name: 'New chat' }).click()
 
-    await page.getByRole('searchbox', { name: 'Search conversations' }).fill('when did we talk about rotating nginx logs')
-    const results = page.getByRole('list', { name: 'Search results' })
+    await page.getByRole('combobox', { name: 'Search conversations' }).fill('when did we talk about rotating nginx logs')
+    const results = page.getByRole('listbox', { name: 'Search results' })
     await results.waitFor()
-    const hits = results.getByRole('button')
+    const hits = results.getByRole('option')
     await expect.poll(() => hits.count()).toBe(1)
     const hit = hits.first()
     expect(await hit.innerText()).toContain('How should I rotate the nginx access logs every week?')
