@@ -13,6 +13,14 @@ interface EntryState {
   depth: number
 }
 
+// Whether the screen shown was reached by Back/Forward (a screen may then put the user back where they were).
+let restoredByHistory = false
+
+/** True while the screen shown came from Back or Forward rather than a fresh navigation. */
+export function cameThroughHistory(): boolean {
+  return restoredByHistory
+}
+
 export type HistoryWindow = Pick<Window, 'history' | 'location' | 'addEventListener' | 'removeEventListener'>
 
 const VIEWS: readonly View[] = ['chat', 'timeline', 'inbox', 'skills', 'memory', 'settings']
@@ -69,6 +77,7 @@ export function connectHistory(ui: UiStore, win: HistoryWindow = window, options
     if (restoring) return
     const moved = state.view !== previous.view || (state.view === 'settings' && state.settingsSection !== previous.settingsSection)
     if (!moved) return
+    restoredByHistory = false
     depth += 1
     write('push')
   })
@@ -78,6 +87,7 @@ export function connectHistory(ui: UiStore, win: HistoryWindow = window, options
     const route = entry?.cairn ?? parseRoute(win.location.hash)
     if (!route) return
     restoring = true
+    restoredByHistory = true
     try {
       if (route.section) ui.setState({ settingsSection: route.section })
       ui.getState().navigate(route.view)
