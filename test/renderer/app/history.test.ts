@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { connectHistory, goBack, parseRoute, routeHash, type HistoryWindow } from '../../../renderer/src/app/history'
 import { hashWithoutSession, sessionFromHash, tokenFromHash } from '../../../renderer/src/ipc/pick-transport'
 import { keyLabels, shortcutActionFor } from '../../../renderer/src/app/shortcuts'
-import { createUiStore } from '../../../renderer/src/stores/ui'
+import { createUiStore, type UiState } from '../../../renderer/src/stores/ui'
 
 /** A browser tab's session history in memory: entries, a cursor, and popstate on Back/Forward as a browser sends it. */
 class FakeTab implements HistoryWindow {
@@ -48,7 +48,7 @@ let current: FakeTab
 const tab = (): FakeTab => current
 let stop: (() => void) | null = null
 
-function open(hash = '', saved?: Parameters<ReturnType<typeof createUiStore>['setState']>[0]) {
+function open(hash = '', saved?: Partial<UiState>) {
   current = new FakeTab(hash)
   const ui = createUiStore()
   if (saved) ui.setState(saved)
