@@ -91,6 +91,8 @@ describe('keyboard (browser mode, Chromium)', () => {
     await page.getByRole('heading', { level: 1, name: 'Sourdough schedule' }).waitFor()
     await page.getByText('Feed the starter on Friday night.').waitFor()
     expect(await box.inputValue()).toBe('')
+    // The keyboard goes on in the conversation: the message box has it.
+    await expect.poll(() => focusState(page).then((state) => state?.label)).toMatch(/^textarea/)
   })
 
   it('Timeline → View changes → Back returns to the Timeline, on the link followed; Forward goes to the skill again', async () => {

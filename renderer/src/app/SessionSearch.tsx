@@ -38,6 +38,8 @@ function openHit(app: Pick<AppState, 'chat' | 'sessions' | 'ui'>, hit: SearchHit
   void app.chat.getState().openSession(hit.sessionId, { focusMessageId: hit.matchMessageId })
   app.sessions.getState().clearSearch()
   app.ui.getState().setSidebarPeek(false)
+  // The user goes on in that conversation: the message box takes the keyboard (once the chat screen is there).
+  requestAnimationFrame(() => document.querySelector<HTMLElement>('main .composer textarea')?.focus({ preventScroll: true }))
 }
 
 /** The search box: Ctrl/Cmd+K focuses it, typing searches every past conversation. */
