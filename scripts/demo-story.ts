@@ -160,16 +160,25 @@ function reviewReply(request: RecordedChatRequest): ScriptedReply {
   return calls.length ? { toolCalls: calls } : { text: 'The pnpm preference and the Node skills are already up to date.' }
 }
 
+/**
+ * A title for each conversation of the story, from its first exchange (`User: … Assistant: …`): the
+ * first one answered with npm, the one after the review answered with the learned pnpm, so the two
+ * read apart in the sidebar.
+ */
+export function conversationTitle(exchange: string): string {
+  const [user = '', answer = ''] = exchange.split(/\n\nAssistant: /)
+  if (answer.includes('You use pnpm')) return 'New Node project, pnpm remembered'
+  if (mentionsPnpm(user)) return 'Node project with pnpm'
+  if (asksForSetup(user)) return 'New Node project, first try with npm'
+  return 'Trying the Cairn demo'
+}
+
 const CURATOR_PROMPT_START = "You are Cairn's library curator."
 
 /** Every request the demo's provider answers: chat turns, background reviews, curation passes. */
 export function respond(request: RecordedChatRequest): ScriptedReply {
   if (isReviewRequest(request)) return reviewReply(request)
-  if (isTitleRequest(request)) return { text: 'Setting up a Node project' }
+  if (isTitleRequest(request)) return { text: conversationTitle(lastUserText(request)) }
   if (systemText(request).startsWith(CURATOR_PROMPT_START)) return { text: 'The library is tidy: nothing to merge.' }
-  // A side request without tools, such as a conversation title.
-  if (!request.body.tools?.length && /\btitle\b/i.test(systemText(request))) {
-    return { text: mentionsPnpm(lastUserText(request)) || asksForSetup(lastUserText(request)) ? 'Node project setup' : 'Trying the Cairn demo' }
-  }
   return chatReply(request)
 }

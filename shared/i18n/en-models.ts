@@ -2,7 +2,7 @@
 export const enModels = {
   'models.button': 'Model: {model}. Change the model for this conversation',
   'models.buttonNew': 'Model: {model}. Change the model for the new conversation',
-  'models.defaultShort': 'Default model',
+  'models.defaultShort': 'No model set',
   'models.titleOpen': 'Model for this conversation',
   'models.titleNew': 'Model for the new conversation',
   'models.leadOpen': 'Applies from the next message. Other conversations keep their own model.',
@@ -11,6 +11,8 @@ export const enModels = {
   'models.useTyped': 'Use “{model}”',
   'models.useDefault': 'Use the default ({model})',
   'models.useDefaultNone': 'Use the default (none chosen in Settings yet)',
+  'models.unsetLead': 'No model is set yet. Choose the default in Settings, or type a model name below.',
+  'models.openSettings': 'Choose the default model in Settings',
   'models.listLabel': 'Models the provider lists',
   'models.count': '{count} {count|model|models} listed by {url}',
   'models.none': 'This provider lists no models. Type the model name above and press Enter.',

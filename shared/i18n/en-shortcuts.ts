@@ -37,6 +37,8 @@ export const enShortcuts = {
   'shortcuts.inboxReject': 'Reject',
   'shortcuts.saveEdit': 'Save the edit',
   'shortcuts.memoryAdd': 'Add the entry you typed',
+  'shortcuts.back': 'Back to the previous screen',
+  'shortcuts.forward': 'Forward again',
 
   'shortcuts.copied': 'Copied the last answer',
   'shortcuts.nothingToCopy': 'There is no answer to copy in this conversation yet.',

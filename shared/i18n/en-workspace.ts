@@ -3,7 +3,7 @@
  * changes it, and why a folder was refused (`WORKSPACE` errors). Part of the English dictionary (`en.ts`).
  */
 export const enWorkspace = {
-  'workspace.label': 'Works in {name}',
+  'workspace.label': 'Folder: {name}',
   'workspace.change': 'Change the folder Cairn works in (now {path})',
   'workspace.pickTitle': 'Choose the folder Cairn works in',
   'workspace.dialogTitle': 'Folder for this conversation',

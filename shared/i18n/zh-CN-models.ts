@@ -4,7 +4,7 @@ import type { enModels } from './en-models'
 export const zhCNModels: Record<keyof typeof enModels, string> = {
   'models.button': '模型：{model}。更换此对话的模型',
   'models.buttonNew': '模型：{model}。更换新对话的模型',
-  'models.defaultShort': '默认模型',
+  'models.defaultShort': '未设置模型',
   'models.titleOpen': '此对话的模型',
   'models.titleNew': '新对话的模型',
   'models.leadOpen': '从下一条消息起生效。其他对话保留各自的模型。',
@@ -13,6 +13,8 @@ export const zhCNModels: Record<keyof typeof enModels, string> = {
   'models.useTyped': '使用“{model}”',
   'models.useDefault': '使用默认模型（{model}）',
   'models.useDefaultNone': '使用默认模型（设置中尚未选择）',
+  'models.unsetLead': '尚未设置模型。请在设置中选择默认模型，或在下方输入模型名称。',
+  'models.openSettings': '在设置中选择默认模型',
   'models.listLabel': '服务商列出的模型',
   'models.count': '{url} 列出了 {count} 个模型',
   'models.none': '此服务商没有列出模型。请在上方输入模型名称并按回车。',

@@ -36,6 +36,8 @@ export const zhCNShortcuts: Record<keyof typeof enShortcuts, string> = {
   'shortcuts.inboxReject': '拒绝',
   'shortcuts.saveEdit': '保存编辑',
   'shortcuts.memoryAdd': '添加输入的条目',
+  'shortcuts.back': '返回上一个页面',
+  'shortcuts.forward': '前进',
 
   'shortcuts.copied': '已复制最后一条回答',
   'shortcuts.nothingToCopy': '这个对话里还没有可复制的回答。',

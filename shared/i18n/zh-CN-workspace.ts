@@ -2,7 +2,7 @@ import type { enWorkspace } from './en-workspace'
 
 /** 简体中文: a conversation's workspace folder (the keys of `en-workspace.ts`). */
 export const zhCNWorkspace: Record<keyof typeof enWorkspace, string> = {
-  'workspace.label': '工作于 {name}',
+  'workspace.label': '文件夹：{name}',
   'workspace.change': '更改 Cairn 的工作文件夹（当前为 {path}）',
   'workspace.pickTitle': '选择 Cairn 的工作文件夹',
   'workspace.dialogTitle': '此对话的文件夹',

@@ -89,6 +89,10 @@ describe('npm run demo', () => {
     await page.getByRole('button', { name: 'New chat' }).click()
     await send(page, DEMO_PROMPTS[0])
     await page.getByText('You use pnpm, so:').waitFor()
+    // The two conversations read apart in the sidebar.
+    const list = page.getByRole('navigation', { name: 'Conversations' })
+    await list.getByRole('button', { name: /^New Node project, first try with npm/ }).waitFor()
+    await list.getByRole('button', { name: /^New Node project, pnpm remembered/ }).waitFor()
   })
 
   it('opens the new skill\'s diff from the Timeline and reverts the remembered preference', async () => {

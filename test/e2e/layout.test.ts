@@ -35,7 +35,7 @@ afterAll(async () => {
 })
 
 const sidebar = (page: Page) => page.getByRole('complementary', { name: 'Sidebar' })
-const searchBox = (page: Page) => page.getByRole('searchbox', { name: 'Search conversations' })
+const searchBox = (page: Page) => page.getByRole('combobox', { name: 'Search conversations' })
 
 async function sidebarMode(page: Page): Promise<string> {
   return page.evaluate(() => {

@@ -95,8 +95,8 @@ describe('a conversation of 1,500 turns and a sidebar of 10,000 conversations', 
   })
 
   it('jumps to a search hit deep in the conversation, flashes it, and loads older and newer messages around it', async () => {
-    await page.getByRole('searchbox', { name: 'Search conversations' }).fill('periwinkle flowerpot')
-    const hits = page.getByRole('list', { name: 'Search results' }).getByRole('button')
+    await page.getByRole('combobox', { name: 'Search conversations' }).fill('periwinkle flowerpot')
+    const hits = page.getByRole('listbox', { name: 'Search results' }).getByRole('option')
     await expect.poll(() => hits.count()).toBe(1)
     await hits.first().click()
     const hit = page.locator(`[data-message-id="${questionIds[NEEDLE_TURN - 1]}"]`)

@@ -1,10 +1,11 @@
-import { useEffect } from 'react'
+import { useEffect, useRef } from 'react'
 import { ChatView } from '../features/chat/ChatView'
 import { useDiscardIncognitoOnExit } from '../features/chat/Incognito'
 import { ConnectionBanner, Toasts, useGlobalKeys } from './Chrome'
 import { useApp, useUi } from './context'
 import { useNarrowWindow } from './layout-width'
 import { ShortcutsDialog } from './ShortcutsDialog'
+import { useFocusOnScreenChange } from './screen-focus'
 import { translator } from '../../../shared/i18n'
 import type { Language } from '../stores/ui'
 import { Sidebar } from './Sidebar'
@@ -22,12 +23,14 @@ export function App(): React.JSX.Element {
   const view = useUi((s) => s.view)
   const narrow = useNarrowWindow()
   const folded = useUi((s) => narrow || s.sidebarCollapsed)
+  const main = useRef<HTMLElement>(null)
+  useFocusOnScreenChange(view, main)
   // Crossing the narrow line starts the sidebar in its resting place for the new width.
   useEffect(() => ui.getState().setSidebarPeek(false), [narrow, ui])
   return (
     <div className={folded ? 'app folded' : 'app'}>
       <Sidebar narrow={narrow} />
-      <main className="main">
+      <main ref={main} className="main">
         <ConnectionBanner />
         {view === 'chat' ? <ChatView /> : null}
         {view === 'timeline' ? <TimelineView /> : null}

@@ -5,6 +5,7 @@ import { useApp, useT, useUi } from './context'
 import { isNarrowWindow } from './layout-width'
 import { isTypingTarget, shortcutActionFor } from './shortcuts'
 import { copyLastAnswer, startNewChat } from './shortcuts-actions'
+import { goBack, goForward } from './history'
 
 /** Keeps `<html data-theme lang>` in step with the UI store and the OS theme. */
 export function applyTheme(ui: UiStore, root: HTMLElement = document.documentElement): () => void {
@@ -94,6 +95,10 @@ export function useGlobalKeys(): void {
           return ui.setShortcutsOpen(!ui.shortcutsOpen)
         case 'copyAnswer':
           return void copyLastAnswer(app)
+        case 'back':
+          return goBack()
+        case 'forward':
+          return goForward()
       }
     }
     window.addEventListener('keydown', onKey)

@@ -3,7 +3,7 @@ import type { MessageKey } from '../../../shared/i18n'
 import type { View } from '../stores/ui'
 import { Icon, Logo, type IconName } from '../components/Icon'
 import { useApp, useSessions, useSettings, useT, useUi } from './context'
-import { SearchBox, SearchResults } from './SessionSearch'
+import { SearchBox, SearchResults, useSearchCombobox } from './SessionSearch'
 import { SessionList } from './SessionList'
 import { InboxReminder } from '../features/inbox/InboxReminder'
 import { effectiveMode } from '../stores/settings'
@@ -31,6 +31,7 @@ export function Sidebar({ narrow }: { narrow: boolean }): React.JSX.Element {
   const searching = useSessions((s) => s.query.trim().length > 0)
   const pending = useSettings((s) => s.learning?.pendingProposals ?? 0)
   const toggle = useRef<HTMLButtonElement>(null)
+  const combo = useSearchCombobox()
   const rail = folded && !peek
   const shown = !folded || peek
   const toggleLabel = shown ? t('layout.hideSidebar') : t('layout.showSidebar')
@@ -90,7 +91,7 @@ export function Sidebar({ narrow }: { narrow: boolean }): React.JSX.Element {
             <Icon name="compose" />
           </button>
         </div>
-        <SearchBox />
+        <SearchBox combo={combo} />
         <nav className="sidebar-nav" aria-label={t('nav.label')}>
           {destinations.map((item) => (
             <button
@@ -113,7 +114,7 @@ export function Sidebar({ narrow }: { narrow: boolean }): React.JSX.Element {
           ))}
         </nav>
         <InboxReminder where="sidebar" />
-        <div className="sidebar-scroll">{searching ? <SearchResults /> : <SessionList />}</div>
+        <div className="sidebar-scroll">{searching ? <SearchResults combo={combo} /> : <SessionList />}</div>
         <div className="sidebar-footer">
           <button
             type="button"

@@ -8,6 +8,7 @@ import { createAppState, type AppState } from './app-state'
 import { applyTheme } from './Chrome'
 import { connectApp, loadInitial } from './connect'
 import { AppProvider } from './context'
+import { connectHistory } from './history'
 
 /** Starts a window: picks the transport, builds the stores, wires events, renders `root`. */
 export function boot(windowKind: WindowKind, root: React.ReactNode, onReady?: (app: AppState) => void): void {
@@ -25,7 +26,12 @@ export function boot(windowKind: WindowKind, root: React.ReactNode, onReady?: (a
   connectApp(app)
   // Browser mode: the quick prompt's "Open in Cairn" opens this page on its conversation.
   const requested = windowKind === 'main' && choice.transport.mode === 'browser' ? sessionFromHash(window.location.hash) : null
-  if (requested) window.history.replaceState(null, '', hashWithoutSession(window.location.hash))
+  if (requested) {
+    window.history.replaceState(null, '', hashWithoutSession(window.location.hash))
+    app.ui.getState().navigate('chat')
+  }
+  // The main window's screens are history entries (Back and Forward); the quick prompt has one screen.
+  if (windowKind === 'main') connectHistory(app.ui, window, { mouseButtons: choice.transport.mode === 'desktop' })
   void loadInitial(app, { restore: windowKind === 'main', openSessionId: requested })
   onReady?.(app)
   createRoot(container).render(

@@ -1,7 +1,7 @@
 import type { MessageKey } from '../../../shared/i18n'
 
 /** What a window-wide shortcut does; `useGlobalKeys` runs these. */
-export type ShortcutAction = 'newChat' | 'newIncognitoChat' | 'search' | 'sidebar' | 'settings' | 'help' | 'copyAnswer'
+export type ShortcutAction = 'newChat' | 'newIncognitoChat' | 'search' | 'sidebar' | 'settings' | 'help' | 'copyAnswer' | 'back' | 'forward'
 
 export interface Shortcut {
   /** Alternatives, each written like an accelerator: "Mod+Shift+C" (Mod is ⌘ on a Mac, Ctrl elsewhere), "?", "Esc". */
@@ -32,6 +32,9 @@ export const shortcutGroups: ShortcutGroup[] = [
       { keys: ['Mod+B'], label: 'shortcuts.sidebar', action: 'sidebar' },
       { keys: ['Mod+,'], label: 'shortcuts.settings', action: 'settings' },
       { keys: ['?', 'Mod+/'], label: 'shortcuts.help', action: 'help', notWhileTyping: true },
+      // Outside text fields only: there Alt+← moves by word on a Mac.
+      { keys: ['Alt+ArrowLeft', 'Mod+['], label: 'shortcuts.back', action: 'back', notWhileTyping: true },
+      { keys: ['Alt+ArrowRight', 'Mod+]'], label: 'shortcuts.forward', action: 'forward', notWhileTyping: true },
       { keys: ['Esc'], label: 'shortcuts.closeDialog' }
     ]
   },
@@ -88,7 +91,7 @@ export function matchesCombo(combo: string, event: KeyEvent): boolean {
   const parts = combo.split('+')
   const key = parts[parts.length - 1]
   const mod = parts.includes('Mod')
-  if (event.altKey || (event.ctrlKey || event.metaKey) !== mod) return false
+  if (event.altKey !== parts.includes('Alt') || (event.ctrlKey || event.metaKey) !== mod) return false
   // A shifted symbol ("?") is its own key; for letters Shift is part of the combination.
   const symbol = !/^[a-z0-9]$/i.test(key)
   if (!symbol && event.shiftKey !== parts.includes('Shift')) return false
@@ -101,6 +104,7 @@ export function shortcutActionFor(event: KeyEvent, typing: boolean): ShortcutAct
     for (const shortcut of group.shortcuts) {
       if (!shortcut.action) continue
       for (const combo of shortcut.keys) {
+        // A plain or Alt key: a letter the user may be typing, or a caret move in a field.
         const single = !combo.includes('Mod+')
         if (single && (typing || shortcut.notWhileTyping !== true)) continue
         if (matchesCombo(combo, event)) return shortcut.action
@@ -121,13 +125,15 @@ export function isTypingTarget(target: EventTarget | null): boolean {
   return !['button', 'checkbox', 'radio', 'range', 'submit', 'reset', 'color', 'file'].includes(type)
 }
 
+const arrows: Record<string, string> = { ArrowLeft: '←', ArrowRight: '→', ArrowUp: '↑', ArrowDown: '↓' }
+
 /** Key names as this platform writes them: ⌘ ⇧ on a Mac, Ctrl Shift elsewhere. */
 export function keyLabels(combo: string, mac: boolean): string[] {
   return combo.split('+').map((part) => {
     if (part === 'Mod') return mac ? '⌘' : 'Ctrl'
     if (part === 'Shift') return mac ? '⇧' : 'Shift'
     if (part === 'Alt') return mac ? '⌥' : 'Alt'
-    return part
+    return arrows[part] ?? part
   })
 }
 

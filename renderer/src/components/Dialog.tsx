@@ -9,7 +9,25 @@ export interface DialogProps {
   wide?: boolean
 }
 
-/** A modal: Esc or the backdrop closes it; focus moves in on open and back out on close. */
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
+
+/** Tab from the last control goes to the first and Shift+Tab from the first to the last: focus stays in the modal. */
+function keepFocusInside(panel: HTMLElement, event: React.KeyboardEvent): void {
+  const controls = [...panel.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((element) => !element.closest('[hidden], [inert]'))
+  if (!controls.length) return
+  const first = controls[0]
+  const last = controls[controls.length - 1]
+  const at = document.activeElement
+  if (event.shiftKey && (at === first || !panel.contains(at))) {
+    event.preventDefault()
+    last.focus()
+  } else if (!event.shiftKey && (at === last || !panel.contains(at))) {
+    event.preventDefault()
+    first.focus()
+  }
+}
+
+/** A modal: Esc or the backdrop closes it; focus moves in on open, stays inside (Tab wraps) and goes back out on close. */
 export function Dialog({ title, children, actions, onClose, wide = false }: DialogProps): React.JSX.Element {
   const titleId = useId()
   const panel = useRef<HTMLDivElement>(null)
@@ -31,7 +49,7 @@ export function Dialog({ title, children, actions, onClose, wide = false }: Dial
           if (event.key === 'Escape') {
             event.stopPropagation()
             onClose()
-          }
+          } else if (event.key === 'Tab' && panel.current) keepFocusInside(panel.current, event)
         }}
       >
         <h2 id={titleId} className="dialog-title">

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { ModelList, SessionSummary } from '../../../shared/ipc/domain'
 import { QuickApp } from '../../../renderer/src/features/quick/QuickApp'
-import { message, session } from '../helpers/fixtures'
+import { config, message, session, settingsView } from '../helpers/fixtures'
 import { renderApp, settle } from '../helpers/render-app'
 
 const listed: ModelList = { baseURL: 'https://api.example.com/v1', models: ['gpt-big', 'gpt-small', 'gpt-test'], fetchedAt: 1, error: null, defaultModel: 'gpt-test' }
@@ -81,6 +81,23 @@ describe('the model switcher in the chat header', () => {
     await settle()
     expect(harness.bridge.callsTo('sessions.setModel')).toEqual([{ sessionId: 's1', model: null }])
     expect(modelButton().textContent).toBe('gpt-test')
+  })
+
+  it('says plainly when no model is set, and leads to Settings → Provider to choose one', async () => {
+    const harness = await renderApp({
+      'settings.get': settingsView({ config: config((c) => (c.provider.model = '')) }),
+      'models.list': { ...listed, models: [], defaultModel: '' }
+    })
+    await settle()
+    expect(modelButton().textContent).toBe('No model set')
+    expect(modelButton().getAttribute('aria-label')).toBe('Model: No model set. Change the model for the new conversation')
+    fireEvent.click(modelButton())
+    await settle()
+    const dialog = screen.getByRole('dialog', { name: 'Model for the new conversation' })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Choose the default model in Settings' }))
+    await settle()
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(harness.app.ui.getState()).toMatchObject({ view: 'settings', settingsSection: 'provider' })
   })
 
   it('starts a new conversation on the model picked for it', async () => {

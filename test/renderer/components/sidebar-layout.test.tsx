@@ -53,7 +53,7 @@ describe('collapsible sidebar', () => {
     fireEvent.keyDown(document.body, { key: 'k', ctrlKey: true })
     await settle()
     expect(sidebar().className).toContain('peek')
-    expect(document.activeElement).toBe(screen.getByRole('searchbox', { name: 'Search conversations' }))
+    expect(document.activeElement).toBe(screen.getByRole('combobox', { name: 'Search conversations' }))
     // Esc in the search box clears it first; a second Esc closes the sidebar and returns to its button.
     fireEvent.keyDown(document.activeElement!, { key: 'Escape' })
     fireEvent.keyDown(toggle(), { key: 'Escape' })

@@ -52,7 +52,7 @@ describe('the workspace in the chat header', () => {
     await renderWindow('desktop')
     await openSite()
     const button = folderButton()
-    expect(button.textContent).toBe('Works in site')
+    expect(button.textContent).toBe('Folder: site')
     expect(button.getAttribute('aria-label')).toBe('Change the folder Cairn works in (now /home/me/projects/site)')
     expect(button.getAttribute('title')).toBe('/home/me/projects/site')
     const tip = document.getElementById(button.getAttribute('aria-describedby')!)!
@@ -66,7 +66,7 @@ describe('the workspace in the chat header', () => {
   it('shows the default folder for a new conversation, in the user’s language', async () => {
     await renderWindow('desktop', { 'settings.get': settingsView({ config: config((c) => (c.ui.language = 'zh-CN')) }) })
     const button = screen.getByRole('button', { name: /更改 Cairn 的工作文件夹/ })
-    expect(button.textContent).toBe('工作于 Cairn')
+    expect(button.textContent).toBe('文件夹：Cairn')
     expect(button.getAttribute('title')).toBe('/home/me/Cairn')
   })
 
@@ -99,7 +99,7 @@ describe('the workspace in the chat header', () => {
       { sessionId: 's1', path: '/home/me/projects/blog' }
     ])
     expect(screen.queryByRole('dialog')).toBeNull()
-    expect(folderButton().textContent).toBe('Works in blog')
+    expect(folderButton().textContent).toBe('Folder: blog')
     expect(screen.getByText('Cairn now works in /home/me/projects/blog.')).toBeTruthy()
   })
 
@@ -111,7 +111,7 @@ describe('the workspace in the chat header', () => {
     fireEvent.submit((field as HTMLInputElement).form!)
     await settle()
     expect(bridge.callsTo('sessions.setWorkspace')).toEqual([{ sessionId: null, path: '/home/me/notes' }])
-    expect(folderButton().textContent).toBe('Works in notes')
+    expect(folderButton().textContent).toBe('Folder: notes')
 
     const box = screen.getByRole('textbox', { name: 'Message' })
     fireEvent.change(box, { target: { value: 'start here' } })
@@ -131,6 +131,6 @@ describe('the workspace in the chat header', () => {
     expect(bridge.callsTo('window.pickFolder')).toEqual([{ defaultPath: '/home/me/projects/site' }])
     expect(screen.queryByRole('dialog')).toBeNull()
     expect(bridge.callsTo('sessions.setWorkspace')).toEqual([{ sessionId: 's1', path: '/home/me/picked' }])
-    expect(folderButton().textContent).toBe('Works in picked')
+    expect(folderButton().textContent).toBe('Folder: picked')
   })
 })

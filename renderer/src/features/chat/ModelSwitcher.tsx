@@ -5,6 +5,7 @@ import { useApp, useChat, useSessions, useSettings, useT } from '../../app/conte
 import { Dialog } from '../../components/Dialog'
 import { Icon } from '../../components/Icon'
 import { describeError } from '../../ipc/error-words'
+import './model-switcher.css'
 
 /** The model the default resolves to: what main reported with the list, else the saved setting. */
 function useDefaultModel(): string {
@@ -40,7 +41,7 @@ export function ModelSwitcher(): React.JSX.Element {
     <>
       <button
         type="button"
-        className="model-button"
+        className={shown ? 'model-button' : 'model-button unset'}
         onClick={openPicker}
         aria-haspopup="dialog"
         aria-label={t(sessionId ? 'models.button' : 'models.buttonNew', { model: label })}
@@ -113,6 +114,21 @@ function ModelPicker({ sessionId, current, chosen, fallback, onClose }: { sessio
       }
     >
       <p className="muted">{t(sessionId ? 'models.leadOpen' : 'models.leadNew')}</p>
+      {!fallback ? (
+        <p className="model-unset">
+          {t('models.unsetLead')}{' '}
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              onClose()
+              ui.getState().openSettings('provider')
+            }}
+          >
+            {t('models.openSettings')}
+          </button>
+        </p>
+      ) : null}
       <input
         id={inputId}
         className="text-input mono"

@@ -89,11 +89,11 @@ export function InboxView(): React.JSX.Element {
     else focusAfterLoad.current = first
   }, [inbox, moveTo])
 
-  // The keyboard starts on the first proposal; after a decision takes a card away, on the next one.
+  // The keyboard starts on the first proposal (also from the heading a change of screen focused); after a decision takes a card away, on the next one.
   useEffect(() => {
     if (focusedId === null) return
     const active = document.activeElement
-    const lost = !active || active === document.body || !active.isConnected || Boolean(active.closest?.('.sidebar-nav'))
+    const lost = !active || active === document.body || !active.isConnected || Boolean(active.closest?.('.sidebar-nav, h1'))
     if (lost) cards.current.get(focusedId)?.focus({ preventScroll: true })
   }, [focusedId, proposals])
 

@@ -10,6 +10,7 @@ import { familyOf } from '../../stores/timeline'
 import { computeDiff } from '../skills/diff-model'
 import { memoryStoreOf, skillFileOf, wordHeadline } from './labels'
 import { RevertDialog } from './RevertDialog'
+import { leaveTimeline } from './timeline-place'
 
 /** Where a change landed, in words: "Profile" or "deploy · SKILL.md". */
 export function useTargetLabel(entry: LedgerEntry): string {
@@ -35,8 +36,9 @@ export const TimelineEntry = memo(function TimelineEntry({ entry, now, byId }: {
   const at = Date.parse(entry.at)
   const stats = useMemo(() => (memory ? null : computeDiff(entry.before, entry.after, 0)), [memory, entry.before, entry.after])
 
-  const openSkill = (): void => {
+  const openSkill = (event: React.MouseEvent<HTMLElement>): void => {
     if (!skill) return
+    leaveTimeline(event.currentTarget)
     ui.getState().navigate('skills')
     void skills.getState().select(skill, { ledgerId: entry.id })
   }
@@ -74,7 +76,7 @@ export const TimelineEntry = memo(function TimelineEntry({ entry, now, byId }: {
       ) : null}
       <div className="entry-actions">
         {!memory && skill ? (
-          <button type="button" className="ghost-button small" onClick={openSkill}>
+          <button type="button" className="ghost-button small" data-place={`diff-${entry.id}`} onClick={openSkill}>
             <Icon name="diff" size={15} />
             {t('timeline.viewDiff')}
             {stats ? (
@@ -88,7 +90,9 @@ export const TimelineEntry = memo(function TimelineEntry({ entry, now, byId }: {
           <button
             type="button"
             className="ghost-button small"
-            onClick={() => {
+            data-place={`session-${entry.id}`}
+            onClick={(event) => {
+              leaveTimeline(event.currentTarget)
               ui.getState().navigate('chat')
               void chat.getState().openSession(entry.sessionId)
             }}

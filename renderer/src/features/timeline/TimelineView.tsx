@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo } from 'react'
+import { useId, useLayoutEffect, useMemo, useRef } from 'react'
 import type { ReviewRun } from '../../../../shared/ipc/domain'
 import { useApp, useLocale, useT, useTimeline } from '../../app/context'
 import { EmptyState, Notice } from '../../components/Feedback'
@@ -11,6 +11,8 @@ import { fullTime, relativeTime, useNow } from '../../lib/time'
 import { allChanges, allSources, groupTimeline, isFiltered, type ChangeFilter, type KindFilter, type TimelineBatch, type TimelineGroup } from '../../stores/timeline'
 import { dayHeading, dayKey } from './day-headings'
 import { TimelineEntry } from './TimelineEntry'
+import { takeTimelinePlace, type TimelinePlace } from './timeline-place'
+import { cameThroughHistory } from '../../app/history'
 
 /** Every learned change, newest first, a review's changes grouped under its summary. */
 export function TimelineView(): React.JSX.Element {
@@ -30,9 +32,25 @@ export function TimelineView(): React.JSX.Element {
   const byId = useMemo(() => new Map(entries.map((entry) => [entry.id, entry])), [entries])
   const filtered = isFiltered(filters)
 
-  useEffect(() => {
-    void timeline.getState().load()
+  const filterBar = useRef<HTMLDivElement>(null)
+  const place = useRef<TimelinePlace | null>(null)
+
+  // Back from a link it followed: the rows are still loaded (the stream keeps them current), so the
+  // Timeline shows them where it was instead of reloading from the top.
+  useLayoutEffect(() => {
+    place.current ??= takeTimelinePlace()
+    if (!place.current || !timeline.getState().loaded) void timeline.getState().load()
   }, [timeline])
+
+  useLayoutEffect(() => {
+    const at = place.current
+    if (!at || !loaded) return
+    place.current = null
+    const scroller = filterBar.current?.closest('.pane-scroll')
+    if (scroller) scroller.scrollTop = at.scrollTop
+    // Focus goes back to the link only on Back/Forward: a click in the sidebar keeps focus there.
+    if (at.control && cameThroughHistory()) scroller?.querySelector<HTMLElement>(`[data-place="${at.control}"]`)?.focus({ preventScroll: true })
+  }, [loaded])
 
   const kinds: Array<{ kind: KindFilter; label: string }> = [
     { kind: 'memory', label: t('timeline.filter.memory') },
@@ -48,7 +66,7 @@ export function TimelineView(): React.JSX.Element {
   return (
     <Pane label={t('nav.timeline')} title={t('timeline.title')}>
       <PaneBody lead={t('timeline.lead')}>
-        <div className="filter-bar" role="group" aria-label={t('timeline.filters')}>
+        <div ref={filterBar} className="filter-bar" role="group" aria-label={t('timeline.filters')}>
           <FilterGroup label={t('library.filter.target')}>
             {kinds.map(({ kind, label }) => (
               <button key={kind} type="button" className={chip(filters.kinds.includes(kind))} aria-pressed={filters.kinds.includes(kind)} onClick={() => timeline.getState().toggleKind(kind)}>
