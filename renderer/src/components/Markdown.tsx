@@ -4,6 +4,7 @@ import remarkGfm from 'remark-gfm'
 import remarkMath from 'remark-math'
 import rehypeKatex from 'rehype-katex'
 import 'katex/dist/katex.min.css'
+import './math.css'
 // Copying a selection with math in it copies the TeX source (from KaTeX's MathML annotation).
 import 'katex/contrib/copy-tex'
 import { AppContextValue } from '../app/context'
