@@ -1,9 +1,10 @@
-import { render } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
+import { fireEvent, render, screen, within } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
 import { AppProvider } from '../../../renderer/src/app/context'
 import { Markdown, StreamingMarkdown } from '../../../renderer/src/components/Markdown'
 import { normaliseMath } from '../../../renderer/src/components/math'
-import { createHarnessState } from '../helpers/render-app'
+import { message, session } from '../helpers/fixtures'
+import { createHarnessState, renderApp, settle } from '../helpers/render-app'
 
 function renderMarkdown(text: string, live = false) {
   const { app } = createHarnessState({})
@@ -84,5 +85,24 @@ describe('normaliseMath', () => {
     expect(normaliseMath('a $x$ b')).toBe('a $$x$$ b')
     expect(normaliseMath('no math: $ 5 $, $5 $ and $x$1')).toBe('no math: $ 5 $, $5 $ and $x$1')
     expect(normaliseMath('~~~\n$x$\n~~~\n$y$')).toBe('~~~\n$x$\n~~~\n$$y$$')
+  })
+})
+
+describe('copying an answer with math', () => {
+  it('copies the TeX the model wrote, not the drawn formula', async () => {
+    const writeText = vi.fn().mockResolvedValue(undefined)
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true })
+    const answer = 'So $E=mc^2$ and\n\n$$\n\\frac{1}{2}\n$$'
+    await renderApp({
+      'sessions.list': [session('s1', 'Physics')],
+      'sessions.get': { session: session('s1', 'Physics'), messages: [message('user', 'Explain'), message('assistant', answer)], running: false }
+    })
+    fireEvent.click(screen.getByRole('button', { name: /^Physics/ }))
+    await settle()
+    const row = document.querySelector('.message.assistant') as HTMLElement
+    expect(row.querySelectorAll('.katex')).toHaveLength(2)
+    fireEvent.click(within(row).getByRole('button', { name: 'Copy' }))
+    await settle()
+    expect(writeText).toHaveBeenCalledWith(answer)
   })
 })
