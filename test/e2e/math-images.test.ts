@@ -33,6 +33,20 @@ let page: Page
 let files: string
 const violations: string[] = []
 
+// The node tsconfig has no DOM library (see page-dom.ts): the few browser globals these callbacks read.
+type ImageNode = { naturalWidth: number }
+interface ViolationEvent {
+  blockedURI: string
+  violatedDirective: string
+}
+interface MathPageDom {
+  document: {
+    fonts: { ready: Promise<unknown> } & Iterable<{ family: string; status: string }>
+    activeElement: unknown
+    addEventListener(type: 'securitypolicyviolation', listener: (event: ViolationEvent) => void): void
+  }
+}
+
 beforeAll(async () => {
   files = mkdtempSync(join(tmpdir(), 'cairn-e2e-images-'))
   writeFileSync(join(files, 'sunset.png'), pngImage(320, 200, (x, y) => [255, Math.round(120 + (y / 200) * 100), Math.round((x / 320) * 80)]))
@@ -44,6 +58,7 @@ beforeAll(async () => {
   })
   // Every refusal by the page's CSP, but zod's probe for eval (`new Function('')` in a try, which it expects to fail).
   await page.addInitScript(() => {
+    const { document } = globalThis as unknown as MathPageDom
     document.addEventListener('securitypolicyviolation', (event) => {
       if (event.blockedURI !== 'eval') console.error(`Refused to load: CSP ${event.violatedDirective} ${event.blockedURI}`)
     })
@@ -61,7 +76,7 @@ describe('math and images in browser mode', () => {
   it('draws math in an answer with KaTeX and its own fonts, leaving money and code as written, within the CSP', async () => {
     await page.locator('[data-testid="attach-input"]').setInputFiles([join(files, 'sunset.png'), join(files, 'forest.png')])
     const pending = page.locator('form.composer .attachment-chip.thumbnail img')
-    await expect.poll(() => pending.evaluateAll((images) => images.map((img) => [img.getAttribute('alt'), (img as HTMLImageElement).naturalWidth]))).toEqual([
+    await expect.poll(() => pending.evaluateAll((images) => images.map((img) => [img.getAttribute('alt'), (img as unknown as ImageNode).naturalWidth]))).toEqual([
       ['sunset.png', 320],
       ['forest.png', 200]
     ])
@@ -74,6 +89,7 @@ describe('math and images in browser mode', () => {
     expect(await answer.locator('p code').textContent()).toBe('echo $HOME$')
 
     const fonts = await page.evaluate(async () => {
+      const { document } = globalThis as unknown as MathPageDom
       await document.fonts.ready
       return [...document.fonts].filter((font) => font.family.includes('KaTeX') && font.status === 'loaded').map((font) => font.family)
     })
@@ -85,7 +101,7 @@ describe('math and images in browser mode', () => {
   it('shows the sent images as thumbnails, opens the viewer by keyboard, moves with ← → and closes with Esc', async () => {
     const sent = page.locator('.message.user').filter({ hasText: 'Explain E=mc²' })
     const thumbs = sent.locator('.attachment-chip.thumbnail img')
-    await expect.poll(() => thumbs.evaluateAll((images) => images.map((img) => [img.getAttribute('alt'), (img as HTMLImageElement).naturalWidth]))).toEqual([
+    await expect.poll(() => thumbs.evaluateAll((images) => images.map((img) => [img.getAttribute('alt'), (img as unknown as ImageNode).naturalWidth]))).toEqual([
       ['sunset.png', 320],
       ['forest.png', 200]
     ])
@@ -96,7 +112,7 @@ describe('math and images in browser mode', () => {
     const viewer = page.getByRole('dialog', { name: 'sunset.png' })
     await viewer.waitFor()
     const shown = viewer.getByRole('img', { name: 'sunset.png' })
-    expect(await shown.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(320)
+    expect(await shown.evaluate((img) => (img as unknown as ImageNode).naturalWidth)).toBe(320)
     // Fit to the window: never larger than the viewport.
     const box = (await shown.boundingBox())!
     expect(box.height).toBeLessThanOrEqual(page.viewportSize()!.height)
@@ -109,7 +125,7 @@ describe('math and images in browser mode', () => {
 
     await page.keyboard.press('Escape')
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0)
-    expect(await first.evaluate((button) => button === document.activeElement)).toBe(true)
+    expect(await first.evaluate((button) => button === (globalThis as unknown as MathPageDom).document.activeElement)).toBe(true)
     expect(violations).toEqual([])
   })
 
@@ -118,7 +134,7 @@ describe('math and images in browser mode', () => {
     await composer(page).waitFor()
     await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: /Explain E=mc²|Math and pictures/ }).first().click()
     const thumbs = page.locator('.message.user .attachment-chip.thumbnail img')
-    await expect.poll(() => thumbs.evaluateAll((images) => images.map((img) => (img as HTMLImageElement).naturalWidth))).toEqual([320, 200])
+    await expect.poll(() => thumbs.evaluateAll((images) => images.map((img) => (img as unknown as ImageNode).naturalWidth))).toEqual([320, 200])
     expect(violations).toEqual([])
   })
 
@@ -130,9 +146,9 @@ describe('math and images in browser mode', () => {
     await page.locator('[data-testid="attach-input"]').setInputFiles([join(files, 'forest.png')])
     await send(page, 'A secret picture')
     const sent = page.locator('.message.user').filter({ hasText: 'A secret picture' })
-    await expect.poll(() => sent.locator('.attachment-chip.thumbnail img').evaluateAll((images) => images.map((img) => (img as HTMLImageElement).naturalWidth))).toEqual([200])
+    await expect.poll(() => sent.locator('.attachment-chip.thumbnail img').evaluateAll((images) => images.map((img) => (img as unknown as ImageNode).naturalWidth))).toEqual([200])
     await sent.getByRole('button', { name: 'Open forest.png' }).click()
-    expect(await page.getByRole('dialog', { name: 'forest.png' }).getByRole('img', { name: 'forest.png' }).evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(200)
+    expect(await page.getByRole('dialog', { name: 'forest.png' }).getByRole('img', { name: 'forest.png' }).evaluate((img) => (img as unknown as ImageNode).naturalWidth)).toBe(200)
     await page.keyboard.press('Escape')
     expect(violations).toEqual([])
   })
