@@ -42,6 +42,7 @@ interface ViolationEvent {
 interface MathPageDom {
   document: {
     fonts: { ready: Promise<unknown> } & Iterable<{ family: string; status: string }>
+    styleSheets: Iterable<{ cssRules: Iterable<{ cssText: string }> }>
     activeElement: unknown
     addEventListener(type: 'securitypolicyviolation', listener: (event: ViolationEvent) => void): void
   }
@@ -94,6 +95,11 @@ describe('math and images in browser mode', () => {
       return [...document.fonts].filter((font) => font.family.includes('KaTeX') && font.status === 'loaded').map((font) => font.family)
     })
     expect(fonts).toEqual(expect.arrayContaining(['KaTeX_Main', 'KaTeX_Math']))
+    // Every KaTeX font is a file of the app: an inlined data: font would be refused by font-src 'self' when drawn.
+    const inlinedFonts = await page.evaluate(() =>
+      [...(globalThis as unknown as MathPageDom).document.styleSheets].flatMap((sheet) => [...sheet.cssRules].map((rule) => rule.cssText)).filter((text) => text.startsWith('@font-face') && text.includes('data:'))
+    )
+    expect(inlinedFonts).toEqual([])
     expect(violations).toEqual([])
     expect(e2e.pageErrors).toEqual([])
   })
