@@ -34,6 +34,8 @@ export default defineConfig({
     root: resolve(__dirname, 'renderer'),
     plugins: [react()],
     build: {
+      // KaTeX's fonts stay files of the app: one inlined as a data: URL would be refused by the pages' CSP (font-src 'self').
+      assetsInlineLimit: (file) => (/\.(woff2?|ttf)$/.test(file) ? false : undefined),
       rollupOptions: {
         input: { index: resolve(__dirname, 'renderer/index.html'), quick: resolve(__dirname, 'renderer/quick.html') }
       }

@@ -181,6 +181,8 @@ export interface ErrorParamsByKey {
   'archive.entry_missing': { id: number }
   'archive.no_room': { file: string; current: number; limit: number }
   'archive.refused': Record<string, never>
+  // Issue 29, part E: a sent image shown again (its stored copy gone, or not an image).
+  'attachments.image_unavailable': { name: string }
 }
 
 export type ErrorKey = keyof ErrorParamsByKey
@@ -341,7 +343,9 @@ const errorKeys: Record<ErrorKey, true> = {
   'workspace.no_instructions': true,
   'archive.entry_missing': true,
   'archive.no_room': true,
-  'archive.refused': true
+  'archive.refused': true,
+  // Issue 29, part E
+  'attachments.image_unavailable': true
 }
 
 /** Whether a key that came over the wire is one this version words (an older or newer peer may send others). */

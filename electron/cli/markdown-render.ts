@@ -1,5 +1,6 @@
 import { Marked } from 'marked'
 import { markedTerminal } from 'marked-terminal'
+import { mathAsSource } from './markdown-math'
 
 /**
  * marked with marked-terminal. Bundled on its own (out/cli/markdown-render.js, see scripts/build-cli.mjs)
@@ -13,6 +14,6 @@ export function createMarkdownRenderer(): (markdown: string) => string {
     walkTokens: (token) => {
       if (token.type === 'code' && !token.lang) token.lang = 'plaintext'
     }
-  })
+  }, mathAsSource)
   return (markdown) => marked.parse(markdown, { async: false })
 }

@@ -162,6 +162,8 @@ export const enErrorKeys = {
   // issue 28, part B: project memory
   'error.memory.no_project': 'Project memory needs a workspace: choose a workspace (or pass --workspace DIR) and try again.',
   'error.workspace.no_instructions': '{file} is not one of the instruction files this workspace has now.',
+  // Issue 29, part E: a sent image shown again.
+  'error.attachments.image_unavailable': 'The image “{name}” can no longer be shown: its stored copy is missing.',
   'error.unknown': 'Something went wrong: {message}',
   // The CLI says where to look after a failure: "There is no conversation x. List them with: cairn sessions".
   'error.withHint': '{failure} {hint}',

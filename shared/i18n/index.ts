@@ -4,11 +4,13 @@ import { zhCN as zhCNBase } from './zh-CN'
 import { fillTemplate } from './fill'
 import { enRecall } from './en-recall' // issue 28, part D: recalled memory and the memory providers
 import { zhCNRecall } from './zh-CN-recall'
+import { enImages } from './en-images' // issue 29, part E: sent images' thumbnails and viewer
+import { zhCNImages } from './zh-CN-images'
 
 /** The dictionaries of en.ts / zh-CN.ts and the ones registered here beside them. */
-const en = { ...enBase, ...enRecall }
-const zhCN = { ...zhCNBase, ...zhCNRecall }
-export type MessageKey = BaseMessageKey | keyof typeof enRecall
+const en = { ...enBase, ...enRecall, ...enImages }
+const zhCN = { ...zhCNBase, ...zhCNRecall, ...zhCNImages }
+export type MessageKey = BaseMessageKey | keyof typeof enRecall | keyof typeof enImages
 /** A language the faces speak (`ui.language` in config.json). */
 export type Language = CairnConfig['ui']['language']
 export type Params = Record<string, string | number>

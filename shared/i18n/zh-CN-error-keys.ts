@@ -159,6 +159,8 @@ export const zhCNErrorKeys: Record<keyof typeof enErrorKeys, string> = {
   // issue 28, part B: project memory
   'error.memory.no_project': '项目记忆需要一个工作区：请先选择工作区（或加上 --workspace DIR）再试。',
   'error.workspace.no_instructions': '{file} 不是该工作区当前的说明文件。',
+  // Issue 29, part E：再次显示已发送的图片。
+  'error.attachments.image_unavailable': '无法再显示图片“{name}”：它保存的副本已不存在。',
   'error.unknown': '出了点问题：{message}',
   'error.withHint': '{failure}{hint}',
   'error.hint.listWith': '列出全部：{command}'

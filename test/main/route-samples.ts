@@ -152,7 +152,9 @@ export function routeSamples(ctx: SampleContext): { [R in IpcRoute]: () => Route
     'learning.curate': () => undefined,
     'memoryProvider.status': () => undefined,
     'memoryProvider.search': () => ({ query: 'tea' }),
-    'memoryProvider.forget': () => ({ id: 'm-1' })
+    'memoryProvider.forget': () => ({ id: 'm-1' }),
+    // Issue 29, part E: its first message carries no image (NOT_FOUND).
+    'attachments.image': () => ({ sessionId, messageId: 1, index: 0 })
   
   }
 }

@@ -29,6 +29,7 @@ import { SemanticFilling } from './semantic-filling'
 import { SearchUpkeep } from './search-upkeep'
 import { searchHandlers } from './handlers/search'
 import { memoryProviderHandlers } from './handlers/memory-provider'
+import { attachmentHandlers } from './handlers/attachments'
 import { AppMemoryProvider } from './app-memory-provider'
 import { memoryHandlers } from './handlers/memory'
 import { projectMemoryHandlers } from './handlers/project-memory'
@@ -173,7 +174,8 @@ export class CairnApp implements AppContext {
       ...syncHandlers(this),
       ...importHandlers(this),
       ...searchHandlers(this),
-      ...memoryProviderHandlers(this)
+      ...memoryProviderHandlers(this),
+      ...attachmentHandlers(this)
     }
     // A missing handler fails the assignment below; an extra one (a route the contract does not
     // declare) fails this line, since spreads escape TypeScript's excess-property check.

@@ -183,6 +183,11 @@ export class ChatManager {
     return this.chats.get(sessionId)?.incognito?.sessions ?? null
   }
 
+  /** A live incognito conversation's in-memory messages and files (null: not one), for the routes that show its sent images. */
+  incognitoChat(sessionId: string): Pick<IncognitoChat, 'sessions' | 'attachments'> | null {
+    return this.chats.get(sessionId)?.incognito ?? null
+  }
+
   /** Discards an incognito conversation (closed, or the app quitting): its turn stopped, everything it held dropped. */
   async discard(sessionId: string): Promise<boolean> {
     const chat = this.chats.get(sessionId)

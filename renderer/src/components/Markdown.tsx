@@ -1,9 +1,16 @@
 import { memo, useContext, type ReactNode } from 'react'
 import ReactMarkdown, { type Components } from 'react-markdown'
 import remarkGfm from 'remark-gfm'
+import remarkMath from 'remark-math'
+import rehypeKatex from 'rehype-katex'
+import 'katex/dist/katex.min.css'
+import './math.css'
+// Copying a selection with math in it copies the TeX source (from KaTeX's MathML annotation).
+import 'katex/contrib/copy-tex'
 import { AppContextValue } from '../app/context'
 import { CodeBlock } from './CodeBlock'
 import type { HastNode } from './highlight'
+import { KATEX_OPTIONS, normaliseMath } from './math'
 
 /** Plain text of a hast subtree (the code a copy button copies, highlighting spans and all). */
 export function hastText(node: HastNode | undefined): string {
@@ -87,7 +94,9 @@ const liveComponents: Components = {
   pre: ({ node }) => <CodeBlock language={languageOf(node as HastNode)} text={hastText(node as HastNode)} live />
 }
 
-const remarkPlugins = [remarkGfm, remarkHtmlAsText]
+// A lone `$` is never math: normaliseMath writes real math as `$$…$$` first (money stays money).
+const remarkPlugins = [remarkGfm, [remarkMath, { singleDollarTextMath: false }], remarkHtmlAsText] as NonNullable<Parameters<typeof ReactMarkdown>[0]['remarkPlugins']>
+const rehypePlugins = [[rehypeKatex, KATEX_OPTIONS]] as NonNullable<Parameters<typeof ReactMarkdown>[0]['rehypePlugins']>
 
 /**
  * Parsed markdown, remembered for the most recent texts: a row that scrolls out of the virtualised
@@ -98,7 +107,7 @@ const CACHE_SIZE = 300
 const parsed = new Map<string, React.JSX.Element>()
 
 function render(text: string, live: boolean): React.JSX.Element {
-  return ReactMarkdown({ children: text, skipHtml: true, remarkPlugins, components: live ? liveComponents : components }) as React.JSX.Element
+  return ReactMarkdown({ children: normaliseMath(text), skipHtml: true, remarkPlugins, rehypePlugins, components: live ? liveComponents : components }) as React.JSX.Element
 }
 
 function cachedRender(text: string): React.JSX.Element {
@@ -117,6 +126,7 @@ function cachedRender(text: string): React.JSX.Element {
 /**
  * Model output, memory and skill text rendered as markdown. Raw HTML is never rendered (shown as
  * text, `skipHtml`, no rehype-raw); react-markdown's URL filter drops `javascript:` and friends.
+ * Math is drawn by KaTeX (math.ts: untrusted commands refused, errors shown as their source).
  */
 export const Markdown = memo(function Markdown({ text, className }: { text: string; className?: string }): React.JSX.Element {
   return <div className={className ? `markdown ${className}` : 'markdown'}>{cachedRender(text)}</div>

@@ -5,7 +5,7 @@ import { Icon } from '../../components/Icon'
 import { Markdown, StreamingMarkdown } from '../../components/Markdown'
 import type { AssistantItem, ChatItem, CompactedItem, NoteItem, SummaryItem, UserItem } from '../../stores/chat-items'
 import { AnswerFacts } from './AnswerFacts'
-import { AttachmentChips } from './AttachmentChips'
+import { SentAttachments } from './AttachmentChips'
 import { MessageEditor } from './MessageEditor'
 import { RecalledMemory } from './RecalledMemory'
 import { ToolCallRow } from './ToolCallRow'
@@ -50,7 +50,7 @@ function UserMessage({ item }: { item: UserItem }): React.JSX.Element {
   const canEdit = item.id !== null && !item.pending && !item.compacted && !busy
   return (
     <div className={`message user${item.pending ? ' pending' : ''}`} data-message-id={item.id ?? undefined}>
-      {item.attachments ? <AttachmentChips files={item.attachments} /> : null}
+      {item.attachments ? <SentAttachments messageId={item.id} files={item.attachments} /> : null}
       <div className="user-bubble">{item.text}</div>
       {item.recalled ? <RecalledMemory items={item.recalled} /> : null}
       {canEdit || item.versions ? (
