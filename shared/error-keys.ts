@@ -181,6 +181,12 @@ export interface ErrorParamsByKey {
   'archive.entry_missing': { id: number }
   'archive.no_room': { file: string; current: number; limit: number }
   'archive.refused': Record<string, never>
+  // The prompt library (issue 29, part F).
+  'prompts.exists': { name: string }
+  'prompts.missing': { name: string }
+  'prompts.refused': { name: string; pattern: string }
+  'prompts.invalid': { name: string; issues: string }
+  'prompts.link': { path: string }
 }
 
 export type ErrorKey = keyof ErrorParamsByKey
@@ -341,7 +347,13 @@ const errorKeys: Record<ErrorKey, true> = {
   'workspace.no_instructions': true,
   'archive.entry_missing': true,
   'archive.no_room': true,
-  'archive.refused': true
+  'archive.refused': true,
+  // The prompt library (issue 29, part F).
+  'prompts.exists': true,
+  'prompts.missing': true,
+  'prompts.refused': true,
+  'prompts.invalid': true,
+  'prompts.link': true
 }
 
 /** Whether a key that came over the wire is one this version words (an older or newer peer may send others). */
