@@ -73,6 +73,7 @@ export class PromptStore {
       if ('problem' in read) out.problems.push(read.problem)
       else out.prompts.push(read.prompt)
     }
+    out.prompts.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     return out
   }
 
