@@ -15,6 +15,7 @@ import { recallRoutes } from './contract-recall'
 import type { MemoryProviderStatus } from '../recall'
 import { archiveRoutes } from './contract-archive'
 import { mcpRoutes } from './contract-mcp'
+import { promptRoutes } from './contract-prompts'
 import { defineRoute, type IpcSender } from './define'
 import { memoryLayerRoutes } from './contract-memory-layers'
 import { folderPath, ok, text } from './fields'
@@ -326,7 +327,9 @@ export const ipcRoutes = {
   // Issue 28: the memory provider, the archive, project memory and hidden entries.
   ...recallRoutes,
   ...archiveRoutes,
-  ...memoryLayerRoutes
+  ...memoryLayerRoutes,
+  // Issue 29, part F: the prompt library.
+  ...promptRoutes
 }
 
 export type IpcRoutes = typeof ipcRoutes
