@@ -94,6 +94,10 @@ export function useGlobalKeys(): void {
           return ui.setShortcutsOpen(!ui.shortcutsOpen)
         case 'copyAnswer':
           return void copyLastAnswer(app)
+        case 'promptLibrary':
+          // The library's dialog lives beside the composer, on the chat screen.
+          ui.navigate('chat')
+          return app.prompts.getState().openLibrary()
       }
     }
     window.addEventListener('keydown', onKey)

@@ -123,7 +123,10 @@ describe('the Prompt library dialog', () => {
       },
       'prompts.delete': { ok: true }
     })
-    harness.app.prompts.getState().openLibrary()
+    // Ctrl/Cmd+Shift+L opens the library from anywhere (it is listed with the shortcuts).
+    harness.app.ui.getState().navigate('memory')
+    await settle()
+    fireEvent.keyDown(window, { key: 'L', ctrlKey: true, shiftKey: true })
     await settle()
     const dialog = screen.getByRole('dialog', { name: 'Prompt library' })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Edit tldr' }))
