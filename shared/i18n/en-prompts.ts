@@ -45,7 +45,4 @@ export const enPrompts = {
   'prompts.cli.variables': 'variables',
   'prompts.cli.saved': 'Saved the prompt {name} as {file}.',
   'prompts.cli.removed': 'Deleted the prompt {name}.',
-  'prompts.cli.ask': '{name}',
-  'prompts.repl.help': '/p <name>  put a saved prompt in the message (asks for its variables); /p lists them',
-  'prompts.repl.inserted': 'Prompt {name} ready: Enter sends it, or edit it first.'
 } as const

@@ -44,7 +44,4 @@ export const zhCNPrompts: Record<keyof typeof enPrompts, string> = {
   'prompts.cli.variables': '变量',
   'prompts.cli.saved': '已将提示词 {name} 保存为 {file}。',
   'prompts.cli.removed': '已删除提示词 {name}。',
-  'prompts.cli.ask': '{name}',
-  'prompts.repl.help': '/p <名称>  把已存提示词放进消息（会询问变量）；/p 列出全部',
-  'prompts.repl.inserted': '提示词 {name} 已就绪：按 Enter 发送，或先编辑。'
 }

@@ -19,7 +19,7 @@ export type ParsedPromptFile = { ok: true; prompt: SavedPrompt } | { ok: false; 
  * default) in YAML front matter, then the body. A file without front matter is a body alone. The
  * variables are the body's placeholders, described by the front matter where it names them.
  */
-export function parsePromptFile(text: string, fileName: string): ParsedPromptFile {
+export function parsePromptFile(text: string, fileName: string, options: { rename?: boolean } = {}): ParsedPromptFile {
   let data: Record<string, unknown>
   let body: string
   try {
@@ -32,7 +32,8 @@ export function parsePromptFile(text: string, fileName: string): ParsedPromptFil
   }
   if (typeof data !== 'object' || Array.isArray(data)) return { ok: false, issue: 'front_matter', detail: 'not a mapping' }
   const candidate = {
-    name: data.name ?? fileName,
+    // `rename`: the file is taken in under `fileName`, whatever its front matter calls it (`cairn prompts add`).
+    name: options.rename ? fileName : (data.name ?? fileName),
     description: data.description ?? '',
     variables: data.variables ?? [],
     body: body.replace(/^\r?\n/, '').replace(/\s+$/, '')

@@ -1,6 +1,5 @@
 import { useState } from 'react'
 import { useStore } from 'zustand'
-import type { MessageKey } from '../../../../shared/i18n'
 import type { SavedPrompt } from '../../../../shared/prompts'
 import { useApp, useSettings, useT } from '../../app/context'
 import { Dialog } from '../../components/Dialog'
@@ -103,7 +102,7 @@ function PromptList({ onEdit }: { onEdit(prompt: SavedPrompt): void }): React.JS
           {t('prompts.library.unreadable')}
           <ul className="prompt-library-problems">
             {problems.map((problem) => (
-              <li key={problem.file}>{t('prompts.problem', { file: problem.file, why: t(`prompts.issue.${problem.issue}` as MessageKey), detail: problem.detail || '—' })}</li>
+              <li key={problem.file}>{t('prompts.problem', { file: problem.file, why: t(`prompts.issue.${problem.issue}`), detail: problem.detail || '—' })}</li>
             ))}
           </ul>
         </Notice>
