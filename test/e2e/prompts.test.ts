@@ -11,6 +11,8 @@ function respond(request: RecordedChatRequest): ScriptedReply {
   return { text: 'Here is the summary you asked for.' }
 }
 
+type FocusDom = { document: { activeElement: unknown } }
+
 let e2e: E2E
 
 beforeAll(async () => {
@@ -58,16 +60,16 @@ describe('the prompt library in browser mode', () => {
     const form = page.getByRole('dialog', { name: 'Fill in “weekly-summary”' })
     const project = form.getByLabel('project')
     await expect.poll(() => project.inputValue()).toBe('Atlas')
-    expect(await project.evaluate((input) => input === document.activeElement)).toBe(true)
+    expect(await project.evaluate((input) => input === (globalThis as unknown as FocusDom).document.activeElement)).toBe(true)
     await project.fill('Borealis')
     await project.press('Enter')
     await form.waitFor({ state: 'detached' })
     await expect.poll(() => box.inputValue()).toBe('Summarise what the Borealis team shipped this week, in three bullet points.')
-    expect(e2e.server.requests.length).toBe(0)
+    expect(e2e.server.chatRequests().length).toBe(0)
 
     await box.press('Enter')
     await answers(page).filter({ hasText: 'Here is the summary you asked for.' }).waitFor()
-    const request = await eventually(() => e2e.server.requests.find((r) => !isReviewRequest(r)), Boolean, 'the chat request')
+    const request = await eventually(() => e2e.server.chatRequests().find((r) => !isReviewRequest(r)), Boolean, 'the chat request')
     expect(lastUserText(request!)).toBe('Summarise what the Borealis team shipped this week, in three bullet points.')
     expect(e2e.pageErrors).toEqual([])
   })
