@@ -9,7 +9,7 @@
 const CORE_LAYERS = [
   ['text', 'events', 'fs', 'security', 'db'],
   ['config', 'tools', 'ledger', 'provider'],
-  ['memory', 'skills', 'sessions', 'workspace', 'attachments', 'mcp', 'recall'],
+  ['memory', 'skills', 'sessions', 'workspace', 'attachments', 'mcp', 'recall', 'prompts'],
   ['cairn.ts', 'staging'],
   ['agent', 'doctor', 'backup', 'import', 'sync'],
   ['learning'],

@@ -183,6 +183,12 @@ export interface ErrorParamsByKey {
   'archive.refused': Record<string, never>
   // Issue 29, part E: a sent image shown again (its stored copy gone, or not an image).
   'attachments.image_unavailable': { name: string }
+  // The prompt library (issue 29, part F).
+  'prompts.exists': { name: string }
+  'prompts.missing': { name: string }
+  'prompts.refused': { name: string; pattern: string }
+  'prompts.invalid': { name: string; issues: string }
+  'prompts.link': { path: string }
 }
 
 export type ErrorKey = keyof ErrorParamsByKey
@@ -345,7 +351,13 @@ const errorKeys: Record<ErrorKey, true> = {
   'archive.no_room': true,
   'archive.refused': true,
   // Issue 29, part E
-  'attachments.image_unavailable': true
+  'attachments.image_unavailable': true,
+  // The prompt library (issue 29, part F).
+  'prompts.exists': true,
+  'prompts.missing': true,
+  'prompts.refused': true,
+  'prompts.invalid': true,
+  'prompts.link': true
 }
 
 /** Whether a key that came over the wire is one this version words (an older or newer peer may send others). */

@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline/promises'
 import type { AgentSession } from '../core/agent/agent-session'
 import { dropIfUnanswered, openChatSession, openFailureWords, type ChatSetup, type OpenedChat } from './chat-session'
+import { isSavedPrompt, savedPromptText } from './repl-prompts'
 import { conversationModel, HISTORY_SIZE, inboxSummary, modelNameProblem, modelReport, PromptHistory, REPL_HELP, unlistedModel } from './repl-commands'
 
 /**
@@ -129,6 +130,11 @@ export async function runInteractiveChat(base: ChatSetup, resumeId: string | und
         const id = session?.id ?? sessionId
         if (words.length === 0) io.err(await modelReport(core, env, conversationModel(core, env, id, chosenModel)))
         else chooseModel(words.join(' '), id)
+      } else if (command === '/p' || isSavedPrompt(core.paths.root, command)) {
+        // A saved prompt: its variables are asked for on the lines that follow, then it is sent.
+        const answer = async (question: string) => (lines.length ? (io.err(question), lines.shift()!) : closed ? null : ask(question))
+        const text = await savedPromptText(core.paths.root, command === '/p' ? words[0] : command.slice(1), { err: (text) => io.err(text), answer })
+        if (text?.trim()) await play(text)
       } else if (line.startsWith('/')) io.err(`cairn: unknown command ${line.split(/\s/)[0]}. /help lists them.\n`)
       else await play(line)
     }

@@ -12,6 +12,7 @@ export const REPL_HELP = `Type a message and press Enter. Commands:
   /model        the model this conversation answers with, and the models the provider lists
   /model NAME   answer with NAME in this conversation, from its next turn
   /inbox        the changes learning proposed that wait for you, and how to decide on them
+  /p NAME       send a saved prompt (asks for its variables); /p lists them, /NAME works too
   /exit         leave (so does Ctrl+D)
 ↑ and ↓ go through earlier prompts. Ctrl+C stops a running answer.
 `

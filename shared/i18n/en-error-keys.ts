@@ -164,6 +164,12 @@ export const enErrorKeys = {
   'error.workspace.no_instructions': '{file} is not one of the instruction files this workspace has now.',
   // Issue 29, part E: a sent image shown again.
   'error.attachments.image_unavailable': 'The image “{name}” can no longer be shown: its stored copy is missing.',
+  // The prompt library (issue 29, part F).
+  'error.prompts.exists': 'There is already a prompt named "{name}": choose another name, or edit that one.',
+  'error.prompts.missing': 'There is no saved prompt named "{name}"; it may have been deleted.',
+  'error.prompts.refused': 'The prompt "{name}" was not saved: it matches the threat pattern {pattern} (hidden characters or instructions that could steer Cairn).',
+  'error.prompts.invalid': 'The prompt "{name}" was not saved: {issues}',
+  'error.prompts.link': '{path} is a symbolic link, and Cairn never writes prompts through one.',
   'error.unknown': 'Something went wrong: {message}',
   // The CLI says where to look after a failure: "There is no conversation x. List them with: cairn sessions".
   'error.withHint': '{failure} {hint}',

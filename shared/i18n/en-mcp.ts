@@ -105,7 +105,7 @@ export const enMcp = {
   'mcp.reloadTools': 'Reload tools',
   'mcp.reloadToolsHint': 'The conversation gets the MCP tools as they are now from its next message. Its prompt cache starts again.',
   'mcp.reloadedTools': 'Tools reloaded for this conversation.',
-  'shortcuts.mcpPrompts': 'At the start of a message: prompts from MCP servers',
+  'shortcuts.mcpPrompts': 'At the start of a message: saved prompts and MCP servers’ prompts',
   'mcp.prompts.title': 'Prompts from MCP servers',
   'mcp.prompts.argsTitle': 'Prompt {name}',
   'mcp.prompts.use': 'Use prompt',

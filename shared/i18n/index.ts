@@ -6,11 +6,13 @@ import { enRecall } from './en-recall' // issue 28, part D: recalled memory and 
 import { zhCNRecall } from './zh-CN-recall'
 import { enImages } from './en-images' // issue 29, part E: sent images' thumbnails and viewer
 import { zhCNImages } from './zh-CN-images'
+import { enPrompts } from './en-prompts' // issue 29, part F: the prompt library
+import { zhCNPrompts } from './zh-CN-prompts'
 
 /** The dictionaries of en.ts / zh-CN.ts and the ones registered here beside them. */
-const en = { ...enBase, ...enRecall, ...enImages }
-const zhCN = { ...zhCNBase, ...zhCNRecall, ...zhCNImages }
-export type MessageKey = BaseMessageKey | keyof typeof enRecall | keyof typeof enImages
+const en = { ...enBase, ...enRecall, ...enImages, ...enPrompts }
+const zhCN = { ...zhCNBase, ...zhCNRecall, ...zhCNImages, ...zhCNPrompts }
+export type MessageKey = BaseMessageKey | keyof typeof enRecall | keyof typeof enImages | keyof typeof enPrompts
 /** A language the faces speak (`ui.language` in config.json). */
 export type Language = CairnConfig['ui']['language']
 export type Params = Record<string, string | number>

@@ -161,6 +161,12 @@ export const zhCNErrorKeys: Record<keyof typeof enErrorKeys, string> = {
   'error.workspace.no_instructions': '{file} 不是该工作区当前的说明文件。',
   // Issue 29, part E：再次显示已发送的图片。
   'error.attachments.image_unavailable': '无法再显示图片“{name}”：它保存的副本已不存在。',
+  // 提示词库（issue 29，F 部分）
+  'error.prompts.exists': '已有名为“{name}”的提示词：请换个名称，或编辑那一个。',
+  'error.prompts.missing': '没有名为“{name}”的已存提示词，它可能已被删除。',
+  'error.prompts.refused': '提示词“{name}”未保存：它匹配了威胁规则 {pattern}（隐藏字符或可能操纵 Cairn 的指令）。',
+  'error.prompts.invalid': '提示词“{name}”未保存：{issues}',
+  'error.prompts.link': '{path} 是符号链接，Cairn 从不通过符号链接写入提示词。',
   'error.unknown': '出了点问题：{message}',
   'error.withHint': '{failure}{hint}',
   'error.hint.listWith': '列出全部：{command}'

@@ -107,7 +107,7 @@ export const zhCNMcp: Record<keyof typeof enMcp, string> = {
   'mcp.reloadTools': '重新加载工具',
   'mcp.reloadToolsHint': '从下一条消息起，此对话将使用 MCP 工具的当前状态。它的提示缓存会重新开始。',
   'mcp.reloadedTools': '已为此对话重新加载工具。',
-  'shortcuts.mcpPrompts': '在消息开头：来自 MCP 服务器的提示词',
+  'shortcuts.mcpPrompts': '在消息开头：已存提示词和 MCP 服务器的提示词',
   'mcp.prompts.title': '来自 MCP 服务器的提示词',
   'mcp.prompts.argsTitle': '提示词 {name}',
   'mcp.prompts.use': '使用提示词',

@@ -16,6 +16,7 @@ import type { MemoryProviderStatus } from '../recall'
 import { archiveRoutes } from './contract-archive'
 import { mcpRoutes } from './contract-mcp'
 import { attachmentRoutes } from './contract-attachments'
+import { promptRoutes } from './contract-prompts'
 import { defineRoute, type IpcSender } from './define'
 import { memoryLayerRoutes } from './contract-memory-layers'
 import { folderPath, ok, text } from './fields'
@@ -329,7 +330,9 @@ export const ipcRoutes = {
   ...archiveRoutes,
   ...memoryLayerRoutes,
   // Issue 29, part E: sent images shown again (thumbnails and the viewer).
-  ...attachmentRoutes
+  ...attachmentRoutes,
+  // Issue 29, part F: the prompt library.
+  ...promptRoutes
 }
 
 export type IpcRoutes = typeof ipcRoutes

@@ -23,7 +23,8 @@ export const commands: Record<string, () => Promise<CliCommand>> = {
   backup: async () => (await import('./backup')).backupCommand,
   restore: async () => (await import('./restore')).restoreCommand,
   import: async () => (await import('./import')).importCommand,
-  sync: async () => (await import('./sync')).syncCommand
+  sync: async () => (await import('./sync')).syncCommand,
+  prompts: async () => (await import('./prompts')).promptsCommand
 }
 
 export const usageText = `Cairn: a desktop assistant that learns from every conversation.
@@ -56,6 +57,7 @@ Commands:
                            (--dry-run to see what would come; list, undo <id> to take a batch back)
   sync [setup URL]         keep memory and skills the same on every device over a git repository
                            (status, leave)
+  prompts [list]           the prompt library: saved prompts with {{variables}} (show|add|rm <name>)
 
 Data home: --home DIR, else $CAIRN_HOME, else ~/.cairn
 Run "cairn <command> --help" for a command's options.

@@ -34,6 +34,7 @@ import { AppMemoryProvider } from './app-memory-provider'
 import { memoryHandlers } from './handlers/memory'
 import { projectMemoryHandlers } from './handlers/project-memory'
 import { archiveHandlers } from './handlers/archive'
+import { promptHandlers } from './handlers/prompts'
 import { sessionHandlers } from './handlers/sessions'
 import { settingsHandlers } from './handlers/settings'
 import { modelHandlers } from './handlers/models'
@@ -175,7 +176,8 @@ export class CairnApp implements AppContext {
       ...importHandlers(this),
       ...searchHandlers(this),
       ...memoryProviderHandlers(this),
-      ...attachmentHandlers(this)
+      ...attachmentHandlers(this),
+      ...promptHandlers(this)
     }
     // A missing handler fails the assignment below; an extra one (a route the contract does not
     // declare) fails this line, since spreads escape TypeScript's excess-property check.

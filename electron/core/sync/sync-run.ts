@@ -5,12 +5,14 @@ import { LockTimeoutError, withLock } from '../fs/lock'
 import { ARCHIVE_PATH, writeArchiveFile } from './archive-file'
 import { bringInArchive } from './bring-in-archive'
 import { bringInMemory } from './bring-in-memory'
+import { bringInPrompts, type PromptFileChange } from './bring-in-prompts'
 import { bringInSkills, type SkillFileChange } from './bring-in-skills'
 import { writeSessionSummaries } from './session-summaries'
 import { libraryToken, pullSharedSkills, sharedLibraries } from './shared-skills'
 import { SyncRepo, type RemoteAccess } from './sync-repo'
 import { checkRemoteUrl, deviceNameOf, writeSyncOutcome } from './sync-state'
 import { isMemoryPath, memoryTargetOfPath } from './synced-paths'
+import { promptNameOfPath } from '../prompts'
 import { SyncError, type SyncOutcome, type SyncProgress, type SyncReport } from './types'
 
 /** A push the remote refused because it moved on meanwhile is retried (fetch, merge, push) this many times. */
@@ -155,6 +157,7 @@ function commitMessage(device: string, what: string): string {
 async function bringIn(core: SyncHome, repo: SyncRepo, base: string | null, remote: string, write: WriteContext, report: SyncReport): Promise<string[]> {
   const changes = await repo.changedPaths(base, remote)
   const skillChanges: SkillFileChange[] = []
+  const promptChanges: PromptFileChange[] = []
   for (const change of changes) {
     const [before, theirs] = await Promise.all([change.from ? repo.readBlob(change.from) : null, change.to ? repo.readBlob(change.to) : null])
     if (change.path === ARCHIVE_PATH) {
@@ -163,6 +166,10 @@ async function bringIn(core: SyncHome, repo: SyncRepo, base: string | null, remo
       report.problems.push(...archive.refused.map((message) => ({ file: change.path, message })))
       // The merged archive is this device's file now, committed with the merge.
       await writeArchiveFile(core.paths.root, core.archive)
+      continue
+    }
+    if (promptNameOfPath(change.path)) {
+      promptChanges.push({ path: change.path, base: before, theirs })
       continue
     }
     if (!isMemoryPath(change.path)) {
@@ -181,5 +188,9 @@ async function bringIn(core: SyncHome, repo: SyncRepo, base: string | null, remo
   report.received += skills.received
   report.conflicts.push(...skills.conflicts)
   report.problems.push(...skills.refused.map(({ file, reason }) => ({ file, message: reason })))
+  const prompts = await bringInPrompts(core.paths.root, promptChanges)
+  report.received += prompts.received
+  report.conflicts.push(...prompts.conflicts)
+  report.problems.push(...prompts.refused.map(({ file, reason }) => ({ file, message: reason })))
   return changes.map((change) => change.path)
 }

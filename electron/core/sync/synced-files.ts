@@ -60,6 +60,7 @@ export class SyncedFiles {
     }
     visit('skills')
     visit('sessions')
+    visit('prompts')
     return { at, files }
   }
 

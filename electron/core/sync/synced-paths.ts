@@ -2,9 +2,10 @@ import { isAtomicTempName } from '../fs/atomic'
 import type { MemoryTarget } from '../memory/types'
 import { ARCHIVE_PATH } from './archive-file'
 import { EXCLUDED_DIRS, SKILL_FILE, SUPPORT_DIRS } from '../skills/skill-paths'
+import { promptNameOfPath } from '../prompts'
 
 /** The folders of the data home a sync carries; everything else (state.db, secrets, attachments) stays on the device. */
-export const SYNCED_ROOTS = ['memories', 'skills', 'sessions'] as const
+export const SYNCED_ROOTS = ['memories', 'skills', 'sessions', 'prompts'] as const
 
 export const MEMORY_PATHS = { 'memories/MEMORY.md': 'memory', 'memories/USER.md': 'user' } as const
 
@@ -33,6 +34,8 @@ export function isSyncedPath(path: string): boolean {
   const parts = path.split('/')
   // Each device's list of its conversations (sync.sessionSummaries): `sessions/<device>.md`, nothing deeper.
   if (parts[0] === 'sessions') return parts.length === 2 && /^[a-z0-9][a-z0-9-]*\.md$/.test(parts[1])
+  // The prompt library (issue 29, part F): `prompts/<name>.md`, nothing deeper.
+  if (parts[0] === 'prompts') return promptNameOfPath(path) !== null
   if (parts[0] !== 'skills' || parts.length < 2) return parts.length === 1 && (SYNCED_ROOTS as readonly string[]).includes(path)
   return parts.slice(1).every((part) => part !== '' && !part.startsWith('.') && !UNSAFE_NAME.test(part) && !EXCLUDED_DIRS.has(part)) && !isAtomicTempName(parts.at(-1)!)
 }

@@ -99,6 +99,10 @@ export function useGlobalKeys(): void {
           return goBack()
         case 'forward':
           return goForward()
+        case 'promptLibrary':
+          // The library's dialog lives beside the composer, on the chat screen.
+          ui.navigate('chat')
+          return app.prompts.getState().openLibrary()
       }
     }
     window.addEventListener('keydown', onKey)

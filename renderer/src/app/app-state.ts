@@ -6,6 +6,7 @@ import { createCurationStore, type CurationStore } from '../stores/curation'
 import { createInboxStore, type InboxStore } from '../stores/inbox'
 import { createMemoryStore, type MemoryStore } from '../stores/memory'
 import { createModelsStore, type ModelsStore } from '../stores/models'
+import { createPromptsStore, type PromptsStore } from '../stores/prompts'
 import { createSessionsStore, type SessionsStore } from '../stores/sessions'
 import { createSettingsStore, type SettingsStore } from '../stores/settings'
 import { createSkillsStore, type SkillsStore } from '../stores/skills'
@@ -26,6 +27,8 @@ export interface AppState {
   memory: MemoryStore
   settings: SettingsStore
   models: ModelsStore
+  /** The prompt library (saved prompts, the `/` menu). */
+  prompts: PromptsStore
   ui: UiStore
 }
 
@@ -59,6 +62,7 @@ export function createAppState(client: CairnClient, options: AppStateOptions = {
     memory: createMemoryStore(client),
     settings: createSettingsStore(client),
     models,
+    prompts: createPromptsStore(client),
     ui
   }
 }

@@ -1,7 +1,7 @@
 import type { MessageKey } from '../../../shared/i18n'
 
 /** What a window-wide shortcut does; `useGlobalKeys` runs these. */
-export type ShortcutAction = 'newChat' | 'newIncognitoChat' | 'search' | 'sidebar' | 'settings' | 'help' | 'copyAnswer' | 'back' | 'forward'
+export type ShortcutAction = 'newChat' | 'newIncognitoChat' | 'search' | 'sidebar' | 'settings' | 'help' | 'copyAnswer' | 'back' | 'forward' | 'promptLibrary'
 
 export interface Shortcut {
   /** Alternatives, each written like an accelerator: "Mod+Shift+C" (Mod is ⌘ on a Mac, Ctrl elsewhere), "?", "Esc". */
@@ -45,6 +45,7 @@ export const shortcutGroups: ShortcutGroup[] = [
       { keys: ['Shift+Enter'], label: 'shortcuts.newline' },
       { keys: ['↑'], label: 'shortcuts.editLast' },
       { keys: ['/'], label: 'shortcuts.mcpPrompts' },
+      { keys: ['Mod+Shift+L'], label: 'shortcuts.promptLibrary', action: 'promptLibrary' },
       { keys: ['Mod+Shift+C'], label: 'shortcuts.copyAnswer', action: 'copyAnswer' },
       { keys: ['Esc'], label: 'shortcuts.stop' }
     ]

@@ -12,7 +12,8 @@ export const BACKED_UP = [
   'skills/devops/deploy-checklist/SKILL.md',
   'skills/devops/deploy-checklist/references/hosts.txt',
   'skills/.archive/old-habit/SKILL.md',
-  'attachments/s1/diagram.png'
+  'attachments/s1/diagram.png',
+  'prompts/standup.md'
 ]
 
 /** Files a backup must leave out: secrets, locks, staging, caches, logs, the REPL's history. */
@@ -52,6 +53,7 @@ export async function seedBackupHome(home: string, sessions = 5): Promise<void> 
   write('skills/devops/deploy-checklist/SKILL.md', skill('deploy-checklist', 'Steps before every deploy to staging.'))
   write('skills/devops/deploy-checklist/references/hosts.txt', 'atlas\nborealis\n')
   write('skills/.archive/old-habit/SKILL.md', skill('old-habit', 'An archived skill nobody used.'))
+  write('prompts/standup.md', '---\nname: standup\ndescription: Daily notes\n---\nWhat did {{team}} ship yesterday?\n')
   write('attachments/s1/diagram.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3, 255, 254]))
   write('secrets.json', JSON.stringify({ github: SECRET_VALUE }))
   write('cli-history', 'how do I deploy\n')

@@ -32,8 +32,9 @@ describe('MCP in the composer', () => {
     const harness = await openChat()
     fireEvent.change(box(), { target: { value: '/' } })
     await settle()
-    const list = screen.getByRole('listbox', { name: 'Prompts from MCP servers' })
-    expect(within(list).getAllByRole('option').map((option) => option.querySelector('.mcp-prompt-name')?.textContent)).toEqual(['/everything:simple-prompt', '/everything:args-prompt'])
+    // One menu with the saved prompts (none here): the servers' prompts, then "Manage prompts…" (issue 29, part F).
+    const list = screen.getByRole('listbox', { name: 'Prompts' })
+    expect(within(list).getAllByRole('option').map((option) => option.querySelector('.slash-menu-name')?.textContent)).toEqual(['/everything:simple-prompt', '/everything:args-prompt', 'Manage prompts…'])
     expect(box().getAttribute('role')).toBe('combobox')
 
     fireEvent.change(box(), { target: { value: '/simple' } })

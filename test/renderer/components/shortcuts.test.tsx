@@ -106,7 +106,7 @@ describe('keyboard shortcuts', () => {
 
   it('acts on exactly the window-wide keys the help lists', () => {
     const listed = shortcutGroups.flatMap((group) => group.shortcuts).filter((shortcut) => shortcut.action)
-    expect(listed.map((shortcut) => shortcut.action).sort()).toEqual(['back', 'copyAnswer', 'forward', 'help', 'newChat', 'newIncognitoChat', 'search', 'settings', 'sidebar'])
+    expect(listed.map((shortcut) => shortcut.action).sort()).toEqual(['back', 'copyAnswer', 'forward', 'help', 'newChat', 'newIncognitoChat', 'promptLibrary', 'search', 'settings', 'sidebar'])
     const event = (key: string, mods: Partial<KeyboardEvent> = {}) => ({ key, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods })
     expect(shortcutActionFor(event('n', { ctrlKey: true }), true)).toBe('newChat')
     // Shift makes it another shortcut (issue 28: a new incognito chat), not Ctrl+N with a stray modifier.

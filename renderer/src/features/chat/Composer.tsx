@@ -4,9 +4,9 @@ import { useApp, useChat, useT } from '../../app/context'
 import { Icon } from '../../components/Icon'
 import { AttachmentChips } from './AttachmentChips'
 import { addFiles, filesOf, toOutgoing, toView, type ComposerFile } from './AttachmentFiles'
-import { McpPromptArguments, McpPromptList } from './mcp/McpPromptMenu'
 import { McpResourceButton } from './mcp/McpResourceButton'
-import { useMcpPrompts } from './mcp/useMcpPrompts'
+import { SlashMenuDialogs, SlashMenuList } from '../prompts/SlashMenu'
+import { useSlashMenu } from '../prompts/useSlashMenu'
 
 export interface ComposerProps {
   /** Smaller, single purpose (the quick prompt). */
@@ -34,8 +34,8 @@ export function Composer({ compact = false, autoFocus = false, placeholder }: Co
   const [dragging, setDragging] = useState(false)
   const filesNow = useRef(files)
   filesNow.current = files
-  // MCP prompts (`/`) and resources belong to the main window: the quick prompt stays a single box.
-  const prompts = useMcpPrompts(draft, !compact && !busy)
+  // Prompts (`/`: saved and MCP) and resources belong to the main window: the quick prompt stays a single box.
+  const prompts = useSlashMenu(draft, !compact && !busy)
   const promptListId = useId()
 
   useLayoutEffect(() => {
@@ -106,7 +106,7 @@ export function Composer({ compact = false, autoFocus = false, placeholder }: Co
           void send()
         }}
       >
-        <McpPromptList menu={prompts} id={promptListId} />
+        <SlashMenuList menu={prompts} id={promptListId} />
         <AttachmentChips
           files={files.map((file) => ({ ...file, preview: file.kind === 'image' ? `data:${file.mime};base64,${file.data}` : undefined }))}
           onRemove={(index) => setFiles(files.filter((_, i) => i !== index))}
@@ -177,7 +177,7 @@ export function Composer({ compact = false, autoFocus = false, placeholder }: Co
           </div>
         ) : null}
       </form>
-      <McpPromptArguments menu={prompts} />
+      <SlashMenuDialogs menu={prompts} />
       {problem || (prompts.problem && !prompts.asking) ? (
         <div className="composer-problem" role="alert">
           <Icon name="alert" size={14} />

@@ -5,33 +5,7 @@ import { Dialog } from '../../../components/Dialog'
 import { Notice } from '../../../components/Feedback'
 import { promptLabel, type McpPromptMenu } from './useMcpPrompts'
 
-/** The `/` menu above the composer: the box keeps focus and drives it (↑/↓, Enter or Tab, Esc), as a combobox's list. */
-export function McpPromptList({ menu, id }: { menu: McpPromptMenu; id: string }): React.JSX.Element | null {
-  const t = useT()
-  if (!menu.open) return null
-  return (
-    <ul id={id} className="mcp-prompt-menu" role="listbox" aria-label={t('mcp.prompts.title')}>
-      {menu.matches.map((prompt, index) => (
-        <li
-          key={`${prompt.server}:${prompt.name}`}
-          id={`${id}-${index}`}
-          role="option"
-          aria-selected={index === menu.active}
-          className={index === menu.active ? 'active' : undefined}
-          onMouseEnter={() => menu.setActive(index)}
-          // Before the box would lose focus to the click.
-          onMouseDown={(event) => {
-            event.preventDefault()
-            menu.pick(prompt)
-          }}
-        >
-          <span className="mcp-prompt-name">{promptLabel(prompt)}</span>
-          {prompt.description ? <span className="mcp-prompt-description">{prompt.description}</span> : null}
-        </li>
-      ))}
-    </ul>
-  )
-}
+// The `/` menu listing these prompts beside the saved ones is features/prompts/SlashMenu.tsx.
 
 /** The arguments a picked prompt takes, asked in a small form. */
 export function McpPromptArguments({ menu }: { menu: McpPromptMenu }): React.JSX.Element | null {
