@@ -4,11 +4,13 @@ import { zhCN as zhCNBase } from './zh-CN'
 import { fillTemplate } from './fill'
 import { enRecall } from './en-recall' // issue 28, part D: recalled memory and the memory providers
 import { zhCNRecall } from './zh-CN-recall'
+import { enSettingsSections } from './en-settings-sections' // issue 29, part B: Settings sections, search, sync setup, remembered keys
+import { zhCNSettingsSections } from './zh-CN-settings-sections'
 
 /** The dictionaries of en.ts / zh-CN.ts and the ones registered here beside them. */
-const en = { ...enBase, ...enRecall }
-const zhCN = { ...zhCNBase, ...zhCNRecall }
-export type MessageKey = BaseMessageKey | keyof typeof enRecall
+const en = { ...enBase, ...enRecall, ...enSettingsSections }
+const zhCN = { ...zhCNBase, ...zhCNRecall, ...zhCNSettingsSections }
+export type MessageKey = BaseMessageKey | keyof typeof enRecall | keyof typeof enSettingsSections
 /** A language the faces speak (`ui.language` in config.json). */
 export type Language = CairnConfig['ui']['language']
 export type Params = Record<string, string | number>

@@ -11,7 +11,7 @@ const setUp = (overrides: Partial<SyncStatus> = {}): SyncStatus =>
 
 async function openSync(handlers: Parameters<typeof renderApp>[0] = {}) {
   const harness = await renderApp(handlers)
-  act(() => harness.app.ui.getState().navigate('settings'))
+  act(() => harness.app.ui.getState().openSettings('data'))
   await settle()
   return { ...harness, part: () => screen.getByRole('region', { name: 'Sync across devices' }) }
 }
