@@ -24,6 +24,8 @@ export const enSettingsSections = {
   'sync.fix.busy': 'Wait for the other sync to finish, then set up again.',
   'sync.fix.failed': 'Check the URL and the token, then set up again.',
   'sync.fix.not_set_up': 'Fill in the repository URL, then set up again.',
+  'sync.fix.editToken': 'Change the token',
+  'sync.fix.editRemote': 'Edit the URL',
   'secrets.keptUntilStop': 'In browser mode a key typed here is kept only until “cairn serve” stops, unless you remember it on this computer.',
   'secrets.remember': 'Remember on this computer',
   'secrets.rememberHint': 'Saved in {file}, readable only by your user account; never synced, backed up or shared. Environment variables still come first.',

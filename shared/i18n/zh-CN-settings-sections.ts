@@ -23,6 +23,8 @@ export const zhCNSettingsSections: Record<keyof typeof enSettingsSections, strin
   'sync.fix.busy': '请等另一次同步结束，然后重新设置。',
   'sync.fix.failed': '请检查地址和令牌，然后重新设置。',
   'sync.fix.not_set_up': '请填写仓库地址，然后重新设置。',
+  'sync.fix.editToken': '更换令牌',
+  'sync.fix.editRemote': '修改地址',
   'secrets.keptUntilStop': '浏览器模式下在此输入的密钥只保留到“cairn serve”停止，除非你选择在这台电脑上记住它。',
   'secrets.remember': '在这台电脑上记住',
   'secrets.rememberHint': '保存在 {file} 中，只有你的用户账户可以读取；不会同步、备份或共享。环境变量仍然优先。',
