@@ -102,6 +102,27 @@ describe('settings: provider', () => {
   })
 })
 
+describe('settings: remembering typed keys in browser mode', () => {
+  it('says how long a typed key is kept, and remembers it on this computer when asked', async () => {
+    const file = '/home/me/.cairn/secrets.local.json'
+    const view = settingsView({ hasApiKey: true, keyHint: '1234', keyStorage: 'memory', rememberSecrets: { remember: false, file } })
+    const harness = await openSettings(view, {
+      'app.info': appInfo({ mode: 'browser' }),
+      'settings.rememberSecrets': ({ remember }) => ({ ...view, keyStorage: remember ? 'file' : 'memory', rememberSecrets: { remember, file } })
+    })
+    expect(screen.getByText(/a key typed here is kept only until “cairn serve” stops, unless you remember it on this computer/)).toBeTruthy()
+    const remember = screen.getByRole('switch', { name: 'Remember on this computer' })
+    expect(remember.getAttribute('aria-checked')).toBe('false')
+    expect(screen.getByText(/Saved in \/home\/me\/\.cairn\/secrets\.local\.json, readable only by your user account; never synced/)).toBeTruthy()
+    fireEvent.click(remember)
+    await settle()
+    expect(harness.bridge.callsTo('settings.rememberSecrets')).toEqual([{ remember: true }])
+    expect(screen.getByRole('switch', { name: 'Remember on this computer' }).getAttribute('aria-checked')).toBe('true')
+    expect(screen.getByTestId('key-status').textContent).toContain('remembered on this computer')
+    expect(screen.queryByText(/kept only until/)).toBeNull()
+  })
+})
+
 describe('settings: learning and appearance', () => {
   it('saves learning switches and intervals via settings.update', async () => {
     const harness = await openSettings()

@@ -2,6 +2,7 @@ import { useId, useRef } from 'react'
 import type { SyncStatus } from '../../../../../shared/ipc/contract-sync'
 import { useT } from '../../../app/context'
 import { Notice, Spinner } from '../../../components/Feedback'
+import { RememberSecretsChoice } from '../RememberSecretsChoice'
 import { SyncSetupProblem } from './SyncSetupProblem'
 import type { SyncSetupState } from './use-sync-setup'
 
@@ -70,6 +71,7 @@ export function SyncSetupForm({ status, setup }: Props): React.JSX.Element {
           onChange={(event) => change({ token: event.target.value })}
         />
         <div className="field-hint">{t('sync.tokenHint')}</div>
+        <RememberSecretsChoice />
       </div>
       <div className="field">
         <label className="field-label" htmlFor={`${id}-device`}>
