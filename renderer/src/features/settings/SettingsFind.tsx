@@ -45,7 +45,7 @@ export function SettingsFindResults({ query, onJump }: { query: string; onJump(e
         {t('settings.find.results')}
       </h2>
       <p className="muted" aria-live="polite">
-        {matches.length ? t('settings.find.count', { count: matches.length }) : t('settings.find.none', { query: query.trim() })}
+        {matches.length === 1 ? t('settings.find.one') : matches.length ? t('settings.find.count', { count: matches.length }) : t('settings.find.none', { query: query.trim() })}
       </p>
       {matches.length ? (
         <ul className="settings-found-list">

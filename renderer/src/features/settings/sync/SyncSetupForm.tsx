@@ -1,6 +1,6 @@
 import { useId, useRef } from 'react'
 import type { SyncStatus } from '../../../../../shared/ipc/contract-sync'
-import { useT } from '../../../app/context'
+import { useSettings, useT } from '../../../app/context'
 import { Notice, Spinner } from '../../../components/Feedback'
 import { RememberSecretsChoice } from '../RememberSecretsChoice'
 import { SyncSetupProblem } from './SyncSetupProblem'
@@ -18,6 +18,7 @@ interface Props {
 export function SyncSetupForm({ status, setup }: Props): React.JSX.Element {
   const t = useT()
   const id = useId()
+  const browserMode = useSettings((s) => s.info?.mode === 'browser')
   const remoteField = useRef<HTMLInputElement>(null)
   const tokenField = useRef<HTMLInputElement>(null)
   const draft = setup.draft ?? { remote: '', token: '', device: status.deviceName || status.hostName }
@@ -70,7 +71,7 @@ export function SyncSetupForm({ status, setup }: Props): React.JSX.Element {
           readOnly={busy}
           onChange={(event) => change({ token: event.target.value })}
         />
-        <div className="field-hint">{t('sync.tokenHint')}</div>
+        <div className="field-hint">{browserMode ? t('sync.tokenHintBrowser') : t('sync.tokenHint')}</div>
         <RememberSecretsChoice />
       </div>
       <div className="field">

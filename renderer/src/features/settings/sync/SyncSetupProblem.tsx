@@ -24,8 +24,8 @@ export function SyncSetupProblem({ failure, onFix }: { failure: SyncSetupFailure
         ) : null
       }
     >
-      <p>{failure.code === 'failed' && cause ? cause : describeSyncProblem(failure.code, failure.message, t)}</p>
-      {cause && (failure.code === 'network' || failure.code === 'remote_rejected') ? <p className="sync-problem-cause">{cause}</p> : null}
+      {/* The cause names the address and what went wrong there (ECONNREFUSED, HTTP 404); a refused token is said in the form's words. */}
+      <p>{cause && failure.code !== 'unauthorized' ? cause : describeSyncProblem(failure.code, failure.message, t)}</p>
       <p>{t(`sync.fix.${failure.code}`)}</p>
     </Notice>
   )
