@@ -2,6 +2,8 @@ import type { Language } from '../../shared/i18n'
 import type { CairnCore } from '../core/cairn'
 import type { SettingsStore } from '../core/config/config-store'
 import { homePaths, resolveHome } from '../core/config/home'
+import { secretEnvName } from '../serve/process-secrets'
+import { rememberedSecretsPath, withRememberedSecrets } from '../serve/remembered-secrets'
 import { CliFailure, processIO, UsageError, type CliIO } from './io'
 import { commands, usageText } from './commands'
 import type { CliContext } from './commands/types'
@@ -42,10 +44,12 @@ export async function runCli(argv: string[], io: CliIO = processIO, env: NodeJS.
   }
 
   let opened: CairnCore | null = null
+  const home = resolveHome(homeArg, env)
   const ctx: CliContext = {
     io,
-    env,
-    home: resolveHome(homeArg, env),
+    // Keys and tokens the user chose to remember in browser mode, where the environment does not set them.
+    env: withRememberedSecrets(env, rememberedSecretsPath(home), secretEnvName),
+    home,
     async core(options) {
       // Loaded here, not at the top: commands that never open the data home start without the core.
       const { CairnCore } = await import('../core/cairn')

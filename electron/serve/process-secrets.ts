@@ -1,43 +1,99 @@
 import type { KeyStorage } from '../../shared/ipc/domain'
 import type { ApiKeyWhich, SecretStore } from '../core/app/app-context'
+import { API_KEY_ENV, forgetRememberedSecrets, readRememberedSecrets, writeRememberedSecrets, type RememberedSecrets } from './remembered-secrets'
 
 /**
  * Browser mode and tests: the key comes from CAIRN_API_KEY / OPENAI_API_KEY (the learning key from
- * CAIRN_LEARNING_API_KEY, the embedding key from CAIRN_EMBEDDING_API_KEY), or is entered in the UI and kept only in this process (never written to
- * disk in plain text; the desktop app encrypts it). Named secrets (an MCP server's `${secret:NAME}`
- * values, the sync token) likewise: entered ones in memory, else `CAIRN_SECRET_<NAME>` (see {@link secretEnvName};
- * the sync token also `CAIRN_SYNC_TOKEN`).
+ * CAIRN_LEARNING_API_KEY, the embedding key from CAIRN_EMBEDDING_API_KEY), or is entered in the UI. An
+ * entered key is kept in this process only (until `cairn serve` stops), unless the user chose "Remember
+ * on this computer": then every key and secret entered is also kept in `<home>/secrets.local.json`
+ * (mode 0600; see remembered-secrets.ts). Precedence: entered in this process, then the environment,
+ * then the remembered file. Named secrets (an MCP server's `${secret:NAME}` values, the sync token)
+ * likewise, the environment's being `CAIRN_SECRET_<NAME>` (see {@link secretEnvName}; the sync token
+ * also `CAIRN_SYNC_TOKEN`).
  */
 export class ProcessSecretStore implements SecretStore {
   private readonly entered: Record<ApiKeyWhich, string | null> = { chat: null, learning: null, embedding: null, memoryProvider: null }
   private readonly enteredSecrets = new Map<string, string>()
+  /** What the remembered file holds; null while the user has not chosen to remember. */
+  private remembered: RememberedSecrets | null
 
-  constructor(private readonly env: NodeJS.ProcessEnv = process.env) {}
+  constructor(
+    private readonly env: NodeJS.ProcessEnv = process.env,
+    /** `<home>/secrets.local.json`; without it nothing is ever remembered (tests, the CLI's MCP commands). */
+    private readonly rememberFile: string | null = null
+  ) {
+    this.remembered = rememberFile ? readRememberedSecrets(rememberFile) : null
+  }
 
   getApiKey(which: ApiKeyWhich = 'chat'): string | null {
-    if (which === 'learning') return this.entered.learning ?? this.env.CAIRN_LEARNING_API_KEY ?? null
-    if (which === 'embedding') return this.entered.embedding ?? this.env.CAIRN_EMBEDDING_API_KEY ?? null
-    if (which === 'memoryProvider') return this.entered.memoryProvider ?? this.env.CAIRN_MEMORY_PROVIDER_API_KEY ?? null
-    return this.entered.chat ?? this.env.CAIRN_API_KEY ?? this.env.OPENAI_API_KEY ?? null
+    return this.entered[which] ?? this.envKey(which) ?? this.remembered?.apiKeys[which] ?? null
   }
 
   async setApiKey(key: string | null, which: ApiKeyWhich = 'chat'): Promise<void> {
     this.entered[which] = key
+    if (!this.remembered) return
+    if (key) this.remembered.apiKeys[which] = key
+    else delete this.remembered.apiKeys[which]
+    this.save()
   }
 
   storage(which: ApiKeyWhich = 'chat'): KeyStorage {
+    const key = this.getApiKey(which)
+    if (!key) return 'none'
+    // The CLI fills the environment from the remembered file, so a key equal to the remembered one is that one.
+    if (this.remembered?.apiKeys[which] === key) return 'file'
     if (this.entered[which]) return 'memory'
-    return this.getApiKey(which) ? 'env' : 'none'
+    return 'env'
   }
 
   getSecret(name: string): string | null {
     // The sync token also answers to CAIRN_SYNC_TOKEN, the variable `cairn sync` reads.
-    return this.enteredSecrets.get(name) ?? this.env[secretEnvName(name)] ?? (name === 'sync.token' ? this.env.CAIRN_SYNC_TOKEN : undefined) ?? null
+    const fromEnv = this.env[secretEnvName(name)] || (name === 'sync.token' ? this.env.CAIRN_SYNC_TOKEN : undefined)
+    return this.enteredSecrets.get(name) ?? fromEnv ?? this.remembered?.secrets[name] ?? null
   }
 
   async setSecret(name: string, value: string | null): Promise<void> {
     if (value === null) this.enteredSecrets.delete(name)
     else this.enteredSecrets.set(name, value)
+    if (!this.remembered) return
+    if (value === null) delete this.remembered.secrets[name]
+    else this.remembered.secrets[name] = value
+    this.save()
+  }
+
+  /** Whether entered secrets are remembered on this computer, and where; undefined where that cannot be chosen. */
+  remembering(): { remember: boolean; file: string } | undefined {
+    return this.rememberFile ? { remember: this.remembered !== null, file: this.rememberFile } : undefined
+  }
+
+  /**
+   * Turning it on writes every key and secret entered so far to the file; turning it off deletes the
+   * file, and what it held stays for this process only (as if entered now).
+   */
+  async setRemembering(remember: boolean): Promise<void> {
+    if (!this.rememberFile) return
+    if (remember) {
+      const apiKeys = { ...this.remembered?.apiKeys }
+      for (const which of Object.keys(this.entered) as ApiKeyWhich[]) if (this.entered[which]) apiKeys[which] = this.entered[which]!
+      this.remembered = { apiKeys, secrets: { ...this.remembered?.secrets, ...Object.fromEntries(this.enteredSecrets) } }
+      this.save()
+      return
+    }
+    const held = this.remembered
+    this.remembered = null
+    forgetRememberedSecrets(this.rememberFile)
+    for (const [which, key] of Object.entries(held?.apiKeys ?? {})) this.entered[which as ApiKeyWhich] ??= key
+    for (const [name, value] of Object.entries(held?.secrets ?? {})) if (!this.enteredSecrets.has(name)) this.enteredSecrets.set(name, value)
+  }
+
+  private envKey(which: ApiKeyWhich): string | null {
+    const env = this.env[API_KEY_ENV[which]] || (which === 'chat' ? this.env.OPENAI_API_KEY : undefined)
+    return env || null
+  }
+
+  private save(): void {
+    if (this.rememberFile && this.remembered) writeRememberedSecrets(this.rememberFile, this.remembered)
   }
 }
 

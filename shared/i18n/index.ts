@@ -8,11 +8,13 @@ import { enImages } from './en-images' // issue 29, part E: sent images' thumbna
 import { zhCNImages } from './zh-CN-images'
 import { enPrompts } from './en-prompts' // issue 29, part F: the prompt library
 import { zhCNPrompts } from './zh-CN-prompts'
+import { enSettingsSections } from './en-settings-sections' // issue 29, part B: Settings sections, search, sync setup, remembered keys
+import { zhCNSettingsSections } from './zh-CN-settings-sections'
 
 /** The dictionaries of en.ts / zh-CN.ts and the ones registered here beside them. */
-const en = { ...enBase, ...enRecall, ...enImages, ...enPrompts }
-const zhCN = { ...zhCNBase, ...zhCNRecall, ...zhCNImages, ...zhCNPrompts }
-export type MessageKey = BaseMessageKey | keyof typeof enRecall | keyof typeof enImages | keyof typeof enPrompts
+const en = { ...enBase, ...enRecall, ...enImages, ...enPrompts, ...enSettingsSections }
+const zhCN = { ...zhCNBase, ...zhCNRecall, ...zhCNImages, ...zhCNPrompts, ...zhCNSettingsSections }
+export type MessageKey = BaseMessageKey | keyof typeof enRecall | keyof typeof enImages | keyof typeof enPrompts | keyof typeof enSettingsSections
 /** A language the faces speak (`ui.language` in config.json). */
 export type Language = CairnConfig['ui']['language']
 export type Params = Record<string, string | number>

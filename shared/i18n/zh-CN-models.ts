@@ -1,6 +1,6 @@
 import type { enModels } from './en-models'
 
-/** 模型切换、自定义指令，以及对话的令牌用量。 */
+/** 模型切换、自定义指令，以及对话的 token 用量。 */
 export const zhCNModels: Record<keyof typeof enModels, string> = {
   'models.button': '模型：{model}。更换此对话的模型',
   'models.buttonNew': '模型：{model}。更换新对话的模型',
@@ -28,8 +28,8 @@ export const zhCNModels: Record<keyof typeof enModels, string> = {
   'models.quickAnswers': '由 {model} 回答',
   'models.quickWillAnswer': '{model} 将回答',
 
-  'tokens.short': '{total} 个令牌',
-  'tokens.tip': '此对话至今的用量（以服务商报告为准）：发送 {input} 个令牌（其中 {cached} 个来自提示缓存），接收 {output} 个。',
+  'tokens.short': '{total} 个 token',
+  'tokens.tip': '此对话至今的用量（以服务商报告为准）：发送 {input} 个 token（其中 {cached} 个来自提示缓存），接收 {output} 个。',
 
   'instructions.button': '此对话的指令',
   'instructions.buttonSet': '此对话的指令（已设置）',

@@ -13,5 +13,5 @@ export const zhCNVersions: Record<keyof typeof enVersions, string> = {
   'chat.answerFacts': '由 {model} 回答',
   'chat.answerFacts.unknownModel': '回答',
   'chat.answerFacts.tokens': '输入 {input} · 输出 {output}',
-  'chat.answerFacts.cached': '其中 {cached} 个输入令牌来自缓存'
+  'chat.answerFacts.cached': '其中 {cached} 个输入 token 来自缓存'
 }

@@ -73,7 +73,15 @@ const token = z
 /** Setting up: the first sync either succeeds (then the token is kept) or puts everything back. */
 export const syncSetupResultSchema = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), status: syncStatusSchema }),
-  z.object({ ok: z.literal(false), code: z.enum(syncErrorCodes), error: z.string(), status: syncStatusSchema })
+  z.object({
+    ok: z.literal(false),
+    code: z.enum(syncErrorCodes),
+    error: z.string(),
+    /** The cause as its error key and figures (e.g. `sync.unreachable` with the URL and ECONNREFUSED), worded at the edges (issue 29, part B). */
+    key: z.string().max(200).optional(),
+    params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+    status: syncStatusSchema
+  })
 ])
 export type SyncSetupResult = z.infer<typeof syncSetupResultSchema>
 

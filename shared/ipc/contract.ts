@@ -297,6 +297,8 @@ export const ipcRoutes = {
     input: z.void(),
     output: z.object({ ollama: z.boolean(), lmstudio: z.boolean() })
   }),
+  // Issue 29, part B: browser mode's "Remember on this computer" for every key and secret typed in Settings.
+  'settings.rememberSecrets': defineRoute({ input: z.object({ remember: z.boolean() }), output: settingsViewSchema }),
 
   'learning.status': defineRoute({ input: z.void(), output: learningStatusSchema, quickWindow: true }),
   'learning.setEnabled': defineRoute({ input: z.object({ enabled: z.boolean() }), output: learningStatusSchema }),

@@ -264,7 +264,8 @@ export const memoryResultSchema = z.object({
 })
 export type MemoryResultView = z.infer<typeof memoryResultSchema>
 
-export const keyStorageSchema = z.enum(['os', 'basic_text', 'memory', 'env', 'none'])
+/** `file`: browser mode's "Remember on this computer" (`<home>/secrets.local.json`, 0600). */
+export const keyStorageSchema = z.enum(['os', 'basic_text', 'memory', 'env', 'none', 'file'])
 export type KeyStorage = z.infer<typeof keyStorageSchema>
 
 /** Whether a secret is set, its last characters, and where it is kept (never the key itself). */
@@ -282,7 +283,9 @@ export const settingsViewSchema = z.object({
   /** The key for `search.embeddingBaseURL` (an embedding server of its own), shown the same way. */
   embeddingKey: keyStatusSchema.optional(),
   /** The external memory provider's key (`memory.provider`: Mem0's platform, Honcho). */
-  memoryProviderKey: keyStatusSchema.optional()
+  memoryProviderKey: keyStatusSchema.optional(),
+  /** Browser mode: whether keys and secrets typed here are remembered on this computer, and in which file (issue 29, part B). */
+  rememberSecrets: z.object({ remember: z.boolean(), file: z.string() }).optional()
 })
 export type SettingsView = z.infer<typeof settingsViewSchema>
 

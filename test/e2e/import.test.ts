@@ -33,6 +33,7 @@ afterAll(async () => {
 describe('importing from Settings → Data (browser mode)', () => {
   it('previews a ChatGPT export, imports it, learns from its conversations and undoes it', async () => {
     await page.getByRole('button', { name: 'Settings', exact: true }).click()
+    await page.getByRole('tab', { name: 'Data', exact: true }).click()
     const part = page.getByRole('region', { name: 'Import from other assistants' })
     await part.scrollIntoViewIfNeeded()
     await part.getByLabel('Import from').selectOption('chatgpt')

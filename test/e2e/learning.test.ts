@@ -295,5 +295,6 @@ async function openSection(target: Page, button: string, heading: string): Promi
 async function openSettings(target: Page): Promise<void> {
   await target.getByRole('button', { name: 'Settings', exact: true }).click()
   await target.getByRole('heading', { level: 1, name: 'Settings' }).waitFor()
+  await target.getByRole('tab', { name: 'Appearance', exact: true }).click()
   await target.getByRole('heading', { level: 2, name: 'Appearance' }).waitFor()
 }

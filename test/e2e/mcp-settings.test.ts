@@ -38,6 +38,7 @@ afterAll(async () => {
 describe('MCP servers in the app (browser mode)', () => {
   it('shows a real server ready with its tools and a broken one failed with why, and turns a tool off in config.json', async () => {
     await page.getByRole('button', { name: 'Settings', exact: true }).click()
+    await page.getByRole('tab', { name: 'Tools (MCP)', exact: true }).click()
     const section = page.getByRole('region', { name: 'Tools (MCP)' })
     const everything = section.locator('.mcp-server', { hasText: 'everything' })
     await expect.poll(() => everything.getByRole('status').textContent(), { timeout: 20_000 }).toMatch(/^Ready, \d+ tools$/)

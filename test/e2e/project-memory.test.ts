@@ -56,6 +56,7 @@ describe('project memory in the browser', () => {
 
     await page.getByRole('button', { name: 'Settings', exact: true }).click()
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor()
+    await page.getByRole('tab', { name: 'Appearance', exact: true }).click()
     await page.getByRole('radiogroup', { name: 'Theme' }).getByRole('radio', { name: 'Dark' }).click()
     await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN')
     await page.getByRole('heading', { level: 1, name: '设置' }).waitFor()

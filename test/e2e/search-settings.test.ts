@@ -32,6 +32,7 @@ describe('Settings → Search (browser mode)', () => {
     await page.goto(e2e.url)
     await composer(page).waitFor()
     await page.getByRole('button', { name: 'Settings', exact: true }).click()
+    await page.getByRole('tab', { name: 'Search', exact: true }).click()
     const part = page.getByRole('region', { name: 'Search', exact: true })
     await part.scrollIntoViewIfNeeded()
     await part.getByText('Up to date: every message is indexed by word.').waitFor()

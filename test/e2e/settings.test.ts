@@ -54,10 +54,12 @@ describe('settings', () => {
     await page.getByRole('button', { name: 'Settings', exact: true }).click()
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor()
 
+    await page.getByRole('tab', { name: 'Learning', exact: true }).click()
     const interval = page.getByRole('spinbutton', { name: 'Memory review every' })
     expect(await interval.inputValue()).toBe('10')
     await interval.fill('3')
     await interval.press('Enter')
+    await page.getByRole('tab', { name: 'Appearance', exact: true }).click()
     await page.getByRole('radiogroup', { name: 'Theme' }).getByRole('radio', { name: 'Dark' }).click()
     expect((await pageLook(page)).theme).toBe('dark')
     await e2e.screenshot('settings-dark')
@@ -77,6 +79,7 @@ describe('settings', () => {
     await page.reload()
     await page.getByRole('heading', { level: 1, name: '设置' }).waitFor()
     expect(await pageLook(page)).toEqual({ theme: 'dark', lang: 'zh-CN' })
+    await page.getByRole('tab', { name: '学习', exact: true }).click()
     expect(await page.getByRole('spinbutton', { name: '记忆回顾间隔' }).inputValue()).toBe('3')
 
     // A new browser profile has no local storage: what it shows comes from config.json.

@@ -27,6 +27,8 @@ export function routeSamples(ctx: SampleContext): { [R in IpcRoute]: () => Route
     'settings.setApiKey': () => ({ apiKey: API_KEY }),
     'settings.testConnection': () => ({}),
     'settings.detectLocal': () => undefined,
+    // The desktop app keeps its keys in the keyring: this changes nothing there.
+    'settings.rememberSecrets': () => ({ remember: false }),
     'memory.get': () => undefined,
     'memory.add': () => ({ target: 'user', content: 'Deploys with docker compose' }),
     'memory.replace': () => ({ target: 'user', oldText: 'docker compose', content: 'Deploys with docker compose v2' }),

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { CairnApp } from '../../core/app/cairn-app'
 import { ProcessSecretStore } from '../../serve/process-secrets'
+import { rememberedSecretsPath } from '../../serve/remembered-secrets'
 import { startWebServer } from '../../serve/web-server'
 import { forkReviewWorker } from '../../core/learning/host/spawn-worker'
 import { parseCommandArgs } from '../args'
@@ -23,7 +24,8 @@ Stop with Ctrl+C.
     const app = new CairnApp({
       core,
       spawnWorker: () => forkReviewWorker({ entry: reviewWorkerEntry() }),
-      secrets: new ProcessSecretStore(ctx.env),
+      // A key typed in the UI lasts until this process stops, unless the user chose to remember it (secrets.local.json).
+      secrets: new ProcessSecretStore(ctx.env, rememberedSecretsPath(core.paths.root)),
       platform: { mode: 'browser' },
       version: appVersion(),
       env: ctx.env,

@@ -19,6 +19,9 @@ export interface SecretStore {
   /** Other secrets by name (an MCP server's `${secret:NAME}` env or header values); null when none is kept. */
   getSecret?(name: string): string | null
   setSecret?(name: string, value: string | null): Promise<void>
+  /** Browser mode: whether typed keys and secrets are remembered on this computer (a 0600 file in the data home); absent in the desktop app. */
+  remembering?(): { remember: boolean; file: string } | undefined
+  setRemembering?(remember: boolean): Promise<void>
 }
 
 /** What only the shell can do (desktop windows, the system browser). Browser mode leaves these out. */

@@ -129,7 +129,7 @@ export class SyncSchedule {
     })
     const status = this.status()
     const failed = failure as SyncError | null
-    return failed ? { ok: false, code: failed.code, error: failed.message, status } : { ok: true, status }
+    return failed ? { ok: false, code: failed.code, error: failed.message, key: failed.key, params: failed.params, status } : { ok: true, status }
   }
 
   async setToken(token: string | null): Promise<SyncStatus> {

@@ -6,7 +6,7 @@ import { isAtomicTempName } from '../fs/atomic'
  * The folders of a data home a backup holds, beside state.db and config.json (`prompts/`: the prompt library). `mem0/` is the Mem0
  * provider's own store in its open-source mode (memories that exist nowhere else). Everything else is
  * local to one machine or rebuilt: secrets.json (kept like the API key, the memory provider's key
- * too), `memory-provider/` (a log of what was last sent to the provider), `.locks/`, `tmp/` (review
+ * too), secrets.local.json (browser mode's remembered keys), `memory-provider/` (a log of what was last sent to the provider), `.locks/`, `tmp/` (review
  * staging), `cache/`, `logs/`, `cli-history` and the backups themselves.
  */
 export const BACKED_UP_FOLDERS = ['memories', 'skills', 'attachments', 'mem0', 'prompts'] as const

@@ -146,6 +146,8 @@ describe('Settings → Data: setting sync up', () => {
 
     const wrong = await fx.ok('sync.setup', { remote: world.remote, token: 'tok-wrong', deviceName: 'desktop' })
     expect(wrong).toMatchObject({ ok: false, code: 'unauthorized', status: { remote: '', hasToken: false } })
+    // The cause travels keyed, for the form to word in the user's language.
+    expect(wrong).toMatchObject({ key: 'sync.unauthorized', params: { url: world.remote } })
     expect(fx.core.config.get().sync).toMatchObject({ remote: '', deviceName: '' })
 
     const right = await fx.ok('sync.setup', { remote: world.remote, token: TOKEN, deviceName: 'desktop' })

@@ -9,7 +9,7 @@ const made: BackupStatus = { ...idle, last: { file: `${FOLDER}/cairn-20260110-09
 
 async function openSettings(handlers: Parameters<typeof renderApp>[0] = {}) {
   const harness = await renderApp({ 'backup.status': idle, ...handlers })
-  act(() => harness.app.ui.getState().navigate('settings'))
+  act(() => harness.app.ui.getState().openSettings('data'))
   await settle()
   return { ...harness, section: screen.getByRole('region', { name: 'Data and backups' }) }
 }

@@ -43,7 +43,7 @@ const batch: ImportBatchInfo = {
 
 async function openImport(handlers: Parameters<typeof renderApp>[0] = {}) {
   const harness = await renderApp({ 'import.sources': { sources }, 'import.list': { batches: [batch] }, 'import.status': importActivity({ unreviewed: 3 }), ...handlers })
-  act(() => harness.app.ui.getState().navigate('settings'))
+  act(() => harness.app.ui.getState().openSettings('data'))
   await settle()
   return { ...harness, part: screen.getByRole('region', { name: 'Import from other assistants' }) }
 }
@@ -199,7 +199,7 @@ describe('Settings → Data → Import', () => {
       'import.list': { batches: [] },
       'import.status': importActivity({ last: keyed })
     })
-    act(() => app.ui.getState().navigate('settings'))
+    act(() => app.ui.getState().openSettings('data'))
     await settle()
     act(() => bridge.emit('import.changed', importActivity({ last: keyed })))
     await settle()

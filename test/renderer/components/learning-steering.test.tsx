@@ -35,6 +35,8 @@ describe('settings: learning mode and the learning model', () => {
     })
     fireEvent.click(screen.getByRole('button', { name: 'Settings' }))
     await settle()
+    fireEvent.click(screen.getByRole('tab', { name: 'Learning' }))
+    await settle()
     return harness
   }
 
@@ -97,6 +99,9 @@ describe('settings: learning mode and the learning model', () => {
 
   it('saves a cheaper learning model and its own endpoint with the provider, in one save, and its key apart', async () => {
     const harness = await openSettings(settingsView({ learningKey: { hasApiKey: false, keyHint: null, keyStorage: 'none' } }))
+    // The learning model is saved with the provider, so it lives in Settings → Provider.
+    fireEvent.click(screen.getByRole('tab', { name: 'Provider' }))
+    await settle()
     const model = screen.getByLabelText('Model for learning') as HTMLInputElement
     expect(model.placeholder).toBe('Same as chat (gpt-test)')
     fireEvent.change(model, { target: { value: 'gpt-mini' } })

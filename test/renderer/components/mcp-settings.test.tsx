@@ -38,7 +38,7 @@ async function openSettings(extra: Parameters<typeof renderApp>[0] = {}) {
     'mcp.save': (input) => listOf([ready, broken, off, server(input.name, { status: 'starting' })]),
     ...extra
   })
-  act(() => harness.app.ui.getState().navigate('settings'))
+  act(() => harness.app.ui.getState().openSettings('tools'))
   await settle()
   return harness
 }

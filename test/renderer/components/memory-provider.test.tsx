@@ -30,7 +30,7 @@ describe('Settings → Memory provider', () => {
       'settings.update': settingsView({ config: config((c) => (c.memory.provider = 'mem0')) }),
       'memoryProvider.status': { provider: 'honcho', state: 'ready', pendingSyncs: 0, lastError: null, sent: [{ at: Date.now(), kind: 'turn', text: 'I drink tea → Noted.' }] }
     })
-    act(() => harness.app.ui.getState().navigate('settings'))
+    act(() => harness.app.ui.getState().openSettings('learning'))
     await settle()
     const part = () => screen.getByRole('region', { name: 'Memory provider' })
     expect(within(part()).getByRole('radio', { name: 'Honcho' }).getAttribute('aria-checked')).toBe('true')
@@ -59,7 +59,7 @@ describe('Settings → Memory provider', () => {
       }),
       'memoryProvider.status': null
     })
-    act(() => harness.app.ui.getState().navigate('settings'))
+    act(() => harness.app.ui.getState().openSettings('learning'))
     await settle()
     const part = screen.getByRole('region', { name: 'Memory provider' })
     expect(within(part).getByText('Memory and the user profile are both off: nothing is recalled into conversations and nothing is sent to the provider.')).toBeTruthy()

@@ -6,7 +6,7 @@ import { renderApp, settle } from '../helpers/render-app'
 
 async function openSearch(handlers: Parameters<typeof renderApp>[0] = {}) {
   const harness = await renderApp(handlers)
-  act(() => harness.app.ui.getState().navigate('settings'))
+  act(() => harness.app.ui.getState().openSettings('search'))
   await settle()
   return { ...harness, part: () => screen.getByRole('region', { name: 'Search' }) }
 }

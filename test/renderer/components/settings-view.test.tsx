@@ -25,6 +25,12 @@ async function openSettings(view: SettingsView = settingsView(), extra: Paramete
   return harness
 }
 
+/** Settings is in sections: shows one by its tab in the section list. */
+async function showSection(name: string) {
+  fireEvent.click(screen.getByRole('tab', { name }))
+  await settle()
+}
+
 describe('settings: provider', () => {
   it('prefills the base URL from the preset, tests the connection, fills the model picker and saves', async () => {
     const harness = await openSettings()
@@ -96,9 +102,31 @@ describe('settings: provider', () => {
   })
 })
 
+describe('settings: remembering typed keys in browser mode', () => {
+  it('says how long a typed key is kept, and remembers it on this computer when asked', async () => {
+    const file = '/home/me/.cairn/secrets.local.json'
+    const view = settingsView({ hasApiKey: true, keyHint: '1234', keyStorage: 'memory', rememberSecrets: { remember: false, file } })
+    const harness = await openSettings(view, {
+      'app.info': appInfo({ mode: 'browser' }),
+      'settings.rememberSecrets': ({ remember }) => ({ ...view, keyStorage: remember ? 'file' : 'memory', rememberSecrets: { remember, file } })
+    })
+    expect(screen.getByText(/a key typed here is kept only until “cairn serve” stops, unless you remember it on this computer/)).toBeTruthy()
+    const remember = screen.getByRole('switch', { name: 'Remember on this computer' })
+    expect(remember.getAttribute('aria-checked')).toBe('false')
+    expect(screen.getByText(/Saved in \/home\/me\/\.cairn\/secrets\.local\.json, readable only by your user account; never synced/)).toBeTruthy()
+    fireEvent.click(remember)
+    await settle()
+    expect(harness.bridge.callsTo('settings.rememberSecrets')).toEqual([{ remember: true }])
+    expect(screen.getByRole('switch', { name: 'Remember on this computer' }).getAttribute('aria-checked')).toBe('true')
+    expect(screen.getByTestId('key-status').textContent).toContain('remembered on this computer')
+    expect(screen.queryByText(/kept only until/)).toBeNull()
+  })
+})
+
 describe('settings: learning and appearance', () => {
   it('saves learning switches and intervals via settings.update', async () => {
     const harness = await openSettings()
+    await showSection('Learning')
     fireEvent.click(screen.getByRole('switch', { name: 'Create new skills' }))
     await settle()
     const interval = screen.getByLabelText('Memory review every') as HTMLInputElement
@@ -113,6 +141,7 @@ describe('settings: learning and appearance', () => {
       'learning.status': learningStatus({ paused: true, pausedReason: { code: 'failures', count: 3, latest: 'The review took longer than its budget.' } }),
       'learning.resume': learningStatus()
     })
+    await showSection('Learning')
     const section = screen.getByRole('region', { name: 'Learning' })
     expect(within(section).getByText(/the last 3 reviews crashed/)).toBeTruthy()
     fireEvent.click(within(section).getByRole('button', { name: 'Resume' }))
@@ -123,6 +152,7 @@ describe('settings: learning and appearance', () => {
 
   it('applies the theme at once and saves it', async () => {
     const harness = await openSettings()
+    await showSection('Appearance')
     fireEvent.click(screen.getByRole('radio', { name: 'Dark' }))
     expect(harness.app.ui.getState().theme).toBe('dark')
     await settle()
@@ -131,6 +161,7 @@ describe('settings: learning and appearance', () => {
 
   it('switches the language of every string at once and saves it', async () => {
     const harness = await openSettings()
+    await showSection('Appearance')
     expect(screen.getByRole('button', { name: 'Timeline' })).toBeTruthy()
     fireEvent.change(screen.getByLabelText('Language'), { target: { value: 'zh-CN' } })
     await settle()
@@ -150,6 +181,7 @@ describe('settings: learning and appearance', () => {
 
   it('records the global shortcut in the desktop app only', async () => {
     const harness = await openSettings()
+    await showSection('Appearance')
     const button = screen.getByRole('button', { name: 'Change the quick prompt shortcut' })
     fireEvent.click(button)
     fireEvent.keyDown(button, { key: 'j', code: 'KeyJ', ctrlKey: true, altKey: true })

@@ -11,7 +11,7 @@ const setUp = (overrides: Partial<SyncStatus> = {}): SyncStatus =>
 
 async function openSync(handlers: Parameters<typeof renderApp>[0] = {}) {
   const harness = await renderApp(handlers)
-  act(() => harness.app.ui.getState().navigate('settings'))
+  act(() => harness.app.ui.getState().openSettings('data'))
   await settle()
   return { ...harness, part: () => screen.getByRole('region', { name: 'Sync across devices' }) }
 }
@@ -51,6 +51,45 @@ describe('Settings → Data → Sync', () => {
     await settle()
     expect(within(part()).getByText(`Syncing with ${REMOTE} as "studio".`)).toBeTruthy()
     expect(within(part()).getByText(/^Synced (now|\d+ seconds? ago): sent 2 changed files\.$/)).toBeTruthy()
+  })
+
+  it('a failed first sync keeps what was typed, even though the status named the remote meanwhile, and says why and what to do', async () => {
+    const WRONG = 'http://127.0.0.1:9/nothing.git'
+    let finish: (() => void) | null = null
+    const harness = await openSync({
+      'sync.setup': () =>
+        new Promise((resolve) => {
+          // As the engine does: the remote is written first (the app announces it), then put back on failure.
+          harness.bridge.emit('sync.changed', syncStatus({ remote: WRONG, running: true, phase: 'fetching' }))
+          finish = () =>
+            resolve({ ok: false, code: 'network', error: `${WRONG} could not be reached (ECONNREFUSED).`, key: 'sync.unreachable', params: { url: WRONG, detail: 'ECONNREFUSED' }, status: syncStatus() })
+        })
+    })
+    const { part } = harness
+    fireEvent.change(within(part()).getByLabelText('Repository URL'), { target: { value: WRONG } })
+    fireEvent.change(within(part()).getByLabelText('Access token'), { target: { value: 'tok-typed' } })
+    fireEvent.click(within(part()).getByRole('button', { name: 'Set up sync' }))
+    await settle()
+    // While it connects: the form stays, with progress.
+    expect(within(part()).getByText(new RegExp(`Connecting to ${WRONG.replace(/\./g, '\\.')} and syncing for the first time`))).toBeTruthy()
+    expect((within(part()).getByRole('button', { name: 'Setting up…' }) as HTMLButtonElement).disabled).toBe(true)
+    await act(async () => finish?.())
+    await settle()
+    expect((within(part()).getByLabelText('Repository URL') as HTMLInputElement).value).toBe(WRONG)
+    expect((within(part()).getByLabelText('Access token') as HTMLInputElement).value).toBe('tok-typed')
+    const alert = within(part()).getByRole('alert')
+    expect(alert.textContent).toContain(`${WRONG} could not be reached (ECONNREFUSED).`)
+    expect(alert.textContent).toContain('Check the URL')
+    fireEvent.click(within(alert).getByRole('button', { name: 'Edit the URL' }))
+    expect(document.activeElement).toBe(within(part()).getByLabelText('Repository URL'))
+  })
+
+  it('says so when the setup worked', async () => {
+    const { part } = await openSync({ 'sync.setup': () => ({ ok: true, status: setUp() }) })
+    fireEvent.change(within(part()).getByLabelText('Repository URL'), { target: { value: REMOTE } })
+    fireEvent.click(within(part()).getByRole('button', { name: 'Set up sync' }))
+    await settle()
+    expect(within(part()).getByText(`Sync is set up: this device now syncs with ${REMOTE}.`)).toBeTruthy()
   })
 
   it('set up: the last sync with its device, progress while it runs, conflicts waiting, and a problem in words', async () => {

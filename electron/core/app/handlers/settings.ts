@@ -7,7 +7,7 @@ import { ProviderError } from '../../provider/provider-errors'
 import { ConfigError } from '../../config/config-store'
 import type { SettingsSlice } from './route-slices'
 
-export function settingsHandlers(app: SettingsSlice): Pick<IpcHandlers, 'settings.get' | 'settings.update' | 'settings.setApiKey' | 'settings.testConnection' | 'settings.detectLocal'> {
+export function settingsHandlers(app: SettingsSlice): Pick<IpcHandlers, 'settings.get' | 'settings.update' | 'settings.setApiKey' | 'settings.testConnection' | 'settings.detectLocal' | 'settings.rememberSecrets'> {
   const keyView = (which: 'learning' | 'embedding' | 'memoryProvider'): NonNullable<SettingsView['learningKey']> => {
     const key = app.options.secrets.getApiKey(which)
     return { hasApiKey: Boolean(key), keyHint: key ? key.slice(-4) : null, keyStorage: key ? app.options.secrets.storage(which) : 'none' }
@@ -21,7 +21,8 @@ export function settingsHandlers(app: SettingsSlice): Pick<IpcHandlers, 'setting
       keyStorage: key ? app.options.secrets.storage() : 'none',
       learningKey: keyView('learning'),
       embeddingKey: keyView('embedding'),
-      memoryProviderKey: keyView('memoryProvider')
+      memoryProviderKey: keyView('memoryProvider'),
+      rememberSecrets: app.options.secrets.remembering?.()
     }
   }
   return {
@@ -38,6 +39,11 @@ export function settingsHandlers(app: SettingsSlice): Pick<IpcHandlers, 'setting
     },
     'settings.setApiKey': async ({ apiKey, which }) => {
       await app.options.secrets.setApiKey(apiKey?.trim() || null, which)
+      app.emit('settings.changed', { config: app.core.config.get() })
+      return view()
+    },
+    'settings.rememberSecrets': async ({ remember }) => {
+      await app.options.secrets.setRemembering?.(remember)
       app.emit('settings.changed', { config: app.core.config.get() })
       return view()
     },

@@ -2,6 +2,7 @@ import { useId, useState } from 'react'
 import { useApp, useSettings, useT } from '../../app/context'
 import { Notice } from '../../components/Feedback'
 import { keyStorageLabel } from './presets'
+import { RememberSecretsChoice } from './RememberSecretsChoice'
 
 /**
  * The key is write-only from here: the field starts empty, is cleared once the section's Save has
@@ -28,6 +29,7 @@ export function ApiKeyField({
   const { settings } = useApp()
   const view = useSettings((s) => s.view)
   const browserMode = useSettings((s) => s.info?.mode === 'browser')
+  const rememberChoice = useSettings((s) => Boolean(s.view?.rememberSecrets))
   const [busy, setBusy] = useState(false)
   const key = which === 'learning' ? view?.learningKey : which === 'embedding' ? view?.embeddingKey : which === 'memoryProvider' ? view?.memoryProviderKey : view
   if (!key) return <></>
@@ -81,7 +83,11 @@ export function ApiKeyField({
         )}
       </div>
       {key.hasApiKey && storage === 'basic_text' ? <Notice tone="warn">{t('settings.key.warnBasicText')}</Notice> : null}
-      {storage === 'memory' || (browserMode && !key.hasApiKey) ? <Notice tone="warn">{t('settings.key.warnMemory', { variable: KEY_VARIABLES[which] })}</Notice> : null}
+      {rememberChoice ? (
+        <RememberSecretsChoice />
+      ) : storage === 'memory' || (browserMode && !key.hasApiKey) ? (
+        <Notice tone="warn">{t('settings.key.warnMemory', { variable: KEY_VARIABLES[which] })}</Notice>
+      ) : null}
     </div>
   )
 }

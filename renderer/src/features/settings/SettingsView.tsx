@@ -1,9 +1,9 @@
-import { useEffect } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useApp, useSettings, useT, useUi } from '../../app/context'
-import { Segmented } from '../../components/Controls'
 import { Notice } from '../../components/Feedback'
-import { Pane, PaneBody, PaneLoading } from '../../components/Pane'
-import type { Language, Theme } from '../../stores/ui'
+import { Pane, PaneLoading } from '../../components/Pane'
+import type { SettingsSection } from '../../stores/ui'
+import { AboutSection, AppearanceSection } from './AppearanceSection'
 import { DataSection } from './DataSection'
 import { InstructionsSection } from './InstructionsSection'
 import { LearningSection } from './LearningSection'
@@ -11,13 +11,59 @@ import { MemoryProviderSection } from './memory/MemoryProviderSection'
 import { McpSection } from './mcp/McpSection'
 import { ProviderSection } from './ProviderSection'
 import { SearchSection } from './search/SearchSection'
-import { ShortcutField } from './ShortcutField'
+import { SettingsFind, SettingsFindResults } from './SettingsFind'
+import { SettingsNav, sectionPanelId, sectionTabId } from './SettingsNav'
+import { focusSetting } from './focus-setting'
+import type { SettingsEntry } from './settings-index'
+import './settings-sections.css'
 
+/** The cards of each section, in the order they are shown. */
+function SectionCards({ section }: { section: SettingsSection }): React.JSX.Element {
+  switch (section) {
+    case 'provider':
+      return (
+        <>
+          <ProviderSection />
+          <InstructionsSection />
+        </>
+      )
+    case 'learning':
+      return (
+        <>
+          <LearningSection />
+          <MemoryProviderSection />
+        </>
+      )
+    case 'search':
+      return <SearchSection />
+    case 'tools':
+      return <McpSection />
+    case 'data':
+      return <DataSection />
+    case 'appearance':
+      return (
+        <>
+          <AppearanceSection />
+          <AboutSection />
+        </>
+      )
+  }
+}
+
+/**
+ * Settings in sections (`ui.settingsSection`, set by `openSettings(section)` so an error's "Open
+ * settings" lands where the fix is): a navigation list beside the section, and a search over every
+ * section's settings in the current language that jumps to the one picked.
+ */
 export function SettingsView(): React.JSX.Element {
   const t = useT()
-  const { settings } = useApp()
+  const { settings, ui } = useApp()
   const view = useSettings((s) => s.view)
   const loadError = useSettings((s) => s.loadError)
+  const section = useUi((s) => s.settingsSection)
+  const [query, setQuery] = useState('')
+  const [target, setTarget] = useState<{ label: string; at: number } | null>(null)
+  const panel = useRef<HTMLDivElement>(null)
 
   useEffect(() => {
     void settings.getState().load()
@@ -25,102 +71,35 @@ export function SettingsView(): React.JSX.Element {
     void settings.getState().loadLearning()
   }, [settings])
 
+  // A jump lands once the section's cards are on screen (some load their own data first).
+  useEffect(() => {
+    if (!target || !panel.current) return
+    return focusSetting(panel.current, target.label, () => setTarget(null))
+  }, [target, section, view])
+
+  const jump = (entry: SettingsEntry): void => {
+    setQuery('')
+    ui.getState().openSettings(entry.section)
+    setTarget({ label: t(entry.label), at: Date.now() })
+  }
+
   return (
     <Pane label={t('nav.settings')} title={t('settings.title')}>
-      <PaneBody narrow>
-        {loadError ? <Notice tone="error">{loadError}</Notice> : null}
-        {view ? (
-          <>
-            <ProviderSection />
-            <InstructionsSection />
-            <LearningSection />
-            <MemoryProviderSection />
-            <McpSection />
-            <SearchSection />
-            <DataSection />
-            <AppearanceSection />
-            <AboutSection />
-          </>
-        ) : loadError ? null : (
-          <PaneLoading label={t('common.loading')} />
-        )}
-      </PaneBody>
+      <div className="settings-layout">
+        <div className="settings-side">
+          <SettingsFind query={query} onQuery={setQuery} onJump={jump} />
+          <SettingsNav current={section} onPick={(next) => ui.getState().openSettings(next)} />
+        </div>
+        <div className="pane-scroll settings-scroll">
+          <div className="pane-content narrow">
+            {query.trim() ? <SettingsFindResults query={query} onJump={jump} /> : null}
+            <div ref={panel} role="tabpanel" id={sectionPanelId(section)} aria-labelledby={sectionTabId(section)} className="settings-panel" hidden={Boolean(query.trim())}>
+              {loadError ? <Notice tone="error">{loadError}</Notice> : null}
+              {view ? <SectionCards section={section} /> : loadError ? null : <PaneLoading label={t('common.loading')} />}
+            </div>
+          </div>
+        </div>
+      </div>
     </Pane>
-  )
-}
-
-/** Theme and language apply at once here and are saved to config.json. */
-function AppearanceSection(): React.JSX.Element {
-  const t = useT()
-  const { settings, ui } = useApp()
-  const theme = useUi((s) => s.theme)
-  const language = useUi((s) => s.language)
-  const desktop = useSettings((s) => s.info?.mode === 'desktop')
-
-  const setTheme = (next: Theme): void => {
-    ui.getState().setTheme(next)
-    void settings.getState().update({ ui: { theme: next } })
-  }
-  const setLanguage = (next: Language): void => {
-    ui.getState().setLanguage(next)
-    void settings.getState().update({ ui: { language: next } })
-  }
-
-  return (
-    <section className="card" aria-labelledby="settings-appearance">
-      <header className="card-head">
-        <h2 id="settings-appearance">{t('settings.appearance.title')}</h2>
-      </header>
-      <div className="field-row">
-        <div className="field-text">
-          <span className="field-label">{t('settings.appearance.theme')}</span>
-        </div>
-        <Segmented
-          label={t('settings.appearance.theme')}
-          value={theme}
-          options={[
-            { value: 'system', label: t('settings.appearance.system') },
-            { value: 'light', label: t('settings.appearance.light') },
-            { value: 'dark', label: t('settings.appearance.dark') }
-          ]}
-          onChange={setTheme}
-        />
-      </div>
-      <div className="field-row">
-        <div className="field-text">
-          <label className="field-label" htmlFor="settings-language">
-            {t('settings.appearance.language')}
-          </label>
-        </div>
-        <select id="settings-language" className="select" value={language} onChange={(event) => setLanguage(event.target.value as Language)}>
-          <option value="en">English</option>
-          <option value="zh-CN">简体中文</option>
-        </select>
-      </div>
-      {desktop ? <ShortcutField /> : null}
-    </section>
-  )
-}
-
-function AboutSection(): React.JSX.Element | null {
-  const t = useT()
-  const info = useSettings((s) => s.info)
-  if (!info) return null
-  return (
-    <section className="card" aria-labelledby="settings-about">
-      <header className="card-head">
-        <h2 id="settings-about">{t('settings.about.title')}</h2>
-      </header>
-      <dl className="about-list">
-        <dt>{t('settings.about.version')}</dt>
-        <dd>{info.version}</dd>
-        <dt>{t('settings.about.mode')}</dt>
-        <dd>{info.mode === 'desktop' ? t('settings.about.desktop') : t('settings.about.browser')}</dd>
-        <dt>{t('settings.about.home')}</dt>
-        <dd>
-          <code>{info.home}</code>
-        </dd>
-      </dl>
-    </section>
   )
 }

@@ -31,5 +31,6 @@ export const keyStorageLabel: Record<KeyStorage, MessageKey> = {
   basic_text: 'settings.key.storage.basic_text',
   memory: 'settings.key.storage.memory',
   env: 'settings.key.storage.env',
-  none: 'settings.key.storage.none'
+  none: 'settings.key.storage.none',
+  file: 'secrets.remembered'
 }

@@ -5,6 +5,7 @@ import { Notice, Spinner } from '../../../components/Feedback'
 import { describeError } from '../../../ipc/error-words'
 import { SyncedPanel } from './SyncedPanel'
 import { SyncSetupForm } from './SyncSetupForm'
+import { useSyncSetup } from './use-sync-setup'
 
 /** Settings → Data: sync of memory and skills over git; the setup form, or the sync's state and actions (live through `sync.changed`). */
 export function SyncSection(): React.JSX.Element {
@@ -13,6 +14,7 @@ export function SyncSection(): React.JSX.Element {
   const id = useId()
   const [status, setStatus] = useState<SyncStatus | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
+  const setup = useSyncSetup(setStatus)
 
   useEffect(() => {
     const off = client.on('sync.changed', setStatus)
@@ -20,6 +22,8 @@ export function SyncSection(): React.JSX.Element {
     return off
   }, [client])
 
+  // The form stays while its first sync runs (the status names the remote already) and after it failed.
+  const synced = status?.remote && !setup.busy && !setup.failure
   return (
     <section className="field-group sync-section" aria-labelledby={`${id}-title`}>
       <div className="field-group-head">
@@ -28,7 +32,12 @@ export function SyncSection(): React.JSX.Element {
         </h3>
         <p className="field-hint">{t('sync.lead')}</p>
       </div>
-      {!status ? problem ? null : <Spinner label={t('common.loading')} /> : status.remote ? <SyncedPanel status={status} onStatus={setStatus} /> : <SyncSetupForm status={status} onStatus={setStatus} />}
+      {setup.done && synced ? (
+        <Notice tone="success">
+          {t('sync.setupDone', { remote: setup.done })}
+        </Notice>
+      ) : null}
+      {!status ? problem ? null : <Spinner label={t('common.loading')} /> : synced ? <SyncedPanel status={status} onStatus={setStatus} /> : <SyncSetupForm status={status} setup={setup} />}
       {problem ? <Notice tone="error">{problem}</Notice> : null}
     </section>
   )

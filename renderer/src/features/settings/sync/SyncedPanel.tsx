@@ -1,11 +1,12 @@
 import { useId, useState } from 'react'
 import { localeOf } from '../../../../../shared/i18n'
 import type { SyncStatus } from '../../../../../shared/ipc/contract-sync'
-import { useApp, useT, useUi } from '../../../app/context'
+import { useApp, useSettings, useT, useUi } from '../../../app/context'
 import { Dialog } from '../../../components/Dialog'
 import { Notice, Spinner } from '../../../components/Feedback'
 import { describeError } from '../../../ipc/error-words'
 import { relativeTime, useNow } from '../../../lib/time'
+import { RememberSecretsChoice } from '../RememberSecretsChoice'
 import { currentProblem, describeLastSync, describeSchedule, describeSyncProblem, SYNC_SCHEDULES } from './sync-words'
 
 interface Props {
@@ -23,6 +24,7 @@ export function SyncedPanel({ status, onStatus }: Props): React.JSX.Element {
   const [problem, setProblem] = useState<string | null>(null)
   const [tokenDraft, setTokenDraft] = useState<string | null>(null)
   const [leaving, setLeaving] = useState(false)
+  const browserMode = useSettings((s) => s.info?.mode === 'browser')
 
   const act = async (request: () => Promise<SyncStatus>): Promise<boolean> => {
     try {
@@ -107,7 +109,8 @@ export function SyncedPanel({ status, onStatus }: Props): React.JSX.Element {
               {t('common.cancel')}
             </button>
           </div>
-          <div className="field-hint">{t('sync.tokenHint')}</div>
+          <div className="field-hint">{browserMode ? t('sync.tokenHintBrowser') : t('sync.tokenHint')}</div>
+          <RememberSecretsChoice />
         </form>
       ) : null}
       {problem ? <Notice tone="error">{problem}</Notice> : null}

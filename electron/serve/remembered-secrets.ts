@@ -1,0 +1,66 @@
+import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { z } from 'zod'
+import type { ApiKeyWhich } from '../core/app/app-context'
+
+/**
+ * Browser mode and the CLI: the secrets a user chose to "Remember on this computer", in
+ * `<home>/secrets.local.json`, readable by the user alone (0600). Never synced (sync carries only
+ * `memories/` and `skills/`), never in a backup (which holds state.db, config.json and its folders by
+ * name) nor a team library. The desktop app keeps its keys encrypted by the OS keyring instead.
+ */
+export const REMEMBERED_SECRETS_FILE = 'secrets.local.json'
+
+export function rememberedSecretsPath(home: string): string {
+  return join(home, REMEMBERED_SECRETS_FILE)
+}
+
+const fileSchema = z.object({
+  apiKeys: z.partialRecord(z.enum(['chat', 'learning', 'embedding', 'memoryProvider']), z.string()).default({}),
+  secrets: z.record(z.string(), z.string()).default({})
+})
+export type RememberedSecrets = z.infer<typeof fileSchema>
+
+/** The variable each provider key is read from, which a remembered key stands in for. */
+export const API_KEY_ENV: Record<ApiKeyWhich, string> = {
+  chat: 'CAIRN_API_KEY',
+  learning: 'CAIRN_LEARNING_API_KEY',
+  embedding: 'CAIRN_EMBEDDING_API_KEY',
+  memoryProvider: 'CAIRN_MEMORY_PROVIDER_API_KEY'
+}
+
+/** The remembered secrets, or null when the user has not chosen to remember any (no file, or one that cannot be read). */
+export function readRememberedSecrets(file: string): RememberedSecrets | null {
+  if (!existsSync(file)) return null
+  try {
+    return fileSchema.parse(JSON.parse(readFileSync(file, 'utf8')))
+  } catch {
+    return null
+  }
+}
+
+/** Writes the file owner-only from its first byte (a temp file created 0600, then renamed over). */
+export function writeRememberedSecrets(file: string, secrets: RememberedSecrets): void {
+  const temp = `${file}.${process.pid}.tmp`
+  writeFileSync(temp, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600, flag: 'w' })
+  chmodSync(temp, 0o600)
+  renameSync(temp, file)
+}
+
+export function forgetRememberedSecrets(file: string): void {
+  rmSync(file, { force: true })
+}
+
+/**
+ * `env` with the remembered secrets filled in as the variables they stand for, where the variable is
+ * not set: the precedence is the environment first, then the remembered file. The CLI reads its keys and
+ * tokens from the environment, so this is how `cairn chat`, `cairn sync` and `cairn mcp` see them.
+ */
+export function withRememberedSecrets(env: NodeJS.ProcessEnv, file: string, secretEnvName: (name: string) => string): NodeJS.ProcessEnv {
+  const remembered = readRememberedSecrets(file)
+  if (!remembered) return env
+  const filled: NodeJS.ProcessEnv = {}
+  for (const [which, value] of Object.entries(remembered.apiKeys)) filled[API_KEY_ENV[which as ApiKeyWhich]] = value
+  for (const [name, value] of Object.entries(remembered.secrets)) filled[secretEnvName(name)] = value
+  return { ...filled, ...Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== '')) }
+}
