@@ -4,11 +4,13 @@ import { zhCN as zhCNBase } from './zh-CN'
 import { fillTemplate } from './fill'
 import { enRecall } from './en-recall' // issue 28, part D: recalled memory and the memory providers
 import { zhCNRecall } from './zh-CN-recall'
+import { enImported } from './en-imported' // issue 29, part D: imported conversations going on, import counts
+import { zhCNImported } from './zh-CN-imported'
 
 /** The dictionaries of en.ts / zh-CN.ts and the ones registered here beside them. */
-const en = { ...enBase, ...enRecall }
-const zhCN = { ...zhCNBase, ...zhCNRecall }
-export type MessageKey = BaseMessageKey | keyof typeof enRecall
+const en = { ...enBase, ...enRecall, ...enImported }
+const zhCN = { ...zhCNBase, ...zhCNRecall, ...zhCNImported }
+export type MessageKey = BaseMessageKey | keyof typeof enRecall | keyof typeof enImported
 /** A language the faces speak (`ui.language` in config.json). */
 export type Language = CairnConfig['ui']['language']
 export type Params = Record<string, string | number>
