@@ -3,7 +3,7 @@ import type { CairnCore } from '../core/cairn'
 import type { SettingsStore } from '../core/config/config-store'
 import { homePaths, resolveHome } from '../core/config/home'
 import { CliFailure, processIO, UsageError, type CliIO } from './io'
-import { commands, usageText } from './commands'
+import { commands, usageText, type CommandName } from './commands'
 import type { CliContext } from './commands/types'
 
 export type { CliContext } from './commands/types'
@@ -35,7 +35,7 @@ export async function runCli(argv: string[], io: CliIO = processIO, env: NodeJS.
     return name ? 0 : 2
   }
   if (!Object.hasOwn(commands, name)) return usage(io, `Unknown command "${name}".`)
-  const command = await commands[name]()
+  const command = await commands[name as CommandName]()
   if (args.includes('--help') || args.includes('-h')) {
     io.out(command.usage)
     return 0
