@@ -6,6 +6,5 @@ export const enImported = {
   'imported.answerFrom': '{app}',
   'imported.answerFromTitle': 'Imported from {app}. Going on here answers with your model.',
   // An import that found nothing new: no batch is kept.
-  'import.nothingNewTitle': 'Nothing new: everything there was imported before.',
-  'import.nothingNew': 'No import was recorded, so there is nothing to undo.'
+  'import.nothingNewTitle': 'Nothing new: everything there was imported before, so no import was recorded and there is nothing to undo.'
 } as const

@@ -6,6 +6,5 @@ export const zhCNImported: Record<keyof typeof enImported, string> = {
   'imported.answerByTitle': '从 {app} 导入，由 {model} 撰写。在这里继续时使用你的模型回答。',
   'imported.answerFrom': '{app}',
   'imported.answerFromTitle': '从 {app} 导入。在这里继续时使用你的模型回答。',
-  'import.nothingNewTitle': '没有新内容：这里的一切之前都已导入。',
-  'import.nothingNew': '没有记录新的导入，因此没有可撤销的内容。'
+  'import.nothingNewTitle': '没有新内容：这里的一切之前都已导入，因此没有记录新的导入，也没有可撤销的内容。'
 }

@@ -124,7 +124,7 @@ function ImportForm({ store }: { store: ImportsStore }): React.JSX.Element {
           <ImportReportView
             report={last.report}
             // No id: everything there was imported before, and no batch was kept.
-            title={last.report.importId === null ? `${t('import.nothingNewTitle')} ${t('import.nothingNew')}` : t('import.resultTitle', { id: last.report.importId })}
+            title={last.report.importId === null ? t('import.nothingNewTitle') : t('import.resultTitle', { id: last.report.importId })}
             actions={
               // Conversations alone are not timeline changes: the button is for memory and skills that came in.
               onTimeline(last.report) ? (
