@@ -6,7 +6,7 @@ import { startE2E, type E2E } from './fixture'
 import { answers, composer, lastUserText, send } from './helpers'
 
 /** A ChatGPT export of one conversation answered by o3 (nodes as ChatGPT writes them: a tree, root to `current_node`). */
-export function o3Export(path: string): string {
+function o3Export(path: string): string {
   const node = (id: string, parent: string | null, child: string | null, role: 'user' | 'assistant' | null, text: string, time: number) => ({
     id,
     parent,
