@@ -10,9 +10,10 @@ import { eraseFromLineStart } from './terminal-erase'
 import type { CliIO } from './io'
 import { MarkdownBlocks, wantsTerminalMarkdown } from './terminal-markdown'
 import { toolOutcome } from './tool-outcome'
+import { approvalChoice, unclearAnswerLine } from './approval-answer'
 
-/** Asks the user one question and gives the line typed. */
-export type AskLine = (question: string) => Promise<string>
+/** Asks the user one question and gives the line typed; null when input ended or Ctrl+C was pressed instead. */
+export type AskLine = (question: string) => Promise<string | null>
 
 export function jsonPrinter(io: CliIO) {
   return (event: AgentEvent) => io.out(JSON.stringify(event) + '\n')
@@ -110,7 +111,13 @@ function prefixLabel(prefix: string): string {
 }
 
 /** Asks on the terminal whether to allow a tool action; `ask` is the interactive session's own prompt (one reader of stdin). */
-export async function askApproval(io: CliIO, event: Extract<AgentEvent, { type: 'approval_needed' }>, ask?: AskLine): Promise<ApprovalDecision> {
+export async function askApproval(
+  io: CliIO,
+  event: Extract<AgentEvent, { type: 'approval_needed' }>,
+  ask?: AskLine,
+  /** True once the request no longer waits (the turn was stopped): an answer after that is not asked again. */
+  isSettled?: () => boolean
+): Promise<ApprovalDecision> {
   // Writes, commands, reads outside the workspace and fetches alike: nobody to ask means no.
   const summary = visibleControls(event.summary, { newlines: false })
   if (!process.stdin.isTTY) {
@@ -137,17 +144,31 @@ export async function askApproval(io: CliIO, event: Extract<AgentEvent, { type: 
           ? { label: `"${event.mcpTool}" from ${event.server}, with any arguments`, decision: { allow: true, remember: 'tool' } as const }
           : null
   const options = ['[y]es', '[n]o', ...(sessionLabel ? [`[s] ${sessionLabel.charAt(0).toLowerCase()}${sessionLabel.slice(1)}`] : []), ...(always ? [`[a]lways allow ${always.label}`] : [])].join(' / ')
-  const answer = (await (ask ?? askOnce)(`\n${summary}\nAllow? ${visibleControls(options, { newlines: false })} `)).trim().toLowerCase()
-  if (answer === 'y' || answer === 'yes') return { allow: true }
-  if ((answer === 's' || answer === 'session') && sessionLabel) return { allow: true, remember: 'session' }
-  if ((answer === 'a' || answer === 'always') && always) return always.decision
-  return { allow: false }
+  const offered = ['y (yes)', 'n (no)', ...(sessionLabel ? ['s (this conversation)'] : []), ...(always ? ['a (always)'] : [])]
+  let question = `\n${summary}\nAllow? ${visibleControls(options, { newlines: false })} `
+  // Only a clear answer decides: anything else is asked again (what was typed is said back, not sent); no input at all is no.
+  for (;;) {
+    const typed = await (ask ?? askOnce)(question)
+    if (typed === null || isSettled?.()) return { allow: false }
+    const choice = approvalChoice(typed)
+    if (choice === 'yes') return { allow: true }
+    if (choice === 'no') return { allow: false }
+    if (choice === 'session' && sessionLabel) return { allow: true, remember: 'session' }
+    if (choice === 'always' && always) return always.decision
+    io.err(`${visibleControls(unclearAnswerLine(typed, offered), { newlines: false })}\n`)
+    question = `Allow? ${visibleControls(options, { newlines: false })} `
+  }
 }
 
-async function askOnce(question: string): Promise<string> {
+/** One question on stdin; Ctrl+C or the end of input answers null (no). */
+async function askOnce(question: string): Promise<string | null> {
   const rl = createInterface({ input: process.stdin, output: process.stderr })
+  const ended = new Promise<null>((resolve) => {
+    rl.once('close', () => resolve(null))
+    rl.once('SIGINT', () => resolve(null))
+  })
   try {
-    return await rl.question(question)
+    return await Promise.race([rl.question(question), ended])
   } finally {
     rl.close()
   }

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises'
 import type { AgentSession } from '../core/agent/agent-session'
+import { CommandOutputs } from './command-output'
 import { dropIfUnanswered, openChatSession, openFailureWords, type ChatSetup, type OpenedChat } from './chat-session'
 import { isSavedPrompt, savedPromptText } from './repl-prompts'
 import { conversationModel, HISTORY_SIZE, inboxSummary, modelNameProblem, modelReport, PromptHistory, REPL_HELP, unlistedModel } from './repl-commands'
@@ -33,8 +34,18 @@ export async function runInteractiveChat(base: ChatSetup, resumeId: string | und
     recalled = lines
     keepHistory()
   })
+  // The question waiting for an answer (an approval): Ctrl+C or the end of input answers it with null (no).
+  let asking: AbortController | null = null
   const ask = async (question: string) => {
-    const answer = await rl.question(question)
+    asking = new AbortController()
+    let answer: string
+    try {
+      answer = await rl.question(question, { signal: asking.signal })
+    } catch {
+      return null
+    } finally {
+      asking = null
+    }
     // An approval's "y" is no prompt to come back to with ↑ (readline listed it before answering).
     if (answer.trim() && recalled[0] === answer) {
       recalled.shift()
@@ -42,7 +53,7 @@ export async function runInteractiveChat(base: ChatSetup, resumeId: string | und
     }
     return answer
   }
-  const setup: ChatSetup = { ...base, ask }
+  const setup: ChatSetup = { ...base, ask, outputs: new CommandOutputs(null, true) }
   rl.setPrompt('› ')
 
   // Asserted, not annotated: set inside `play`, which TypeScript's narrowing does not follow.
@@ -66,9 +77,11 @@ export async function runInteractiveChat(base: ChatSetup, resumeId: string | und
   // Ctrl+D (or the end of piped input): what was typed before it still runs, then the session ends.
   rl.on('close', () => {
     closed = true
+    asking?.abort()
     next()
   })
   const interrupt = () => {
+    if (asking) return asking.abort()
     if (running) return running.cancel()
     if (!terminal) return rl.close()
     io.err('\n(To leave, press Ctrl+D or type /exit.)\n')
@@ -126,6 +139,7 @@ export async function runInteractiveChat(base: ChatSetup, resumeId: string | und
         chosenModel = null
         io.err('New conversation.\n')
       } else if (command === '/inbox') io.err(inboxSummary(core))
+      else if (command === '/output') io.out(setup.outputs.whole())
       else if (command === '/model') {
         const id = session?.id ?? sessionId
         if (words.length === 0) io.err(await modelReport(core, env, conversationModel(core, env, id, chosenModel)))

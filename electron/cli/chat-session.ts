@@ -18,6 +18,7 @@ import type { CliLearning } from './learning'
 import { startFolder } from './workspace-option'
 import type { MemoryRecall } from '../core/recall/memory-recall'
 import { printRecalled } from './recall'
+import { showCommandOutput, type CommandOutputs } from './command-output'
 
 /** What every conversation of one `cairn chat` shares. */
 export interface ChatSetup {
@@ -38,6 +39,8 @@ export interface ChatSetup {
   recall?: MemoryRecall | null
   /** `--incognito`: every conversation is kept in memory only, never reviewed, and gone when it ends. */
   incognito?: boolean
+  /** Where a command's whole output is kept when what is shown was cut (the interactive session's `/output`). */
+  outputs: CommandOutputs
 }
 
 /** An open conversation and where its messages and files are kept (the data home's stores, or an incognito one's in memory). */
@@ -61,11 +64,15 @@ export function openChatSession(setup: ChatSetup, sessionId: string | undefined)
   const opened = setup.incognito ? openIncognito(setup) : openSaved(setup, sessionId)
   const { session } = opened
   const printer = setup.json ? jsonPrinter(setup.io) : textPrinter(setup.io)
+  // Requests the session settled itself (a stopped turn denies what waits): not asked again.
+  const settled = new Set<string>()
   session.events.on((event) => {
     printer(event)
+    if (!setup.json) showCommandOutput(setup.io, event, setup.outputs)
+    if (event.type === 'approval_resolved') settled.add(event.requestId)
     if (event.type === 'turn_started' && event.recalled && !setup.json) printRecalled(setup.core, setup.io, setup.env, event.recalled)
     if (event.type === 'approval_needed') {
-      void askApproval(setup.io, event, setup.ask)
+      void askApproval(setup.io, event, setup.ask, () => settled.has(event.requestId))
         .catch(() => ({ allow: false }))
         .then((decision) => session.respondToApproval(event.requestId, decision))
     }

@@ -5,7 +5,7 @@ import { homePaths, resolveHome } from '../core/config/home'
 import { secretEnvName } from '../serve/process-secrets'
 import { rememberedSecretsPath, withRememberedSecrets } from '../serve/remembered-secrets'
 import { CliFailure, processIO, UsageError, type CliIO } from './io'
-import { commands, usageText } from './commands'
+import { commands, usageText, type CommandName } from './commands'
 import type { CliContext } from './commands/types'
 
 export type { CliContext } from './commands/types'
@@ -37,7 +37,7 @@ export async function runCli(argv: string[], io: CliIO = processIO, env: NodeJS.
     return name ? 0 : 2
   }
   if (!Object.hasOwn(commands, name)) return usage(io, `Unknown command "${name}".`)
-  const command = await commands[name]()
+  const command = await commands[name as CommandName]()
   if (args.includes('--help') || args.includes('-h')) {
     io.out(command.usage)
     return 0

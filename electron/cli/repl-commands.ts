@@ -13,6 +13,7 @@ export const REPL_HELP = `Type a message and press Enter. Commands:
   /model NAME   answer with NAME in this conversation, from its next turn
   /inbox        the changes learning proposed that wait for you, and how to decide on them
   /p NAME       send a saved prompt (asks for its variables); /p lists them, /NAME works too
+  /output       the last command's whole output (under a command only its last lines are shown)
   /exit         leave (so does Ctrl+D)
 ↑ and ↓ go through earlier prompts. Ctrl+C stops a running answer.
 `

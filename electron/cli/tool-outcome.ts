@@ -20,13 +20,15 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
  */
 export function toolOutcome(name: string, ok: boolean, result: string): string {
   const parsed = fields(result)
-  if (!ok) return ellipsize(typeof parsed.error === 'string' ? parsed.error : result, 120)
+  if (!ok && (typeof parsed.error === 'string' || name !== 'run_command')) return ellipsize(typeof parsed.error === 'string' ? parsed.error : result, 120)
   switch (name) {
     case 'run_command': {
+      // A command that ran and failed says how it ended; its output follows (command-output.ts).
       if (parsed.timed_out === true) return 'timed out'
       if (typeof parsed.signal === 'string') return `stopped by ${parsed.signal}`
       const exit = count(parsed.exit_code)
-      return exit === undefined ? '' : `exit ${exit}`
+      if (exit === undefined) return ok ? '' : ellipsize(result, 120)
+      return `exit ${exit}`
     }
     case 'read_file': {
       const lines = count(parsed.total_lines)

@@ -10,11 +10,19 @@ import { enPrompts } from './en-prompts' // issue 29, part F: the prompt library
 import { zhCNPrompts } from './zh-CN-prompts'
 import { enSettingsSections } from './en-settings-sections' // issue 29, part B: Settings sections, search, sync setup, remembered keys
 import { zhCNSettingsSections } from './zh-CN-settings-sections'
+import { enImported } from './en-imported' // issue 29, part D: imported conversations going on, import counts
+import { zhCNImported } from './zh-CN-imported'
 
 /** The dictionaries of en.ts / zh-CN.ts and the ones registered here beside them. */
-const en = { ...enBase, ...enRecall, ...enImages, ...enPrompts, ...enSettingsSections }
-const zhCN = { ...zhCNBase, ...zhCNRecall, ...zhCNImages, ...zhCNPrompts, ...zhCNSettingsSections }
-export type MessageKey = BaseMessageKey | keyof typeof enRecall | keyof typeof enImages | keyof typeof enPrompts | keyof typeof enSettingsSections
+const en = { ...enBase, ...enRecall, ...enImages, ...enPrompts, ...enSettingsSections, ...enImported }
+const zhCN = { ...zhCNBase, ...zhCNRecall, ...zhCNImages, ...zhCNPrompts, ...zhCNSettingsSections, ...zhCNImported }
+export type MessageKey =
+  | BaseMessageKey
+  | keyof typeof enRecall
+  | keyof typeof enImages
+  | keyof typeof enPrompts
+  | keyof typeof enSettingsSections
+  | keyof typeof enImported
 /** A language the faces speak (`ui.language` in config.json). */
 export type Language = CairnConfig['ui']['language']
 export type Params = Record<string, string | number>

@@ -79,6 +79,8 @@ export const displayMessageSchema = z.object({
   hint: z.string().nullable(),
   /** The model that wrote an answer, when it was recorded. */
   model: z.string().nullable().optional(),
+  /** An answer imported from another app: which (`chatgpt`, `claude`, `hermes`…), shown with its model. */
+  importedFrom: z.string().max(40).optional(),
   /** Tokens of the model call that produced an answer, as the provider reported them. */
   usage: z.object({ promptTokens: z.number().int(), completionTokens: z.number().int(), cachedTokens: z.number().int() }).nullable().optional(),
   /**

@@ -44,7 +44,7 @@ describe('cairn import', () => {
     const undone = await cairn(home, ['undo', '1'])
     expect(undone.stderr).toBe('')
     expect(undone.code).toBe(0)
-    expect(undone.stdout).toMatch(/^Undid import #1: \d+ changes reverted, 3 conversations deleted, \d+ waiting proposals withdrawn\.\n$/)
+    expect(undone.stdout).toMatch(/^Undid import #1: \d+ changes reverted, 3 conversations deleted, 1 waiting proposal withdrawn\.\n$/)
     const batches = JSON.parse((await cairn(home, ['list', '--json'])).stdout) as Array<{ id: number; revertedAt: number | null }>
     expect(batches).toEqual([expect.objectContaining({ id: 1, revertedAt: expect.any(Number) })])
   })

@@ -1,4 +1,6 @@
+import { join } from 'node:path'
 import { parseCommandArgs } from '../args'
+import { CommandOutputs } from '../command-output'
 import { dropIfUnanswered, latestSessionId, openChatSession, openFailureWords, readAttachFiles, startChatMcp, type ChatSetup } from '../chat-session'
 import type { PreparedAttachment } from '../../core/attachments'
 import type { CairnCore } from '../../core/cairn'
@@ -12,7 +14,7 @@ import type { CliCommand, CliContext } from './types'
 export const chatCommand: CliCommand = {
   usage: `Usage: cairn [--home DIR] chat ["<prompt>"] [--session ID | --continue | --incognito] [--workspace DIR] [--attach FILE]... [--yes] [--json] [--wait]
 
-Without a prompt: an interactive session (/help, /new, /model [NAME], /inbox, /exit; ↑ for earlier
+Without a prompt: an interactive session (/help, /new, /model [NAME], /inbox, /output, /exit; ↑ for earlier
 prompts, Ctrl+C stops an answer, Ctrl+D leaves). On a terminal answers render as markdown (NO_COLOR
 or a pipe: plain text, byte for byte). With a prompt, runs one turn: streams
 the answer to stdout and prints the session id on stderr. When the turn is worth learning from, a
@@ -88,7 +90,9 @@ async function failBeforeChat(ctx: CliContext, core: CairnCore, learning: CliLea
 }
 
 function setupOf(ctx: CliContext, core: CairnCore, where: ReturnType<typeof chatWorkspace>, values: ChatValues, learning: CliLearning): ChatSetup {
-  return { core, env: ctx.env, io: ctx.io, workspace: where.workspace, move: where.move, yes: Boolean(values.yes), json: Boolean(values.json), learning, incognito: Boolean(values.incognito) }
+  // One turn has no `/output` to ask: a command's output cut on screen is written here whole.
+  const outputs = new CommandOutputs(join(core.paths.logsDir, 'last-command-output.txt'), false)
+  return { core, env: ctx.env, io: ctx.io, workspace: where.workspace, move: where.move, yes: Boolean(values.yes), json: Boolean(values.json), learning, incognito: Boolean(values.incognito), outputs }
 }
 
 async function chatOnce(ctx: CliContext, core: CairnCore, prompt: string, attachments: PreparedAttachment[], resumeId: string | undefined, setup: ChatSetup): Promise<number> {

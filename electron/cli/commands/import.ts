@@ -19,6 +19,7 @@ import { parseCommandArgs } from '../args'
 import { CliFailure, formatTime, printJson, UsageError, type CliIO } from '../io'
 import { keyedFailure } from '../worded-failure'
 import { IMPORT_LEARN_USAGE, importLearn } from './import-learn'
+import { IMPORT_SOURCE_NAMES, type ImportSourceName } from './import-sources'
 import type { CliCommand, CliContext } from './types'
 
 /** Below this many conversations an import takes a moment and prints no progress. */
@@ -78,7 +79,7 @@ ${IMPORT_LEARN_USAGE}
     if (action === 'undo') return undo(ctx, rest, values.json ?? false)
     if (action === 'learn') return importLearn(ctx, rest, values.json ?? false)
     if (!isSource(action)) {
-      throw new UsageError(action ? `Cairn cannot import from "${action}" yet; it imports from ${SOURCES.join(', ')}.` : 'Name what to import, e.g. cairn import hermes.')
+      throw new UsageError(action ? `Cairn cannot import from "${action}" yet; it imports from ${IMPORT_SOURCE_NAMES.join(', ')}.` : 'Name what to import, e.g. cairn import hermes.')
     }
     if (rest.length > 1) throw new UsageError(`import ${action} takes one path (got ${rest.length}).`)
     if ((action === 'chatgpt' || action === 'claude') && !rest[0]) {
@@ -102,10 +103,8 @@ ${IMPORT_LEARN_USAGE}
   }
 }
 
-const SOURCES = ['hermes', 'openclaw', 'claude-code', 'chatgpt', 'claude'] as const
-
-function isSource(action: string | undefined): action is (typeof SOURCES)[number] {
-  return (SOURCES as readonly string[]).includes(action ?? '')
+function isSource(action: string | undefined): action is ImportSourceName {
+  return (IMPORT_SOURCE_NAMES as readonly string[]).includes(action ?? '')
 }
 
 /** Sources that bring memory and skills (the chat exports bring conversations only). */
@@ -114,26 +113,39 @@ function isAgentHome(source: ImportReport['source']): boolean {
 }
 
 function printReport(io: CliIO, report: ImportReport): void {
+  if (report.nothingNew) {
+    io.out(`Nothing new in ${report.path}: everything there was imported before, so no import was recorded (nothing to undo).\n`)
+    printProblems(io, report, 'the rest was imported before')
+    return
+  }
   const head = report.dryRun ? `Dry run: nothing was changed. Importing ${report.path} would bring in:` : `Imported ${report.path} as import #${report.importId}:`
   io.out(`${head}\n${countLines(report.counts, report.source).map((line) => `  ${line}\n`).join('')}`)
-  if (report.problems.length) {
-    io.out(`${report.problems.length} problem${report.problems.length === 1 ? '' : 's'} (${report.dryRun ? 'the rest would come in' : 'the rest came in'}):\n`)
-    for (const problem of report.problems) io.out(`  ${problem.file}${problem.line ? `:${problem.line}` : ''}: ${problem.message}\n`)
-  }
+  printProblems(io, report, report.dryRun ? 'the rest would come in' : 'the rest came in')
   if (!report.dryRun && (report.counts.memory.proposed || report.counts.skills.proposed)) io.out('Proposals wait in the Inbox: cairn inbox\n')
   if (!report.dryRun) io.out(`Undo it all with: cairn import undo ${report.importId}\n`)
 }
 
+function printProblems(io: CliIO, report: ImportReport, rest: string): void {
+  if (!report.problems.length) return
+  io.out(`${counted(report.problems.length, 'problem', 'problems')} (${rest}):\n`)
+  for (const problem of report.problems) io.out(`  ${problem.file}${problem.line ? `:${problem.line}` : ''}: ${problem.message}\n`)
+}
+
+/** "1 file", "2 files". */
+function counted(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`
+}
+
 function countLines(counts: ImportCounts, source: ImportReport['source']): string[] {
   const { memory, skills, sessions } = counts
-  const conversations = `conversations: ${sessions.added} added (${sessions.messages} messages), ${sessions.existing} imported before`
+  const conversations = `conversations: ${sessions.added} added (${counted(sessions.messages, 'message', 'messages')}), ${sessions.existing} imported before`
   if (!isAgentHome(source)) return [conversations]
   const memoryLine =
     source === 'claude-code'
       ? `memory: ${memory.proposed} proposed (candidates wait in the Inbox), ${memory.duplicates} already known, ${memory.refused} refused`
-      : `memory: ${memory.added} added, ${memory.duplicates} duplicates dropped, ${memory.archived} archived (no room in the memory file), ${memory.refused} refused`
+      : `memory: ${memory.added} added, ${counted(memory.duplicates, 'duplicate', 'duplicates')} dropped, ${memory.archived} archived (no room in the memory file), ${memory.refused} refused`
   const usage = skills.usage ? `, ${skills.usage} with their usage figures` : ''
-  const skillsLine = `skills: ${skills.created} created (${skills.files} supporting files${usage}), ${skills.identical} already the same, ${skills.proposed} proposed (a different skill of that name exists, or it adds a download, an address or a credentials path), ${skills.refused} refused`
+  const skillsLine = `skills: ${skills.created} created (${counted(skills.files, 'supporting file', 'supporting files')}${usage}), ${skills.identical} already the same, ${skills.proposed} proposed (a different skill of that name exists, or it adds a download, an address or a credentials path), ${skills.refused} refused`
   if (source === 'claude-code') return [memoryLine, skillsLine]
   return [memoryLine, skillsLine, source === 'openclaw' ? `daily notes: ${sessions.added} added, ${sessions.existing} imported before` : conversations]
 }
@@ -159,11 +171,13 @@ function batchState(batch: ImportBatch): string {
   if (batch.revertedAt !== null) return `undone ${formatTime(batch.revertedAt)}`
   if (batch.finishedAt === null) return 'did not finish'
   const { memory, skills, sessions } = batch.counts
-  const problems = batch.problems.length ? `, ${batch.problems.length} problems` : ''
-  if (!isAgentHome(batch.source)) return `${sessions.added} conversations${problems}`
-  if (batch.source === 'claude-code') return `${memory.proposed} memory entries proposed, ${skills.created} skills${problems}`
-  const sessionsText = batch.source === 'openclaw' ? `${sessions.added} daily notes` : `${sessions.added} conversations`
-  return `${memory.added} memory entries, ${skills.created} skills, ${sessionsText}${problems}`
+  const problems = batch.problems.length ? `, ${counted(batch.problems.length, 'problem', 'problems')}` : ''
+  const conversations = counted(sessions.added, 'conversation', 'conversations')
+  if (!isAgentHome(batch.source)) return `${conversations}${problems}`
+  const skillsText = counted(skills.created, 'skill', 'skills')
+  if (batch.source === 'claude-code') return `${counted(memory.proposed, 'memory entry', 'memory entries')} proposed, ${skillsText}${problems}`
+  const sessionsText = batch.source === 'openclaw' ? counted(sessions.added, 'daily note', 'daily notes') : conversations
+  return `${counted(memory.added, 'memory entry', 'memory entries')}, ${skillsText}, ${sessionsText}${problems}`
 }
 
 async function undo(ctx: CliContext, rest: string[], json: boolean): Promise<number> {
@@ -177,7 +191,7 @@ async function undo(ctx: CliContext, rest: string[], json: boolean): Promise<num
   }
   if (!result.ok) throw keyedFailure(undoRefusal(core.db, id) ?? new Error(result.error))
   ctx.io.out(
-    `Undid import #${id}: ${result.reverted} changes reverted, ${result.sessionsRemoved} conversations deleted, ${result.proposalsWithdrawn} waiting proposals withdrawn.\n`
+    `Undid import #${id}: ${counted(result.reverted, 'change', 'changes')} reverted, ${counted(result.sessionsRemoved, 'conversation', 'conversations')} deleted, ${counted(result.proposalsWithdrawn, 'waiting proposal', 'waiting proposals')} withdrawn.\n`
   )
   if (result.sessionsKept) ctx.io.out(`Kept ${result.sessionsKept} imported conversations you went on with in Cairn (delete them from the conversations list if you like).\n`)
   if (result.complete) return 0

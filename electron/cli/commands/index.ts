@@ -1,3 +1,4 @@
+import { IMPORT_SOURCES } from './import-sources'
 import type { CliCommand } from './types'
 
 /**
@@ -5,7 +6,7 @@ import type { CliCommand } from './types'
  * loading the core, the MCP SDK, isomorphic-git or the markdown renderer (the bundle is split by
  * command, scripts/build-cli.mjs).
  */
-export const commands: Record<string, () => Promise<CliCommand>> = {
+export const commands = {
   chat: async () => (await import('./chat')).chatCommand,
   sessions: async () => (await import('./sessions')).sessionsCommand,
   serve: async () => (await import('./serve')).serveCommand,
@@ -25,6 +26,50 @@ export const commands: Record<string, () => Promise<CliCommand>> = {
   import: async () => (await import('./import')).importCommand,
   sync: async () => (await import('./sync')).syncCommand,
   prompts: async () => (await import('./prompts')).promptsCommand
+} satisfies Record<string, () => Promise<CliCommand>>
+
+export type CommandName = keyof typeof commands
+
+/** A command's lines in `cairn --help`: how it is called, then what it does (continued on the next lines). */
+type HelpEntry = [call: string, what: string, ...more: string[]]
+
+/**
+ * Every command's help, keyed like `commands`: a command added there without a line here does not
+ * compile, and `usageText` is made from this table, so the list cannot drift from what runs.
+ */
+const commandHelp: Record<CommandName, HelpEntry[]> = {
+  chat: [['chat ["<prompt>"]', 'run one turn, or without a prompt chat interactively', '(--session ID or --continue to go on, --yes, --json, --wait)']],
+  sessions: [['sessions [--json]', 'list conversations (show <id>, export <id>)']],
+  serve: [['serve [--port N]', 'browser mode: the UI on 127.0.0.1 (prints the URL to open)']],
+  tool: [["tool <name> '<json>'", 'run one tool (memory, skills_list, skill_view, skill_manage, session_search)']],
+  skills: [['skills [--json]', 'list skills by category, with usage and load warnings', '(pin|unpin|disable|enable|history|restore|diff <name>: tend one skill)']],
+  memory: [['memory [--json]', 'what Cairn remembers, with where each entry came from and pins', '(history, pin|unpin <user|memory> <text>, restore <id>)']],
+  search: [['search <query> [--json]', 'find past conversations in plain words']],
+  timeline: [['timeline [--json]', 'everything Cairn learned, newest first']],
+  revert: [['revert <id>', 'undo one learned change from the timeline']],
+  review: [['review [--session ID]', 'learn from a conversation now (--wait to see what it learned)']],
+  inbox: [['inbox [--json]', 'changes learning proposes, waiting for you (show|approve|reject|rereview <id>, approve --all)']],
+  curate: [['curate [--wait]', 'tidy the library: archive unused skills, propose merges of overlapping ones']],
+  doctor: [['doctor [--repair]', 'check the data home (state.db, ledger, locks, temp files, skills); --repair fixes it']],
+  mcp: [
+    ['mcp list|test|import', "the MCP servers Cairn uses as tools: their state and tools, one server's", 'connection, servers from Claude Desktop or Claude Code'],
+    ['mcp serve [--http]', "Cairn's memory and skills as an MCP server for your other agents"]
+  ],
+  backup: [['backup [--out FILE]', 'one .tar.gz of the data home (database, memory, skills, attachments, settings; no secrets)']],
+  restore: [['restore FILE [--yes]', 'put a backup back, after checking it (a home with data is kept aside, never deleted)']],
+  import: [
+    ...IMPORT_SOURCES.map((source): HelpEntry => [`import ${source.id} ${source.args}`, source.what]),
+    ['import list|undo <id>', 'the imports so far; take one whole batch back', '(--dry-run on any import shows what would come; learn [ID] to learn from its conversations)']
+  ],
+  sync: [['sync [setup URL]', 'keep memory and skills the same on every device over a git repository', '(status, leave)']],
+  prompts: [['prompts [list]', 'the prompt library: saved prompts with {{variables}} (show|add|rm <name>)']]
+}
+
+const CALL_WIDTH = 25
+
+function helpLines([call, what, ...more]: HelpEntry): string {
+  const first = call.length < CALL_WIDTH ? `  ${call.padEnd(CALL_WIDTH)}${what}` : `  ${call}\n  ${' '.repeat(CALL_WIDTH)}${what}`
+  return [first, ...more.map((line) => `  ${' '.repeat(CALL_WIDTH)}${line}`)].join('\n')
 }
 
 export const usageText = `Cairn: a desktop assistant that learns from every conversation.
@@ -32,32 +77,10 @@ export const usageText = `Cairn: a desktop assistant that learns from every conv
 Usage: cairn [--home DIR] <command> [options]
 
 Commands:
-  chat ["<prompt>"]        run one turn, or without a prompt chat interactively
-                           (--session ID or --continue to go on, --yes, --json, --wait)
-  sessions [--json]        list conversations
-  serve [--port N]         browser mode: the UI on 127.0.0.1 (prints the URL to open)
-  tool <name> '<json>'     run one tool (memory, skills_list, skill_view, skill_manage, session_search)
-  skills [--json]          list skills by category, with usage and load warnings
-                           (pin|unpin|disable|enable|history|restore|diff <name>: tend one skill)
-  memory [--json]          what Cairn remembers, with where each entry came from and pins
-                           (history, pin|unpin <user|memory> <text>, restore <id>)
-  search <query> [--json]  find past conversations in plain words
-  timeline [--json]        everything Cairn learned, newest first
-  revert <id>              undo one learned change from the timeline
-  review [--session ID]    learn from a conversation now (--wait to see what it learned)
-  inbox [--json]           changes learning proposes, waiting for you (show|approve|reject|rereview <id>, approve --all)
-  curate [--wait]          tidy the library: archive unused skills, propose merges of overlapping ones
-  doctor [--repair]        check the data home (state.db, ledger, locks, temp files, skills); --repair fixes it
-  mcp list|test|import     the MCP servers Cairn uses as tools: their state and tools, one server's
-                           connection, servers from Claude Desktop or Claude Code
-  mcp serve [--http]       Cairn's memory and skills as an MCP server for your other agents
-  backup [--out FILE]      one .tar.gz of the data home (database, memory, skills, attachments, settings; no secrets)
-  restore FILE [--yes]     put a backup back, after checking it (a home with data is kept aside, never deleted)
-  import hermes [PATH]     bring a Hermes home in (memory, skills, conversations) as one batch
-                           (--dry-run to see what would come; list, undo <id> to take a batch back)
-  sync [setup URL]         keep memory and skills the same on every device over a git repository
-                           (status, leave)
-  prompts [list]           the prompt library: saved prompts with {{variables}} (show|add|rm <name>)
+${Object.values(commandHelp)
+  .flat()
+  .map(helpLines)
+  .join('\n')}
 
 Data home: --home DIR, else $CAIRN_HOME, else ~/.cairn
 Run "cairn <command> --help" for a command's options.

@@ -4,6 +4,9 @@ import { resolve } from 'node:path'
 import { exportFormats, exportStream, MAX_PAGE_SIZE, type ExportFormat, type MessageRecord } from '../../core/sessions'
 import { InvalidCursorError } from '../../core/sessions/session-pages'
 import { userWords } from '../../core/sessions/stored-messages'
+import { importedFromOf } from '../../core/import/imported-sessions'
+import { translator, type Language } from '../../../shared/i18n'
+import { importedAppName } from '../../../shared/i18n/describe-imported'
 import { parseCommandArgs, parseLimit } from '../args'
 import { CliFailure, formatTime, oneLine, printJson, UsageError } from '../io'
 import type { CliCommand, CliContext } from './types'
@@ -69,8 +72,9 @@ async function showCommand(ctx: CliContext, args: string[]): Promise<number> {
   ctx.io.out(`${session.title?.trim() || '(untitled)'}  ${session.id}  ${session.messageCount} msgs\n`)
   if (page.hasOlder) ctx.io.out(`Earlier: cairn sessions show ${sessionId}${values.limit ? ` --limit ${limit}` : ''} --before ${page.messages[0].id}\n`)
   ctx.io.out('\n')
+  const speakers = speakerLabels(core.config.get().ui.language)
   for (const m of page.messages) {
-    const line = shownLine(m)
+    const line = shownLine(m, speakers)
     if (line) ctx.io.out(`${line}\n`)
   }
   if (!page.messages.length) ctx.io.out(before === undefined ? 'No messages yet.\n' : `No messages before ${before}.\n`)
@@ -78,7 +82,7 @@ async function showCommand(ctx: CliContext, args: string[]): Promise<number> {
 }
 
 /** One message per line: who said it and the start of what they said (a compacted one is marked). */
-function shownLine(m: MessageRecord): string {
+function shownLine(m: MessageRecord, speakers: (m: MessageRecord) => string): string {
   const mark = m.compacted ? ' (condensed)' : ''
   const at = `#${m.id} ${formatTime(m.createdAt)}${mark}`
   switch (m.role) {
@@ -86,7 +90,7 @@ function shownLine(m: MessageRecord): string {
       return `${at}  You: ${oneLine(userWords(m), 200)}`
     case 'assistant': {
       const calls = m.toolCalls?.length ? `[called ${m.toolCalls.map((c) => c.name).join(', ')}] ` : ''
-      return `${at}  Cairn: ${calls}${oneLine(m.content, 200)}`
+      return `${at}  ${speakers(m)}: ${calls}${oneLine(m.content, 200)}`
     }
     case 'tool':
       return `${at}    ↳ ${m.toolName ?? 'tool'}: ${oneLine(m.content, 120)}`
@@ -94,6 +98,17 @@ function shownLine(m: MessageRecord): string {
       return `${at}  Summary of earlier messages: ${oneLine(m.content, 200)}`
     default:
       return ''
+  }
+}
+
+/** Who wrote an answer: Cairn, or the app it was imported from with its model ("ChatGPT (o3)"). */
+function speakerLabels(language: Language): (m: MessageRecord) => string {
+  const t = translator(language)
+  return (m) => {
+    const app = importedFromOf(m.meta)
+    if (!app) return 'Cairn'
+    const model = typeof m.meta?.model === 'string' && m.meta.model ? m.meta.model : null
+    return model ? `${importedAppName(app, t)} (${model})` : importedAppName(app, t)
   }
 }
 

@@ -1,4 +1,5 @@
 import { archiveMigration } from './archive-migration'
+import { importedModelMigration } from './imported-model-migration'
 import { memoryConfirmationMigration } from './memory-confirmation-migration'
 import { memoryHiddenMigration } from './memory-hidden-migration'
 import { projectMemoryMigration } from './project-memory-migration'
@@ -387,5 +388,6 @@ export const migrations: Migration[] = [
   memoryConfirmationMigration,
   archiveMigration,
   memoryHiddenMigration,
-  projectMemoryMigration
+  projectMemoryMigration,
+  importedModelMigration
 ]

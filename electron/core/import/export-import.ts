@@ -5,7 +5,7 @@ import { convertClaudeConversation } from './claude-conversations'
 import { ExportJsonError, locateExport, streamArrayElements } from './export-file'
 import { ImportBatches } from './import-batches'
 import { ImportedSessionWriter, type ImportedConversation } from './imported-sessions'
-import { emptyCounts, importedSessionSource, type ImportProblem, type ImportProgress, type ImportReport } from './types'
+import { emptyCounts, importedSessionSource, nothingNew, type ImportProblem, type ImportProgress, type ImportReport } from './types'
 
 /** The chat apps whose data exports Cairn reads. */
 export type ChatExportApp = 'chatgpt' | 'claude'
@@ -81,12 +81,17 @@ export async function importChatExport(core: ImportHome, options: ChatExportImpo
       if (pending.length >= WRITE_BATCH) flush()
     }
   } catch (error) {
-    if (!(error instanceof ExportJsonError)) throw error
+    if (!(error instanceof ExportJsonError)) {
+      if (pending.length) flush()
+      // Whatever it wrote before failing stays undoable as a whole.
+      if (importId !== null) batches.finish(importId, counts, report.problems)
+      throw error
+    }
     problem(`${error.message} at about byte ${error.offset}; the ${read} conversation${read === 1 ? '' : 's'} before that point ${dryRun ? 'would come' : 'came'} in, nothing after it.`)
   } finally {
     if (pending.length) flush()
-    if (importId !== null) batches.finish(importId, counts, report.problems)
   }
   options.onProgress?.({ phase: 'sessions', done: read, total: read })
+  if (importId !== null && !batches.finishOrDrop(importId, counts, report.problems)) return nothingNew(report)
   return report
 }

@@ -1,5 +1,5 @@
 import type { StateDb } from '../db/state-db'
-import { emptyCounts, type ImportCounts, type ImportProblem, type ImportSource } from './types'
+import { emptyCounts, importReviewId, type ImportCounts, type ImportProblem, type ImportSource } from './types'
 
 /** One row of `imports`: a batch, listed and undone as a whole. Times are milliseconds since the epoch. */
 export interface ImportBatch {
@@ -36,6 +36,30 @@ export class ImportBatches {
 
   finish(id: number, counts: ImportCounts, problems: ImportProblem[], at = Date.now()): void {
     this.db.prepare('UPDATE imports SET finished_at = ?, counts = ?, problems = ? WHERE id = ?').run(at, JSON.stringify(counts), JSON.stringify(problems), id)
+  }
+
+  /**
+   * Finishes a batch, or takes its row away when it brought nothing in (everything was imported
+   * before): an empty batch would only clutter the imports list and the timeline's undo. Returns
+   * whether the batch was kept.
+   */
+  finishOrDrop(id: number, counts: ImportCounts, problems: ImportProblem[], at = Date.now()): boolean {
+    if (this.broughtAnything(id)) {
+      this.finish(id, counts, problems, at)
+      return true
+    }
+    this.db.prepare('DELETE FROM imports WHERE id = ?').run(id)
+    return false
+  }
+
+  /** Whether anything of the batch is in the data home: a change on the timeline, a conversation or a proposal. */
+  private broughtAnything(id: number): boolean {
+    const reviewId = importReviewId(id)
+    return Boolean(
+      this.db.prepare('SELECT 1 FROM ledger WHERE review_id = ? LIMIT 1').get(reviewId) ??
+        this.db.prepare('SELECT 1 FROM sessions WHERE import_id = ? LIMIT 1').get(id) ??
+        this.db.prepare('SELECT 1 FROM proposals WHERE review_id = ? LIMIT 1').get(reviewId)
+    )
   }
 
   markReverted(id: number, at = Date.now()): void {

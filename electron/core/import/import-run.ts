@@ -3,7 +3,7 @@ import type { MemoryTarget } from '../memory/types'
 import { ImportBatches } from './import-batches'
 import { applyMemoryPlan, countMemoryPlan, type MemoryPlan } from './memory-merge'
 import { applySkillPlan, countSkillPlan, planSkill, type SourceSkill } from './skill-import'
-import { emptyCounts, importReviewId, type ImportCounts, type ImportProblem, type ImportProgress, type ImportReport, type ImportSource } from './types'
+import { emptyCounts, importReviewId, nothingNew, type ImportCounts, type ImportProblem, type ImportProgress, type ImportReport, type ImportSource } from './types'
 
 /** One import under way: where its writes are attributed, and what it has counted so far. */
 export interface ImportRun {
@@ -20,7 +20,7 @@ export interface ImportRun {
 /**
  * Runs `body` as one batch: the `imports` row is started first and finished with the counts and
  * problems even when `body` throws, so whatever it wrote can still be undone as a whole. A dry run
- * starts no row.
+ * starts no row, and a batch that brought nothing new keeps none (its report says `nothingNew`).
  */
 export async function runImportBatch(
   core: ImportHome,
@@ -35,9 +35,12 @@ export async function runImportBatch(
   const run: ImportRun = { core, importId, reviewId: importId === null ? '' : importReviewId(importId), counts, problems: report.problems, onProgress: options.onProgress }
   try {
     await body(run)
-  } finally {
+  } catch (error) {
+    // Whatever it wrote before failing stays undoable as a whole.
     if (importId !== null) batches.finish(importId, counts, report.problems)
+    throw error
   }
+  if (importId !== null && !batches.finishOrDrop(importId, counts, report.problems)) return nothingNew(report)
   return report
 }
 

@@ -7,6 +7,7 @@ export interface ImportedConversation {
   /** Its id where it came from: importing it again adds nothing. */
   externalId: string
   title: string | null
+  /** The model that answered where it came from: recorded on each answer that names none, never the session's (see `write`). */
   model: string | null
   startedAt: number | null
   endedAt: number | null
@@ -19,7 +20,8 @@ export interface ImportedConversation {
 
 /**
  * Writes imported conversations as sessions with the source `import:<app>` (which learning never
- * reviews), attributed to their batch by `import_id` and recognised again by `external_id`.
+ * reviews), attributed to their batch by `import_id` and recognised again by `external_id`. The
+ * session keeps no model: the user goes on with it on their own (the answers name the other app's).
  * With no batch (a dry run) it only counts. Shared by every importer so a batch is undone the same way.
  */
 export class ImportedSessionWriter {
@@ -54,14 +56,9 @@ export class ImportedSessionWriter {
     }
     const startedAt = conversation.startedAt ?? conversation.messages[0]?.createdAt ?? Date.now()
     const id = this.core.db.transaction(() => {
-      const created = this.core.sessions.create({
-        title: conversation.title,
-        source: this.source,
-        model: conversation.model,
-        parentSessionId: conversation.parentSessionId ?? null,
-        startedAt
-      })
-      const records = this.core.sessions.appendMany(created.id, conversation.messages)
+      // No model of its own: going on with it here answers with the user's model, not one the other app had.
+      const created = this.core.sessions.create({ title: conversation.title, source: this.source, model: null, parentSessionId: conversation.parentSessionId ?? null, startedAt })
+      const records = this.core.sessions.appendMany(created.id, importedMessages(conversation, this.app))
       const compacted = conversation.compacted
       const compactedIds = compacted ? records.filter((_, position) => compacted.has(position)).map((record) => record.id) : []
       if (compactedIds.length) this.core.sessions.markCompacted(created.id, compactedIds)
@@ -72,8 +69,34 @@ export class ImportedSessionWriter {
     return id
   }
 
+  /** `import:chatgpt` → `chatgpt`. */
+  private get app(): string {
+    return this.source.slice('import:'.length)
+  }
+
   private counted(conversation: ImportedConversation): void {
     this.counts.sessions.added++
     this.counts.sessions.messages += conversation.messages.length
   }
+}
+
+/**
+ * The messages as stored: each marked with the app it came from (`meta.importedFrom`), and each answer
+ * with the model that wrote it (`meta.model`: its own, else the conversation's), so an answer can say
+ * "ChatGPT · o3" while the conversation goes on with the user's model.
+ */
+function importedMessages(conversation: ImportedConversation, app: string): NewMessage[] {
+  return conversation.messages.map((message) => {
+    const model = message.role === 'assistant' ? (stringOf(message.meta?.model) ?? conversation.model) : null
+    return { ...message, meta: { ...message.meta, importedFrom: app, ...(model ? { model } : {}) } }
+  })
+}
+
+function stringOf(value: unknown): string | null {
+  return typeof value === 'string' && value ? value : null
+}
+
+/** The app an imported message came from (`chatgpt`, `hermes`…), or null for Cairn's own. */
+export function importedFromOf(meta: Record<string, unknown> | null | undefined): string | null {
+  return stringOf(meta?.importedFrom)
 }

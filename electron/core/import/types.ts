@@ -50,7 +50,7 @@ export function emptyCounts(): ImportCounts {
   }
 }
 
-/** What an import did; `importId` is null on a dry run, which changes nothing. */
+/** What an import did; `importId` is null on a dry run, which changes nothing, and when nothing was new. */
 export interface ImportReport {
   importId: number | null
   source: ImportSource
@@ -58,6 +58,13 @@ export interface ImportReport {
   dryRun: boolean
   counts: ImportCounts
   problems: ImportProblem[]
+  /** Everything there was imported before (or could not come in): no batch was kept. */
+  nothingNew?: boolean
+}
+
+/** The report of a batch that brought nothing in, whose row was taken away. */
+export function nothingNew(report: ImportReport): ImportReport {
+  return { ...report, importId: null, nothingNew: true }
 }
 
 /** Progress of the long parts (sessions), for a progress line. */

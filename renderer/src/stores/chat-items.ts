@@ -46,6 +46,8 @@ export interface AssistantItem {
   /** On the turn's last answer row: the model that answered and the turn's tokens. */
   model?: string | null
   usage?: AnswerUsage
+  /** An answer imported from another app (`chatgpt`…) and the model that wrote it there. */
+  imported?: { app: string; model: string | null }
 }
 
 export interface ToolItem {
@@ -136,7 +138,8 @@ function buildPlain(messages: DisplayMessage[]): ChatItem[] {
             text: message.content,
             at: message.createdAt,
             ...(message.finishReason === 'cancelled' ? { interrupted: true } : {}),
-            ...(versions ? { versions } : {})
+            ...(versions ? { versions } : {}),
+            ...(message.importedFrom ? { imported: { app: message.importedFrom, model: message.model ?? null } } : {})
           })
           versions = undefined
           turn.answered(items.length - 1)

@@ -40,7 +40,8 @@ describe('cairn import chatgpt: a ChatGPT data export becomes searchable convers
     expect(report.counts.sessions).toEqual({ added: 2, existing: 0, messages: 8 })
 
     const { session, messages } = sessionBySearch(core, 'levain nail polish')
-    expect(session).toMatchObject({ title: 'Reviving a sourdough starter', source: 'import:chatgpt', model: 'gpt-4o-mini', startedAt: 1717243200125 })
+    expect(session).toMatchObject({ title: 'Reviving a sourdough starter', source: 'import:chatgpt', model: null, startedAt: 1717243200125 })
+    // The conversation keeps no model (going on with it answers with the user's); each answer names the one that wrote it.
     // The regenerated answer replaced the first one, and the edited question replaced its first wording.
     expect(messages.map((m) => [m.role, m.content, m.meta?.model ?? null])).toEqual([
       ['user', 'My levain smells like nail polish after a week in the fridge. Is it dead?', null],
@@ -74,10 +75,9 @@ describe('cairn import chatgpt: a ChatGPT data export becomes searchable convers
     const second = await importChatExport(core, { app: 'chatgpt', path: FIXTURE })
     expect(second.counts.sessions).toEqual({ added: 0, existing: 2, messages: 0 })
     expect(core.sessions.list({ limit: 100 })).toHaveLength(2)
-    expect(new ImportBatches(core.db).list().map((batch) => [batch.id, batch.source, batch.counts.sessions.added])).toEqual([
-      [second.importId, 'chatgpt', 0],
-      [first.importId, 'chatgpt', 2]
-    ])
+    // Nothing new: no empty batch is kept.
+    expect(second).toMatchObject({ importId: null, nothingNew: true })
+    expect(new ImportBatches(core.db).list().map((batch) => [batch.id, batch.source, batch.counts.sessions.added])).toEqual([[first.importId, 'chatgpt', 2]])
 
     const undone = await undoImport(core, first.importId!)
     expect(undone).toMatchObject({ ok: true, sessionsRemoved: 2, complete: true })

@@ -126,7 +126,7 @@ describe('Settings → Data → Import', () => {
     expect(within(part).getByText('Memory entries: 2 waiting in the Inbox for you to approve, 1 already known, 0 refused.')).toBeTruthy()
     expect(within(part).queryByText(/^(Conversations|Daily notes):/)).toBeNull()
 
-    expect(within(part).getByText('2 memory entries proposed, 1 skills')).toBeTruthy()
+    expect(within(part).getByText('2 memory entries proposed, 1 skill')).toBeTruthy()
     expect(within(part).getByText(/^4 memory entries, 3 skills, 2 daily notes/)).toBeTruthy()
   })
 
@@ -164,7 +164,7 @@ describe('Settings → Data → Import', () => {
     fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Undo the import' }))
     await settle()
     expect(bridge.callsTo('import.undo')).toEqual([{ id: 4 }])
-    expect(within(part).getByText(/Import #4 undone: 9 changes reverted, 3 conversations deleted, 1 proposals withdrawn\./)).toBeTruthy()
+    expect(within(part).getByText(/Import #4 undone: 9 changes reverted, 3 conversations deleted, 1 proposal withdrawn\./)).toBeTruthy()
   })
 
   it('learns from imported conversations with progress and Cancel, and says why it cannot while learning is off', async () => {

@@ -6,6 +6,7 @@ import { attachmentViews } from '../../attachments'
 import { recallOf } from '../../../../shared/recall'
 import { exportSession, InvalidCursorError, searchSessions, type MessageRecord, type SessionRecord, type VersionGroup } from '../../sessions'
 import { conversationInstructions } from '../../agent/prompt-context'
+import { importedFromOf } from '../../import/imported-sessions'
 import { reviewFates } from '../../ledger/review-fates'
 import type { ConversationSlice } from './route-slices'
 
@@ -201,9 +202,10 @@ export function toDisplayMessage(m: MessageRecord): DisplayMessage {
 }
 
 /** Which model wrote an answer and what its call cost, for the answer's details. */
-function answerFacts(m: MessageRecord): Pick<DisplayMessage, 'model' | 'usage'> {
+function answerFacts(m: MessageRecord): Pick<DisplayMessage, 'model' | 'usage' | 'importedFrom'> {
   const model = typeof m.meta?.model === 'string' ? m.meta.model : null
-  return { model, usage: tokensOf(m) }
+  const importedFrom = importedFromOf(m.meta)
+  return { model, usage: tokensOf(m), ...(importedFrom ? { importedFrom } : {}) }
 }
 
 /** The tokens stored with a message, as the provider reported them (null: none reported). */

@@ -6,6 +6,7 @@ import { Markdown, StreamingMarkdown } from '../../components/Markdown'
 import type { AssistantItem, ChatItem, CompactedItem, NoteItem, SummaryItem, UserItem } from '../../stores/chat-items'
 import { AnswerFacts } from './AnswerFacts'
 import { SentAttachments } from './AttachmentChips'
+import { ImportedModelLabel } from './ImportedModelLabel'
 import { MessageEditor } from './MessageEditor'
 import { RecalledMemory } from './RecalledMemory'
 import { ToolCallRow } from './ToolCallRow'
@@ -72,6 +73,7 @@ function AssistantMessage({ item, onRegenerate }: { item: AssistantItem; onRegen
   return (
     <div className="message assistant" data-message-id={item.id ?? undefined}>
       <Markdown text={item.text} />
+      <ImportedModelLabel imported={item.imported} />
       {item.interrupted ? <div className="message-note">{t('chat.stopped')}</div> : null}
       <div className={item.versions ? 'message-actions has-versions' : 'message-actions'}>
         {item.versions ? <VersionSwitch versions={item.versions} /> : null}

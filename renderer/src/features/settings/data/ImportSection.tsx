@@ -123,7 +123,8 @@ function ImportForm({ store }: { store: ImportsStore }): React.JSX.Element {
         last.report ? (
           <ImportReportView
             report={last.report}
-            title={t('import.resultTitle', { id: last.report.importId ?? 0 })}
+            // No id: everything there was imported before, and no batch was kept.
+            title={last.report.importId === null ? t('import.nothingNewTitle') : t('import.resultTitle', { id: last.report.importId })}
             actions={
               // Conversations alone are not timeline changes: the button is for memory and skills that came in.
               onTimeline(last.report) ? (
