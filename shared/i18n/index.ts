@@ -4,11 +4,13 @@ import { zhCN as zhCNBase } from './zh-CN'
 import { fillTemplate } from './fill'
 import { enRecall } from './en-recall' // issue 28, part D: recalled memory and the memory providers
 import { zhCNRecall } from './zh-CN-recall'
+import { enTurnFailures } from './en-turn-failures' // issue 29, part A: failed turns, their causes and fixes
+import { zhCNTurnFailures } from './zh-CN-turn-failures'
 
 /** The dictionaries of en.ts / zh-CN.ts and the ones registered here beside them. */
-const en = { ...enBase, ...enRecall }
-const zhCN = { ...zhCNBase, ...zhCNRecall }
-export type MessageKey = BaseMessageKey | keyof typeof enRecall
+const en = { ...enBase, ...enRecall, ...enTurnFailures }
+const zhCN = { ...zhCNBase, ...zhCNRecall, ...zhCNTurnFailures }
+export type MessageKey = BaseMessageKey | keyof typeof enRecall | keyof typeof enTurnFailures
 /** A language the faces speak (`ui.language` in config.json). */
 export type Language = CairnConfig['ui']['language']
 export type Params = Record<string, string | number>

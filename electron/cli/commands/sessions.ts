@@ -4,6 +4,8 @@ import { resolve } from 'node:path'
 import { exportFormats, exportStream, MAX_PAGE_SIZE, type ExportFormat, type MessageRecord } from '../../core/sessions'
 import { InvalidCursorError } from '../../core/sessions/session-pages'
 import { userWords } from '../../core/sessions/stored-messages'
+import { isUnanswered } from '../../core/sessions/turn-failure'
+import { translate } from '../../../shared/i18n'
 import { parseCommandArgs, parseLimit } from '../args'
 import { CliFailure, formatTime, oneLine, printJson, UsageError } from '../io'
 import type { CliCommand, CliContext } from './types'
@@ -48,7 +50,8 @@ the last line says how to see the next ones. Continue one with: cairn chat "…"
     }
     for (const s of page.sessions) {
       const mark = s.pinned ? '📌 ' : s.archived ? '🗄 ' : ''
-      ctx.io.out(`${s.id}  ${formatTime(s.updatedAt)}  ${String(s.messageCount).padStart(4)} msgs  ${mark}${oneLine(s.title, 60) || '(untitled)'}\n`)
+      const unanswered = isUnanswered(s) ? `  [${translate(core.config.get().ui.language, 'turnFailure.unanswered')}]` : ''
+      ctx.io.out(`${s.id}  ${formatTime(s.updatedAt)}  ${String(s.messageCount).padStart(4)} msgs  ${mark}${oneLine(s.title, 60) || '(untitled)'}${unanswered}\n`)
     }
     ctx.io.out(more)
     return 0
