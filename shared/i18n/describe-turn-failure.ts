@@ -6,10 +6,12 @@ const namedCodes = new Set(['model_not_found', 'auth', 'unreachable', 'images_un
 
 /**
  * A provider failure that carries its specifics, worded with them (issue 29, part A): "The provider at
- * http://… has no model "x". Choose a model it lists in Settings." Null: worded by its code alone.
+ * http://… has no model "x". Choose a model it lists in Settings." `causeOnly`: without the app's action
+ * (the CLI adds its own fix line). Null: worded by its code alone.
  */
-export function describeNamedTurnError(error: { code: string; params?: IpcErrorParams | null }, t: Translate): string | null {
+export function describeNamedTurnError(error: { code: string; params?: IpcErrorParams | null }, t: Translate, options: { causeOnly?: boolean } = {}): string | null {
   const baseURL = error.params?.baseURL
   if (!namedCodes.has(error.code) || typeof baseURL !== 'string' || !baseURL) return null
-  return t(`turnFailure.${error.code}` as MessageKey, { baseURL, model: String(error.params?.model ?? '') })
+  const key = options.causeOnly ? `turnFailure.cause.${error.code}` : `turnFailure.${error.code}`
+  return t(key as MessageKey, { baseURL, model: String(error.params?.model ?? '') })
 }
