@@ -1,7 +1,14 @@
 import { turnFailureSchema, type TurnFailure } from '../../../shared/turn-failure'
-import type { SessionStore } from './session-store'
 import type { SessionRecord } from './types'
 import type { StateDb } from '../db/state-db'
+
+/** The part of SessionStore these use, by shape (session-store.ts imports this file). */
+interface StateWriter {
+  setStateKey(sessionId: string, key: string, value: unknown): void
+}
+interface StateReader {
+  get(sessionId: string): Pick<SessionRecord, 'state'> | null
+}
 
 /** Where a conversation keeps its last turn's failure: a key of its state, so no schema change and no reordering of the list. */
 const STATE_KEY = 'turnFailure'
@@ -13,12 +20,12 @@ export function storedTurnFailure(session: Pick<SessionRecord, 'state'>): TurnFa
 }
 
 /** Keeps the failure with the conversation (setStateKey leaves `updated_at` alone: a failure is not activity). */
-export function recordTurnFailure(sessions: Pick<SessionStore, 'setStateKey'>, sessionId: string, failure: TurnFailure): void {
+export function recordTurnFailure(sessions: StateWriter, sessionId: string, failure: TurnFailure): void {
   sessions.setStateKey(sessionId, STATE_KEY, failure)
 }
 
 /** A turn started: the failure before it is no longer the conversation's last word. */
-export function clearTurnFailure(sessions: Pick<SessionStore, 'get' | 'setStateKey'>, sessionId: string): void {
+export function clearTurnFailure(sessions: StateReader & StateWriter, sessionId: string): void {
   const session = sessions.get(sessionId)
   if (session && storedTurnFailure(session)) sessions.setStateKey(sessionId, STATE_KEY, null)
 }
