@@ -35,9 +35,10 @@ it('wrong key → fix it in Settings from the error → reopen the conversation 
   await expect.poll(() => key.inputValue()).toBe('')
 
   // The window reloads; the conversation, reopened, still shows its failure with Retry.
+  // (It comes back on Settings, where it was: the conversation is opened from the sidebar.)
   await page.reload()
-  await composer(page).waitFor()
   await page.locator('.session-row', { hasText: 'hello' }).click()
+  await composer(page).waitFor()
   const kept = page.locator('.notice', { hasText: 'rejected the API key' })
   await kept.waitFor()
   await kept.getByRole('button', { name: 'Retry' }).click()
