@@ -12,6 +12,7 @@ export const enTurnFailures = {
   'turnFailure.cause.auth': 'The provider at {baseURL} rejected the API key.',
   'turnFailure.cause.unreachable': 'Cannot reach the provider at {baseURL}.',
   'turnFailure.cause.images_unsupported': 'The model "{model}" does not take images.',
+  'turnFailure.mcpServer': 'The MCP server "{server}" is not available. See its status and log in Settings.',
   'turnFailure.unanswered': 'Not answered',
   'turnFailure.unansweredHint': 'Its message was not answered. Open it to see why and try again.',
   'turnFailure.cli.fix.auth': 'To fix: export CAIRN_API_KEY=<your key> (or OPENAI_API_KEY), then send it again.',

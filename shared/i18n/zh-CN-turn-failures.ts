@@ -10,6 +10,7 @@ export const zhCNTurnFailures: Record<keyof typeof enTurnFailures, string> = {
   'turnFailure.cause.auth': '{baseURL} 上的服务商拒绝了 API 密钥。',
   'turnFailure.cause.unreachable': '无法连接 {baseURL} 上的服务商。',
   'turnFailure.cause.images_unsupported': '模型“{model}”不接受图片。',
+  'turnFailure.mcpServer': 'MCP 服务器“{server}”不可用。请在设置中查看它的状态和日志。',
   'turnFailure.unanswered': '未回答',
   'turnFailure.unansweredHint': '这条消息没有得到回答。打开它可查看原因并重试。',
   'turnFailure.cli.fix.auth': '解决方法：export CAIRN_API_KEY=<你的密钥>（或 OPENAI_API_KEY），然后再次发送。',
