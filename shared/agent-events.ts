@@ -104,7 +104,8 @@ export type AgentEvent =
   | { type: 'approval_resolved'; sessionId: string; turnId: string; requestId: string; allowed: boolean; remembered: ApprovalScope }
   | { type: 'usage'; sessionId: string; turnId: string; usage: TurnUsage }
   | { type: 'compressed'; sessionId: string; turnId: string; summarizedMessages: number; tokensBefore: number; tokensAfter: number }
-  | { type: 'error'; sessionId: string; turnId: string; code: string; message: string; retryable: boolean }
+  /** `params`: what the words name (the model asked for, the provider's address), when the failure has specifics. */
+  | { type: 'error'; sessionId: string; turnId: string; code: string; message: string; retryable: boolean; params?: Record<string, string | number> }
   | { type: 'turn_finished'; sessionId: string; turnId: string; reason: TurnEndReason; text: string; usage: TurnUsage; toolCalls: number }
 
 export type AgentEventType = AgentEvent['type']

@@ -29,7 +29,10 @@ const DISCARDED_MARKER = '[discarded, retrying]'
 export function textPrinter(
   io: CliIO,
   columns: () => number | undefined = () => process.stdout.columns,
-  blocks: MarkdownBlocks | null = wantsTerminalMarkdown(io) ? new MarkdownBlocks() : null
+  blocks: MarkdownBlocks | null = wantsTerminalMarkdown(io) ? new MarkdownBlocks() : null,
+  /** A failed turn's lines (its cause and fix, in the user's language); default: the core's English. */
+  failureLines: (event: Extract<AgentEvent, { type: 'error' }>) => string = (event) => `cairn: ${event.message}
+`
 ) {
   let midLine = false
   // What the current model call streamed, and what of it is on screen (rendered, when markdown), so
@@ -88,7 +91,7 @@ export function textPrinter(
       case 'error':
         if (midLine) io.out('\n')
         midLine = false
-        io.err(`cairn: ${event.message}\n`)
+        io.err(failureLines(event))
         break
       case 'turn_finished':
         if (midLine) io.out('\n')

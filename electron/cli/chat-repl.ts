@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises'
 import type { AgentSession } from '../core/agent/agent-session'
 import { CommandOutputs } from './command-output'
-import { dropIfUnanswered, openChatSession, openFailureWords, type ChatSetup, type OpenedChat } from './chat-session'
+import { openChatSession, openFailureWords, type ChatSetup, type OpenedChat } from './chat-session'
 import { isSavedPrompt, savedPromptText } from './repl-prompts'
 import { conversationModel, HISTORY_SIZE, inboxSummary, modelNameProblem, modelReport, PromptHistory, REPL_HELP, unlistedModel } from './repl-commands'
 
@@ -102,11 +102,10 @@ export async function runInteractiveChat(base: ChatSetup, resumeId: string | und
         return
       }
     }
-    const resumed = sessionId === session.id
     running = session
-    const summary = await session.runTurn(text).done.finally(() => (running = null))
-    if (!resumed && dropIfUnanswered(setup, session, summary)) session = null
-    else sessionId = session.id
+    // A failed first turn keeps its conversation, as the app does: the next line goes on in it.
+    await session.runTurn(text).done.finally(() => (running = null))
+    sessionId = session.id
   }
 
   const chooseModel = (name: string, id: string | undefined) => {

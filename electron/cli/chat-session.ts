@@ -19,6 +19,8 @@ import { startFolder } from './workspace-option'
 import type { MemoryRecall } from '../core/recall/memory-recall'
 import { printRecalled } from './recall'
 import { showCommandOutput, type CommandOutputs } from './command-output'
+import { turnFailureLines } from './turn-failure-words'
+import { isUnanswered } from '../core/sessions/turn-failure'
 
 /** What every conversation of one `cairn chat` shares. */
 export interface ChatSetup {
@@ -63,7 +65,8 @@ export function openFailureWords(core: CairnCore, error: unknown): string {
 export function openChatSession(setup: ChatSetup, sessionId: string | undefined): OpenedChat {
   const opened = setup.incognito ? openIncognito(setup) : openSaved(setup, sessionId)
   const { session } = opened
-  const printer = setup.json ? jsonPrinter(setup.io) : textPrinter(setup.io)
+  const language = setup.core.config.get().ui.language
+  const printer = setup.json ? jsonPrinter(setup.io) : textPrinter(setup.io, undefined, undefined, (event) => turnFailureLines(event, language, setup.core.paths.configFile))
   // Requests the session settled itself (a stopped turn denies what waits): not asked again.
   const settled = new Set<string>()
   session.events.on((event) => {
@@ -164,17 +167,15 @@ export async function readAttachFiles(paths: string[], env: NodeJS.ProcessEnv): 
 }
 
 /**
- * A new conversation whose first turn failed before the model said or did anything (no model, a
- * refused key) holds only the prompt: kept, it would be noise to list, continue or learn from.
- * Deletes it then and says so; returns whether it did.
+ * A conversation whose only turn failed is kept, as the app keeps it (issue 29, part A): the prompt is
+ * not lost, `cairn sessions` marks it not answered, and the same prompt run again answers it instead
+ * of starting another (see commands/chat.ts). Says so; returns whether it is such a conversation.
  */
-export function dropIfUnanswered(setup: ChatSetup, session: AgentSession, summary: TurnSummary): boolean {
-  // An incognito conversation is never kept anyway.
+export function reportUnanswered(setup: ChatSetup, session: AgentSession, summary: TurnSummary): boolean {
   if (summary.reason !== 'failed' || setup.incognito) return false
-  if (setup.core.sessions.messages(session.id).some((message) => message.role !== 'user')) return false
-  setup.core.sessions.delete(session.id)
-  setup.core.attachments.removeSession(session.id)
-  setup.io.err('cairn: nothing was answered, so no conversation was kept.\n')
+  const stored = setup.core.sessions.get(session.id)
+  if (!stored || !isUnanswered(stored)) return false
+  setup.io.err(`${translator(setup.core.config.get().ui.language)('turnFailure.cli.kept', { id: session.id })}\n`)
   return true
 }
 

@@ -13,6 +13,7 @@ import type { ReviewReason } from '../review-reasons'
 import { describeWorkspaceProblem } from './describe-workspace'
 import type { MessageKey, Translate } from './index'
 import { attachmentProblemOf, describeAttachmentProblem } from './describe-attachments'
+import { describeNamedTurnError } from './describe-turn-failure'
 
 /**
  * Words for what the core reports as data, shared by every face (renderer, CLI, tray) so each says
@@ -133,7 +134,7 @@ export function describeTurnError(error: { code: string; message: string; params
   if (!Object.hasOwn(turnErrorDetail, error.code)) return { text: error.message, detail: null }
   const code = error.code as TurnErrorCode
   const detail = turnErrorDetail[code] && error.message.trim() ? error.message : null
-  return { text: t(`turnError.${code}`), detail }
+  return { text: describeNamedTurnError(error, t) ?? t(`turnError.${code}`), detail }
 }
 
 /** A revert or restore refusal as main gives it: a code the faces word, or its key and figures, and its English. */

@@ -12,10 +12,12 @@ import { enSettingsSections } from './en-settings-sections' // issue 29, part B:
 import { zhCNSettingsSections } from './zh-CN-settings-sections'
 import { enImported } from './en-imported' // issue 29, part D: imported conversations going on, import counts
 import { zhCNImported } from './zh-CN-imported'
+import { enTurnFailures } from './en-turn-failures' // issue 29, part A: failed turns, their causes and fixes
+import { zhCNTurnFailures } from './zh-CN-turn-failures'
 
 /** The dictionaries of en.ts / zh-CN.ts and the ones registered here beside them. */
-const en = { ...enBase, ...enRecall, ...enImages, ...enPrompts, ...enSettingsSections, ...enImported }
-const zhCN = { ...zhCNBase, ...zhCNRecall, ...zhCNImages, ...zhCNPrompts, ...zhCNSettingsSections, ...zhCNImported }
+const en = { ...enBase, ...enRecall, ...enImages, ...enPrompts, ...enSettingsSections, ...enImported, ...enTurnFailures }
+const zhCN = { ...zhCNBase, ...zhCNRecall, ...zhCNImages, ...zhCNPrompts, ...zhCNSettingsSections, ...zhCNImported, ...zhCNTurnFailures }
 export type MessageKey =
   | BaseMessageKey
   | keyof typeof enRecall
@@ -23,6 +25,7 @@ export type MessageKey =
   | keyof typeof enPrompts
   | keyof typeof enSettingsSections
   | keyof typeof enImported
+  | keyof typeof enTurnFailures
 /** A language the faces speak (`ui.language` in config.json). */
 export type Language = CairnConfig['ui']['language']
 export type Params = Record<string, string | number>

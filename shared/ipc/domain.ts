@@ -9,6 +9,7 @@ import { reviewSummarySchema } from '../review-outcome'
 import type { ReviewFate } from '../review-fate'
 import { memoryProviderNames } from '../recall'
 import { providerProblemSchema } from './domain-provider'
+import { turnFailureSchema } from '../turn-failure'
 
 /** Shapes that cross the IPC boundary, as zod schemas (the renderer imports only their types). */
 
@@ -34,7 +35,9 @@ export const sessionSummarySchema = z.object({
   /** The user's instructions for this conversation (part of its system prompt); absent when none. */
   instructions: z.string().optional(),
   /** A live incognito conversation: kept in memory only, never listed; absent for every other. */
-  incognito: z.literal(true).optional()
+  incognito: z.literal(true).optional(),
+  /** Issue 29 part A: its last turn failed (shown at that turn with Retry; with one message, it is "not answered"). */
+  failedTurn: turnFailureSchema.optional()
 })
 export type SessionSummary = z.infer<typeof sessionSummarySchema>
 

@@ -136,6 +136,16 @@ describe('cairn chat', () => {
     expect(run.stderr).toMatch(/rejected the API key \(401/)
   })
 
+  it('names a missing model whose name and 404 say "vision" as missing, with its address and the setting that fixes it', async () => {
+    // As a provider answers for a model it lacks: 404, its name and words holding "vision".
+    server.enqueue({ fault: { type: 'http', status: 404, body: { error: { message: 'The model `llama-3.2-vision` does not exist (vision models: see /v1/models).', code: 'model_not_found' } } } })
+    const run = await runCairn(['--home', home, 'chat', 'hello'], { cwd: workspace, env: { CAIRN_BASE_URL: server.url, CAIRN_MODEL: 'llama-3.2-vision', CAIRN_API_KEY: 'sk-good' } })
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain(`cairn: The provider at ${server.url} has no model "llama-3.2-vision".\n`)
+    expect(run.stderr).toContain(`To fix: export CAIRN_MODEL=<a model ${server.url} lists> (or set provider.model in`)
+    expect(run.stderr).not.toMatch(/does not take images/)
+  })
+
   it('exits 2 for --json without a prompt (no prompt is otherwise the interactive session)', async () => {
     const run = await chat(['--json'])
     expect(run.code).toBe(2)

@@ -63,22 +63,30 @@ describe('cairn chat --continue', () => {
   })
 })
 
+// Issue 29 part A: as in the app, a failed first turn keeps its conversation (the prompt is not lost),
+// marked not answered; the same prompt run again answers that conversation instead of adding another.
 describe('a failed first turn', () => {
-  it('keeps no conversation when no model is chosen', async () => {
+  it('keeps its conversation, marked not answered, when no model is chosen, and says how to fix it', async () => {
     const run = await cairn(['chat', 'hello'], { CAIRN_BASE_URL: server.url, CAIRN_API_KEY: 'sk-good' })
     expect(run.code).toBe(1)
     expect(run.stderr).toContain('No model is chosen.')
-    expect(run.stderr).toContain('nothing was answered, so no conversation was kept')
-    expect(await sessionList()).toEqual([])
+    expect(run.stderr).toContain('Or set provider.model in config.json, or CAIRN_MODEL.')
+    expect(run.stderr).toContain(`Nothing was answered. The conversation is kept (session ${sessionIdOf(run.stderr)})`)
+    expect(await sessionList()).toMatchObject([{ id: sessionIdOf(run.stderr), messageCount: 1, title: 'hello' }])
+    expect((await cairn(['sessions'])).stdout).toMatch(/1 msgs {2}hello {2}\[Not answered\]\n/)
   })
 
-  it('keeps no conversation when the key is refused', async () => {
-    const run = await cairn(['chat', 'hello'], { CAIRN_BASE_URL: server.url, CAIRN_MODEL: 'scripted', CAIRN_API_KEY: 'sk-bad' })
-    expect(run.code).toBe(1)
-    expect(await sessionList()).toEqual([])
-    // The next good turn starts a conversation of its own, and --continue finds it.
+  it('when the key is refused, names the fix, and the same prompt run again answers that conversation', async () => {
+    const failed = await cairn(['chat', 'hello'], { CAIRN_BASE_URL: server.url, CAIRN_MODEL: 'scripted', CAIRN_API_KEY: 'sk-bad' })
+    expect(failed.code).toBe(1)
+    expect(failed.stderr).toContain(`cairn: The provider at ${server.url} rejected the API key.\n`)
+    expect(failed.stderr).toContain('To fix: export CAIRN_API_KEY=<your key> (or OPENAI_API_KEY), then send it again.')
     server.enqueue({ text: 'Hi.' }, { text: 'Still here.' })
     const first = await cairn(['chat', 'hello'])
+    expect(first.code).toBe(0)
+    expect(first.stdout).toBe('Hi.\n')
+    expect(sessionIdOf(first.stderr)).toBe(sessionIdOf(failed.stderr))
+    expect(await sessionList()).toMatchObject([{ id: sessionIdOf(failed.stderr), messageCount: 2 }])
     const resumed = await cairn(['chat', 'again', '--continue'])
     expect(sessionIdOf(resumed.stderr)).toBe(sessionIdOf(first.stderr))
   })
@@ -88,7 +96,7 @@ describe('a failed first turn', () => {
     await cairn(['chat', 'hello'])
     const failed = await cairn(['chat', 'again', '--continue'], { CAIRN_BASE_URL: server.url, CAIRN_MODEL: 'scripted', CAIRN_API_KEY: 'sk-bad' })
     expect(failed.code).toBe(1)
-    expect(failed.stderr).not.toContain('no conversation was kept')
+    expect(failed.stderr).not.toContain('Nothing was answered')
     expect(await sessionList()).toMatchObject([{ messageCount: 3 }])
   })
 })

@@ -103,14 +103,15 @@ describe('cairn chat without a prompt (interactive)', () => {
     expect(await sessionList()).toMatchObject([{ messageCount: 4 }])
   })
 
-  it('a first turn that fails keeps no conversation, and the next line starts one', async () => {
+  // Issue 29 part A: as in the app, the conversation stays and the next line goes on in it.
+  it('a first turn that fails keeps its conversation, says how to fix it, and the next line goes on in it', async () => {
     server.enqueue({ fault: { type: 'http', status: 401 } }, { text: 'Now it works.' })
     const chat = startChat()
     chat.type('hello')
     chat.type('hello again')
     chat.child.stdin.end()
     expect(await chat.exited).toBe(0)
-    expect(chat.output().stderr).toContain('nothing was answered, so no conversation was kept')
-    expect(await sessionList()).toMatchObject([{ title: 'hello again', messageCount: 2 }])
+    expect(chat.output().stderr).toContain('To fix: export CAIRN_API_KEY=<your key>')
+    expect(await sessionList()).toMatchObject([{ title: 'hello', messageCount: 3 }])
   })
 })

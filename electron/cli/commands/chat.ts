@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { parseCommandArgs } from '../args'
 import { CommandOutputs } from '../command-output'
-import { dropIfUnanswered, latestSessionId, openChatSession, openFailureWords, readAttachFiles, startChatMcp, type ChatSetup } from '../chat-session'
+import { latestSessionId, openChatSession, openFailureWords, readAttachFiles, reportUnanswered, startChatMcp, type ChatSetup } from '../chat-session'
 import type { PreparedAttachment } from '../../core/attachments'
 import type { CairnCore } from '../../core/cairn'
 import { runInteractiveChat } from '../chat-repl'
@@ -35,7 +35,8 @@ review has seen (continue it with --session), those are reviewed the same way.
   --yes         approve file writes, commands, reads outside the workspace and fetches without asking
   --json        print every event as one JSON line instead of text
   --wait        wait for the reviews this command started and print what they learned
-A first turn that fails before anything is answered (no model, a bad key) keeps no conversation.
+A first turn that fails (no model, a bad key) keeps its conversation, marked not answered in cairn
+sessions; once fixed, the same prompt run again answers that conversation instead of starting another.
 When a dropped answer is retried, the text already printed is erased on a terminal; when stdout is
 not a terminal it is ended with "[discarded, retrying]" and the new answer starts on the next line.
 Provider: config.json provider.*, overridden by CAIRN_BASE_URL and CAIRN_MODEL; key from CAIRN_API_KEY or OPENAI_API_KEY.
@@ -98,9 +99,11 @@ function setupOf(ctx: CliContext, core: CairnCore, where: ReturnType<typeof chat
 async function chatOnce(ctx: CliContext, core: CairnCore, prompt: string, attachments: PreparedAttachment[], resumeId: string | undefined, setup: ChatSetup): Promise<number> {
   const { learning } = setup
   if (!prompt) return runInteractiveChat(setup, resumeId)
+  // The same prompt again, after a failure left its conversation unanswered: that one is answered (as the app does).
+  const unanswered = resumeId || attachments.length || setup.incognito ? null : core.sessions.findUnanswered(prompt, setup.workspace)
   let opened
   try {
-    opened = openChatSession(setup, resumeId)
+    opened = openChatSession(setup, unanswered ?? resumeId)
   } catch (error) {
     return failBeforeChat(ctx, core, learning, error)
   }
@@ -108,11 +111,12 @@ async function chatOnce(ctx: CliContext, core: CairnCore, prompt: string, attach
   const onSigint = () => session.cancel()
   process.once('SIGINT', onSigint)
   const saved = opened.attachments.save(session.id, attachments)
-  const summary = await session.runTurn(prompt, { attachments: saved }).done.finally(() => process.off('SIGINT', onSigint))
-  const dropped = !resumeId && dropIfUnanswered(setup, session, summary)
+  const turn = unanswered ? session.regenerate() : session.runTurn(prompt, { attachments: saved })
+  const summary = await turn.done.finally(() => process.off('SIGINT', onSigint))
+  reportUnanswered(setup, session, summary)
   // The command is the conversation's end: turns no review has seen yet are reviewed now (a single
   // new turn is below the minimum; a session continued with --session reaches it). Never an incognito one.
-  if (!dropped && !setup.incognito) learning.loop.endConversation(session.id, 'exit')
+  if (!setup.incognito) learning.loop.endConversation(session.id, 'exit')
   opened.close()
   await learning.finish()
   if (summary.reason === 'failed') return 1

@@ -5,7 +5,8 @@ import { exportFormats, exportStream, MAX_PAGE_SIZE, type ExportFormat, type Mes
 import { InvalidCursorError } from '../../core/sessions/session-pages'
 import { userWords } from '../../core/sessions/stored-messages'
 import { importedFromOf } from '../../core/import/imported-sessions'
-import { translator, type Language } from '../../../shared/i18n'
+import { isUnanswered } from '../../core/sessions/turn-failure'
+import { translate, translator, type Language } from '../../../shared/i18n'
 import { importedAppName } from '../../../shared/i18n/describe-imported'
 import { parseCommandArgs, parseLimit } from '../args'
 import { CliFailure, formatTime, oneLine, printJson, UsageError } from '../io'
@@ -51,7 +52,8 @@ the last line says how to see the next ones. Continue one with: cairn chat "…"
     }
     for (const s of page.sessions) {
       const mark = s.pinned ? '📌 ' : s.archived ? '🗄 ' : ''
-      ctx.io.out(`${s.id}  ${formatTime(s.updatedAt)}  ${String(s.messageCount).padStart(4)} msgs  ${mark}${oneLine(s.title, 60) || '(untitled)'}\n`)
+      const unanswered = isUnanswered(s) ? `  [${translate(core.config.get().ui.language, 'turnFailure.unanswered')}]` : ''
+      ctx.io.out(`${s.id}  ${formatTime(s.updatedAt)}  ${String(s.messageCount).padStart(4)} msgs  ${mark}${oneLine(s.title, 60) || '(untitled)'}${unanswered}\n`)
     }
     ctx.io.out(more)
     return 0

@@ -9,6 +9,7 @@ import { estimatePromptTokens } from '../provider/tokens'
 import type { MessageRecord, SessionRecord } from '../sessions'
 import { VersionError } from '../sessions/message-branches'
 import { orderForModel, summaryCoversThrough, userWords } from '../sessions/stored-messages'
+import { clearTurnFailure, recordTurnFailure } from '../sessions/turn-failure'
 import { toolSchema } from '../tools/run-tool'
 import type { ToolDef } from '../tools/types'
 import type { AgentSessionOptions } from './agent-session-options'
@@ -191,9 +192,13 @@ export class AgentSession {
         maxIterations: this.options.stores.config.get().agent.maxIterations,
         signal
       }
+      // A new turn: the failure of the one before is no longer the conversation's last word.
+      clearTurnFailure(this.options.stores.sessions, this.id)
       const answerAgain = beforeUserMessage?.()
-      if (answerAgain) this.emit({ type: 'turn_started', userMessageId: answerAgain.id })
-      else this.beginTurn(turn, await turnNotes(turn.userText, { ...this.options, sessionId: this.id, catalogue: indexSkills(this.options.stores), signal }))
+      if (answerAgain) {
+        turn.userMessageId = answerAgain.id
+        this.emit({ type: 'turn_started', userMessageId: answerAgain.id })
+      } else this.beginTurn(turn, await turnNotes(turn.userText, { ...this.options, sessionId: this.id, catalogue: indexSkills(this.options.stores), signal }))
       let going = true
       while (going) going = await this.step(turn, setup)
     } catch (error) {
@@ -213,6 +218,7 @@ export class AgentSession {
     const attachments = this.nextAttachments.splice(0)
     const userRecord = sessions.append(this.id, { role: 'user', content: turn.userText, meta: userMessageMeta(notes.hint, attachments, notes.recall) })
     if (attachments.length) this.options.stores.attachments?.index(userRecord.id, attachments)
+    turn.userMessageId = userRecord.id
     this.history.push(userRecord)
     this.emit({ type: 'turn_started', userMessageId: userRecord.id, ...(notes.recall ? { recalled: notes.recall.items } : {}) })
     if (!this.session.title) this.session = sessions.update(this.id, { title: titleFrom(turn.userText) })
@@ -308,7 +314,9 @@ export class AgentSession {
   private endEarly(turn: TurnProgress, error: unknown, signal: AbortSignal): void {
     if (!isCancellation(error, signal)) {
       turn.reason = 'failed'
-      this.emit({ type: 'error', ...turnFailure(error) })
+      const failure = turnFailure(error)
+      this.emit({ type: 'error', ...failure })
+      this.keepFailure(turn, failure)
       return
     }
     turn.reason = 'cancelled'
@@ -319,6 +327,17 @@ export class AgentSession {
       this.history.push(this.options.stores.sessions.append(this.id, { role: 'assistant', content: turn.streamed, finishReason: 'cancelled' }))
     } catch (saveError) {
       console.error('cairn: could not save the interrupted answer:', saveError)
+    }
+  }
+
+  /** Keeps the failure with the conversation, at the message it answered, so a reopened conversation still shows it with Retry. */
+  private keepFailure(turn: TurnProgress, failure: ReturnType<typeof turnFailure>): void {
+    if (turn.userMessageId === null) return
+    try {
+      recordTurnFailure(this.options.stores.sessions, this.id, { messageId: turn.userMessageId, ...failure, at: Date.now() })
+    } catch (saveError) {
+      // The conversation may be gone (deleted mid-turn): the live error event has said it all.
+      console.error('cairn: could not keep the failed turn with its conversation:', saveError)
     }
   }
 

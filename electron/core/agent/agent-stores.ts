@@ -26,7 +26,7 @@ export interface PromptSources {
 /** What one conversation reads and writes: its messages, and the settings (it saves "always allow" command prefixes). */
 export interface ConversationStores extends PromptSources {
   config: SettingsStore
-  sessions: Pick<SessionStore, 'get' | 'create' | 'update' | 'messages' | 'append' | 'forkAfter' | 'showVersion' | 'versions' | 'markCompacted'>
+  sessions: Pick<SessionStore, 'get' | 'create' | 'update' | 'messages' | 'append' | 'forkAfter' | 'showVersion' | 'versions' | 'markCompacted' | 'setStateKey'>
   /** Files attached to user messages; without it a conversation takes none. */
   attachments?: Pick<AttachmentStore, 'index' | 'contentsOf'>
 }

@@ -42,6 +42,8 @@ export class TurnProgress {
   streamed = ''
   iterations = 0
   reason: TurnEndReason = 'completed'
+  /** The user message this turn answers, once stored (or found again): a failure is kept with it. */
+  userMessageId: number | null = null
 
   constructor(readonly sessionId: string, readonly userText: string) {}
 
@@ -71,8 +73,8 @@ export function isCancellation(error: unknown, signal: AbortSignal): boolean {
 }
 
 /** The `error` event for a failure that ended a turn: the provider's own words, or what else went wrong. */
-export function turnFailure(error: unknown): Pick<Extract<AgentEvent, { type: 'error' }>, 'code' | 'message' | 'retryable'> {
-  if (error instanceof ProviderError) return { code: error.code, message: error.message, retryable: error.retryable }
+export function turnFailure(error: unknown): Pick<Extract<AgentEvent, { type: 'error' }>, 'code' | 'message' | 'retryable' | 'params'> {
+  if (error instanceof ProviderError) return { code: error.code, message: error.message, retryable: error.retryable, ...(error.params ? { params: { ...error.params } } : {}) }
   if (error instanceof SessionNotFoundError) {
     return { code: 'session_deleted', message: 'This conversation has been deleted. Start a new one to go on.', retryable: false }
   }

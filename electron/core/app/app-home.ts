@@ -38,5 +38,5 @@ export interface AppHome {
 /** What the live chats open conversations on: the agent's stores, where a message's attached files are saved, and the title's author mark. */
 export interface ChatHome extends AgentHome {
   attachments: Pick<AttachmentStore, 'index' | 'contentsOf' | 'save'>
-  sessions: AgentHome['sessions'] & Pick<SessionStore, 'setStateKey'>
+  sessions: AgentHome['sessions'] & Pick<SessionStore, 'setStateKey' | 'findUnanswered'>
 }

@@ -17,6 +17,7 @@ import type { SessionStore } from '../sessions'
 import type { ChatHome } from './app-home'
 import type { AppWorkspaces } from './workspaces'
 import { IDLE_TICK_MS, systemClock, type ChatClock } from './chat-clock'
+import { unansweredToAnswer } from './unanswered-chat'
 
 interface LiveChat {
   session: AgentSession
@@ -141,6 +142,9 @@ export class ChatManager {
     // Every file is checked and read (a PDF's text extracted) before anything is stored: a bad one loses nothing.
     const prepared = await readAttachmentsForIpc(attachments)
     await this.mcpSettled(sessionId)
+    // Files or incognito: always a new conversation.
+    const unanswered = sessionId === null && !prepared.length && !incognito ? unansweredToAnswer(this.app.core.sessions, text, workspace, model) : null
+    if (unanswered && !this.chats.get(unanswered)?.running) return this.regenerate(unanswered)
     const chat = this.open(sessionId, source, workspace, model, incognito && sessionId === null)
     if (chat.running) throw IpcError.of('BUSY', 'conversation.busy_wait', {})
     const saved = (chat.incognito?.attachments ?? this.app.core.attachments).save(chat.session.id, prepared)

@@ -62,8 +62,9 @@ async function runMcpTool(entry: McpSnapshotTool, caller: McpToolCaller, args: R
   try {
     outcome = await caller.callTool(entry, args, ctx.signal)
   } catch (error) {
-    if (error instanceof McpCallError) return { success: false, error: error.message }
-    return { success: false, error: `${entry.exposedName} failed on the MCP server "${entry.server}": ${(error as Error).message}` }
+    // The server failed (not the tool): `server_failed` names it, so the chat links to its settings (issue 29, part A).
+    if (error instanceof McpCallError) return { success: false, error: error.message, server_failed: entry.server }
+    return { success: false, error: `${entry.exposedName} failed on the MCP server "${entry.server}": ${(error as Error).message}`, server_failed: entry.server }
   }
   return outcome.isError ? { success: false, error: outcome.text } : outcome.text
 }

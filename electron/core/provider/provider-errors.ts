@@ -17,7 +17,9 @@ export class ProviderError extends Error {
     readonly retryable: boolean,
     readonly status?: number,
     /** Milliseconds the provider asked us to wait (Retry-After). */
-    readonly retryAfterMs?: number
+    readonly retryAfterMs?: number,
+    /** What the faces name in their own words: the model asked for and the provider's address. */
+    readonly params?: ProviderErrorParams
   ) {
     super(message)
     this.name = 'ProviderError'
@@ -31,7 +33,19 @@ export class StreamCutError extends Error {
   }
 }
 
-export function toProviderError(error: unknown, baseURL: string, model: string, timeoutMs: number): ProviderError {
+/** The specifics a failure is worded with in every face (the app's notice, the CLI's line). */
+export interface ProviderErrorParams {
+  model: string
+  baseURL: string
+}
+
+/** What the failed request carried, where the classification depends on it. */
+export interface FailedRequest {
+  /** The messages held an image part: only then can a refusal be about images. */
+  images?: boolean
+}
+
+export function toProviderError(error: unknown, baseURL: string, model: string, timeoutMs: number, request: FailedRequest = {}): ProviderError {
   if (error instanceof ProviderError) return error
   if (error instanceof APIUserAbortError || (error as Error)?.name === 'AbortError') {
     return new ProviderError('cancelled', 'Cancelled.', false)
@@ -43,7 +57,7 @@ export function toProviderError(error: unknown, baseURL: string, model: string, 
   if (error instanceof APIConnectionError) {
     const cause = describeCause(error)
     // words-ok: the detail under the code, which every face words (turnError.*, setup.problem.*); logs keep it
-    return new ProviderError('unreachable', `Cannot reach ${baseURL}${cause ? ` (${cause})` : ''}. Is the server running and the URL right?`, true)
+    return new ProviderError('unreachable', `Cannot reach ${baseURL}${cause ? ` (${cause})` : ''}. Is the server running and the URL right?`, true, undefined, undefined, { model, baseURL })
   }
   // undici reports a body cut mid-way as a bare `TypeError: terminated`, not an APIError.
   if (error instanceof StreamCutError || (error instanceof TypeError && /terminated|socket/i.test(error.message))) {
@@ -55,16 +69,22 @@ export function toProviderError(error: unknown, baseURL: string, model: string, 
     const status = error.status
     if (status === 401 || status === 403) {
       // words-ok: the detail under the code, which every face words (turnError.*, setup.problem.*); logs keep it
-      return new ProviderError('auth', `${baseURL} rejected the API key (${status}${detail}). Check the key in Settings or CAIRN_API_KEY.`, false, status)
+      return new ProviderError('auth', `${baseURL} rejected the API key (${status}${detail}). Check the key in Settings or CAIRN_API_KEY.`, false, status, undefined, { model, baseURL })
     }
-    // There is no standard way to ask a provider whether a model reads images: its refusal says so.
-    if ([400, 404, 415, 422].includes(status) && /\b(image|images|image_url|vision|multimodal|multi-modal)\b/i.test(detail)) {
+    // The provider's status and structured error decide first: a missing model is named as missing,
+    // whatever words its name or the provider's text hold ("gpt-4-vision" lacking is not an image refusal).
+    if (isModelMissing(error, status, detail, model)) {
       // words-ok: the detail under the code, which every face words (turnError.*, setup.problem.*); logs keep it
-      return new ProviderError('images_unsupported', `The model "${model}" at ${baseURL} does not take images (${status}${detail}). Choose a model that reads images, or send the message without them.`, false, status)
+      return new ProviderError('model_not_found', `The model "${model}" was not found at ${baseURL} (${status}${detail}). Pick a model the provider lists.`, false, status, undefined, { model, baseURL })
+    }
+    // There is no standard way to ask a provider whether a model reads images: its refusal of a request that carried some says so.
+    if (request.images && [400, 404, 415, 422].includes(status) && refusesImages(detail, model)) {
+      // words-ok: the detail under the code, which every face words (turnError.*, setup.problem.*); logs keep it
+      return new ProviderError('images_unsupported', `The model "${model}" at ${baseURL} does not take images (${status}${detail}). Choose a model that reads images, or send the message without them.`, false, status, undefined, { model, baseURL })
     }
     if (status === 404) {
       // words-ok: the detail under the code, which every face words (turnError.*, setup.problem.*); logs keep it
-      return new ProviderError('model_not_found', `The model "${model}" was not found at ${baseURL} (404${detail}). Pick a model the provider lists.`, false, status)
+      return new ProviderError('model_not_found', `The model "${model}" was not found at ${baseURL} (404${detail}). Pick a model the provider lists.`, false, status, undefined, { model, baseURL })
     }
     if (status === 429) {
       // words-ok: the detail under the code, which every face words (turnError.*, setup.problem.*); logs keep it
@@ -79,6 +99,28 @@ export function toProviderError(error: unknown, baseURL: string, model: string, 
   }
   // words-ok: the detail under the code, which every face words (turnError.*, setup.problem.*); logs keep it
   return new ProviderError('bad_response', `Unexpected reply from ${baseURL}: ${(error as Error)?.message ?? String(error)}`, false)
+}
+
+/** Structured codes providers use for a model they do not have (OpenAI, OpenRouter, vLLM, LiteLLM, Ollama). */
+const MISSING_MODEL_CODES = new Set(['model_not_found', 'model_not_available', 'invalid_model', 'unknown_model', 'model_does_not_exist'])
+
+/**
+ * The provider says it lacks the model: by its structured error code, or a 404 whose words say so
+ * (or say nothing else). A 404 about images that names no missing model is left to the image check.
+ */
+function isModelMissing(error: APIError, status: number, detail: string, model: string): boolean {
+  const body = error.error as { code?: unknown; type?: unknown } | undefined
+  const codes = [error.code, body?.code, body?.type].filter((code): code is string => typeof code === 'string')
+  if (codes.some((code) => MISSING_MODEL_CODES.has(code.toLowerCase()))) return true
+  if (status !== 404) return false
+  if (/\b(not found|does not exist|doesn't exist|no such model|unknown model|not available|invalid model)\b/i.test(detail)) return true
+  return !refusesImages(detail, model)
+}
+
+/** The provider's words are about images, once the model's own name (which may hold "vision") is taken out. */
+function refusesImages(detail: string, model: string): boolean {
+  const words = model ? detail.split(model).join(' ') : detail
+  return /\b(image|images|image_url|vision|multimodal|multi-modal)\b/i.test(words)
 }
 
 function providerDetail(error: APIError): string {

@@ -43,6 +43,11 @@ export interface ChatRequest {
 
 const MAX_RETRY_DELAY_MS = 60_000
 
+/** Whether any message holds an image part (only then may a refusal be read as one of images). */
+export function carriesImages(messages: ChatCompletionMessageParam[]): boolean {
+  return messages.some((message) => Array.isArray(message.content) && message.content.some((part) => part.type === 'image_url'))
+}
+
 /**
  * One OpenAI-compatible endpoint. Streams answers with tool calls, retries 429/5xx/network failures
  * with backoff (honouring Retry-After), and turns every failure into a {@link ProviderError} a user can act on.
@@ -74,7 +79,7 @@ export class ChatProvider {
           streamed = true
         })
       } catch (raw) {
-        const error = toProviderError(raw, this.settings.baseURL, this.settings.model, this.settings.requestTimeoutMs)
+        const error = toProviderError(raw, this.settings.baseURL, this.settings.model, this.settings.requestTimeoutMs, { images: carriesImages(request.messages) })
         if (error.code === 'cancelled' || request.signal?.aborted) throw new ProviderError('cancelled', 'Cancelled.', false)
         if (!error.retryable || attempt >= this.settings.maxRetries) {
           throw attempt > 0 ? withAttempts(error, attempt + 1) : error
@@ -178,7 +183,7 @@ export class ChatProvider {
 }
 
 function withAttempts(error: ProviderError, attempts: number): ProviderError {
-  return new ProviderError(error.code, `${error.message} Gave up after ${attempts} attempts.`, false, error.status)
+  return new ProviderError(error.code, `${error.message} Gave up after ${attempts} attempts.`, false, error.status, undefined, error.params)
 }
 
 /** A provider given as is, or made when needed (settings changed in between apply). */

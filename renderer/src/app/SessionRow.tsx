@@ -3,6 +3,8 @@ import type { SessionSummary } from '../../../shared/ipc/domain'
 import { shortTime } from '../lib/time'
 import { useApp, useLocale, useT } from './context'
 import { SessionMenu } from './SessionMenu'
+import { UnansweredMark } from './UnansweredMark'
+import { isUnansweredConversation } from '../../../shared/turn-failure'
 
 interface SessionRowProps {
   session: SessionSummary
@@ -45,6 +47,7 @@ export const SessionRow = memo(function SessionRow({ session, index, active, run
         }}
       >
         <span className="session-title">{title}</span>
+        {isUnansweredConversation(session) ? <UnansweredMark /> : null}
         {running ? <span className="running-dot" aria-label={t('sessions.running')} /> : <time className="session-time">{shortTime(session.updatedAt, now, locale)}</time>}
       </button>
       <button

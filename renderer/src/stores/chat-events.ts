@@ -18,6 +18,8 @@ export interface ChatError {
   key?: string | null
   retryable: boolean
   plan: RetryPlan | null
+  /** A failure kept with the conversation: when it was recorded (so one dismissed is not shown again). */
+  keptAt?: number
 }
 
 export interface RetryStatus {
@@ -108,7 +110,7 @@ export function applyAgentEvent(slice: TurnSlice, event: AgentEvent): TurnSlice 
         ]
       }
     case 'error':
-      return { ...slice, error: { code: event.code, message: event.message, retryable: event.retryable, plan: { kind: 'regenerate' } } }
+      return { ...slice, error: { code: event.code, message: event.message, params: event.params ?? null, retryable: event.retryable, plan: { kind: 'regenerate' } } }
     case 'turn_finished': {
       // Text streamed without a closing assistant_message (stopped, or the step limit) stays on screen.
       const items = slice.streaming.trim()

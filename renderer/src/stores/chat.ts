@@ -9,6 +9,7 @@ import { lastIndexWhere, type ChatItem } from './chat-items'
 import { applyAgentEvent, dropReplayed, requestFailure, type ChatError, type TurnSlice } from './chat-events'
 import { incognitoActions, type IncognitoSlice } from './chat-incognito'
 import { createPager, type PagingState } from './chat-pages'
+import { keptFailures } from './chat-failure'
 import { versionActions, type VersionActions } from './chat-versions'
 import { animationFrames, createDeltaBuffer, type FrameScheduler } from './stream-buffer'
 
@@ -105,6 +106,7 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
   const store = createStore<ChatState>()((set, get) => {
     const pager = createPager({ client, get, set, attach: (sessionId) => attach(sessionId), olderPages: options.olderPages ?? true })
     const buffer = createDeltaBuffer((text) => set({ streaming: get().streaming + text, retrying: null }), options.frames ?? animationFrames)
+    const failures = keptFailures(get, set)
 
     const apply = (event: AgentEvent): void => {
       if (event.type === 'text_delta') {
@@ -217,7 +219,7 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
         try {
           const opened = await pager.open(sessionId, openOptions?.focusMessageId)
           if (!opened) return
-          set({ title: opened.session.title, workspace: opened.session.workspace, running: opened.running, status: 'ready', incognito: opened.session.incognito === true })
+          set({ title: opened.session.title, workspace: opened.session.workspace, running: opened.running, status: 'ready', incognito: opened.session.incognito === true, ...failures.shown(opened.session, opened.running) })
           if (opened.attachNow) await attach(sessionId)
         } catch (error) {
           if (get().sessionId === sessionId) set({ status: 'error', loadError: describeError(error) })
@@ -317,7 +319,7 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
         }
       },
 
-      dismissError: () => set({ error: null }),
+      dismissError: () => failures.dismiss(),
 
       async setWorkspace(folder) {
         const { sessionId } = get()
@@ -386,7 +388,7 @@ export function createChatStore(options: ChatStoreOptions): ChatStore {
             return
           }
           pager.takeNewest(messages, page.hasOlder, keepOlder)
-          set({ title: session.title, workspace: session.workspace, status: 'ready' })
+          set({ title: session.title, workspace: session.workspace, status: 'ready', ...failures.shown(session, running) })
         } catch {
           // Keep what is on screen; the next event or reconnect tries again.
         }

@@ -48,7 +48,8 @@ describe('McpManager lifecycle', () => {
     process.kill(firstPid, 'SIGKILL')
     const result = (await pending) as { success: boolean; error: string }
     expect(Date.now() - started).toBeLessThan(10_000)
-    expect(result).toEqual({ success: false, error: 'The MCP server everything stopped during the call; it is being restarted.' })
+    // `server_failed` names the server, so the chat links the failure to its settings (issue 29).
+    expect(result).toEqual({ success: false, error: 'The MCP server everything stopped during the call; it is being restarted.', server_failed: 'everything' })
 
     await vi.waitFor(() => expect(manager.list()[0]).toMatchObject({ status: 'ready', restarts: 1 }), { timeout: 20_000, interval: 50 })
     expect(manager.pidOf('everything')).not.toBe(firstPid)

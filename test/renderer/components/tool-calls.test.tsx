@@ -193,6 +193,16 @@ describe('memory, skills and other tools', () => {
     expect(row(/Used read_text_file from files/)).toBeTruthy()
   })
 
+  it('links a call whose MCP server failed to the Tools section of Settings (issue 29)', async () => {
+    const harness = await openChat()
+    call(harness, 'mcp__files__read_text_file', { path: 'a.txt' }, { success: false, error: 'The MCP server "files" is not running.', server_failed: 'files' }, false)
+    const failed = row(/read_text_file from files/)
+    expect(failed.textContent).toContain('The MCP server "files" is not available. See its status and log in Settings.')
+    fireEvent.click(within(failed).getByRole('button', { name: 'Open Settings' }))
+    expect(harness.app.ui.getState().settingsSection).toBe('tools')
+    expect(harness.app.ui.getState().view).toBe('settings')
+  })
+
   it('speaks Chinese', async () => {
     const harness = await openChat({ 'settings.get': settingsView({ config: config((c) => (c.ui.language = 'zh-CN')) }) })
     call(harness, 'run_command', { command: 'npm test' }, { success: true, exit_code: 0, signal: null, timed_out: false, stdout: 'ok', stderr: '', duration_ms: 12, cwd: '.' })

@@ -9,6 +9,8 @@ import { conversationInstructions } from '../../agent/prompt-context'
 import { importedFromOf } from '../../import/imported-sessions'
 import { reviewFates } from '../../ledger/review-fates'
 import type { ConversationSlice } from './route-slices'
+import { storedTurnFailure } from '../../sessions/turn-failure'
+import type { TurnFailure } from '../../../../shared/turn-failure'
 
 export function sessionHandlers(app: ConversationSlice): Pick<
   IpcHandlers,
@@ -163,8 +165,14 @@ export function toSummary(s: SessionRecord): SessionSummary {
     workspace: s.workspace,
     pinned: s.pinned,
     archived: s.archived,
-    ...(conversationInstructions(s) ? { instructions: conversationInstructions(s) } : {})
+    ...(conversationInstructions(s) ? { instructions: conversationInstructions(s) } : {}),
+    ...withFailedTurn(s)
   }
+}
+
+function withFailedTurn(s: SessionRecord): { failedTurn?: TurnFailure } {
+  const failedTurn = storedTurnFailure(s)
+  return failedTurn ? { failedTurn } : {}
 }
 
 /** Marks where other versions start, so the row there offers ‹ n/m ›. */

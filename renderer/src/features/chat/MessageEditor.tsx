@@ -17,8 +17,8 @@ export function MessageEditor({ messageId, text }: { messageId: number; text: st
 
   const cancel = () => chat.getState().startEdit(null)
   const send = () => {
+    // The same words again are sent too: re-running a turn (one that failed, or an answer to redo) is why one edits and sends.
     if (!draft.trim()) return
-    if (draft.trim() === text.trim()) return cancel()
     void chat.getState().editAndResend(messageId, draft)
   }
   return (

@@ -53,7 +53,7 @@ export function SetupCard({ problem }: { problem: ProviderProblem }): React.JSX.
       ))}
       {failure ? <Notice tone="error">{failure}</Notice> : null}
       <div className="setup-actions">
-        <button type="button" className={found.length ? 'secondary-button' : 'primary-button'} onClick={() => ui.getState().navigate('settings')}>
+        <button type="button" className={found.length ? 'secondary-button' : 'primary-button'} onClick={() => ui.getState().openSettings('provider')}>
           {t('setup.openSettings')}
         </button>
       </div>

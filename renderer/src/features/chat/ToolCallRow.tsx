@@ -5,6 +5,7 @@ import { Spinner } from '../../components/Feedback'
 import type { ToolItem } from '../../stores/chat-items'
 import { formatDuration } from './TerminalBlock'
 import { ToolBody } from './ToolBodies'
+import { McpServerFailure } from './McpServerFailure'
 import { opensByDefault, toolState, toolSummary, toolTitle, type ToolState } from './tool-view'
 
 /**
@@ -35,6 +36,7 @@ export const ToolCallRow = memo(function ToolCallRow({ item }: { item: ToolItem 
           <ToolBody item={item} />
         </div>
       ) : null}
+      {state === 'failed' ? <McpServerFailure result={item.result} /> : null}
     </div>
   )
 })

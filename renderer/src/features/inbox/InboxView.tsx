@@ -333,7 +333,7 @@ function InboxEmpty({ gone }: { gone: string | null }): React.JSX.Element {
         ) : null}
         <p>{t('inbox.emptyBody')}</p>
         {mode ? <p className="muted">{t(`inbox.emptyMode.${mode}`)}</p> : null}
-        <button type="button" className="secondary-button small" onClick={() => ui.getState().navigate('settings')}>
+        <button type="button" className="secondary-button small" onClick={() => ui.getState().openSettings('learning')}>
           {t('inbox.openSettings')}
         </button>
       </EmptyState>

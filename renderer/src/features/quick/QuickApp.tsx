@@ -81,7 +81,8 @@ export function QuickApp(): React.JSX.Element {
             </p>
           ) : null}
           <MessageList />
-          <TurnStatus />
+          {/* Settings live in the main window: it opens on this conversation, whose failure links to the section. */}
+          <TurnStatus openSettings={openInCairn} />
         </div>
       ) : null}
       <div className="quick-footer">
