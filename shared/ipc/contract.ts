@@ -1,12 +1,11 @@
 import { z } from 'zod'
 import { approvalScopes, type AgentEvent } from '../agent-events'
 import { MAX_ATTACHMENTS } from '../attachments'
-import { learningModes, MAX_INSTRUCTIONS_CHARS, type CairnConfig } from '../config'
+import { MAX_INSTRUCTIONS_CHARS, type CairnConfig } from '../config'
 import { ledgerKinds, ledgerSources, type LedgerEntry } from '../ledger'
 import type { McpServerInfo } from '../mcp'
 import { proposalStates } from '../proposals'
 import type { ReviewEvent } from '../review-protocol'
-import { MAX_FATES_PER_REQUEST } from '../review-fate'
 import { backupRoutes, type BackupStatus } from './contract-backup'
 import { importRoutes, type ImportActivity } from './contract-import'
 import { syncRoutes, type SyncStatus } from './contract-sync'
@@ -15,6 +14,7 @@ import { recallRoutes } from './contract-recall'
 import type { MemoryProviderStatus } from '../recall'
 import { archiveRoutes } from './contract-archive'
 import { mcpRoutes } from './contract-mcp'
+import { learningRoutes } from './contract-learning'
 import { attachmentRoutes } from './contract-attachments'
 import { promptRoutes } from './contract-prompts'
 import { defineRoute, type IpcSender } from './define'
@@ -26,7 +26,6 @@ import {
   connectionTestSchema,
   displayMessageSchema,
   learnedReviewSchema,
-  learningStatusSchema,
   modelListSchema,
   ledgerEntrySchema,
   outgoingAttachmentSchema,
@@ -35,7 +34,6 @@ import {
   memoryTargetSchema,
   proposalDecisionSchema,
   proposalSchema,
-  reviewFateSchema,
   reviewRunSchema,
   searchHitSchema,
   sessionExportFormats,
@@ -300,20 +298,6 @@ export const ipcRoutes = {
   // Issue 29, part B: browser mode's "Remember on this computer" for every key and secret typed in Settings.
   'settings.rememberSecrets': defineRoute({ input: z.object({ remember: z.boolean() }), output: settingsViewSchema }),
 
-  'learning.status': defineRoute({ input: z.void(), output: learningStatusSchema, quickWindow: true }),
-  'learning.setEnabled': defineRoute({ input: z.object({ enabled: z.boolean() }), output: learningStatusSchema }),
-  'learning.resume': defineRoute({ input: z.void(), output: learningStatusSchema }),
-  'learning.reviewNow': defineRoute({ input: z.object({ sessionId }), output: z.object({ reviewId: z.string() }) }),
-  'learning.setMode': defineRoute({ input: z.object({ mode: z.enum(learningModes) }), output: learningStatusSchema }),
-  /** A curation pass over the whole library now; its results are always proposals. */
-  'learning.curate': defineRoute({ input: z.void(), output: z.object({ reviewId: z.string() }) }),
-  /** What became of these reviews' proposals and changes (the chat's notes stay true after a decision or a revert). */
-  'learning.fates': defineRoute({
-    input: z.object({ reviewIds: z.array(z.string().max(200)).max(MAX_FATES_PER_REQUEST) }),
-    output: z.object({ fates: z.array(reviewFateSchema) }),
-    quickWindow: true
-  }),
-
   /** Desktop only (no-ops in browser mode): window and shell actions. */
   'window.openMain': defineRoute({ input: z.object({ sessionId: sessionId.optional() }), output: ok, quickWindow: true }),
   'window.hideQuick': defineRoute({ input: z.void(), output: ok, quickWindow: true }),
@@ -322,6 +306,7 @@ export const ipcRoutes = {
   /** Desktop only: the system folder picker for a conversation's workspace; `path` is null when cancelled. Browser mode refuses it (`UNSUPPORTED`). */
   'window.pickFolder': defineRoute({ input: z.object({ defaultPath: folderPath.optional() }), output: z.object({ path: z.string().nullable() }) }),
 
+  ...learningRoutes,
   ...mcpRoutes,
   ...backupRoutes,
   ...importRoutes,
