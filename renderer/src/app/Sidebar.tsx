@@ -146,7 +146,7 @@ function LearningBadge(): React.JSX.Element | null {
   const state = mode === 'off' ? 'off' : learning.paused ? 'paused' : learning.running ? 'running' : mode === 'ask' ? 'ask' : 'on'
   const label = t(`learning.badge.${state}` as MessageKey)
   return (
-    <button type="button" className={`learning-badge ${state === 'ask' ? 'on' : state}`} onClick={() => ui.getState().navigate('settings')} title={label} aria-label={label}>
+    <button type="button" className={`learning-badge ${state === 'ask' ? 'on' : state}`} onClick={() => ui.getState().openSettings('learning')} title={label} aria-label={label}>
       <span className="learning-light" />
       <span className="learning-text">{label}</span>
     </button>
