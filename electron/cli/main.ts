@@ -2,8 +2,6 @@ import type { Language } from '../../shared/i18n'
 import type { CairnCore } from '../core/cairn'
 import type { SettingsStore } from '../core/config/config-store'
 import { homePaths, resolveHome } from '../core/config/home'
-import { secretEnvName } from '../serve/process-secrets'
-import { rememberedSecretsPath, withRememberedSecrets } from '../serve/remembered-secrets'
 import { CliFailure, processIO, UsageError, type CliIO } from './io'
 import { commands, usageText, type CommandName } from './commands'
 import type { CliContext } from './commands/types'
@@ -45,6 +43,9 @@ export async function runCli(argv: string[], io: CliIO = processIO, env: NodeJS.
 
   let opened: CairnCore | null = null
   const home = resolveHome(homeArg, env)
+  // Loaded here, not at the top: `cairn --help` starts without zod and the secret stores.
+  const { secretEnvName } = await import('../serve/process-secrets')
+  const { rememberedSecretsPath, withRememberedSecrets } = await import('../serve/remembered-secrets')
   const ctx: CliContext = {
     io,
     // Keys and tokens the user chose to remember in browser mode, where the environment does not set them.
