@@ -48,9 +48,12 @@ describe('cairn import openclaw|claude-code', () => {
 
     const again = await cairn(home, ['claude-code', claude])
     expect(again.code).toBe(0)
-    expect(again.stdout).toContain('  memory: 0 proposed (candidates wait in the Inbox), 1 already known, 0 refused\n')
-    expect(again.stdout).toContain('  skills: 0 created (0 supporting files), 2 already the same,')
+    // Issue 29: a re-import that brings nothing says so and records no (empty) batch to undo.
+    expect(again.stdout).toContain(`Nothing new in ${claude}: everything there was imported before, so no import was recorded (nothing to undo).`)
+    expect(again.stdout).toContain('1 problem (the rest was imported before):')
     expect(again.stdout).not.toContain('conversations:')
+    const imports = await runCairn(['--home', home, 'import', 'list', '--json'], { cwd: home })
+    expect((JSON.parse(imports.stdout) as unknown[]).length).toBe(1)
     const inbox = await runCairn(['--home', home, 'inbox', '--json'], { cwd: home })
     expect((JSON.parse(inbox.stdout) as unknown[]).length).toBe(7)
   })
