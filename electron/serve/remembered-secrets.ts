@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, constants, existsSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import type { ApiKeyWhich } from '../core/app/app-context'
@@ -48,11 +48,26 @@ export function readRememberedSecrets(file: string): RememberedSecrets | null {
   }
 }
 
-/** Writes the file owner-only from its first byte (a temp file created 0600, then renamed over). */
+/**
+ * Writes the file owner-only from its first byte: a temp file created anew (a leftover, or a symbolic
+ * link planted under its name, is removed, never followed nor reused), set 0600 before anything is
+ * written, flushed to disk, then renamed over.
+ */
 export function writeRememberedSecrets(file: string, secrets: RememberedSecrets): void {
   const temp = `${file}.${process.pid}.tmp`
-  writeFileSync(temp, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600, flag: 'w' })
-  chmodSync(temp, 0o600)
+  rmSync(temp, { force: true })
+  // O_EXCL: created here or not at all (it does not follow a link either); O_NOFOLLOW where the platform has it.
+  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600)
+  try {
+    fchmodSync(fd, 0o600) // exactly 0600, whatever the umask
+    writeFileSync(fd, `${JSON.stringify(secrets, null, 2)}\n`)
+    fsyncSync(fd)
+  } catch (error) {
+    closeSync(fd)
+    rmSync(temp, { force: true })
+    throw error
+  }
+  closeSync(fd)
   renameSync(temp, file)
 }
 

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs'
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -107,6 +107,21 @@ describe('browser mode: "Remember on this computer"', () => {
     expect(store.storage('learning')).toBe('memory')
     await store.setApiKey(null, 'learning')
     expect(store.getApiKey('learning')).toBeNull()
+  })
+
+  it('writes through a temp file of its own: a symbolic link left under the temp name is not followed, and the file is 0600', async () => {
+    const victim = join(home, 'victim.txt')
+    writeFileSync(victim, 'untouched', { mode: 0o644 })
+    symlinkSync(victim, `${file}.${process.pid}.tmp`)
+    const store = new ProcessSecretStore({}, file)
+    await store.setApiKey('sk-typed-1234')
+    await store.setRemembering(true)
+    expect(readFileSync(victim, 'utf8')).toBe('untouched')
+    expect(statSync(victim).mode & 0o777).toBe(0o644)
+    expect(lstatSync(file).isSymbolicLink()).toBe(false)
+    expect(lstatSync(file).mode & 0o777).toBe(0o600)
+    expect(existsSync(`${file}.${process.pid}.tmp`)).toBe(false)
+    expect(new ProcessSecretStore({}, file).getApiKey()).toBe('sk-typed-1234')
   })
 
   it('is never synced nor backed up', () => {
