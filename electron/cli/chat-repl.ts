@@ -146,7 +146,7 @@ export async function runInteractiveChat(base: ChatSetup, resumeId: string | und
       } else if (command === '/p' || isSavedPrompt(core.paths.root, command)) {
         // A saved prompt: its variables are asked for on the lines that follow, then it is sent.
         const answer = async (question: string) => (lines.length ? (io.err(question), lines.shift()!) : closed ? null : ask(question))
-        const text = await savedPromptText(core.paths.root, command === '/p' ? words[0] : command.slice(1), { err: (text) => io.err(text), answer })
+        const text = await savedPromptText(core.paths.root, command === '/p' ? words[0] : command.slice(1), { err: (text) => io.err(text), answer }, core.config.get().ui.language)
         if (text?.trim()) await play(text)
       } else if (line.startsWith('/')) io.err(`cairn: unknown command ${line.split(/\s/)[0]}. /help lists them.\n`)
       else await play(line)

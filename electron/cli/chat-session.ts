@@ -169,13 +169,16 @@ export async function readAttachFiles(paths: string[], env: NodeJS.ProcessEnv): 
 /**
  * A conversation whose only turn failed is kept, as the app keeps it (issue 29, part A): the prompt is
  * not lost, `cairn sessions` marks it not answered, and the same prompt run again answers it instead
- * of starting another (see commands/chat.ts). Says so; returns whether it is such a conversation.
+ * of starting another (see commands/chat.ts), except one sent with `attached` files: that one is
+ * continued with --session. Says so; returns whether it is such a conversation.
  */
-export function reportUnanswered(setup: ChatSetup, session: AgentSession, summary: TurnSummary): boolean {
+export function reportUnanswered(setup: ChatSetup, session: AgentSession, summary: TurnSummary, attached = false): boolean {
   if (summary.reason !== 'failed' || setup.incognito) return false
   const stored = setup.core.sessions.get(session.id)
   if (!stored || !isUnanswered(stored)) return false
-  setup.io.err(`${translator(setup.core.config.get().ui.language)('turnFailure.cli.kept', { id: session.id })}\n`)
+  // A prompt sent with --attach is never matched again (commands/chat.ts): it is continued with --session.
+  const key = attached ? 'turnFailure.cli.keptAttached' : 'turnFailure.cli.kept'
+  setup.io.err(`${translator(setup.core.config.get().ui.language)(key, { id: session.id })}\n`)
   return true
 }
 

@@ -39,10 +39,19 @@ export class CommandOutputs {
     this.commands.delete(callId)
   }
 
-  /** `/output`: the last command's whole output, or a line saying there is none. */
+  /**
+   * `/output`: the last command's whole output, or a line saying there is none. Printed to the terminal,
+   * so with its control characters written out as the shortened view shows them (an escape sequence in a
+   * command's output must not drive the terminal); newlines stay.
+   */
   whole(): string {
     if (!this.last) return 'No command has run in this session yet.\n'
-    const { command, stdout, stderr } = this.last
+    return visibleControls(this.everything(), { newlines: true })
+  }
+
+  /** The command and its streams as they were, for the file (read by the user's own means). */
+  private everything(): string {
+    const { command, stdout, stderr } = this.last!
     return [`$ ${command}`, stdout ? `stdout:\n${withNewline(stdout)}` : '(no stdout)\n', stderr ? `stderr:\n${withNewline(stderr)}` : ''].join('\n')
   }
 
@@ -52,7 +61,7 @@ export class CommandOutputs {
     if (!this.file || !this.last) return 'run it yourself to see all of it'
     try {
       mkdirSync(dirname(this.file), { recursive: true })
-      writeFileSync(this.file, this.whole(), { mode: 0o600 })
+      writeFileSync(this.file, this.everything(), { mode: 0o600 })
       return `all of it is in ${this.file}`
     } catch (error) {
       return `it could not be kept in ${this.file} (${(error as Error).message})`

@@ -44,12 +44,13 @@ export async function runCli(argv: string[], io: CliIO = processIO, env: NodeJS.
   let opened: CairnCore | null = null
   const home = resolveHome(homeArg, env)
   // Loaded here, not at the top: `cairn --help` starts without zod and the secret stores.
-  const { secretEnvName } = await import('../serve/process-secrets')
+  const { secretEnvNames } = await import('../serve/process-secrets')
   const { rememberedSecretsPath, withRememberedSecrets } = await import('../serve/remembered-secrets')
   const ctx: CliContext = {
     io,
     // Keys and tokens the user chose to remember in browser mode, where the environment does not set them.
-    env: withRememberedSecrets(env, rememberedSecretsPath(home), secretEnvName),
+    env: withRememberedSecrets(env, rememberedSecretsPath(home), secretEnvNames),
+    processEnv: env,
     home,
     async core(options) {
       // Loaded here, not at the top: commands that never open the data home start without the core.

@@ -1,6 +1,6 @@
 import type { KeyStorage } from '../../shared/ipc/domain'
 import type { ApiKeyWhich, SecretStore } from '../core/app/app-context'
-import { API_KEY_ENV, forgetRememberedSecrets, readRememberedSecrets, writeRememberedSecrets, type RememberedSecrets } from './remembered-secrets'
+import { API_KEY_ENV, envValue, forgetRememberedSecrets, readRememberedSecrets, writeRememberedSecrets, type RememberedSecrets } from './remembered-secrets'
 
 /**
  * Browser mode and tests: the key comes from CAIRN_API_KEY / OPENAI_API_KEY (the learning key from
@@ -41,16 +41,13 @@ export class ProcessSecretStore implements SecretStore {
   storage(which: ApiKeyWhich = 'chat'): KeyStorage {
     const key = this.getApiKey(which)
     if (!key) return 'none'
-    // The CLI fills the environment from the remembered file, so a key equal to the remembered one is that one.
-    if (this.remembered?.apiKeys[which] === key) return 'file'
-    if (this.entered[which]) return 'memory'
-    return 'env'
+    // While remembering, a key entered now is also the file's.
+    if (this.entered[which]) return this.remembered?.apiKeys[which] === key ? 'file' : 'memory'
+    return this.envKey(which) ? 'env' : 'file'
   }
 
   getSecret(name: string): string | null {
-    // The sync token also answers to CAIRN_SYNC_TOKEN, the variable `cairn sync` reads.
-    const fromEnv = this.env[secretEnvName(name)] || (name === 'sync.token' ? this.env.CAIRN_SYNC_TOKEN : undefined)
-    return this.enteredSecrets.get(name) ?? fromEnv ?? this.remembered?.secrets[name] ?? null
+    return this.enteredSecrets.get(name) ?? envValue(this.env, secretEnvNames(name)) ?? this.remembered?.secrets[name] ?? null
   }
 
   async setSecret(name: string, value: string | null): Promise<void> {
@@ -88,8 +85,7 @@ export class ProcessSecretStore implements SecretStore {
   }
 
   private envKey(which: ApiKeyWhich): string | null {
-    const env = this.env[API_KEY_ENV[which]] || (which === 'chat' ? this.env.OPENAI_API_KEY : undefined)
-    return env || null
+    return envValue(this.env, API_KEY_ENV[which])
   }
 
   private save(): void {
@@ -100,4 +96,9 @@ export class ProcessSecretStore implements SecretStore {
 /** The variable a named secret is read from: `mcp.github.env.TOKEN` → `CAIRN_SECRET_MCP_GITHUB_ENV_TOKEN`. */
 export function secretEnvName(name: string): string {
   return `CAIRN_SECRET_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`
+}
+
+/** Every variable a named secret is read from, first match wins: the sync token also answers to CAIRN_SYNC_TOKEN, the variable `cairn sync` reads. */
+export function secretEnvNames(name: string): string[] {
+  return name === 'sync.token' ? [secretEnvName(name), 'CAIRN_SYNC_TOKEN'] : [secretEnvName(name)]
 }

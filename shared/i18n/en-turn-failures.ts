@@ -19,5 +19,7 @@ export const enTurnFailures = {
   'turnFailure.cli.fix.model_not_found': 'To fix: export CAIRN_MODEL=<a model {baseURL} lists> (or set provider.model in {configFile}), then send it again.',
   'turnFailure.cli.fix.unreachable': 'To fix: start the provider at {baseURL}, or export CAIRN_BASE_URL=<the right address> (provider.baseURL in {configFile}).',
   'turnFailure.cli.fix.images_unsupported': 'To fix: export CAIRN_MODEL=<a model that reads images>, or send the message without --attach.',
-  'turnFailure.cli.kept': 'Nothing was answered. The conversation is kept (session {id}): once fixed, run the same command again and it answers this conversation instead of starting another.'
+  'turnFailure.cli.kept': 'Nothing was answered. The conversation is kept (session {id}): once fixed, run the same command again and it answers this conversation instead of starting another.',
+  // With --attach the same command is never matched to the kept conversation: it would start another.
+  'turnFailure.cli.keptAttached': 'Nothing was answered. The conversation is kept (session {id}): once fixed, continue it with cairn chat "<your message>" --session {id} (the same command with --attach again would start another conversation).'
 } as const

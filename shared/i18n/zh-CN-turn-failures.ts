@@ -17,5 +17,6 @@ export const zhCNTurnFailures: Record<keyof typeof enTurnFailures, string> = {
   'turnFailure.cli.fix.model_not_found': '解决方法：export CAIRN_MODEL=<{baseURL} 提供的模型>（或在 {configFile} 中设置 provider.model），然后再次发送。',
   'turnFailure.cli.fix.unreachable': '解决方法：启动 {baseURL} 上的服务商，或 export CAIRN_BASE_URL=<正确的地址>（{configFile} 中的 provider.baseURL）。',
   'turnFailure.cli.fix.images_unsupported': '解决方法：export CAIRN_MODEL=<能读图片的模型>，或不带 --attach 发送这条消息。',
-  'turnFailure.cli.kept': '没有得到回答。对话已保留（会话 {id}）：解决问题后再次运行同一命令，它会回答这个对话，而不是新开一个。'
+  'turnFailure.cli.kept': '没有得到回答。对话已保留（会话 {id}）：解决问题后再次运行同一命令，它会回答这个对话，而不是新开一个。',
+  'turnFailure.cli.keptAttached': '没有得到回答。对话已保留（会话 {id}）：解决问题后用 cairn chat "<你的消息>" --session {id} 继续这个对话（带 --attach 再次运行同一命令会新开一个对话）。'
 }

@@ -61,6 +61,18 @@ describe('cairn chat --attach', () => {
     expect(JSON.parse(listed.stdout)).toEqual([])
   })
 
+  it('after a failed first turn with files, says to continue with --session, since the same command would start another', async () => {
+    writeFileSync(join(workspace, 'notes.md'), 'Kayaks in May.')
+    const failed = await runCairn(['--home', home, 'chat', 'Read it', '--attach', 'notes.md'], {
+      cwd: workspace,
+      env: { CAIRN_BASE_URL: server.url, CAIRN_MODEL: 'scripted', CAIRN_API_KEY: 'sk-bad' }
+    })
+    expect(failed.code).toBe(1)
+    const sessionId = /session: (\S+)/.exec(failed.stderr)![1]
+    expect(failed.stderr).toContain(`The conversation is kept (session ${sessionId}): once fixed, continue it with cairn chat "<your message>" --session ${sessionId}`)
+    expect(failed.stderr).not.toContain('run the same command again')
+  })
+
   it('needs a prompt to attach to', async () => {
     const run = await chat(['--attach', 'notes.md'])
     expect(run.code).toBe(2)

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { isReviewRequest } from '../helpers/review-fixture'
 import { runCairn } from '../helpers/run-cli'
 import { startScriptedServer, type RecordedChatRequest, type ScriptedReply, type ScriptedServer } from '../scripted-provider'
+import { CommandOutputs } from '../../electron/cli/command-output'
 import { startPty } from './pty-terminal'
 
 const root = join(__dirname, '..', '..')
@@ -79,4 +80,15 @@ describe('cairn chat shows what an approved command printed', () => {
     term.type('\x04')
     expect(await term.exited).toBe(0)
   }, 180_000)
+})
+
+describe('/output', () => {
+  it('writes out the control characters of the whole output, as the shortened view does, so it cannot drive the terminal', () => {
+    const outputs = new CommandOutputs(null, true)
+    outputs.started('call-1', 'printf x')
+    outputs.remember('call-1', { stdout: 'ok\x1b]0;pwned\x07\x1b[2J\rfake prompt\nline 2\n', stderr: 'warn\x1b[31m\n' })
+    const whole = outputs.whole()
+    expect(whole).not.toMatch(/[\x1b\x07\r]/)
+    expect(whole).toBe('$ printf x\nstdout:\nok\\x1b]0;pwned\\x07\\x1b[2J\\rfake prompt\nline 2\n\nstderr:\nwarn\\x1b[31m\n')
+  })
 })

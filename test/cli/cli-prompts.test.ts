@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -85,5 +85,31 @@ describe('cairn chat: /p sends a saved prompt', () => {
     const sent = server.requests.map((request) => (request as { body: { messages: Array<{ role: string; content: unknown }> } }).body.messages.filter((m) => m.role === 'user').at(-1)?.content)
     // The two turns (a review of the conversation may follow).
     expect(sent.slice(0, 2)).toEqual(['Standup for Platform on Monday.', 'Standup for Infra on Friday.'])
+  }, 120_000)
+
+  it('/p says there are none in the data home’s language, as cairn prompts does', async () => {
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ ui: { language: 'zh-CN' } }))
+    expect((await cairn('prompts')).stdout).toContain('没有已存提示词')
+    const chat = await runCairn(['--home', home, 'chat'], { cwd: files, env: { CAIRN_BASE_URL: server.url, CAIRN_MODEL: 'scripted', CAIRN_API_KEY: 'sk-good' }, input: '/p\n' })
+    expect(chat.code).toBe(0)
+    expect(chat.stderr).toContain('没有已存提示词。添加：cairn prompts add <name> --file FILE')
+    expect(chat.stderr).not.toContain('No saved prompts')
+  }, 120_000)
+
+  it('shows a prompt’s words with their control characters written out, in cairn prompts and in /p', async () => {
+    // A prompt file as sync or a hand edit could bring it: escape sequences in its description and text.
+    mkdirSync(join(home, 'prompts'), { recursive: true })
+    writeFileSync(join(home, 'prompts', 'evil.md'), '---\nname: evil\ndescription: "Tidy\\e]0;pwned\\a\\e[2J"\n---\nSay hi\x1b[8m hidden\x1b[0m.\n')
+    const listed = await cairn('prompts')
+    expect(listed.stdout).toBe('evil  Tidy\\x1b]0;pwned\\x07\\x1b[2J\n')
+    const shown = await cairn('prompts', 'show', 'evil')
+    expect(shown.stdout).toContain('Say hi\\x1b[8m hidden\\x1b[0m.')
+    expect(shown.stdout).not.toContain('\x1b')
+    server.enqueue({ text: 'Hi.' })
+    const chat = await runCairn(['--home', home, 'chat'], { cwd: files, env: { CAIRN_BASE_URL: server.url, CAIRN_MODEL: 'scripted', CAIRN_API_KEY: 'sk-good' }, input: '/p\n/p evil\n' })
+    expect(chat.code).toBe(0)
+    expect(chat.stderr).toContain('  /evil  Tidy\\x1b]0;pwned\\x07\\x1b[2J\n')
+    expect(chat.stderr).toContain('› Say hi\\x1b[8m hidden\\x1b[0m.')
+    expect(chat.stderr).not.toContain('\x1b')
   }, 120_000)
 })

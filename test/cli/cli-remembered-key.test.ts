@@ -35,4 +35,10 @@ describe('cairn chat with a key remembered in browser mode', () => {
     expect(run.code).not.toBe(0)
     expect(run.stderr).toMatch(/key/i)
   })
+
+  it('lets OPENAI_API_KEY win over the remembered key too', async () => {
+    const run = await runCairn(['--home', home, 'chat', 'hello'], { cwd: workspace, env: { CAIRN_BASE_URL: server.url, CAIRN_MODEL: 'scripted', OPENAI_API_KEY: 'sk-openai-env' } })
+    expect(run.code).not.toBe(0)
+    expect(run.stderr).toMatch(/key/i)
+  })
 })

@@ -37,9 +37,11 @@ async function context(): Promise<{ ctx: CliContext; out: string[]; err: string[
   await importChatExport(opened, { app: 'chatgpt', path: CHATGPT_EXPORT })
   const out: string[] = []
   const err: string[] = []
+  const env = { CAIRN_BASE_URL: server.url, CAIRN_MODEL: 'scripted', CAIRN_API_KEY: 'sk-test' }
   const ctx: CliContext = {
     io: { out: (text) => void out.push(text), err: (text) => void err.push(text), isTTY: false },
-    env: { CAIRN_BASE_URL: server.url, CAIRN_MODEL: 'scripted', CAIRN_API_KEY: 'sk-test' },
+    env,
+    processEnv: env,
     home,
     core: async () => opened
   }

@@ -31,7 +31,7 @@ afterEach(async () => {
 })
 
 function ctx(): CliContext {
-  return { io: { out: (t) => void (out += t), err: (t) => void (err += t), isTTY: false }, env: { CAIRN_API_KEY: 'sk-cli' }, home, core: async () => core }
+  return { io: { out: (t) => void (out += t), err: (t) => void (err += t), isTTY: false }, env: { CAIRN_API_KEY: 'sk-cli' }, processEnv: { CAIRN_API_KEY: 'sk-cli' }, home, core: async () => core }
 }
 
 function conversation(id: string, ...messages: string[]): void {

@@ -26,7 +26,7 @@ afterEach(async () => {
 })
 
 function ctx(): CliContext {
-  return { io: { out: (t) => void (out += t), err: (t) => void (err += t), isTTY: false }, env: {}, home, core: async () => core }
+  return { io: { out: (t) => void (out += t), err: (t) => void (err += t), isTTY: false }, env: {}, processEnv: {}, home, core: async () => core }
 }
 
 describe('cairn search --reindex-words', () => {

@@ -113,7 +113,7 @@ async function chatOnce(ctx: CliContext, core: CairnCore, prompt: string, attach
   const saved = opened.attachments.save(session.id, attachments)
   const turn = unanswered ? session.regenerate() : session.runTurn(prompt, { attachments: saved })
   const summary = await turn.done.finally(() => process.off('SIGINT', onSigint))
-  reportUnanswered(setup, session, summary)
+  reportUnanswered(setup, session, summary, attachments.length > 0)
   // The command is the conversation's end: turns no review has seen yet are reviewed now (a single
   // new turn is below the minimum; a session continued with --session reaches it). Never an incognito one.
   if (!setup.incognito) learning.loop.endConversation(session.id, 'exit')

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { translator, type Translate } from '../../../shared/i18n'
 import type { PromptFileProblem } from '../../../shared/prompts'
+import { visibleControls } from '../../../shared/visible-text'
 import { ConfigStore } from '../../core/config/config-store'
 import { homePaths } from '../../core/config/home'
 import { formatPromptFile, parsePromptFile, PromptError, PromptStore } from '../../core/prompts'
@@ -60,9 +61,10 @@ function list(ctx: CliContext, store: PromptStore, t: Translate, args: string[])
   const width = Math.min(24, Math.max(0, ...prompts.map((prompt) => prompt.name.length)))
   for (const prompt of prompts) {
     const variables = prompt.variables.length ? `  (${t('prompts.cli.variables')}: ${prompt.variables.map((variable) => variable.name).join(', ')})` : ''
-    ctx.io.out(`${prompt.name.padEnd(width)}  ${oneLine(prompt.description || prompt.body, 70)}${variables}\n`)
+    // A prompt's words come from a file (synced, edited by hand): shown with their control characters written out.
+    ctx.io.out(`${prompt.name.padEnd(width)}  ${visibleControls(oneLine(prompt.description || prompt.body, 70), { newlines: false })}${variables}\n`)
   }
-  for (const problem of problems) ctx.io.err(`cairn: ${problemWords(problem, t)}\n`)
+  for (const problem of problems) ctx.io.err(`cairn: ${visibleControls(problemWords(problem, t), { newlines: false })}\n`)
   return 0
 }
 
@@ -75,7 +77,7 @@ function show(ctx: CliContext, store: PromptStore, args: string[]): number {
   if (positionals.length !== 1) throw new UsageError('Name one prompt: cairn prompts show <name>. List them with: cairn prompts')
   const prompt = store.read(positionals[0])
   if (values.json) printJson(ctx.io, prompt)
-  else ctx.io.out(formatPromptFile(prompt))
+  else ctx.io.out(visibleControls(formatPromptFile(prompt), { newlines: true }))
   return 0
 }
 

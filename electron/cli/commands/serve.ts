@@ -25,10 +25,12 @@ Stop with Ctrl+C.
       core,
       spawnWorker: () => forkReviewWorker({ entry: reviewWorkerEntry() }),
       // A key typed in the UI lasts until this process stops, unless the user chose to remember it (secrets.local.json).
-      secrets: new ProcessSecretStore(ctx.env, rememberedSecretsPath(core.paths.root)),
+      // The raw environment: the remembered file is read by the store alone, as its last fallback, so a key
+      // removed or forgotten in Settings is gone at once (ctx.env has it filled in as a variable).
+      secrets: new ProcessSecretStore(ctx.processEnv, rememberedSecretsPath(core.paths.root)),
       platform: { mode: 'browser' },
       version: appVersion(),
-      env: ctx.env,
+      env: ctx.processEnv,
       // Cairn's own checkout (or install folder) is never a conversation's workspace.
       forbiddenWorkspaceRoots: [CAIRN_ROOT]
     })

@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { MAX_IMAGE_BYTES } from '../../../shared/attachments'
 import type { StateDb } from '../db/state-db'
 import { attachmentContents, indexAttachmentTexts } from './attachment-texts'
 import type { AttachmentContent, AttachmentMeta, AttachmentReader, PreparedAttachment, SavedAttachment } from './types'
@@ -66,12 +67,8 @@ export class AttachmentStore implements AttachmentReader {
   private imageDataUrl(meta: AttachmentMeta): string | null {
     const cached = this.images.get(meta.path)
     if (cached) return cached
-    let bytes: Buffer
-    try {
-      bytes = readFileSync(join(this.root, meta.path))
-    } catch {
-      return null
-    }
+    const bytes = readStoredImage(join(this.root, meta.path))
+    if (!bytes) return null
     const url = `data:${meta.mime};base64,${bytes.toString('base64')}`
     this.remember(meta.path, url)
     return url
@@ -86,6 +83,31 @@ export class AttachmentStore implements AttachmentReader {
     }
     this.images.set(path, url)
     this.cachedChars += url.length
+  }
+}
+
+/**
+ * A stored image's bytes, or null when the file is gone, is not a plain file (a symbolic link, say one
+ * a restored backup brought, is never followed) or is larger than an image may be: its real size is
+ * checked before anything is read, whatever its record says.
+ */
+function readStoredImage(path: string): Buffer | null {
+  let fd: number
+  try {
+    const found = lstatSync(path)
+    if (!found.isFile() || found.size > MAX_IMAGE_BYTES) return null
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0))
+  } catch {
+    return null
+  }
+  try {
+    // The file opened is the one checked: not swapped for a link or a larger file in between.
+    const opened = fstatSync(fd)
+    return opened.isFile() && opened.size <= MAX_IMAGE_BYTES ? readFileSync(fd) : null
+  } catch {
+    return null
+  } finally {
+    closeSync(fd)
   }
 }
 

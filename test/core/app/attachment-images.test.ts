@@ -1,6 +1,8 @@
-import { readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { MAX_IMAGE_BYTES } from '../../../shared/attachments'
 import { ONE_PIXEL_PNG } from '../../helpers/pdf-file'
 import { appFixture, type AppFixture } from '../../helpers/app-fixture'
 
@@ -46,6 +48,34 @@ describe('attachments.image: a sent image shown again', () => {
       ok: false,
       error: { code: 'NOT_FOUND', key: 'attachments.image_unavailable', params: { name: 'pixel.png' } }
     })
+  })
+
+  it('refuses a symbolic link or an oversized file in place of the stored copy, whatever its record says', async () => {
+    fx = await appFixture()
+    const { sessionId, messageId } = await sendWithFiles(fx)
+    const images = (fx.core.attachments as unknown as { images: Map<string, string> }).images
+    const folder = join(fx.home, 'attachments', sessionId)
+    const stored = join(folder, readdirSync(folder).find((name) => name.endsWith('.png'))!)
+    const elsewhere = mkdtempSync(join(tmpdir(), 'cairn-elsewhere-'))
+    try {
+      // A link, as a restored backup could bring, to a file outside the data home: never followed.
+      const outside = join(elsewhere, 'private.png')
+      writeFileSync(outside, ONE_PIXEL_PNG)
+      rmSync(stored)
+      symlinkSync(outside, stored)
+      images.clear()
+      const unavailable = { ok: false, error: { code: 'NOT_FOUND', key: 'attachments.image_unavailable', params: { name: 'pixel.png' } } }
+      expect(await fx.call('attachments.image', { sessionId, messageId, index: 1 })).toMatchObject(unavailable)
+
+      // A plain file larger than any image may be (its record still says 1 pixel's worth): not read.
+      rmSync(stored)
+      writeFileSync(stored, ONE_PIXEL_PNG)
+      truncateSync(stored, MAX_IMAGE_BYTES + 1)
+      images.clear()
+      expect(await fx.call('attachments.image', { sessionId, messageId, index: 1 })).toMatchObject(unavailable)
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true })
+    }
   })
 
   it('reads an incognito conversation’s image from its memory', async () => {
