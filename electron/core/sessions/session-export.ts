@@ -3,7 +3,6 @@ import type { SessionStore } from './session-store'
 import { SessionNotFoundError } from './session-store'
 import { userWords } from './stored-messages'
 import type { MessageRecord, SessionRecord } from './types'
-import { importedFromOf } from '../import/imported-sessions'
 
 export const exportFormats = ['md', 'json'] as const
 export type ExportFormat = (typeof exportFormats)[number]
@@ -140,10 +139,10 @@ function markdownMessage(m: MessageRecord, importedSpeaker: ImportedSpeaker): st
   }
 }
 
-/** The app an answer was imported from and the model that wrote it there (null: Cairn's own answer). */
+/** The app a message was imported from and the model that wrote it there, as the importer stored them (`meta.importedFrom`, `meta.model`); null: Cairn's own. */
 function importedAnswer(m: MessageRecord): { app: string; model: string | null } | null {
-  const app = importedFromOf(m.meta)
-  if (!app) return null
+  const app = m.meta?.importedFrom
+  if (typeof app !== 'string' || !app) return null
   return { app, model: typeof m.meta?.model === 'string' && m.meta.model ? m.meta.model : null }
 }
 
