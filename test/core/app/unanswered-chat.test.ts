@@ -111,3 +111,19 @@ it('a model picked in the switcher after the failure is the one the Retry uses',
   await idle(failed.sessionId)
   expect(fx.server.chatRequests().at(-1)!.body.model).toBe('picked')
 })
+
+it('a first turn that failed on the default model follows the default from then on; a model picked for it is kept', async () => {
+  fx = await appFixture({ server: { models: ['scripted', 'picked', 'newer'] } })
+  fx.server.enqueue({ fault: { type: 'http', status: 401 } }, { fault: { type: 'http', status: 401 } }, { text: 'On the newer default.' })
+  const onDefault = await fx.ok('chat.send', { sessionId: null, text: 'hello' })
+  await idle(onDefault.sessionId)
+  const onPicked = await fx.ok('chat.send', { sessionId: null, text: 'hi there', model: 'picked' })
+  await idle(onPicked.sessionId)
+  expect(fx.core.sessions.get(onDefault.sessionId)!.model).toBeNull()
+  expect(fx.core.sessions.get(onPicked.sessionId)!.model).toBe('picked')
+
+  await fx.core.config.update({ provider: { model: 'newer' } })
+  await fx.ok('chat.regenerate', { sessionId: onDefault.sessionId })
+  await idle(onDefault.sessionId)
+  expect(fx.server.chatRequests().at(-1)!.body.model).toBe('newer')
+})
