@@ -16,3 +16,9 @@ export function importedAnswerWords(imported: { app: string; model: string | nul
     ? { label: t('imported.answerBy', { app, model }), title: t('imported.answerByTitle', { app, model }) }
     : { label: t('imported.answerFrom', { app }), title: t('imported.answerFromTitle', { app }) }
 }
+
+/** Who wrote an imported answer, in a transcript or an export: "ChatGPT (o3)", or the app alone when no model is known. */
+export function importedSpeaker(imported: { app: string; model: string | null }, t: Translate): string {
+  const app = importedAppName(imported.app, t)
+  return imported.model ? `${app} (${imported.model})` : app
+}

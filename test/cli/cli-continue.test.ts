@@ -91,6 +91,34 @@ describe('a failed first turn', () => {
     expect(sessionIdOf(resumed.stderr)).toBe(sessionIdOf(first.stderr))
   })
 
+  it('is answered only from the folder it was asked in', async () => {
+    const failed = await cairn(['chat', 'hello'], { CAIRN_BASE_URL: server.url, CAIRN_MODEL: 'scripted', CAIRN_API_KEY: 'sk-bad' })
+    expect(failed.code).toBe(1)
+    server.enqueue({ text: 'Hi from elsewhere.' }, { text: 'Hi here.' })
+    const other = mkdtempSync(join(tmpdir(), 'cairn-continue-other-'))
+    const elsewhere = await runCairn(['--home', home, 'chat', 'hello'], { cwd: other, env: { CAIRN_BASE_URL: server.url, CAIRN_MODEL: 'scripted', CAIRN_API_KEY: 'sk-good' } })
+    expect(elsewhere.code).toBe(0)
+    expect(sessionIdOf(elsewhere.stderr)).not.toBe(sessionIdOf(failed.stderr))
+    const here = await cairn(['chat', 'hello'])
+    expect(here.stdout).toBe('Hi here.\n')
+    expect(sessionIdOf(here.stderr)).toBe(sessionIdOf(failed.stderr))
+  })
+
+  it('on a model the provider lacks is answered on the model set before the same prompt runs again', async () => {
+    await server.close()
+    server = await startScriptedServer({ strict: true, apiKey: 'sk-good', models: ['good'] })
+    const failed = await cairn(['chat', 'hello'], { CAIRN_BASE_URL: server.url, CAIRN_MODEL: 'bad', CAIRN_API_KEY: 'sk-good' })
+    expect(failed.code).toBe(1)
+    expect(failed.stderr).toContain('"bad"')
+    server.enqueue({ text: 'Hi on good.' })
+    const again = await cairn(['chat', 'hello'], { CAIRN_BASE_URL: server.url, CAIRN_MODEL: 'good', CAIRN_API_KEY: 'sk-good' })
+    expect(again.code).toBe(0)
+    expect(again.stdout).toBe('Hi on good.\n')
+    expect(sessionIdOf(again.stderr)).toBe(sessionIdOf(failed.stderr))
+    const chats = server.chatRequests().filter((request: RecordedChatRequest) => !isReviewRequest(request))
+    expect(chats.at(-1)!.body.model).toBe('good')
+  })
+
   it('of a resumed conversation keeps the conversation', async () => {
     server.enqueue({ text: 'Hi.' })
     await cairn(['chat', 'hello'])

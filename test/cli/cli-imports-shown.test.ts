@@ -64,6 +64,13 @@ describe('imported conversations in the CLI', () => {
     expect(shown).toMatch(/ {2}ChatGPT \(gpt-4o\): Not dead: the acetone smell/)
     expect(shown).toMatch(/ {2}ChatGPT \(gpt-4o-mini\): Feed 1:5:5 by weight/)
     expect(shown).not.toContain('Cairn:')
+
+    // The export heads the imported answers the same way (a document: its own headings stay as they were).
+    const exported = (await cairn(['--home', home, 'sessions', 'export', sourdough.id])).stdout
+    expect(exported).toContain('## You\n\nMy levain smells like nail polish')
+    expect(exported).toMatch(/## ChatGPT \(gpt-4o\)\n\nNot dead: the acetone smell/)
+    expect(exported).toMatch(/## ChatGPT \(gpt-4o-mini\)\n\nFeed 1:5:5 by weight/)
+    expect(exported).not.toContain('## Cairn')
   })
 
   it('counts are said in the singular when there is one', async () => {

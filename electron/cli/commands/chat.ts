@@ -100,7 +100,7 @@ async function chatOnce(ctx: CliContext, core: CairnCore, prompt: string, attach
   const { learning } = setup
   if (!prompt) return runInteractiveChat(setup, resumeId)
   // The same prompt again, after a failure left its conversation unanswered: that one is answered (as the app does).
-  const unanswered = resumeId || attachments.length || setup.incognito ? null : core.sessions.findUnanswered(prompt, setup.workspace)
+  const unanswered = resumeId || attachments.length || setup.incognito ? null : core.sessions.findUnanswered(prompt, { workspace: setup.workspace, source: 'cli' })
   let opened
   try {
     opened = openChatSession(setup, unanswered ?? resumeId)

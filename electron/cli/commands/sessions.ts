@@ -7,7 +7,7 @@ import { userWords } from '../../core/sessions/stored-messages'
 import { importedFromOf } from '../../core/import/imported-sessions'
 import { isUnanswered } from '../../core/sessions/turn-failure'
 import { translate, translator, type Language } from '../../../shared/i18n'
-import { importedAppName } from '../../../shared/i18n/describe-imported'
+import { importedSpeaker } from '../../../shared/i18n/describe-imported'
 import { parseCommandArgs, parseLimit } from '../args'
 import { CliFailure, formatTime, oneLine, printJson, UsageError } from '../io'
 import type { CliCommand, CliContext } from './types'
@@ -110,7 +110,7 @@ function speakerLabels(language: Language): (m: MessageRecord) => string {
     const app = importedFromOf(m.meta)
     if (!app) return 'Cairn'
     const model = typeof m.meta?.model === 'string' && m.meta.model ? m.meta.model : null
-    return model ? `${importedAppName(app, t)} (${model})` : importedAppName(app, t)
+    return importedSpeaker({ app, model }, t)
   }
 }
 
@@ -123,7 +123,8 @@ async function exportCommand(ctx: CliContext, args: string[]): Promise<number> {
   const sessionId = positionals[0]
   if (!core.sessions.get(sessionId)) throw wordedFailure('conversation.missing', { id: sessionId }, 'cairn sessions')
   // Written as it is read, a page of messages at a time.
-  const { chunks } = exportStream(core.sessions, sessionId, format)
+  const t = translator(core.config.get().ui.language)
+  const { chunks } = exportStream(core.sessions, sessionId, format, { importedSpeaker: (imported) => importedSpeaker(imported, t) })
   if (!values.out) {
     for (const chunk of chunks) ctx.io.out(chunk)
     return 0

@@ -10,6 +10,7 @@ import { ChatProvider } from '../provider/provider'
 import { environmentKeys, ProviderAccess, type ProviderKeys } from '../provider/provider-access'
 import type { ToolDef } from '../tools/types'
 import type { TurnRecall } from './turn-notes'
+import { releaseFailedModel } from './failed-model'
 
 export interface CreateAgentOptions {
   /** The data home's stores and learning tools; with `paths`, the file tools never write inside its root. */
@@ -78,11 +79,22 @@ export function createAgentSession(options: CreateAgentOptions): AgentSession {
     sessionId: options.sessionId,
     source: options.source,
     autoApprove: options.autoApprove,
-    hooks: options.hooks,
+    hooks: withFailedModelReleased(options.hooks, core.sessions, () => access.chat().model),
     hinter: new MeaningSkillHinter(() => access.embedder()),
     recall: options.recall
   })
   return session
+}
+
+/** After a failed turn, the conversation may follow the default model again (failed-model.ts), before the caller's hook runs. */
+function withFailedModelReleased(hooks: AgentHooks | undefined, sessions: AgentHome['sessions'], defaultModel: () => string): AgentHooks {
+  return {
+    ...hooks,
+    onTurnFinished(summary) {
+      if (summary.reason === 'failed') releaseFailedModel(sessions, summary.sessionId, defaultModel)
+      hooks?.onTurnFinished?.(summary)
+    }
+  }
 }
 
 /** What the learning gate needs of the data home, and the chat's own learning tools over a scratch copy. */

@@ -6,6 +6,7 @@ import { SessionStore } from '../sessions'
 import type { ToolDef } from '../tools/types'
 import { createWorkspaceTools } from '../workspace'
 import { AgentSession } from './agent-session'
+import { releaseFailedModel } from './failed-model'
 import type { AgentHome, ConversationStores } from './agent-stores'
 
 /** What an incognito conversation takes from the data home: the settings, where it lives (never written) and the SQLite build. */
@@ -69,7 +70,14 @@ export function createIncognitoSession(options: IncognitoOptions): IncognitoChat
     return new ChatProvider({ ...settings, model: chosen || settings.model })
   }
   const tools = [...createWorkspaceTools({ workspace: options.workspace, protectedRoots: [core.paths.root] }), ...(options.mcpTools ?? [])]
-  session = AgentSession.open({ stores, provider, tools, workspace: options.workspace, source: options.source, autoApprove: options.autoApprove, incognito: true })
+  session = AgentSession.open({ stores, provider, tools, workspace: options.workspace, source: options.source, autoApprove: options.autoApprove, incognito: true,
+    // Its only hook (nothing that learns): after a failed turn it may follow the default model again, like any conversation.
+    hooks: {
+      onTurnFinished: (summary) => {
+        if (summary.reason === 'failed') releaseFailedModel(sessions, summary.sessionId, () => access.chat().model)
+      }
+    }
+  })
   const opened = session
   return {
     session: opened,

@@ -17,7 +17,7 @@ import type { SessionStore } from '../sessions'
 import type { ChatHome } from './app-home'
 import type { AppWorkspaces } from './workspaces'
 import { IDLE_TICK_MS, systemClock, type ChatClock } from './chat-clock'
-import { unansweredToAnswer } from './unanswered-chat'
+import { appChatSource, unansweredToAnswer } from './unanswered-chat'
 
 interface LiveChat {
   session: AgentSession
@@ -143,7 +143,7 @@ export class ChatManager {
     const prepared = await readAttachmentsForIpc(attachments)
     await this.mcpSettled(sessionId)
     // Files or incognito: always a new conversation.
-    const unanswered = sessionId === null && !prepared.length && !incognito ? unansweredToAnswer(this.app.core.sessions, text, workspace, model) : null
+    const unanswered = sessionId === null && !prepared.length && !incognito ? unansweredToAnswer({ sessions: this.app.core.sessions, workspaces: this.app.workspaces, mode: this.app.mode }, text, source, workspace, model) : null
     if (unanswered && !this.chats.get(unanswered)?.running) return this.regenerate(unanswered)
     const chat = this.open(sessionId, source, workspace, model, incognito && sessionId === null)
     if (chat.running) throw IpcError.of('BUSY', 'conversation.busy_wait', {})
@@ -295,8 +295,7 @@ export class ChatManager {
     } else {
       workspace = this.app.workspaces.use(chosenWorkspace ?? this.app.workspaces.defaultFolder())
     }
-    // Where a new conversation started: the desktop app, browser mode, or either one's quick prompt.
-    const source = `${this.app.mode === 'desktop' ? 'desktop' : 'browser'}${origin === 'quick' ? '-quick' : ''}`
+    const source = appChatSource(this.app.mode, origin)
     if (incognito) {
       const opened = createIncognitoSession({ core: this.app.core, keys: this.app.provider.keys, env: this.app.env, workspace, model, source, mcpTools: this.mcpTools() })
       return this.track(opened.session, workspace, opened)

@@ -14,6 +14,14 @@ export interface SessionExport {
   text: string
 }
 
+/** An imported answer's author as the face exporting names it (the app in its words, with the model): "ChatGPT (o3)". */
+export type ImportedSpeaker = (imported: { app: string; model: string | null }) => string
+
+export interface ExportOptions {
+  /** Heads imported answers (default: the app's id and the model, as stored); Cairn's own answers stay "Cairn". */
+  importedSpeaker?: ImportedSpeaker
+}
+
 /** Bumped when the JSON shape changes, so a reader can tell exports apart. */
 const JSON_EXPORT_VERSION = 1
 
@@ -21,19 +29,19 @@ const JSON_EXPORT_VERSION = 1
  * A whole conversation (compacted messages included) as Markdown or JSON. User messages are the
  * user's own words: the skill hint Cairn appended for the model is left out of both formats.
  */
-export function exportSession(store: SessionStore, sessionId: string, format: ExportFormat): SessionExport {
-  const { fileName, mimeType, chunks } = exportStream(store, sessionId, format)
+export function exportSession(store: SessionStore, sessionId: string, format: ExportFormat, options: ExportOptions = {}): SessionExport {
+  const { fileName, mimeType, chunks } = exportStream(store, sessionId, format, options)
   return { fileName, mimeType, text: [...chunks].join('') }
 }
 
 /** The export as pieces of text, read a page of messages at a time, so a long conversation is never held whole to write it. */
-export function exportStream(store: SessionStore, sessionId: string, format: ExportFormat): Omit<SessionExport, 'text'> & { chunks: Iterable<string> } {
+export function exportStream(store: SessionStore, sessionId: string, format: ExportFormat, options: ExportOptions = {}): Omit<SessionExport, 'text'> & { chunks: Iterable<string> } {
   const session = store.get(sessionId)
   if (!session) throw new SessionNotFoundError(sessionId)
   const base = fileBase(session)
   const messages = shownMessages(store, sessionId)
   if (format === 'json') return { fileName: `${base}.json`, mimeType: 'application/json', chunks: jsonExport(session, messages) }
-  return { fileName: `${base}.md`, mimeType: 'text/markdown', chunks: markdownExport(session, messages) }
+  return { fileName: `${base}.md`, mimeType: 'text/markdown', chunks: markdownExport(session, messages, options.importedSpeaker ?? storedSpeaker) }
 }
 
 function* shownMessages(store: SessionStore, sessionId: string): Generator<MessageRecord> {
@@ -85,12 +93,13 @@ function jsonMessage(m: MessageRecord) {
     createdAt: new Date(m.createdAt).toISOString(),
     ...(m.finishReason ? { finishReason: m.finishReason } : {}),
     ...(m.compacted ? { compacted: true } : {}),
+    ...(importedAnswer(m) ? { importedFrom: importedAnswer(m) } : {}),
     ...(attachedFiles(m).length ? { attachments: attachedFiles(m) } : {})
   }
 }
 
 /** Each message's block is written once the next one shows it is not the last (the file ends with one newline, no trailing blank line). */
-function* markdownExport(session: SessionRecord, messages: Iterable<MessageRecord>): Generator<string> {
+function* markdownExport(session: SessionRecord, messages: Iterable<MessageRecord>, importedSpeaker: ImportedSpeaker): Generator<string> {
   const lines = [`# ${session.title?.trim() || 'Untitled conversation'}`, '']
   lines.push(`- Started: ${new Date(session.startedAt).toISOString()}`)
   if (session.model) lines.push(`- Model: ${session.model}`)
@@ -98,7 +107,7 @@ function* markdownExport(session: SessionRecord, messages: Iterable<MessageRecor
   lines.push(`- Conversation: ${session.id}`)
   let pending = lines.join('\n')
   for (const m of messages) {
-    const block = markdownMessage(m).join('\n')
+    const block = markdownMessage(m, importedSpeaker).join('\n')
     if (!block) continue
     yield `${pending}\n\n`
     pending = block
@@ -106,14 +115,15 @@ function* markdownExport(session: SessionRecord, messages: Iterable<MessageRecor
   yield `${pending.trimEnd()}\n`
 }
 
-function markdownMessage(m: MessageRecord): string[] {
+function markdownMessage(m: MessageRecord, importedSpeaker: ImportedSpeaker): string[] {
   switch (m.role) {
     case 'user': {
       const files = attachedFiles(m).map((file) => `\`${file.name}\` (${file.kind}, ${file.size.toLocaleString('en')} bytes)`)
       return ['## You', '', userWords(m).trim(), ...(files.length ? ['', `*Attached:* ${files.join(', ')}`] : [])]
     }
     case 'assistant': {
-      const out = ['## Cairn']
+      const imported = importedAnswer(m)
+      const out = [`## ${imported ? importedSpeaker(imported) : 'Cairn'}`]
       if (m.content?.trim()) out.push('', m.content.trim())
       for (const call of m.toolCalls ?? []) {
         out.push('', `**Tool call:** \`${call.name}\``, '', ...fenced(prettyArguments(call.arguments), 'json'))
@@ -128,6 +138,15 @@ function markdownMessage(m: MessageRecord): string[] {
       return []
   }
 }
+
+/** The app a message was imported from and the model that wrote it there, as the importer stored them (`meta.importedFrom`, `meta.model`); null: Cairn's own. */
+function importedAnswer(m: MessageRecord): { app: string; model: string | null } | null {
+  const app = m.meta?.importedFrom
+  if (typeof app !== 'string' || !app) return null
+  return { app, model: typeof m.meta?.model === 'string' && m.meta.model ? m.meta.model : null }
+}
+
+const storedSpeaker: ImportedSpeaker = ({ app, model }) => (model ? `${app} (${model})` : app)
 
 /** The files sent with a user message, as its `meta.attachments` lists them (their text stays out of the export). */
 function attachedFiles(m: MessageRecord): Array<{ name: string; kind: string; mime: string; size: number }> {

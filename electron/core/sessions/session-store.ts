@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { Statement } from 'better-sqlite3'
 import type { StateDb } from '../db/state-db'
 import { markedWordsOf } from '../db/cjk-segment'
-import { findUnanswered } from './turn-failure'
+import { findUnanswered, type UnansweredScope } from './turn-failure'
 import { forkAfter, showVersion, versionGroups, type VersionGroup } from './message-branches'
 import { DEFAULT_PAGE_SIZE, lastPage, MAX_PAGE_SIZE, pageAfter, pageAround, pageBefore, type MessagePage } from './message-pages'
 import { parseObject, parseToolCalls, toMessage, toSession, type MessageRow, type SessionRow } from './session-rows'
@@ -292,8 +292,8 @@ export class SessionStore {
   }
 
   /** The newest conversation whose only message is `text` and whose turn failed (see turn-failure.ts), or null. */
-  findUnanswered(text: string, workspace?: string | null): string | null {
-    return findUnanswered(this.db, text, workspace)
+  findUnanswered(text: string, scope: UnansweredScope): string | null {
+    return findUnanswered(this.db, text, scope)
   }
 
   /** Removes the session, its messages and their index rows; child sessions keep existing, unparented. */

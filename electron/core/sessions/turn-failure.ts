@@ -38,11 +38,18 @@ export function isUnanswered(session: Pick<SessionRecord, 'state' | 'messageCoun
   return session.messageCount === 1 && storedTurnFailure(session) !== null
 }
 
+/** Where a new chat would start: the folder it would work in and where it runs (`cli`, `desktop`, `browser-quick` …). */
+export interface UnansweredScope {
+  workspace: string
+  source: string
+}
+
 /**
  * The newest unanswered conversation (see isUnanswered) whose one message is `text`, sent without files,
- * not archived, working in `workspace` when one is given; null when there is none.
+ * not archived, working in exactly `scope.workspace` and started from `scope.source` (never an imported one,
+ * nor one from elsewhere, whose tools would act on another folder); null when there is none.
  */
-export function findUnanswered(db: StateDb, text: string, workspace?: string | null): string | null {
+export function findUnanswered(db: StateDb, text: string, scope: UnansweredScope): string | null {
   const row = db
     .prepare(
       /* sql */ `SELECT s.id AS id FROM sessions s
@@ -51,9 +58,9 @@ export function findUnanswered(db: StateDb, text: string, workspace?: string | n
           AND (CASE WHEN json_valid(s.state) THEN json_extract(s.state, '$.${STATE_KEY}.messageId') END) = m.id
           AND m.content = @text
           AND (m.meta IS NULL OR NOT json_valid(m.meta) OR json_extract(m.meta, '$.attachments') IS NULL)
-          AND (@workspace IS NULL OR s.workspace = @workspace)
+          AND s.workspace = @workspace AND s.source = @source
         ORDER BY s.updated_at DESC LIMIT 1`
     )
-    .get({ text, workspace: workspace ?? null }) as { id: string } | undefined
+    .get({ text, workspace: scope.workspace, source: scope.source }) as { id: string } | undefined
   return row?.id ?? null
 }

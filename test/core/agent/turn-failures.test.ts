@@ -68,15 +68,15 @@ describe('a failed turn kept with its conversation', () => {
     expect(storedTurnFailure(stored)).toMatchObject({ messageId: asked.id, code: 'auth', retryable: false, params: { baseURL: fx.server.url } })
     expect(toSummary(stored).failedTurn).toMatchObject({ messageId: asked.id, code: 'auth' })
     expect(isUnanswered(stored)).toBe(true)
-    expect(fx.core.sessions.findUnanswered('hello')).toBe(session.id)
-    expect(fx.core.sessions.findUnanswered('hello there')).toBeNull()
+    expect(fx.core.sessions.findUnanswered('hello', { workspace: fx.workspace, source: 'cli' })).toBe(session.id)
+    expect(fx.core.sessions.findUnanswered('hello there', { workspace: fx.workspace, source: 'cli' })).toBeNull()
 
     // Retry (answering the same message again) clears it.
     await session.regenerate().done
     const after = fx.core.sessions.get(session.id)!
     expect(storedTurnFailure(after)).toBeNull()
     expect(toSummary(after).failedTurn).toBeUndefined()
-    expect(fx.core.sessions.findUnanswered('hello')).toBeNull()
+    expect(fx.core.sessions.findUnanswered('hello', { workspace: fx.workspace, source: 'cli' })).toBeNull()
   })
 
   it('is kept when it reopens in a new session object (the app restarted)', async () => {

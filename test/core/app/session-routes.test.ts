@@ -50,4 +50,16 @@ describe('conversation routes', () => {
     expect(await fx.call('sessions.export', { sessionId: older.id, format: 'pdf' } as never)).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } })
     expect(await fx.call('sessions.export', { sessionId: 'nope', format: 'md' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
   })
+
+  it.each(['en', 'zh-CN'] as const)('exports an imported ChatGPT conversation with its answers headed "ChatGPT (o3)" (%s)', async (language) => {
+    fx = await appFixture({ config: { ui: { language } } })
+    const imported = fx.core.sessions.create({ title: 'Sourdough', source: 'import:chatgpt', model: null })
+    fx.core.sessions.appendMany(imported.id, [
+      { role: 'user', content: 'Is my starter dead?', meta: { importedFrom: 'chatgpt' } },
+      { role: 'assistant', content: 'Not dead.', meta: { importedFrom: 'chatgpt', model: 'o3' } }
+    ])
+    const md = await fx.ok('sessions.export', { sessionId: imported.id, format: 'md' })
+    expect(md.text).toContain('## ChatGPT (o3)\n\nNot dead.')
+    expect(md.text).not.toContain('## Cairn')
+  })
 })

@@ -58,6 +58,26 @@ describe('session flags', () => {
 })
 
 describe('exportSession', () => {
+  it('heads imported answers by the app and model that wrote them, named by the face exporting', () => {
+    const session = store.create({ title: 'Sourdough', source: 'import:chatgpt', model: null })
+    store.appendMany(session.id, [
+      { role: 'user', content: 'Is it dead?', meta: { importedFrom: 'chatgpt' } },
+      { role: 'assistant', content: 'Not dead.', meta: { importedFrom: 'chatgpt', model: 'o3' } },
+      { role: 'assistant', content: 'Feed it.', meta: { importedFrom: 'chatgpt' } },
+      { role: 'user', content: 'And now?' },
+      { role: 'assistant', content: 'Bake.', meta: { model: 'scripted' } }
+    ])
+    const named = exportSession(store, session.id, 'md', { importedSpeaker: ({ app, model }) => `${app === 'chatgpt' ? 'ChatGPT' : app}${model ? ` (${model})` : ''}` }).text
+    expect(named).toContain('## ChatGPT (o3)\n\nNot dead.')
+    expect(named).toContain('## ChatGPT\n\nFeed it.')
+    expect(named).toContain('## Cairn\n\nBake.')
+    // Without a namer: the app as stored.
+    expect(exportSession(store, session.id, 'md').text).toContain('## chatgpt (o3)\n\nNot dead.')
+    const json = JSON.parse(exportSession(store, session.id, 'json').text) as { messages: Array<{ importedFrom?: unknown }> }
+    expect(json.messages[1].importedFrom).toEqual({ app: 'chatgpt', model: 'o3' })
+    expect(json.messages[4].importedFrom).toBeUndefined()
+  })
+
   it('writes Markdown with the user words, readable tool calls and results, and no skill hint', () => {
     const session = conversation()
     const file = exportSession(store, session.id, 'md')

@@ -20,7 +20,7 @@ type Emits = Pick<AppContext, 'emit'>
 
 /** Conversations: chat turns, the conversation list and each conversation's settings, the model list. */
 export interface ConversationSlice extends Emits {
-  readonly core: Pick<AppHome, 'paths' | 'db' | 'sessions' | 'attachments'>
+  readonly core: Pick<AppHome, 'paths' | 'config' | 'db' | 'sessions' | 'attachments'>
   readonly chats: ChatManager
   readonly workspaces: Pick<AppWorkspaces, 'use'>
   /** The finished reviews of a conversation (`review_runs`). */

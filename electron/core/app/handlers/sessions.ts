@@ -11,6 +11,8 @@ import { reviewFates } from '../../ledger/review-fates'
 import type { ConversationSlice } from './route-slices'
 import { storedTurnFailure } from '../../sessions/turn-failure'
 import type { TurnFailure } from '../../../../shared/turn-failure'
+import { translator } from '../../../../shared/i18n'
+import { importedSpeaker } from '../../../../shared/i18n/describe-imported'
 
 export function sessionHandlers(app: ConversationSlice): Pick<
   IpcHandlers,
@@ -92,7 +94,9 @@ export function sessionHandlers(app: ConversationSlice): Pick<
     },
     'sessions.export': async ({ sessionId, format }) => {
       requireSession(sessionId)
-      return exportSession(sessions(), sessionId, format)
+      // A document in the user's hands: imported answers are headed by their app, named in the user's language.
+      const t = translator(app.core.config.get().ui.language)
+      return exportSession(sessions(), sessionId, format, { importedSpeaker: (imported) => importedSpeaker(imported, t) })
     },
     // A live conversation picks the new folder up on its next turn (ChatManager reopens it); the prompt names the folder, so it is composed again.
     'sessions.setWorkspace': async ({ sessionId, path }) => {
