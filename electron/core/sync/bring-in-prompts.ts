@@ -21,7 +21,8 @@ export interface PromptsBringIn {
  * Brings the other side's saved prompts in as skills' files come in: per file, if only one side changed
  * it, that side; both changed without overlap, the line merge; overlapping changes keep this device's
  * prompt and save the other's beside it as `<name>-conflict.md`, so neither is lost (a copy refused or
- * not written is reported). Removed there and unchanged here, removed. What comes in is threat-scanned and must read as a prompt (else reported).
+ * not written is reported). Removed there and unchanged here, removed. What comes in is threat-scanned
+ * and must read as a prompt (else reported).
  */
 export async function bringInPrompts(home: string, changes: readonly PromptFileChange[]): Promise<PromptsBringIn> {
   const outcome: PromptsBringIn = { received: 0, conflicts: [], refused: [] }
