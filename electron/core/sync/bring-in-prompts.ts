@@ -20,8 +20,9 @@ export interface PromptsBringIn {
 /**
  * Brings the other side's saved prompts in as skills' files come in: per file, if only one side changed
  * it, that side; both changed without overlap, the line merge; overlapping changes keep this device's
- * prompt and save the other's beside it as `<name>-conflict.md`, so neither is lost. Removed there and
- * unchanged here, removed. What comes in is threat-scanned and must read as a prompt (else reported).
+ * prompt and save the other's beside it as `<name>-conflict.md`, so neither is lost (a copy refused or
+ * not written is reported). Removed there and unchanged here, removed. What comes in is threat-scanned
+ * and must read as a prompt (else reported).
  */
 export async function bringInPrompts(home: string, changes: readonly PromptFileChange[]): Promise<PromptsBringIn> {
   const outcome: PromptsBringIn = { received: 0, conflicts: [], refused: [] }
@@ -59,7 +60,10 @@ async function bringInOne(store: PromptStore, home: string, name: string, change
     if (!merged.clean) {
       outcome.conflicts.push({ file: change.path, resolution: 'kept_local' })
       const copy = `${name.slice(0, 55)}-conflict`
-      await store.writeText(copy, renamed(theirs, copy), { screen: true, previousName: copy }).catch(() => {})
+      // Refused (the threat scan, not a prompt) or not written: reported, so the other side's version is not lost unsaid.
+      await store.writeText(copy, renamed(theirs, copy), { screen: true, previousName: copy }).catch((error: unknown) => {
+        outcome.refused.push({ file: change.path.replace(/[^/]+$/, `${copy}.md`), reason: error instanceof Error ? error.message : String(error) })
+      })
       return
     }
     next = merged.text

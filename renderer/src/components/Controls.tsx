@@ -1,10 +1,10 @@
 import { useId, type ReactNode } from 'react'
 
 /** An on/off switch with its label and an optional explanation. */
-export function Switch({ label, hint, checked, disabled, onChange }: { label: string; hint?: string; checked: boolean; disabled?: boolean; onChange(checked: boolean): void }): React.JSX.Element {
+export function Switch({ setting, label, hint, checked, disabled, onChange }: { setting?: string; label: string; hint?: string; checked: boolean; disabled?: boolean; onChange(checked: boolean): void }): React.JSX.Element {
   const id = useId()
   return (
-    <div className="field-row">
+    <div className="field-row" data-setting={setting}>
       <div className="field-text">
         <label htmlFor={id} className="field-label">
           {label}

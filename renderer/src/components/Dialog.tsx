@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react'
+import { keepFocusInside } from './focus-trap'
 
 export interface DialogProps {
   title: string
@@ -7,24 +8,6 @@ export interface DialogProps {
   actions: ReactNode
   onClose(): void
   wide?: boolean
-}
-
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
-
-/** Tab from the last control goes to the first and Shift+Tab from the first to the last: focus stays in the modal. */
-function keepFocusInside(panel: HTMLElement, event: React.KeyboardEvent): void {
-  const controls = [...panel.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((element) => !element.closest('[hidden], [inert]'))
-  if (!controls.length) return
-  const first = controls[0]
-  const last = controls[controls.length - 1]
-  const at = document.activeElement
-  if (event.shiftKey && (at === first || !panel.contains(at))) {
-    event.preventDefault()
-    last.focus()
-  } else if (!event.shiftKey && (at === last || !panel.contains(at))) {
-    event.preventDefault()
-    first.focus()
-  }
 }
 
 /** A modal: Esc or the backdrop closes it; focus moves in on open, stays inside (Tab wraps) and goes back out on close. */

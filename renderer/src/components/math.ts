@@ -14,6 +14,9 @@ export const KATEX_OPTIONS: KatexOptions = {
 }
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/
+/** A line indented as code (four spaces or a tab), and a list item's first line. */
+const INDENTED = /^(?: {4}| {0,3}\t)/
+const LIST_ITEM = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/
 /** The quote markers and indentation a line's block sits in, kept when a line is rewritten. */
 const PREFIX = /^[ \t>]*/
 
@@ -22,13 +25,19 @@ const PREFIX = /^[ \t>]*/
  * `$…$` (only as pandoc reads it, so "$5 and $10" stays money) and `\(…\)` become `$$…$$` (inline),
  * and `\[…\]` or a line that is only `$$…$$` become a `$$` block (display). remark-math runs with
  * `singleDollarTextMath: false`, so a lone `$` is never math. Unclosed delimiters (an answer still
- * streaming) stay text until their closing one arrives.
+ * streaming) stay text until their closing one arrives. Fenced code and indented code (four spaces
+ * after a blank line or a heading, outside a list, whose items' text may be indented that far) are
+ * copied as they are.
  */
 export function normaliseMath(text: string): string {
   if (!text.includes('$') && !text.includes('\\')) return text
   const lines = text.split('\n')
   const out: string[] = []
   let fence: string | null = null
+  let indented = false
+  // Whether an indented line here would start code (it cannot continue a paragraph), and whether a list is open.
+  let mayStartCode = true
+  let inList = false
   let prose: string[] = []
   const flush = () => {
     if (prose.length) out.push(mathInProse(displayBlocks(prose).join('\n')))
@@ -36,14 +45,29 @@ export function normaliseMath(text: string): string {
   }
   for (const line of lines) {
     const marker = FENCE.exec(line)?.[1]
+    const blank = line.trim() === ''
+    if (indented && !blank && !INDENTED.test(line)) indented = false
     if (fence !== null) {
       out.push(line)
       if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null
-    } else if (marker) {
+      mayStartCode = fence === null
+      continue
+    }
+    if (indented || (!blank && mayStartCode && !inList && INDENTED.test(line))) {
+      if (!indented) flush()
+      indented = true
+      out.push(line)
+      mayStartCode = true
+      continue
+    }
+    if (LIST_ITEM.test(line)) inList = true
+    else if (!blank && mayStartCode && !/^[ \t]/.test(line)) inList = false
+    if (marker) {
       flush()
       out.push(line)
       fence = marker
     } else prose.push(line)
+    mayStartCode = blank || /^ {0,3}#{1,6}(?:[ \t]|$)/.test(line)
   }
   flush()
   return out.join('\n')

@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AttachmentView } from '../../../shared/ipc/domain'
+import { keepFocusInside } from '../../../renderer/src/components/focus-trap'
 import { forgetSentImages } from '../../../renderer/src/features/chat/sent-images'
 import { FakeFailure } from '../helpers/fake-transport'
 import { message, session } from '../helpers/fixtures'
@@ -80,6 +81,24 @@ describe('sent images as thumbnails', () => {
     expect(document.activeElement).toBe(close)
     fireEvent.keyDown(close, { key: 'Tab', shiftKey: true })
     expect(document.activeElement).toBe(next)
+    // Focus lost to the page (a click on the picture): Tab brings it back to the first control.
+    ;(document.activeElement as HTMLElement).blur()
+    fireEvent.keyDown(screen.getByRole('dialog').querySelector('img')!, { key: 'Tab' })
+    expect(document.activeElement).toBe(close)
+  })
+
+  it('shares the dialogs’ focus trap, which wraps over any focusable, not only buttons', () => {
+    const panel = document.createElement('div')
+    panel.innerHTML = '<a href="#a">first</a><button disabled>off</button><input aria-label="last">'
+    document.body.append(panel)
+    const [link, input] = [panel.querySelector('a')!, panel.querySelector('input')!]
+    const tab = (shiftKey: boolean) => ({ shiftKey, preventDefault: () => {} })
+    input.focus()
+    keepFocusInside(panel, tab(false))
+    expect(document.activeElement).toBe(link)
+    keepFocusInside(panel, tab(true))
+    expect(document.activeElement).toBe(input)
+    panel.remove()
   })
 
   it('says so when an image’s stored copy is gone', async () => {

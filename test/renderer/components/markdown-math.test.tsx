@@ -86,6 +86,20 @@ describe('normaliseMath', () => {
     expect(normaliseMath('no math: $ 5 $, $5 $ and $x$1')).toBe('no math: $ 5 $, $5 $ and $x$1')
     expect(normaliseMath('~~~\n$x$\n~~~\n$y$')).toBe('~~~\n$x$\n~~~\n$$y$$')
   })
+
+  it('copies indented code as it is, but not a paragraph’s or a list item’s indented lines', () => {
+    const code = '    echo $a$ \\(b\\)\n\tprintf $c$\n\n    $$d$$'
+    expect(normaliseMath(code)).toBe(code)
+    expect(normaliseMath(`Run:\n\n${code}\n\nthen $x$`)).toBe(`Run:\n\n${code}\n\nthen $$x$$`)
+    expect(normaliseMath('# Title\n    $a$')).toBe('# Title\n    $a$')
+    // Not code: a paragraph's continuation line, and a list item's text after a blank line.
+    expect(normaliseMath('text\n    $a$')).toBe('text\n    $$a$$')
+    expect(normaliseMath('1. step\n\n    $a$ more')).toBe('1. step\n\n    $$a$$ more')
+    expect(normaliseMath('- item\n\nafter\n\n    $a$')).toBe('- item\n\nafter\n\n    $a$')
+    const { container } = renderMarkdown(`Run:\n\n    echo $a$\n`)
+    expect(container.querySelector('.katex')).toBeNull()
+    expect(container.querySelector('pre')?.textContent).toBe('echo $a$')
+  })
 })
 
 describe('copying an answer with math', () => {

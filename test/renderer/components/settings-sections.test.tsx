@@ -1,6 +1,8 @@
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { config, settingsView } from '../helpers/fixtures'
+import { translator } from '../../../shared/i18n'
+import { SETTINGS_INDEX } from '../../../renderer/src/features/settings/settings-index'
+import { config, settingsView, syncStatus } from '../helpers/fixtures'
 import { renderApp, settle } from '../helpers/render-app'
 
 async function openSettingsView(handlers: Parameters<typeof renderApp>[0] = {}) {
@@ -100,4 +102,28 @@ describe('Settings in sections', () => {
     await settle()
     expect(screen.getByText('没有设置匹配“Language”。')).toBeTruthy()
   })
+
+  // Each entry of the index, sync not set up and set up (its remote and token fields then gone): the
+  // jump opens the entry's section and the focus lands inside it, never left on the page.
+  for (const synced of [false, true]) {
+    it(`every setting the search finds lands the focus in its section (sync ${synced ? 'set up' : 'not set up'})`, async () => {
+      const t = translator('en')
+      const status = synced ? syncStatus({ remote: 'https://example.com/me/sync.git', hasToken: true }) : syncStatus()
+      const { app } = await openSettingsView({ 'sync.status': status })
+      const search = screen.getByRole('searchbox', { name: 'Search settings' })
+      for (const entry of SETTINGS_INDEX) {
+        fireEvent.change(search, { target: { value: t(entry.label) } })
+        await settle()
+        const results = within(screen.getByRole('region', { name: 'Matching settings' })).getAllByRole('button')
+        const pick = results.find((button) => button.querySelector('.settings-found-label')?.textContent === t(entry.label) && button.querySelector('.settings-found-section')?.textContent === t(`settings.sections.${entry.section}`))
+        expect(pick, entry.label).toBeTruthy()
+        search.focus()
+        fireEvent.click(pick!)
+        await settle()
+        expect(app.ui.getState().settingsSection, entry.label).toBe(entry.section)
+        expect(panel().contains(document.activeElement), entry.label).toBe(true)
+        expect(document.activeElement, entry.label).not.toBe(panel())
+      }
+    })
+  }
 })

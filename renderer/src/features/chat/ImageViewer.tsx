@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
 import { formatBytes } from '../../../../shared/attachments'
 import { useT } from '../../app/context'
+import { keepFocusInside } from '../../components/focus-trap'
 import { Icon } from '../../components/Icon'
 import './image-viewer.css'
 
@@ -40,7 +41,7 @@ export function ImageViewer({ images, start, onClose }: { images: ViewedImage[];
     } else if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
       event.preventDefault()
       move(event.key === 'ArrowLeft' ? -1 : 1)
-    } else if (event.key === 'Tab') keepFocusInside(event, panel.current)
+    } else if (event.key === 'Tab' && panel.current) keepFocusInside(panel.current, event)
   }
 
   // In a portal: a row of the virtualised message list is moved with a transform, which would pin a fixed backdrop to the row.
@@ -87,19 +88,4 @@ export function ImageViewer({ images, start, onClose }: { images: ViewedImage[];
     </div>,
     document.body
   )
-}
-
-/** Tab from the last control goes to the first, Shift+Tab from the first to the last. */
-function keepFocusInside(event: React.KeyboardEvent, panel: HTMLElement | null): void {
-  const focusable = [...(panel?.querySelectorAll<HTMLElement>('button:not(:disabled)') ?? [])]
-  if (!focusable.length) return
-  const first = focusable[0]
-  const last = focusable[focusable.length - 1]
-  if (event.shiftKey && document.activeElement === first) {
-    event.preventDefault()
-    last.focus()
-  } else if (!event.shiftKey && document.activeElement === last) {
-    event.preventDefault()
-    first.focus()
-  }
 }

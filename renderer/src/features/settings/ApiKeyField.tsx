@@ -42,7 +42,7 @@ export function ApiKeyField({
   }
 
   return (
-    <div className="field">
+    <div className="field" data-setting={label ? undefined : which === 'learning' ? 'settings.key.learningLabel' : 'settings.key.label'}>
       <label className="field-label" htmlFor={id}>
         {label ?? (which === 'learning' ? t('settings.key.learningLabel') : t('settings.key.label'))}
       </label>

@@ -25,7 +25,7 @@ export function AppearanceSection(): React.JSX.Element {
       <header className="card-head">
         <h2 id="settings-appearance">{t('settings.appearance.title')}</h2>
       </header>
-      <div className="field-row">
+      <div className="field-row" data-setting="settings.appearance.theme">
         <div className="field-text">
           <span className="field-label">{t('settings.appearance.theme')}</span>
         </div>
@@ -40,7 +40,7 @@ export function AppearanceSection(): React.JSX.Element {
           onChange={setTheme}
         />
       </div>
-      <div className="field-row">
+      <div className="field-row" data-setting="settings.appearance.language">
         <div className="field-text">
           <label className="field-label" htmlFor="settings-language">
             {t('settings.appearance.language')}
@@ -63,14 +63,14 @@ export function AboutSection(): React.JSX.Element | null {
   return (
     <section className="card" aria-labelledby="settings-about">
       <header className="card-head">
-        <h2 id="settings-about">{t('settings.about.title')}</h2>
+        <h2 id="settings-about" data-setting="settings.about.title">{t('settings.about.title')}</h2>
       </header>
       <dl className="about-list">
         <dt>{t('settings.about.version')}</dt>
         <dd>{info.version}</dd>
         <dt>{t('settings.about.mode')}</dt>
         <dd>{info.mode === 'desktop' ? t('settings.about.desktop') : t('settings.about.browser')}</dd>
-        <dt>{t('settings.about.home')}</dt>
+        <dt data-setting="settings.about.home">{t('settings.about.home')}</dt>
         <dd>
           <code>{info.home}</code>
         </dd>

@@ -61,13 +61,13 @@ export function DataSection(): React.JSX.Element {
     <section className="card" aria-labelledby={`${id}-title`}>
       <header className="card-head">
         <div>
-          <h2 id={`${id}-title`}>{t('backup.title')}</h2>
+          <h2 id={`${id}-title`} data-setting="backup.title">{t('backup.title')}</h2>
           <p className="muted">{t('backup.lead')}</p>
         </div>
       </header>
       {shown && status ? (
         <>
-          <div className="field-row">
+          <div className="field-row" data-setting="backup.schedule">
             <div className="field-text">
               <label className="field-label" htmlFor={`${id}-every`}>
                 {t('backup.schedule')}
@@ -100,7 +100,7 @@ export function DataSection(): React.JSX.Element {
               onChange={(event) => change({ keep: event.target.value })}
             />
           </div>
-          <div className="field">
+          <div className="field" data-setting="backup.folder">
             <label className="field-label" htmlFor={`${id}-folder`}>
               {t('backup.folder')}
             </label>

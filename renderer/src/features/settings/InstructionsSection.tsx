@@ -31,7 +31,7 @@ export function InstructionsSection(): React.JSX.Element | null {
     <section className="card" aria-labelledby={`${id}-title`}>
       <header className="card-head">
         <div>
-          <h2 id={`${id}-title`}>{t('settings.instructions.title')}</h2>
+          <h2 id={`${id}-title`} data-setting="settings.instructions.title">{t('settings.instructions.title')}</h2>
           <p className="muted">{t('settings.instructions.lead')}</p>
         </div>
       </header>

@@ -53,7 +53,7 @@ export function LearningModeField({ mode }: { mode: LearningMode }): React.JSX.E
     choose(learningModes[next])
   }
   return (
-    <div className="field">
+    <div className="field" data-setting="settings.learning.mode">
       <span className="field-label" id={id}>
         {t('settings.learning.mode')}
       </span>

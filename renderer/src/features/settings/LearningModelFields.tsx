@@ -38,7 +38,7 @@ export function LearningModelFields({
   return (
     <div className="field-group" role="group" aria-labelledby={`${modelId}-group`}>
       <div className="field-group-head">
-        <h3 className="field-group-title" id={`${modelId}-group`}>
+        <h3 className="field-group-title" id={`${modelId}-group`} data-setting="settings.learningModel.title">
           {t('settings.learningModel.title')}
         </h3>
         <p className="field-hint">{t('settings.learningModel.lead')}</p>

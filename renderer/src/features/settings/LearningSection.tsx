@@ -20,7 +20,7 @@ export function LearningSection(): React.JSX.Element | null {
     <section className="card" aria-labelledby="settings-learning">
       <header className="card-head">
         <div>
-          <h2 id="settings-learning">{t('settings.learning.title')}</h2>
+          <h2 id="settings-learning" data-setting="settings.learning.title">{t('settings.learning.title')}</h2>
           <p className="muted">{t('settings.learning.lead')}</p>
         </div>
       </header>
@@ -49,6 +49,7 @@ export function LearningSection(): React.JSX.Element | null {
       ) : null}
       <LearningModeField mode={off ? 'off' : learning.mode} />
       <Switch
+        setting="settings.learning.skills"
         label={t('settings.learning.skills')}
         hint={t('settings.learning.skillsHint')}
         checked={learning.allowSkillCreation}
@@ -56,6 +57,7 @@ export function LearningSection(): React.JSX.Element | null {
         onChange={(allowSkillCreation) => save({ allowSkillCreation })}
       />
       <IntervalField
+        setting="settings.learning.memoryInterval"
         label={t('settings.learning.memoryInterval')}
         hint={t('settings.learning.intervalHint')}
         unit={t('settings.learning.turns')}
@@ -65,6 +67,7 @@ export function LearningSection(): React.JSX.Element | null {
       />
       {/* The skill trigger counts tool steps, not user turns. */}
       <IntervalField
+        setting="settings.learning.skillInterval"
         label={t('settings.learning.skillInterval')}
         hint={t('settings.learning.skillIntervalHint')}
         unit={t('settings.learning.steps')}
@@ -77,7 +80,7 @@ export function LearningSection(): React.JSX.Element | null {
 }
 
 /** A whole number (of turns or tool steps), saved when you leave the field (0 turns the trigger off). */
-function IntervalField({ label, hint, unit, value, disabled, onSave }: { label: string; hint: string; unit: string; value: number; disabled: boolean; onSave(value: number): void }): React.JSX.Element {
+function IntervalField({ setting, label, hint, unit, value, disabled, onSave }: { setting: string; label: string; hint: string; unit: string; value: number; disabled: boolean; onSave(value: number): void }): React.JSX.Element {
   const t = useT()
   const id = useId()
   const [text, setText] = useState(String(value))
@@ -89,7 +92,7 @@ function IntervalField({ label, hint, unit, value, disabled, onSave }: { label: 
     if (!valid) setText(String(value))
   }
   return (
-    <div className="field-row">
+    <div className="field-row" data-setting={setting}>
       <div className="field-text">
         <label className="field-label" htmlFor={id}>
           {label}

@@ -90,11 +90,11 @@ export function ProviderSection(): React.JSX.Element | null {
     <section className="card" aria-labelledby="settings-provider">
       <header className="card-head">
         <div>
-          <h2 id="settings-provider">{t('settings.provider.title')}</h2>
+          <h2 id="settings-provider" data-setting="settings.provider.title">{t('settings.provider.title')}</h2>
           <p className="muted">{t('settings.provider.lead')}</p>
         </div>
       </header>
-      <div className="field">
+      <div className="field" data-setting="settings.provider.preset">
         <span className="field-label">{t('settings.provider.preset')}</span>
         <Segmented
           label={t('settings.provider.preset')}
@@ -103,7 +103,7 @@ export function ProviderSection(): React.JSX.Element | null {
           onChange={(preset) => edit({ preset, baseURL: preset === 'custom' ? current.baseURL || shownURL : '' })}
         />
       </div>
-      <div className="field">
+      <div className="field" data-setting="settings.provider.baseURL">
         <label className="field-label" htmlFor={urlId}>
           {t('settings.provider.baseURL')}
         </label>
@@ -118,7 +118,7 @@ export function ProviderSection(): React.JSX.Element | null {
         />
         <div className="field-hint">{custom ? t('settings.provider.baseURLCustom') : t('settings.provider.baseURLPreset')}</div>
       </div>
-      <div className="field">
+      <div className="field" data-setting="settings.provider.model">
         <label className="field-label" htmlFor={modelId}>
           {t('settings.provider.model')}
         </label>

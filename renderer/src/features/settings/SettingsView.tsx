@@ -62,7 +62,7 @@ export function SettingsView(): React.JSX.Element {
   const loadError = useSettings((s) => s.loadError)
   const section = useUi((s) => s.settingsSection)
   const [query, setQuery] = useState('')
-  const [target, setTarget] = useState<{ label: string; at: number } | null>(null)
+  const [target, setTarget] = useState<{ entry: SettingsEntry; at: number } | null>(null)
   const panel = useRef<HTMLDivElement>(null)
 
   useEffect(() => {
@@ -74,13 +74,13 @@ export function SettingsView(): React.JSX.Element {
   // A jump lands once the section's cards are on screen (some load their own data first).
   useEffect(() => {
     if (!target || !panel.current) return
-    return focusSetting(panel.current, target.label, () => setTarget(null))
+    return focusSetting(panel.current, { id: target.entry.label, fallback: target.entry.fallback }, () => setTarget(null))
   }, [target, section, view])
 
   const jump = (entry: SettingsEntry): void => {
     setQuery('')
     ui.getState().openSettings(entry.section)
-    setTarget({ label: t(entry.label), at: Date.now() })
+    setTarget({ entry, at: Date.now() })
   }
 
   return (

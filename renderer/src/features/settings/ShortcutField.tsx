@@ -33,7 +33,7 @@ export function ShortcutField(): React.JSX.Element | null {
   if (shortcut === undefined) return null
   const mac = /Mac/i.test(navigator.platform)
   return (
-    <div className="field-row">
+    <div className="field-row" data-setting="settings.shortcut.label">
       <div className="field-text">
         <span className="field-label">{t('settings.shortcut.label')}</span>
         <p className="field-hint">{recording ? t('settings.shortcut.recording') : t('settings.shortcut.hint')}</p>

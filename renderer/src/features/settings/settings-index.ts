@@ -6,13 +6,16 @@ export interface SettingsEntry {
   section: SettingsSection
   label: MessageKey
   hint?: MessageKey
+  /** Where a jump lands when `label`'s element is not shown in the current state (e.g. sync already set up). */
+  fallback?: MessageKey
   /** Shown only in the desktop app (the global shortcut). */
   desktopOnly?: boolean
 }
 
 /**
  * The settings the search box finds, by the keys their labels and hints are shown with, so a search
- * matches the words on screen in the current language. A jump lands on the element showing `label`.
+ * matches the words on screen in the current language. A jump lands on the element marked
+ * `data-setting="<label>"` (focus-setting.ts).
  */
 export const SETTINGS_INDEX: SettingsEntry[] = [
   { section: 'provider', label: 'settings.provider.title', hint: 'settings.provider.lead' },
@@ -40,8 +43,8 @@ export const SETTINGS_INDEX: SettingsEntry[] = [
   { section: 'data', label: 'backup.folder', hint: 'backup.folderHint' },
   { section: 'data', label: 'import.title', hint: 'import.lead' },
   { section: 'data', label: 'sync.title', hint: 'sync.lead' },
-  { section: 'data', label: 'sync.remote', hint: 'sync.remoteHint' },
-  { section: 'data', label: 'sync.token', hint: 'sync.tokenHint' },
+  { section: 'data', label: 'sync.remote', hint: 'sync.remoteHint', fallback: 'sync.title' },
+  { section: 'data', label: 'sync.token', hint: 'sync.tokenHint', fallback: 'sync.title' },
   { section: 'appearance', label: 'settings.appearance.theme' },
   { section: 'appearance', label: 'settings.appearance.language' },
   { section: 'appearance', label: 'settings.shortcut.label', hint: 'settings.shortcut.hint', desktopOnly: true },

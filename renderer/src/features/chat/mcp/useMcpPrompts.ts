@@ -3,15 +3,10 @@ import type { McpPromptInfo } from '../../../../../shared/mcp'
 import { useApp } from '../../../app/context'
 import { describeError } from '../../../ipc/error-words'
 
-/** What the composer needs for `/` prompts: the menu's matches, its keys, the argument form and the problem if any. */
+/** What the `/` menu (features/prompts/SlashMenu.tsx) needs for MCP prompts: the matches, the argument form and the problem if any. */
 export interface McpPromptMenu {
-  open: boolean
   matches: McpPromptInfo[]
-  active: number
-  setActive(index: number): void
   pick(prompt: McpPromptInfo): void
-  /** The composer's keydown: true when the menu took the key (arrows, Enter, Tab, Esc). */
-  onKeyDown(event: React.KeyboardEvent): boolean
   /** The prompt whose arguments are being asked for. */
   asking: McpPromptInfo | null
   cancel(): void
@@ -29,8 +24,6 @@ export const promptLabel = (prompt: McpPromptInfo): string => `/${prompt.server}
 export function useMcpPrompts(draft: string, enabled: boolean): McpPromptMenu {
   const { client, chat } = useApp()
   const [prompts, setPrompts] = useState<McpPromptInfo[] | null>(null)
-  const [active, setActive] = useState(0)
-  const [dismissed, setDismissed] = useState(false)
   const [asking, setAsking] = useState<McpPromptInfo | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
   const slash = enabled && /^\/\S*$/.test(draft)
@@ -46,7 +39,6 @@ export function useMcpPrompts(draft: string, enabled: boolean): McpPromptMenu {
   useEffect(() => {
     if (!slash) {
       setPrompts(null)
-      setDismissed(false)
       return
     }
     if (prompts !== null) return
@@ -59,8 +51,6 @@ export function useMcpPrompts(draft: string, enabled: boolean): McpPromptMenu {
 
   const query = slash ? draft.slice(1).toLowerCase() : ''
   const matches = (prompts ?? []).filter((prompt) => `${prompt.server}:${prompt.name}`.toLowerCase().includes(query))
-  const open = slash && !dismissed && matches.length > 0 && asking === null
-  const current = Math.min(active, Math.max(0, matches.length - 1))
 
   const run = async (prompt: McpPromptInfo, args: Record<string, string>): Promise<void> => {
     setProblem(null)
@@ -79,10 +69,7 @@ export function useMcpPrompts(draft: string, enabled: boolean): McpPromptMenu {
   }
 
   return {
-    open,
     matches,
-    active: current,
-    setActive,
     pick,
     asking,
     cancel: () => {
@@ -90,21 +77,6 @@ export function useMcpPrompts(draft: string, enabled: boolean): McpPromptMenu {
       setProblem(null)
     },
     run,
-    problem,
-    onKeyDown(event) {
-      if (!open || event.nativeEvent.isComposing) return false
-      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-        const step = event.key === 'ArrowDown' ? 1 : -1
-        setActive((current + step + matches.length) % matches.length)
-      } else if (event.key === 'Enter' || event.key === 'Tab') {
-        if (event.shiftKey) return false
-        pick(matches[current])
-      } else if (event.key === 'Escape') {
-        setDismissed(true)
-      } else return false
-      event.preventDefault()
-      event.stopPropagation()
-      return true
-    }
+    problem
   }
 }

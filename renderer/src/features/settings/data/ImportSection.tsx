@@ -30,7 +30,7 @@ export function ImportSection(): React.JSX.Element {
 
   return (
     <section className="import-section" aria-labelledby="settings-import">
-      <h3 id="settings-import" className="import-heading">
+      <h3 id="settings-import" className="import-heading" data-setting="import.title">
         {t('import.title')}
       </h3>
       <p className="muted">{t('import.lead')}</p>

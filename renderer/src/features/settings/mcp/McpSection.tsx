@@ -35,12 +35,12 @@ export function McpSection(): React.JSX.Element {
     <section className="card mcp-section" aria-labelledby="settings-mcp">
       <header className="card-head mcp-head">
         <div>
-          <h2 id="settings-mcp">{t('mcp.title')}</h2>
+          <h2 id="settings-mcp" data-setting="mcp.title">{t('mcp.title')}</h2>
           <p className="muted">{t('mcp.lead')}</p>
         </div>
       </header>
       <div className="mcp-actions" role="toolbar" aria-label={t('mcp.title')}>
-        <button type="button" className="primary-button small" onClick={() => setDialog('add')}>
+        <button type="button" className="primary-button small" data-setting="mcp.add" onClick={() => setDialog('add')}>
           <Icon name="plus" size={14} /> {t('mcp.add')}
         </button>
         <button type="button" className="secondary-button small" onClick={() => setDialog('paste')}>

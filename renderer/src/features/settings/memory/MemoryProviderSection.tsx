@@ -50,7 +50,7 @@ export function MemoryProviderSection(): React.JSX.Element | null {
     <section className="card memory-provider-card" aria-labelledby={`${id}-title`}>
       <header className="card-head">
         <div>
-          <h2 id={`${id}-title`}>{t('recall.settings.title')}</h2>
+          <h2 id={`${id}-title`} data-setting="recall.settings.title">{t('recall.settings.title')}</h2>
           <p className="muted">{t('recall.settings.lead')}</p>
         </div>
       </header>

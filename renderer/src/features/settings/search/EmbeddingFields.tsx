@@ -95,7 +95,7 @@ export function EmbeddingFields({ search }: { search: CairnConfig['search'] }): 
         void save()
       }}
     >
-      <div className="field">
+      <div className="field" data-setting="search.meaning.model">
         <label className="field-label" htmlFor={`${id}-model`}>
           {t('search.meaning.model')}
         </label>
@@ -112,7 +112,7 @@ export function EmbeddingFields({ search }: { search: CairnConfig['search'] }): 
           {t('search.meaning.modelHint')}
         </div>
       </div>
-      <div className="field">
+      <div className="field" data-setting="search.meaning.endpoint">
         <label className="field-label" htmlFor={`${id}-url`}>
           {t('search.meaning.endpoint')}
         </label>

@@ -37,7 +37,7 @@ export function SearchSection(): React.JSX.Element {
     <section className="card search-card" aria-labelledby={`${id}-title`}>
       <header className="card-head">
         <div>
-          <h2 id={`${id}-title`}>{t('search.title')}</h2>
+          <h2 id={`${id}-title`} data-setting="search.title">{t('search.title')}</h2>
           <p className="muted">{t('search.lead')}</p>
         </div>
       </header>
@@ -61,7 +61,7 @@ function WordIndex({ status, count }: { status: SearchUpkeep; count: FormatCount
   return (
     <section className="field-group" aria-labelledby={`${id}-title`}>
       <div className="field-group-head">
-        <h3 id={`${id}-title`} className="field-group-title">
+        <h3 id={`${id}-title`} className="field-group-title" data-setting="search.words.title">
           {t('search.words.title')}
         </h3>
         <p className="field-hint">{t('search.words.hint')}</p>
@@ -89,7 +89,7 @@ function Meaning({ status, store, count }: { status: SearchUpkeep; store: Search
   return (
     <section className="field-group" aria-labelledby={`${id}-title`}>
       <div className="field-group-head">
-        <h3 id={`${id}-title`} className="field-group-title">
+        <h3 id={`${id}-title`} className="field-group-title" data-setting="search.meaning.title">
           {t('search.meaning.title')}
         </h3>
         <p className="field-hint">{t('search.meaning.hint')}</p>

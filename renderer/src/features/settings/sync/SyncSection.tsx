@@ -27,7 +27,7 @@ export function SyncSection(): React.JSX.Element {
   return (
     <section className="field-group sync-section" aria-labelledby={`${id}-title`}>
       <div className="field-group-head">
-        <h3 id={`${id}-title`} className="field-group-title">
+        <h3 id={`${id}-title`} className="field-group-title" data-setting="sync.title">
           {t('sync.title')}
         </h3>
         <p className="field-hint">{t('sync.lead')}</p>

@@ -36,7 +36,7 @@ export function SyncSetupForm({ status, setup }: Props): React.JSX.Element {
         if (draft.remote.trim() && !busy) void setup.setUp(draft)
       }}
     >
-      <div className="field">
+      <div className="field" data-setting="sync.remote">
         <label className="field-label" htmlFor={`${id}-remote`}>
           {t('sync.remote')}
         </label>
@@ -55,7 +55,7 @@ export function SyncSetupForm({ status, setup }: Props): React.JSX.Element {
         />
         <div className="field-hint">{t('sync.remoteHint')}</div>
       </div>
-      <div className="field">
+      <div className="field" data-setting="sync.token">
         <label className="field-label" htmlFor={`${id}-token`}>
           {t('sync.token')}
         </label>

@@ -41,7 +41,7 @@ export function SyncedPanel({ status, onStatus }: Props): React.JSX.Element {
 
   return (
     <>
-      <p>
+      <p data-setting="sync.remote">
         {t('sync.syncingWith', { remote: status.remote, device: status.deviceName })} <span className="muted">{t('sync.branch', { branch: status.branch })}</span>
       </p>
       <p className="muted" aria-live="polite">
@@ -91,6 +91,7 @@ export function SyncedPanel({ status, onStatus }: Props): React.JSX.Element {
       {tokenDraft !== null ? (
         <form
           className="field"
+          data-setting="sync.token"
           onSubmit={(event) => {
             event.preventDefault()
             const token = tokenDraft.trim()
@@ -121,7 +122,7 @@ export function SyncedPanel({ status, onStatus }: Props): React.JSX.Element {
         {status.running ? <Spinner label={t('sync.running')} /> : null}
         <span className="spacer" />
         {tokenDraft === null ? (
-          <button type="button" className="ghost-button" onClick={() => setTokenDraft('')}>
+          <button type="button" className="ghost-button" data-setting="sync.token" onClick={() => setTokenDraft('')}>
             {status.hasToken ? t('sync.changeToken') : t('sync.addToken')}
           </button>
         ) : null}
