@@ -50,6 +50,7 @@ describe('an imported ChatGPT conversation goes on in Cairn (browser mode)', () 
   it('answers on the user’s model, while the imported answer says “ChatGPT · o3”; importing it again brings nothing new', async () => {
     const file = o3Export(join(e2e.workspace, 'conversations.json'))
     await page.getByRole('button', { name: 'Settings', exact: true }).click()
+    await page.getByRole('tab', { name: 'Data', exact: true }).click()
     const part = page.getByRole('region', { name: 'Import from other assistants' })
     await part.scrollIntoViewIfNeeded()
     await part.getByLabel('Import from').selectOption('chatgpt')
