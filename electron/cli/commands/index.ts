@@ -61,7 +61,7 @@ const commandHelp: Record<CommandName, HelpEntry[]> = {
     ...IMPORT_SOURCES.map((source): HelpEntry => [`import ${source.id} ${source.args}`, source.what]),
     ['import list|undo <id>', 'the imports so far; take one whole batch back', '(--dry-run on any import shows what would come; learn [ID] to learn from its conversations)']
   ],
-  sync: [['sync [setup URL]', 'keep memory and skills the same on every device over a git repository', '(status, leave)']],
+  sync: [['sync [setup URL]', 'keep memory, skills and prompts the same on every device over a git repository', '(status, leave)']],
   prompts: [['prompts [list]', 'the prompt library: saved prompts with {{variables}} (show|add|rm <name>)']]
 }
 
